@@ -1,0 +1,115 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const sdkImports = [
+  { name: 'openai', message: 'Only src/main/adapters/openai may import the openai SDK.' },
+  { name: 'better-sqlite3', message: 'Only src/main/adapters/sqlite may import better-sqlite3.' },
+  { name: 'dockerode', message: 'Only the sandbox client adapter may import dockerode.' },
+  {
+    name: 'electron',
+    message: 'Only the Electron shell (index.ts, window.ts, ipc/, preload) may import electron.',
+  },
+];
+const sdkPatterns = [
+  {
+    group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+    message: 'Only src/main/adapters/mcp may import the MCP SDK.',
+  },
+];
+
+/** Rebuilds the fence with one SDK let through (for its own adapter folder). */
+function fenceExcept(allowedName) {
+  return [
+    'error',
+    {
+      paths: sdkImports.filter((entry) => entry.name !== allowedName),
+      patterns: sdkPatterns.filter(
+        (entry) => !entry.group.some((group) => group.startsWith(allowedName)),
+      ),
+    },
+  ];
+}
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'sandbox/**', 'bin/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { ...globals.node },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/ban-ts-comment': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-restricted-imports': fenceExcept(null),
+    },
+  },
+  { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['src/main/adapters/openai/**'],
+    rules: { 'no-restricted-imports': fenceExcept('openai') },
+  },
+  {
+    files: ['src/main/adapters/sqlite/**'],
+    rules: { 'no-restricted-imports': fenceExcept('better-sqlite3') },
+  },
+  {
+    files: ['src/main/adapters/mcp/**'],
+    rules: { 'no-restricted-imports': fenceExcept('@modelcontextprotocol/sdk') },
+  },
+  {
+    files: ['src/main/index.ts', 'src/main/window.ts', 'src/main/ipc/**', 'src/preload/**'],
+    rules: { 'no-restricted-imports': fenceExcept('electron') },
+  },
+  {
+    // The orchestrator core is pure: ports only, no SDKs and no I/O.
+    files: ['src/main/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...sdkImports,
+            ...[
+              'fs',
+              'node:fs',
+              'fs/promises',
+              'node:fs/promises',
+              'child_process',
+              'node:child_process',
+              'net',
+              'node:net',
+              'http',
+              'node:http',
+              'https',
+              'node:https',
+            ].map((name) => ({
+              name,
+              message: 'src/main/core is pure: reach I/O through a port.',
+            })),
+          ],
+          patterns: [
+            ...sdkPatterns,
+            {
+              group: ['**/adapters/**', '**/services/**'],
+              message: 'core must not depend on adapters or services.',
+            },
+          ],
+        },
+      ],
+      'no-console': 'error',
+    },
+  },
+  { files: ['src/main/adapters/**'], rules: { 'no-console': 'error' } },
+  {
+    // Tests and benchmarks may use the SDKs directly (the benchmark's baseline is raw openai).
+    files: ['test/**', 'bench/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);

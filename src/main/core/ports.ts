@@ -1,0 +1,150 @@
+/**
+ * Ports: the only way core code reaches the outside world. Adapters implement them; tests use
+ * fakes. Nothing here imports an SDK or does I/O.
+ */
+import type {
+  Conversation,
+  Memory,
+  Message,
+  MessagePart,
+  MessageStatus,
+  ModelConfig,
+  TurnRecord,
+} from '../../shared/dto';
+import type { ArtifactReference } from '../../shared/turn-events';
+
+/** A provider-neutral chat message, as sent to an LLM. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ChatToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A native tool call as the provider reported it; `argumentsJson` is the raw JSON text. */
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  argumentsJson: string;
+}
+
+/** A function definition offered to a provider in native mode. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface LlmRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Native-mode function definitions; absent in prompt mode and in final-answer rounds. */
+  tools?: ToolSpec[];
+  /** Stop sequences; prompt mode sends exactly `</tool_call>`. */
+  stop?: string[];
+}
+
+/** One streamed piece of a provider response. Reasoning is never mixed into `text`. */
+export type LlmChunk =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta?: string }
+  | { type: 'finish'; reason: string | null };
+
+export interface LlmClient {
+  /** Streams one completion. Aborting `signal` ends the HTTP request and the iteration. */
+  stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk>;
+}
+
+/** What a tool returns. `isError` results reach the model as `<tool_error>` with this text. */
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+  artifacts?: ArtifactReference[];
+}
+
+/** The narrow context a tool runs in: its conversation, the turn's abort signal, its ports. */
+export interface ToolContext {
+  conversationId: string;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/** A built-in or MCP tool. `description` and `inputSchema` are what the model sees, verbatim. */
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** Longest a single call may run before it fails with the public timeout text. */
+  timeoutMs: number;
+  /**
+   * Checks arguments before execution. Returns a message for the model when they are invalid,
+   * so it can correct the call; null when they are fine.
+   */
+  validate?(args: unknown): string | null;
+  execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export interface IdGenerator {
+  next(prefix: string): string;
+}
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Secrets (API keys) by reference. Implementations never log values. */
+export interface SecretStore {
+  get(ref: string): Promise<string | null>;
+  set(ref: string, value: string): Promise<void>;
+  delete(ref: string): Promise<void>;
+}
+
+export interface MessagePatch {
+  status?: MessageStatus;
+  parts?: MessagePart[];
+}
+
+/** Persistence. One adapter (SQLite) implements it; the chat service is its main user. */
+export interface Store {
+  createConversation(input: { id: string; title: string; modelId: string | null }): Conversation;
+  getConversation(id: string): Conversation | null;
+  listConversations(): Conversation[];
+  renameConversation(id: string, title: string): void;
+  deleteConversation(id: string): void;
+
+  /** Inserts a message; a `streaming` one is owned by this process until it is finished. */
+  createMessage(input: {
+    id: string;
+    conversationId: string;
+    role: Message['role'];
+    status: MessageStatus;
+    parts: MessagePart[];
+  }): Message;
+  /** Replaces the parts and/or status of a message in one transaction. */
+  updateMessage(id: string, patch: MessagePatch): void;
+  listMessages(conversationId: string): Message[];
+  getMessage(id: string): Message | null;
+
+  saveTurnRecord(record: TurnRecord): void;
+  listTurnRecords(conversationId: string): TurnRecord[];
+
+  saveMemory(input: Omit<Memory, 'createdAt' | 'status'> & { status?: Memory['status'] }): Memory;
+  listMemories(): Memory[];
+
+  getSetting(key: string): unknown;
+  setSetting(key: string, value: unknown): void;
+
+  listModels(): ModelConfig[];
+  saveModel(model: ModelConfig): void;
+  deleteModel(id: string): void;
+
+  getToolAvailability(): Record<string, boolean>;
+  setToolAvailability(name: string, enabled: boolean): void;
+}

@@ -1,0 +1,89 @@
+/**
+ * Plain data that crosses a boundary (store ↔ services ↔ CLI/renderer). No classes, no Dates:
+ * times are epoch milliseconds.
+ */
+import type { ArtifactReference, StopReason, ToolCallStatus } from './turn-events';
+
+export type ToolMode = 'native' | 'prompt';
+export type TurnMode = 'fast' | 'normal' | 'deep';
+
+export interface Conversation {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  modelId: string | null;
+}
+
+/**
+ * A message's life: `streaming` while a turn writes it; then `complete`, `canceled`, `error`, or
+ * `interrupted` when the process that wrote it died before the turn ended.
+ */
+export type MessageStatus = 'streaming' | 'complete' | 'canceled' | 'error' | 'interrupted';
+export type MessageRole = 'user' | 'assistant' | 'system';
+
+/** One ordered part of a message. */
+export type MessagePart =
+  | { kind: 'text'; text: string }
+  | { kind: 'reasoning'; text: string }
+  | { kind: 'tool-call'; toolCallId: string; name: string; arguments: unknown }
+  | {
+      kind: 'tool-result';
+      toolCallId: string;
+      name: string;
+      status: ToolCallStatus;
+      output: string;
+      durationMs: number;
+    }
+  | { kind: 'artifact'; artifact: ArtifactReference };
+
+export type MessagePartKind = MessagePart['kind'];
+
+export interface Message {
+  id: string;
+  conversationId: string;
+  role: MessageRole;
+  status: MessageStatus;
+  createdAt: number;
+  updatedAt: number;
+  parts: MessagePart[];
+}
+
+/** The bookkeeping of one finished (or interrupted) turn. */
+export interface TurnRecord {
+  id: string;
+  conversationId: string;
+  messageId: string;
+  modelId: string | null;
+  stopReason: StopReason | 'interrupted';
+  toolCalls: Record<string, number>;
+  providerRounds: number;
+  startedAt: number;
+  durationMs: number;
+  errorCode: string | null;
+}
+
+/** A model the user configured. The API key lives in the SecretStore under `apiKeyRef`. */
+export interface ModelConfig {
+  id: string;
+  label: string;
+  baseUrl: string;
+  model: string;
+  toolMode: ToolMode;
+  contextWindow: number;
+  defaultTools: string[];
+  apiKeyRef: string | null;
+  isDefault: boolean;
+}
+
+export type MemoryStatus = 'ACTIVE' | 'ARCHIVED';
+
+export interface Memory {
+  id: string;
+  memoryText: string;
+  slot: string | null;
+  value: string | null;
+  status: MemoryStatus;
+  createdAt: number;
+  conversationId: string | null;
+}

@@ -1,0 +1,142 @@
+/**
+ * The TurnEvent union: everything a running turn reports, in order. The orchestrator yields these,
+ * the chat service persists them, the CLI prints them (`--json`: one per line, `type` first) and the
+ * renderer reduces them. Plain data only: every event survives structured clone and JSON.
+ */
+
+/** Why a turn ended. `tool_budget_exceeded` and `tool_no_progress` are the seed's names. */
+export type StopReason =
+  | 'completed'
+  | 'tool_budget_exceeded'
+  | 'tool_no_progress'
+  | 'tool_parse_failure'
+  | 'length'
+  | 'canceled'
+  | 'error';
+
+/** Which kind of tool budget a final-answer round was forced by. */
+export type FinalRoundCause = 'budget' | 'no-progress';
+
+/** Status of one executed (or refused) tool call. */
+export type ToolCallStatus = 'ok' | 'error' | 'skipped' | 'budget';
+
+/** A counter with its cap; `limit` is null for uncapped tools. */
+export interface BudgetCounter {
+  used: number;
+  limit: number | null;
+}
+
+/** A file produced by a tool and attached to the assistant message. */
+export interface ArtifactReference {
+  name: string;
+  path: string;
+  mime: string;
+  size: number;
+}
+
+/** A public error: a stable code and a one-line message, never a stack. */
+export interface PublicError {
+  code: string;
+  message: string;
+}
+
+export interface TurnStartEvent {
+  type: 'turn-start';
+  turnId: string;
+  conversationId: string;
+  messageId: string;
+  model: string;
+  toolMode: 'native' | 'prompt';
+  mode: 'fast' | 'normal' | 'deep';
+}
+
+export interface RoundStartEvent {
+  type: 'round-start';
+  turnId: string;
+  /** 1-based provider request number within the turn. */
+  round: number;
+  /** True for the last, tool-less request forced by a budget or by no progress. */
+  finalAnswer: boolean;
+}
+
+export interface TextDeltaEvent {
+  type: 'text-delta';
+  turnId: string;
+  text: string;
+}
+
+export interface ReasoningDeltaEvent {
+  type: 'reasoning-delta';
+  turnId: string;
+  text: string;
+}
+
+export interface ToolCallStartEvent {
+  type: 'tool-call-start';
+  turnId: string;
+  toolCallId: string;
+  name: string;
+}
+
+export interface ToolCallEndEvent {
+  type: 'tool-call-end';
+  turnId: string;
+  toolCallId: string;
+  name: string;
+  /** The parsed arguments exactly as they will be passed to the tool. */
+  arguments: unknown;
+}
+
+export interface ToolResultEvent {
+  type: 'tool-result';
+  turnId: string;
+  toolCallId: string;
+  name: string;
+  status: ToolCallStatus;
+  /** What the model receives as this call's output (public error text for failures). */
+  output: string;
+  durationMs: number;
+  artifacts: ArtifactReference[];
+}
+
+export interface BudgetUpdateEvent {
+  type: 'budget-update';
+  turnId: string;
+  perTool: Record<string, BudgetCounter>;
+  total: BudgetCounter;
+  rounds: BudgetCounter;
+}
+
+/** The model's tool-call JSON failed to parse; the bounded retry message went back to it. */
+export interface ProtocolRetryEvent {
+  type: 'protocol-retry';
+  turnId: string;
+  attempt: number;
+  error: string;
+}
+
+export interface TurnEndEvent {
+  type: 'turn-end';
+  turnId: string;
+  stopReason: StopReason;
+  /** The full visible answer text of the turn. */
+  answer: string;
+  toolCalls: Record<string, number>;
+  providerRounds: number;
+  durationMs: number;
+  error?: PublicError;
+}
+
+export type TurnEvent =
+  | TurnStartEvent
+  | RoundStartEvent
+  | TextDeltaEvent
+  | ReasoningDeltaEvent
+  | ToolCallStartEvent
+  | ToolCallEndEvent
+  | ToolResultEvent
+  | BudgetUpdateEvent
+  | ProtocolRetryEvent
+  | TurnEndEvent;
+
+export type TurnEventType = TurnEvent['type'];

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One runner for everything. Integration tests spawn real processes (SQLite writers killed with
+ * SIGKILL, the CLI), so files run in forked workers with generous timeouts.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
