@@ -64,7 +64,8 @@ export interface ToolOutput {
 
 /** The narrow context a tool runs in: its conversation, the turn's abort signal, its ports. */
 export interface ToolContext {
-  conversationId: string;
+  /** Null when a tool runs outside a conversation (`aivory tool`). */
+  conversationId: string | null;
   signal: AbortSignal;
   logger: Logger;
 }

@@ -26,6 +26,7 @@ export const PROMPT_PREAMBLE_HEAD = [
   '',
   'Tools:',
   '',
+  '',
 ].join('\n');
 
 /** One tool in the preamble: `### <name>` / description / `Input schema: <JSON>`. */

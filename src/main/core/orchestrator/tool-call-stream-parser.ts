@@ -39,7 +39,8 @@ export class ToolCallStreamParser {
   private state: State = 'text';
   private held = '';
   private callMarker: CallMarker | null = null;
-  private callBody = '';
+  private callParts: string[] = [];
+  private callTail = '';
   private closed = false;
 
   constructor(markers: readonly CallMarker[]) {
@@ -77,29 +78,42 @@ export class ToolCallStreamParser {
     }
     return {
       text: '',
-      call: { marker: this.callMarker, body: this.callBody, closed: this.closed },
+      call: { marker: this.callMarker, body: this.joinedBody(), closed: this.closed },
     };
   }
 
   private appendCallText(text: string): void {
     const close = this.callMarker?.close;
     if (!close) {
-      this.callBody += text;
+      this.callParts.push(text);
       return;
     }
-    // The closing tag may straddle chunks: search only the body's tail plus the new text, so a
-    // long call body is never rescanned (that would be quadratic in its length).
-    const tail = this.callBody.slice(Math.max(0, this.callBody.length - close.length + 1));
-    const window = tail + text;
+    // The closing tag may straddle chunks: search only the last few characters kept so far plus
+    // the new text. Body pieces are kept in a list and joined once, so a long call body is never
+    // copied or rescanned per chunk (that would be quadratic in its length).
+    const window = this.callTail + text;
     const index = window.indexOf(close);
     if (index === -1) {
-      this.callBody += text;
+      this.callParts.push(text);
+      this.callTail = window.slice(Math.max(0, window.length - close.length + 1));
       return;
     }
-    this.callBody =
-      this.callBody.slice(0, this.callBody.length - tail.length) + window.slice(0, index);
+    // Drop the part of the tail that belongs to the closing tag, then keep what precedes it.
+    const fromText = index - this.callTail.length;
+    if (fromText >= 0) {
+      this.callParts.push(text.slice(0, fromText));
+    } else {
+      const body = this.callParts.join('');
+      this.callParts = [body.slice(0, body.length + fromText)];
+    }
     this.closed = true;
     this.state = 'after-call';
+  }
+
+  private joinedBody(): string {
+    const body = this.callParts.join('');
+    this.callParts = [body];
+    return body;
   }
 
   private findOpen(buffer: string): { index: number; marker: CallMarker } | null {

@@ -1,0 +1,84 @@
+/**
+ * One provider request: streams text and reasoning out as events while it collects the round's
+ * tool calls, native (API deltas) or written as text (prompt mode, or recovered in native mode).
+ */
+import type { TurnEvent } from '../../../shared/turn-events';
+import type { ChatToolCall, IdGenerator, LlmClient, LlmRequest } from '../ports';
+import type { CallMarker, RawTextCall } from './tool-call-stream-parser';
+import { ToolCallStreamParser } from './tool-call-stream-parser';
+
+export interface RoundResult {
+  /** Visible text of this round (markup removed). */
+  text: string;
+  nativeCalls: ChatToolCall[];
+  textCall: RawTextCall | null;
+  finishReason: string | null;
+}
+
+interface PendingNativeCall {
+  id: string;
+  name: string;
+  argumentsJson: string;
+  announced: boolean;
+}
+
+/**
+ * Streams `request` and yields text/reasoning/tool-call-start events; returns what the round
+ * produced. Throws what the LLM client throws (connection, auth, abort).
+ */
+export async function* streamRound(
+  llm: LlmClient,
+  request: LlmRequest,
+  options: {
+    turnId: string;
+    markers: readonly CallMarker[];
+    ids: IdGenerator;
+    signal: AbortSignal;
+  },
+): AsyncGenerator<TurnEvent, RoundResult> {
+  const { turnId } = options;
+  const parser = new ToolCallStreamParser(options.markers);
+  const pending = new Map<number, PendingNativeCall>();
+  let text = '';
+  let finishReason: string | null = null;
+
+  for await (const chunk of llm.stream(request, options.signal)) {
+    if (chunk.type === 'text') {
+      const visible = parser.push(chunk.text);
+      if (visible !== '') {
+        text += visible;
+        yield { type: 'text-delta', turnId, text: visible };
+      }
+    } else if (chunk.type === 'reasoning') {
+      if (chunk.text !== '') yield { type: 'reasoning-delta', turnId, text: chunk.text };
+    } else if (chunk.type === 'tool-call-delta') {
+      let call = pending.get(chunk.index);
+      if (!call) {
+        call = { id: '', name: '', argumentsJson: '', announced: false };
+        pending.set(chunk.index, call);
+      }
+      if (chunk.id && call.id === '') call.id = chunk.id;
+      if (chunk.name && call.name === '') call.name = chunk.name;
+      if (chunk.argumentsDelta) call.argumentsJson += chunk.argumentsDelta;
+      if (!call.announced && call.name !== '') {
+        if (call.id === '') call.id = options.ids.next('call');
+        call.announced = true;
+        yield { type: 'tool-call-start', turnId, toolCallId: call.id, name: call.name };
+      }
+    } else {
+      finishReason = chunk.reason;
+    }
+  }
+
+  const end = parser.finish();
+  if (end.text !== '') {
+    text += end.text;
+    yield { type: 'text-delta', turnId, text: end.text };
+  }
+  const nativeCalls = [...pending.entries()]
+    .sort(([left], [right]) => left - right)
+    .map(([, call]) => call)
+    .filter((call) => call.name !== '')
+    .map((call) => ({ id: call.id, name: call.name, argumentsJson: call.argumentsJson }));
+  return { text, nativeCalls, textCall: end.call, finishReason };
+}

@@ -1,0 +1,185 @@
+/**
+ * The tool half of a round: which calls the model made, and running them in order against the
+ * budgets, skipping duplicates, with every outcome reported as an event and as a message for
+ * the model (`role: "tool"` natively, `<tool_result>` / `<tool_error>` in prompt mode).
+ */
+import type { ToolMode } from '../../../shared/dto';
+import type { ArtifactReference, ToolCallStatus, TurnEvent } from '../../../shared/turn-events';
+import type { ChatMessage, Clock, IdGenerator, Logger, Tool } from '../ports';
+import type { BudgetTracker, TurnLimits } from './budgets';
+import { canonicalJson } from './canonical-json';
+import { executeTool } from './execute-tool';
+import { promptModeResultMessage } from './prompt-protocol';
+import { TOOL_OUTPUT_BUDGET_EXHAUSTED, TOOL_OUTPUT_SKIPPED } from './protocol-text';
+import type { RoundResult } from './stream-round';
+import { parseNativeArguments, parseTextCall } from './text-call-json';
+
+/** One call the model asked for, with its arguments parsed (or the reason they did not parse). */
+export interface PlannedCall {
+  id: string;
+  name: string;
+  argumentsJson: string;
+  parsed: { ok: true; arguments: Record<string, unknown> } | { ok: false; error: string };
+  /** Whether `tool-call-start` was already emitted while streaming. */
+  announced: boolean;
+}
+
+export type CallPlan =
+  | { kind: 'calls'; calls: PlannedCall[]; textBody: string | null }
+  | { kind: 'parse-failure'; error: string; body: string };
+
+/** Native calls win; otherwise a call written as text (prompt mode, or recovered natively). */
+export function planCalls(_toolMode: ToolMode, result: RoundResult, ids: IdGenerator): CallPlan {
+  if (result.nativeCalls.length > 0) {
+    return {
+      kind: 'calls',
+      textBody: null,
+      calls: result.nativeCalls.map((call) => ({
+        ...call,
+        parsed: parseNativeArguments(call.argumentsJson),
+        announced: true,
+      })),
+    };
+  }
+  if (result.textCall === null) return { kind: 'calls', calls: [], textBody: null };
+  const parsed = parseTextCall(result.textCall);
+  if (!parsed.ok) return { kind: 'parse-failure', error: parsed.error, body: result.textCall.body };
+  return {
+    kind: 'calls',
+    textBody: result.textCall.body,
+    calls: [
+      {
+        id: ids.next('call'),
+        name: parsed.name,
+        argumentsJson: JSON.stringify(parsed.arguments),
+        parsed: { ok: true, arguments: parsed.arguments },
+        announced: false,
+      },
+    ],
+  };
+}
+
+export interface ToolRoundContext {
+  turnId: string;
+  conversationId: string;
+  /** How results go back: prompt-mode wrappers or native tool messages. */
+  toolMode: ToolMode;
+  tools: readonly Tool[];
+  budget: BudgetTracker;
+  seenCalls: Set<string>;
+  conversation: ChatMessage[];
+  limits: TurnLimits;
+  rounds: number;
+  clock: Clock;
+  logger: Logger;
+  signal: AbortSignal;
+}
+
+interface CallOutcome {
+  status: ToolCallStatus;
+  output: string;
+  artifacts: ArtifactReference[];
+}
+
+/** Longest tool name echoed back in a wrapper; model-chosen names are sanitised to this. */
+const MAX_ECHOED_NAME_CHARS = 64;
+
+/** Runs `calls` in order. Returns whether every call was skipped and whether the total ran out. */
+export async function* runToolCalls(
+  calls: readonly PlannedCall[],
+  context: ToolRoundContext,
+): AsyncGenerator<TurnEvent, { allSkipped: boolean; totalExhausted: boolean }> {
+  const { turnId } = context;
+  let skipped = 0;
+  let totalExhausted = false;
+  for (const call of calls) {
+    if (!call.announced) {
+      yield { type: 'tool-call-start', turnId, toolCallId: call.id, name: call.name };
+    }
+    yield {
+      type: 'tool-call-end',
+      turnId,
+      toolCallId: call.id,
+      name: call.name,
+      arguments: call.parsed.ok ? call.parsed.arguments : call.argumentsJson,
+    };
+    const startedAt = context.clock.now();
+    const outcome = await decideAndRun(call, context);
+    if (outcome.status === 'skipped') skipped += 1;
+    if (outcome.status === 'budget' && context.budget.totalExhausted) totalExhausted = true;
+    yield {
+      type: 'tool-result',
+      turnId,
+      toolCallId: call.id,
+      name: call.name,
+      status: outcome.status,
+      output: outcome.output,
+      durationMs: context.clock.now() - startedAt,
+      artifacts: outcome.artifacts,
+    };
+    yield {
+      type: 'budget-update',
+      turnId,
+      perTool: context.budget.perTool(),
+      total: context.budget.total(),
+      rounds: { used: context.rounds, limit: context.limits.providerRounds },
+    };
+    context.conversation.push(resultMessage(context.toolMode, call, outcome));
+  }
+  return { allSkipped: calls.length > 0 && skipped === calls.length, totalExhausted };
+}
+
+async function decideAndRun(call: PlannedCall, context: ToolRoundContext): Promise<CallOutcome> {
+  const error = (output: string): CallOutcome => ({ status: 'error', output, artifacts: [] });
+  if (!call.parsed.ok) return error(`Invalid tool arguments: ${call.parsed.error}`);
+  const tool = context.tools.find((candidate) => candidate.name === call.name);
+  const key = `${call.name}\u0000${canonicalJson(call.parsed.arguments)}`;
+  if (context.seenCalls.has(key)) {
+    return { status: 'skipped', output: TOOL_OUTPUT_SKIPPED, artifacts: [] };
+  }
+  if (!tool) {
+    context.seenCalls.add(key);
+    const available = context.tools.map((candidate) => candidate.name).join(', ') || 'none';
+    return error(`Unknown tool "${echoName(call.name)}". Available tools: ${available}.`);
+  }
+  const verdict = context.budget.check(tool.name);
+  if (verdict !== 'allowed') {
+    return { status: 'budget', output: TOOL_OUTPUT_BUDGET_EXHAUSTED, artifacts: [] };
+  }
+  const invalid = tool.validate?.(call.parsed.arguments) ?? null;
+  if (invalid !== null) {
+    context.seenCalls.add(key);
+    return error(`Invalid tool arguments: ${invalid}`);
+  }
+  context.seenCalls.add(key);
+  context.budget.record(tool.name);
+  const execution = await executeTool(tool, call.parsed.arguments, {
+    conversationId: context.conversationId,
+    signal: context.signal,
+    logger: context.logger,
+  });
+  return {
+    status: execution.outcome === 'ok' ? 'ok' : 'error',
+    output: execution.output.content,
+    artifacts: execution.output.artifacts ?? [],
+  };
+}
+
+function resultMessage(toolMode: ToolMode, call: PlannedCall, outcome: CallOutcome): ChatMessage {
+  if (toolMode === 'prompt') {
+    return {
+      role: 'user',
+      content: promptModeResultMessage(
+        echoName(call.name),
+        outcome.output,
+        outcome.status === 'error',
+      ),
+    };
+  }
+  return { role: 'tool', toolCallId: call.id, content: outcome.output };
+}
+
+/** A model-chosen name made safe to echo inside an attribute or a sentence. */
+function echoName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, MAX_ECHOED_NAME_CHARS);
+}
