@@ -1,0 +1,222 @@
+/**
+ * Row shapes of the SQLite schema and their mapping to the shared DTOs. Reading checks what it
+ * reads (enums against their allowed values, JSON columns against a schema), so a damaged or
+ * foreign row fails loudly here instead of leaking a wrong type into the app.
+ */
+import { z } from 'zod';
+import { AivoryError } from '../../../shared/errors';
+import type {
+  Conversation,
+  Memory,
+  MemoryStatus,
+  Message,
+  MessagePart,
+  MessageRole,
+  MessageStatus,
+  ModelConfig,
+  ToolMode,
+  TurnRecord,
+} from '../../../shared/dto';
+
+export interface ConversationRow {
+  id: string;
+  title: string;
+  model_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MessageRow {
+  id: string;
+  conversation_id: string;
+  role: string;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PartRow {
+  message_id: string;
+  data: string;
+}
+
+export interface TurnRecordRow {
+  id: string;
+  conversation_id: string;
+  message_id: string;
+  model_id: string | null;
+  stop_reason: string;
+  tool_calls: string;
+  provider_rounds: number;
+  started_at: number;
+  duration_ms: number;
+  error_code: string | null;
+}
+
+export interface ModelRow {
+  id: string;
+  label: string;
+  base_url: string;
+  model: string;
+  tool_mode: string;
+  context_window: number;
+  default_tools: string;
+  api_key_ref: string | null;
+  is_default: number;
+}
+
+export interface MemoryRow {
+  id: string;
+  memory_text: string;
+  slot: string | null;
+  value: string | null;
+  status: string;
+  created_at: number;
+  conversation_id: string | null;
+}
+
+const MESSAGE_ROLES: readonly MessageRole[] = ['user', 'assistant', 'system'];
+const MESSAGE_STATUSES: readonly MessageStatus[] = [
+  'streaming',
+  'complete',
+  'canceled',
+  'error',
+  'interrupted',
+];
+const STOP_REASONS: readonly TurnRecord['stopReason'][] = [
+  'completed',
+  'tool_budget_exceeded',
+  'tool_no_progress',
+  'tool_parse_failure',
+  'length',
+  'canceled',
+  'error',
+  'interrupted',
+];
+const TOOL_MODES: readonly ToolMode[] = ['native', 'prompt'];
+const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED'];
+
+const messagePartSchema: z.ZodType<MessagePart> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('reasoning'), text: z.string() }),
+  z.object({
+    kind: z.literal('tool-call'),
+    toolCallId: z.string(),
+    name: z.string(),
+    arguments: z.unknown(),
+  }),
+  z.object({
+    kind: z.literal('tool-result'),
+    toolCallId: z.string(),
+    name: z.string(),
+    status: z.enum(['ok', 'error', 'skipped', 'budget']),
+    output: z.string(),
+    durationMs: z.number(),
+  }),
+  z.object({
+    kind: z.literal('artifact'),
+    artifact: z.object({
+      name: z.string(),
+      path: z.string(),
+      mime: z.string(),
+      size: z.number(),
+    }),
+  }),
+]);
+const toolCallCountsSchema = z.record(z.string(), z.number());
+const toolNamesSchema = z.array(z.string());
+
+function damaged(column: string): AivoryError {
+  return new AivoryError(
+    'internal',
+    `The stored value of ${column} is not valid; the database may be damaged.`,
+  );
+}
+
+/** Returns `value` as one of `allowed`, or throws when the stored text is not one of them. */
+function pickEnum<T extends string>(allowed: readonly T[], value: string, column: string): T {
+  const match = allowed.find((candidate) => candidate === value);
+  if (match === undefined) throw damaged(column);
+  return match;
+}
+
+/** Parses a JSON column and checks it against `schema`; throws a damage error otherwise. */
+function parseJsonColumn<T>(schema: z.ZodType<T>, text: string, column: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw damaged(column);
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) throw damaged(column);
+  return result.data;
+}
+
+export function toConversation(row: ConversationRow): Conversation {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    modelId: row.model_id,
+  };
+}
+
+/** Builds a message from its row and its parts, which the caller passes in position order. */
+export function toMessage(row: MessageRow, parts: MessagePart[]): Message {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    role: pickEnum(MESSAGE_ROLES, row.role, 'messages.role'),
+    status: pickEnum(MESSAGE_STATUSES, row.status, 'messages.status'),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    parts,
+  };
+}
+
+export function toMessagePart(row: PartRow): MessagePart {
+  return parseJsonColumn(messagePartSchema, row.data, 'message_parts.data');
+}
+
+export function toTurnRecord(row: TurnRecordRow): TurnRecord {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    messageId: row.message_id,
+    modelId: row.model_id,
+    stopReason: pickEnum(STOP_REASONS, row.stop_reason, 'turn_records.stop_reason'),
+    toolCalls: parseJsonColumn(toolCallCountsSchema, row.tool_calls, 'turn_records.tool_calls'),
+    providerRounds: row.provider_rounds,
+    startedAt: row.started_at,
+    durationMs: row.duration_ms,
+    errorCode: row.error_code,
+  };
+}
+
+export function toModelConfig(row: ModelRow): ModelConfig {
+  return {
+    id: row.id,
+    label: row.label,
+    baseUrl: row.base_url,
+    model: row.model,
+    toolMode: pickEnum(TOOL_MODES, row.tool_mode, 'models.tool_mode'),
+    contextWindow: row.context_window,
+    defaultTools: parseJsonColumn(toolNamesSchema, row.default_tools, 'models.default_tools'),
+    apiKeyRef: row.api_key_ref,
+    isDefault: row.is_default === 1,
+  };
+}
+
+export function toMemory(row: MemoryRow): Memory {
+  return {
+    id: row.id,
+    memoryText: row.memory_text,
+    slot: row.slot,
+    value: row.value,
+    status: pickEnum(MEMORY_STATUSES, row.status, 'memories.status'),
+    createdAt: row.created_at,
+    conversationId: row.conversation_id,
+  };
+}

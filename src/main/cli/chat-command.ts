@@ -1,0 +1,114 @@
+/** `aivory chat`: one turn through the same services as the app, stored in a conversation. */
+import { parseArgs } from 'node:util';
+import type { TurnMode } from '../../shared/dto';
+import { AivoryError } from '../../shared/errors';
+import type { TurnEndEvent } from '../../shared/turn-events';
+import type { AppContext } from '../services/app-context';
+import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
+import { EXIT_CANCELED, EXIT_OK, exitCodeFor, usageError } from './cli-errors';
+import type { CliIo } from './cli-io';
+import { eventJson, STOP_REASON_TEXT, traceLine } from './trace-format';
+
+export async function chatCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      model: { type: 'string' },
+      'tool-mode': { type: 'string' },
+      mode: { type: 'string', default: 'normal' },
+      tools: { type: 'string' },
+      conversation: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'show-reasoning': { type: 'boolean', default: false },
+    },
+  });
+  const text = positionals.join(' ');
+  if (text.trim() === '')
+    throw usageError('Usage: aivory chat [options] MESSAGE (see aivory --help).');
+  const mode = parseMode(values.mode);
+  const model = await resolveModel(
+    mergeOverrides(
+      {
+        baseUrl: values['base-url'],
+        apiKey: values['api-key'],
+        model: values.model,
+        toolMode: values['tool-mode'],
+      },
+      modelOverridesFromEnv(io.env),
+    ),
+    context.store.listModels(),
+    context.secrets,
+  );
+  const tools = parseToolList(values.tools);
+
+  const controller = new AbortController();
+  const onInterrupt = (): void => controller.abort();
+  io.onInterrupt(onInterrupt);
+  let end: TurnEndEvent | null = null;
+  let answerOpen = false;
+  try {
+    const events = context.chat.runTurn(
+      {
+        text,
+        model,
+        mode,
+        ...(values.conversation ? { conversationId: values.conversation } : {}),
+        ...(tools ? { tools } : {}),
+      },
+      controller.signal,
+    );
+    for await (const event of events) {
+      if (values.json) {
+        io.stdout(`${eventJson(event)}\n`);
+      } else if (event.type === 'text-delta') {
+        io.stdout(event.text);
+        answerOpen = !event.text.endsWith('\n');
+      } else if (event.type === 'reasoning-delta' && values['show-reasoning']) {
+        io.stderr(io.dim(event.text));
+      } else {
+        const line = traceLine(event);
+        if (line && event.type !== 'budget-update') {
+          if (answerOpen) io.stdout('\n');
+          answerOpen = false;
+          io.stderr(`${io.dim(line)}\n`);
+        }
+      }
+      if (event.type === 'turn-end') end = event;
+    }
+  } finally {
+    io.offInterrupt(onInterrupt);
+  }
+  if (!values.json && answerOpen) io.stdout('\n');
+  return finish(end, values.json, io);
+}
+
+function finish(end: TurnEndEvent | null, json: boolean, io: CliIo): number {
+  if (!end) return EXIT_CANCELED;
+  if (end.stopReason === 'error') {
+    io.stderr(`aivory: ${end.error?.message ?? 'the turn failed'}\n`);
+    return exitCodeFor(end.error?.code ?? 'internal');
+  }
+  if (end.stopReason === 'canceled') {
+    if (!json) io.stderr('aivory: canceled\n');
+    return EXIT_CANCELED;
+  }
+  if (!json && end.stopReason !== 'completed') {
+    io.stderr(`${io.dim(`[${STOP_REASON_TEXT[end.stopReason]}]`)}\n`);
+  }
+  return EXIT_OK;
+}
+
+function parseMode(value: string | undefined): TurnMode {
+  if (value === 'fast' || value === 'normal' || value === 'deep') return value;
+  throw new AivoryError('invalid-input', `--mode must be fast, normal or deep, not "${value}".`);
+}
+
+/** `a,b c` → ['a','b','c']; "none" → [] (no tools); absent → undefined (defaults). */
+export function parseToolList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(/[\s,]+/).filter((name) => name !== '');
+  return names.length === 1 && names[0] === 'none' ? [] : names;
+}

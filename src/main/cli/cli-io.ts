@@ -1,0 +1,28 @@
+/** The CLI's view of its process: streams, environment, Ctrl-C. Tests pass their own. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Dims text on a terminal; plain elsewhere (pipes, files, NO_COLOR). */
+  dim(text: string): string;
+  env: Record<string, string | undefined>;
+  onInterrupt(listener: () => void): void;
+  offInterrupt(listener: () => void): void;
+}
+
+export function processIo(): CliIo {
+  // `aivory conversations list | head` closes the pipe early: that is the reader's choice, not an
+  // error worth a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  const color = process.stderr.isTTY && !process.env.NO_COLOR;
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    dim: (text) => (color ? `\u001b[2m${text}\u001b[22m` : text),
+    env: process.env,
+    onInterrupt: (listener) => process.on('SIGINT', listener),
+    offInterrupt: (listener) => process.off('SIGINT', listener),
+  };
+}

@@ -1,0 +1,37 @@
+/** The `aivory --help` text: every subcommand, its flags, and the environment it reads. */
+export const HELP_TEXT = `aivory — Aivory Personal on the command line (same data and services as the desktop app)
+
+Usage:
+  aivory chat [options] MESSAGE        Run one turn and store it in a conversation
+  aivory tool NAME JSON                Run one built-in tool directly (same guards and limits as in a turn)
+  aivory tools                         List the built-in tools and whether each is available
+  aivory conversations list            List conversations, newest first
+  aivory conversations show ID         Print a conversation with its tool calls
+  aivory conversations export ID [--format md|json] [--output FILE]
+  aivory models list                   List saved models
+  aivory models add --base-url URL --model NAME [--label TEXT] [--api-key KEY]
+                    [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--default]
+  aivory models remove ID
+  aivory models default ID
+  aivory --help | aivory COMMAND --help
+
+chat options:
+  --base-url URL          OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1   [AIVORY_BASE_URL]
+  --api-key KEY           API key (local servers need none)                            [AIVORY_API_KEY]
+  --model NAME            Model name                                                   [AIVORY_MODEL]
+  --tool-mode MODE        native (API function calling) or prompt (<tool_call> text)   [AIVORY_TOOL_MODE]
+  --mode MODE             fast (12 tool calls) | normal (48) | deep (150)             default: normal
+  --tools a,b,c           Tools for this turn; "none" for no tools                     default: the model's defaults, else all
+  --conversation ID       Continue a conversation (default: start a new one)
+  --json                  Print one JSON event per line (the TurnEvent union, "type" first)
+  --show-reasoning        Print the model's reasoning (dimmed, on stderr)
+  Flags win over environment variables, which win over the saved default model.
+
+Environment:
+  AIVORY_HOME                           Data directory (default: ~/.config/Aivory on Linux, shared with the app)
+  AIVORY_LLM_MAX_TOOL_CALLS_PER_TURN    Total tool calls per turn in normal mode (default 48)
+  AIVORY_LLM_MAX_PROVIDER_ROUNDS        Provider requests per turn (default 20; deep mode at least 160)
+  AIVORY_LOG_LEVEL                      debug for a more detailed log (<data dir>/logs/aivory.log, redacted)
+
+Exit codes: 0 turn finished · 1 failed · 2 usage/configuration error · 3 cannot connect/authenticate · 130 interrupted
+`;

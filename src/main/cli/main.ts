@@ -1,0 +1,55 @@
+/** The `aivory` command: parses the subcommand, opens the shared data directory, runs it. */
+import { toPublicError } from '../../shared/errors';
+import { openAppContext } from '../services/app-context';
+import { chatCommand } from './chat-command';
+import { EXIT_OK, EXIT_USAGE, exitCodeFor } from './cli-errors';
+import type { CliIo } from './cli-io';
+import { conversationsCommand } from './conversations-command';
+import { HELP_TEXT } from './help';
+import { modelsCommand } from './models-command';
+import { toolCommand, toolsCommand } from './tool-command';
+
+const COMMANDS = ['chat', 'tool', 'tools', 'conversations', 'models'] as const;
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(HELP_TEXT);
+    return command === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  if (!COMMANDS.some((known) => known === command)) {
+    io.stderr(`aivory: unknown command "${command}". Run aivory --help.\n`);
+    return EXIT_USAGE;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(HELP_TEXT);
+    return EXIT_OK;
+  }
+  let context: ReturnType<typeof openAppContext> | null = null;
+  try {
+    context = openAppContext({ env: io.env });
+    switch (command) {
+      case 'chat':
+        return await chatCommand(rest, context, io);
+      case 'tool':
+        return await toolCommand(rest, context, io);
+      case 'tools':
+        return toolsCommand(context, io);
+      case 'conversations':
+        return conversationsCommand(rest, context, io);
+      default:
+        return await modelsCommand(rest, context, io);
+    }
+  } catch (error) {
+    const publicError = toPublicError(error);
+    const message =
+      publicError.code === 'internal' && error instanceof TypeError && 'code' in error
+        ? error.message
+        : publicError.message;
+    context?.logger.error('cli command failed', { command, error: String(error) });
+    io.stderr(`aivory: ${message}\n`);
+    return exitCodeFor(publicError.code);
+  } finally {
+    context?.close();
+  }
+}

@@ -1,0 +1,94 @@
+/** `aivory models list|add|remove|default`: saved model configurations (keys in the SecretStore). */
+import { parseArgs } from 'node:util';
+import type { ModelConfig } from '../../shared/dto';
+import { AivoryError } from '../../shared/errors';
+import { maskSecret } from '../adapters/secrets/file-secret-store';
+import type { AppContext } from '../services/app-context';
+import { assertHttpUrl, DEFAULT_CONTEXT_WINDOW, parseToolMode } from '../services/model-resolution';
+import { parseToolList } from './chat-command';
+import { EXIT_OK, usageError } from './cli-errors';
+import type { CliIo } from './cli-io';
+
+export async function modelsCommand(
+  argv: string[],
+  context: AppContext,
+  io: CliIo,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      model: { type: 'string' },
+      label: { type: 'string' },
+      'tool-mode': { type: 'string', default: 'native' },
+      'context-window': { type: 'string' },
+      tools: { type: 'string' },
+      default: { type: 'boolean', default: false },
+    },
+  });
+  const [action, id] = positionals;
+  const { store, secrets } = context;
+  const models = store.listModels();
+  switch (action ?? 'list') {
+    case 'list': {
+      if (models.length === 0)
+        io.stdout('No saved models. Add one with: aivory models add --base-url URL --model NAME\n');
+      for (const model of models) {
+        const key = model.apiKeyRef ? await secrets.get(model.apiKeyRef) : null;
+        io.stdout(
+          `${model.isDefault ? '*' : ' '} ${model.id}\t${model.label}\t${model.model} @ ${model.baseUrl}\t${model.toolMode}\tkey: ${key ? maskSecret(key) : 'none'}\n`,
+        );
+      }
+      return EXIT_OK;
+    }
+    case 'add': {
+      const baseUrl = values['base-url'];
+      const name = values.model;
+      if (!baseUrl || !name)
+        throw usageError('Usage: aivory models add --base-url URL --model NAME [options]');
+      assertHttpUrl(baseUrl);
+      const contextWindow = values['context-window']
+        ? Number(values['context-window'])
+        : DEFAULT_CONTEXT_WINDOW;
+      if (!Number.isInteger(contextWindow) || contextWindow < 1024) {
+        throw usageError('--context-window must be an integer of at least 1024 tokens.');
+      }
+      const modelId = context.ids.next('model');
+      const apiKeyRef = values['api-key'] ? `model:${modelId}:api-key` : null;
+      if (apiKeyRef && values['api-key']) await secrets.set(apiKeyRef, values['api-key']);
+      const config: ModelConfig = {
+        id: modelId,
+        label: values.label ?? name,
+        baseUrl,
+        model: name,
+        toolMode: parseToolMode(values['tool-mode'] ?? 'native'),
+        contextWindow,
+        defaultTools: parseToolList(values.tools) ?? [],
+        apiKeyRef,
+        isDefault: values.default || models.length === 0,
+      };
+      if (values.tools === undefined)
+        config.defaultTools = context.tools.available().map((tool) => tool.name);
+      store.saveModel(config);
+      io.stdout(`${config.id}\n`);
+      return EXIT_OK;
+    }
+    case 'remove':
+    case 'default': {
+      const model = models.find((candidate) => candidate.id === id);
+      if (!model)
+        throw new AivoryError('not-found', `No saved model with id ${id ?? '(missing)'}.`);
+      if (action === 'remove') {
+        store.deleteModel(model.id);
+        if (model.apiKeyRef) await secrets.delete(model.apiKeyRef);
+      } else {
+        store.saveModel({ ...model, isDefault: true });
+      }
+      return EXIT_OK;
+    }
+    default:
+      throw usageError(`Unknown action "${action}". Use list, add, remove ID or default ID.`);
+  }
+}

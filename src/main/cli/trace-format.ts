@@ -1,0 +1,42 @@
+/** Human output of a turn: the answer on stdout, a compact trace of tool calls on stderr. */
+import type { StopReason, TurnEvent } from '../../shared/turn-events';
+
+/** Longest arguments / result preview on a trace line. */
+const PREVIEW_CHARS = 120;
+
+export const STOP_REASON_TEXT: Record<StopReason, string> = {
+  completed: 'finished',
+  tool_budget_exceeded: 'tool budget exhausted: answered with the results so far',
+  tool_no_progress: 'further tool calls would add nothing: answered with the results so far',
+  tool_parse_failure: 'the model kept writing malformed tool calls',
+  length: "the answer hit the model's output length limit",
+  canceled: 'canceled',
+  error: 'failed',
+};
+
+export function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+}
+
+/** The trace line for an event, or null for events that are not traced. */
+export function traceLine(event: TurnEvent): string | null {
+  switch (event.type) {
+    case 'tool-call-end':
+      return `→ ${event.name} ${preview(JSON.stringify(event.arguments))}`;
+    case 'tool-result':
+      return `  ${event.status === 'ok' ? '✓' : event.status === 'error' ? '✗' : '∅'} ${event.name} ${event.status} (${event.durationMs} ms): ${preview(event.output)}`;
+    case 'protocol-retry':
+      return `  ! malformed tool call (attempt ${event.attempt}): ${preview(event.error)}`;
+    case 'budget-update':
+      return `  budget: total ${event.total.used}/${event.total.limit} · rounds ${event.rounds.used}/${event.rounds.limit}`;
+    default:
+      return null;
+  }
+}
+
+/** `type` first, as the `--json` contract promises. */
+export function eventJson(event: TurnEvent): string {
+  const { type, ...rest } = event;
+  return JSON.stringify({ type, ...rest });
+}

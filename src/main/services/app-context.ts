@@ -1,0 +1,65 @@
+/**
+ * The composition root shared by the CLI, `aivory serve` and the Electron main process: one data
+ * directory, one store, one logger, the secret store, the tools and the chat service.
+ */
+import { chmodSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
+import { createFileLogger } from '../adapters/logging/file-logger';
+import { OpenAiLlmClient } from '../adapters/openai/openai-llm-client';
+import { FileSecretStore } from '../adapters/secrets/file-secret-store';
+import type { SqliteStore } from '../adapters/sqlite/sqlite-store';
+import { openStore } from '../adapters/sqlite/sqlite-store';
+import { randomIds, systemClock } from '../adapters/system';
+import { limitOverridesFromEnv } from '../core/orchestrator/budgets';
+import type { IdGenerator, Logger, SecretStore } from '../core/ports';
+import { createSaveMemoryTool } from '../tools/save-memory';
+import { ChatService } from './chat-service';
+import { ToolRegistry } from './tool-registry';
+
+export interface AppContext {
+  dataDir: string;
+  store: SqliteStore;
+  secrets: SecretStore;
+  logger: Logger;
+  ids: IdGenerator;
+  tools: ToolRegistry;
+  chat: ChatService;
+  close(): void;
+}
+
+export function openAppContext(
+  options: { env?: Record<string, string | undefined>; secrets?: SecretStore } = {},
+): AppContext {
+  const env = options.env ?? process.env;
+  const dataDir = resolveDataDir(env);
+  ensureDataDir(dataDir);
+  const logger = createFileLogger(join(dataDir, 'logs', 'aivory.log'), {
+    minLevel: env.AIVORY_LOG_LEVEL === 'debug' ? 'debug' : 'info',
+  });
+  const databasePath = join(dataDir, 'aivory.db');
+  const store = openStore(databasePath);
+  restrictToOwner([databasePath, `${databasePath}-wal`, `${databasePath}-shm`]);
+  const secrets = options.secrets ?? new FileSecretStore(join(dataDir, 'secrets.json'));
+  const ids = randomIds;
+  const tools = new ToolRegistry([createSaveMemoryTool({ memories: store, ids })], () =>
+    store.getToolAvailability(),
+  );
+  const chat = new ChatService({
+    store,
+    tools,
+    createLlmClient: (model) =>
+      new OpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey }),
+    clock: systemClock,
+    ids,
+    logger,
+    limitOverrides: limitOverridesFromEnv(env),
+  });
+  return { dataDir, store, secrets, logger, ids, tools, chat, close: () => store.close() };
+}
+
+/** Conversations are private: the database files are readable by their owner only. */
+function restrictToOwner(paths: readonly string[]): void {
+  if (process.platform === 'win32') return;
+  for (const path of paths) if (existsSync(path)) chmodSync(path, 0o600);
+}

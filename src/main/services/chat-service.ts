@@ -1,0 +1,195 @@
+/**
+ * Runs turns for the app and the CLI: stores the user's message, builds the history, runs the
+ * orchestrator, persists the assistant message progressively and records the turn.
+ */
+import type { MessageStatus, ToolMode, TurnMode } from '../../shared/dto';
+import { AivoryError } from '../../shared/errors';
+import type { StopReason, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
+import type { LimitOverrides } from '../core/orchestrator/budgets';
+import { resolveTurnLimits } from '../core/orchestrator/budgets';
+import { runTurn } from '../core/orchestrator/run-turn';
+import type { Clock, IdGenerator, LlmClient, Logger, Store } from '../core/ports';
+import { buildHistory } from './history';
+import { MessageWriter } from './message-writer';
+import { buildSystemPrompt } from './system-prompt';
+import type { ToolRegistry } from './tool-registry';
+
+/** A model ready to call: from a saved configuration or from CLI flags / environment. */
+export interface ResolvedModel {
+  /** The saved configuration's id; null for an ad-hoc model from flags or environment. */
+  id: string | null;
+  baseUrl: string;
+  apiKey: string | null;
+  model: string;
+  toolMode: ToolMode;
+  contextWindow: number;
+  /** Tools used when a turn names none. */
+  defaultTools: string[] | null;
+}
+
+export interface TurnRequest {
+  conversationId?: string;
+  text: string;
+  model: ResolvedModel;
+  mode: TurnMode;
+  /** Tool names for this turn; the model's defaults (or every available tool) when absent. */
+  tools?: string[];
+  turnId?: string;
+}
+
+export interface ChatServiceDependencies {
+  store: Store;
+  tools: ToolRegistry;
+  createLlmClient(model: ResolvedModel): LlmClient;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  limitOverrides: LimitOverrides;
+}
+
+/** Conversation titles are the first words of the first message, cut to this length. */
+const MAX_TITLE_CHARS = 60;
+
+const MESSAGE_STATUS_BY_STOP: Record<StopReason, MessageStatus> = {
+  completed: 'complete',
+  tool_budget_exceeded: 'complete',
+  tool_no_progress: 'complete',
+  tool_parse_failure: 'complete',
+  length: 'complete',
+  canceled: 'canceled',
+  error: 'error',
+};
+
+export class ChatService {
+  private readonly active = new Map<string, AbortController>();
+
+  constructor(private readonly dependencies: ChatServiceDependencies) {}
+
+  /**
+   * Runs one turn and yields its events, `turn-start` first and `turn-end` last. The message is
+   * on disk throughout; stopping the iteration early finishes it as canceled.
+   */
+  async *runTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnEvent, void> {
+    const { store, ids, clock, logger } = this.dependencies;
+    const text = request.text.trim();
+    if (text === '') throw new AivoryError('invalid-input', 'The message is empty.');
+    const tools = this.dependencies.tools.select(
+      request.tools ?? request.model.defaultTools ?? undefined,
+    );
+    const conversation = request.conversationId
+      ? store.getConversation(request.conversationId)
+      : store.createConversation({
+          id: ids.next('conv'),
+          title: titleFrom(text),
+          modelId: request.model.id,
+        });
+    if (!conversation) {
+      throw new AivoryError('not-found', `No conversation with id ${request.conversationId}.`);
+    }
+    const previous = store.listMessages(conversation.id);
+    store.createMessage({
+      id: ids.next('msg'),
+      conversationId: conversation.id,
+      role: 'user',
+      status: 'complete',
+      parts: [{ kind: 'text', text }],
+    });
+    const messageId = ids.next('msg');
+    store.createMessage({
+      id: messageId,
+      conversationId: conversation.id,
+      role: 'assistant',
+      status: 'streaming',
+      parts: [],
+    });
+    const writer = new MessageWriter(store, messageId);
+    const turnId = request.turnId ?? ids.next('turn');
+    const startedAt = clock.now();
+    let end: TurnEndEvent | null = null;
+    try {
+      yield {
+        type: 'turn-start',
+        turnId,
+        conversationId: conversation.id,
+        messageId,
+        model: request.model.model,
+        toolMode: request.model.toolMode,
+        mode: request.mode,
+      };
+      const messages = buildHistory({
+        systemPrompt: buildSystemPrompt({ now: clock.now(), memories: store.listMemories() }),
+        previous,
+        userText: text,
+        contextWindow: request.model.contextWindow,
+      });
+      const events = runTurn(
+        { llm: this.dependencies.createLlmClient(request.model), clock, ids, logger },
+        {
+          turnId,
+          conversationId: conversation.id,
+          model: request.model.model,
+          toolMode: request.model.toolMode,
+          messages,
+          tools,
+          limits: resolveTurnLimits(request.mode, this.dependencies.limitOverrides),
+        },
+        signal,
+      );
+      for await (const event of events) {
+        writer.apply(event);
+        if (event.type === 'turn-end') end = event;
+        yield event;
+      }
+    } finally {
+      const stopReason = end?.stopReason ?? 'canceled';
+      writer.finish(MESSAGE_STATUS_BY_STOP[stopReason]);
+      store.saveTurnRecord({
+        id: turnId,
+        conversationId: conversation.id,
+        messageId,
+        modelId: request.model.id,
+        stopReason,
+        toolCalls: end?.toolCalls ?? {},
+        providerRounds: end?.providerRounds ?? 0,
+        startedAt,
+        durationMs: clock.now() - startedAt,
+        errorCode: end?.error?.code ?? null,
+      });
+    }
+  }
+
+  /**
+   * Starts a turn in the background for the desktop app: events go to `emit` (subscribe before
+   * calling), `cancelTurn(turnId)` aborts it. Resolves once the turn has ended.
+   */
+  startTurn(
+    request: TurnRequest,
+    emit: (event: TurnEvent) => void,
+  ): { turnId: string; done: Promise<void> } {
+    const turnId = request.turnId ?? this.dependencies.ids.next('turn');
+    const controller = new AbortController();
+    this.active.set(turnId, controller);
+    const done = (async () => {
+      try {
+        for await (const event of this.runTurn({ ...request, turnId }, controller.signal))
+          emit(event);
+      } finally {
+        this.active.delete(turnId);
+      }
+    })();
+    return { turnId, done };
+  }
+
+  /** Aborts a running turn; false when no such turn runs. */
+  cancelTurn(turnId: string): boolean {
+    const controller = this.active.get(turnId);
+    if (!controller) return false;
+    controller.abort();
+    return true;
+  }
+}
+
+function titleFrom(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
+}

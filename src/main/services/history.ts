@@ -1,0 +1,58 @@
+/**
+ * Builds the provider-neutral history for a new turn from stored messages. Earlier turns are
+ * replayed as plain user/assistant text (the seed: stored tool results are not replayed as native
+ * provider history), newest first until the model's context window is spent.
+ */
+import type { Message } from '../../shared/dto';
+import { messageText } from '../../shared/message-parts';
+import type { ChatMessage } from '../core/ports';
+
+/** Tokens kept free for the model's answer and tool traffic, as a share of the window. */
+const ANSWER_RESERVE_SHARE = 0.25;
+/** The reserve is at least this many tokens, even for small windows. */
+const MIN_ANSWER_RESERVE_TOKENS = 1024;
+
+/**
+ * A cautious token estimate: UTF-8 bytes / 3 is ~1 token per CJK character and a little over the
+ * real count for English, so trimming errs on the side of fitting.
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(Buffer.byteLength(text, 'utf8') / 3) + 4;
+}
+
+export function buildHistory(options: {
+  systemPrompt: string;
+  previous: readonly Message[];
+  userText: string;
+  contextWindow: number;
+}): ChatMessage[] {
+  const reserve = Math.max(MIN_ANSWER_RESERVE_TOKENS, options.contextWindow * ANSWER_RESERVE_SHARE);
+  let remaining =
+    options.contextWindow -
+    reserve -
+    estimateTokens(options.systemPrompt) -
+    estimateTokens(options.userText);
+  const kept: ChatMessage[] = [];
+  for (let index = options.previous.length - 1; index >= 0; index--) {
+    const message = options.previous[index];
+    if (!message || message.role === 'system') continue;
+    const text = messageText(message.parts);
+    if (text.trim() === '') continue;
+    const cost = estimateTokens(text);
+    if (cost > remaining) break;
+    remaining -= cost;
+    kept.push(
+      message.role === 'user'
+        ? { role: 'user', content: text }
+        : { role: 'assistant', content: text },
+    );
+  }
+  kept.reverse();
+  // Providers expect the history to start with a user message after the system prompt.
+  while (kept[0]?.role === 'assistant') kept.shift();
+  return [
+    { role: 'system', content: options.systemPrompt },
+    ...kept,
+    { role: 'user', content: options.userText },
+  ];
+}

@@ -1,0 +1,90 @@
+/**
+ * Which model a CLI turn uses: command-line flags first, then AIVORY_* environment variables,
+ * then the saved default model. A missing piece is a configuration error with the fix in it.
+ */
+import type { ModelConfig, ToolMode } from '../../shared/dto';
+import { AivoryError } from '../../shared/errors';
+import type { SecretStore } from '../core/ports';
+import type { ResolvedModel } from './chat-service';
+
+/** Context window assumed for a model given only by flags or environment. */
+export const DEFAULT_CONTEXT_WINDOW = 32_768;
+
+export interface ModelOverrides {
+  baseUrl?: string;
+  apiKey?: string;
+  model?: string;
+  toolMode?: string;
+}
+
+export function parseToolMode(value: string): ToolMode {
+  if (value === 'native' || value === 'prompt') return value;
+  throw new AivoryError('config', `Tool mode must be "native" or "prompt", not "${value}".`);
+}
+
+/** Reads the overrides from the environment (AIVORY_BASE_URL, AIVORY_API_KEY, …). */
+export function modelOverridesFromEnv(env: Record<string, string | undefined>): ModelOverrides {
+  const overrides: ModelOverrides = {};
+  if (env.AIVORY_BASE_URL) overrides.baseUrl = env.AIVORY_BASE_URL;
+  if (env.AIVORY_API_KEY) overrides.apiKey = env.AIVORY_API_KEY;
+  if (env.AIVORY_MODEL) overrides.model = env.AIVORY_MODEL;
+  if (env.AIVORY_TOOL_MODE) overrides.toolMode = env.AIVORY_TOOL_MODE;
+  return overrides;
+}
+
+/** Flags win over environment, field by field. */
+export function mergeOverrides(flags: ModelOverrides, env: ModelOverrides): ModelOverrides {
+  return {
+    ...env,
+    ...Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)),
+  };
+}
+
+export async function resolveModel(
+  overrides: ModelOverrides,
+  saved: readonly ModelConfig[],
+  secrets: SecretStore,
+): Promise<ResolvedModel> {
+  const fallback = saved.find((model) => model.isDefault) ?? null;
+  const baseUrl = overrides.baseUrl ?? fallback?.baseUrl;
+  const model = overrides.model ?? fallback?.model;
+  if (!baseUrl || !model) {
+    throw new AivoryError(
+      'config',
+      'No model configured. Pass --base-url and --model (or set AIVORY_BASE_URL and AIVORY_MODEL), or save a default with `aivory models add`.',
+    );
+  }
+  assertHttpUrl(baseUrl);
+  const usesSaved = fallback !== null && baseUrl === fallback.baseUrl && model === fallback.model;
+  const savedKey = usesSaved && fallback.apiKeyRef ? await secrets.get(fallback.apiKeyRef) : null;
+  return {
+    id: usesSaved ? fallback.id : null,
+    baseUrl,
+    apiKey: overrides.apiKey ?? savedKey,
+    model,
+    toolMode: parseToolMode(overrides.toolMode ?? (usesSaved ? fallback.toolMode : 'native')),
+    contextWindow: usesSaved ? fallback.contextWindow : DEFAULT_CONTEXT_WINDOW,
+    defaultTools: usesSaved ? fallback.defaultTools : null,
+  };
+}
+
+export function assertHttpUrl(text: string): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new AivoryError(
+      'config',
+      `"${text}" is not a valid URL (expected e.g. http://127.0.0.1:11434/v1).`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new AivoryError(
+      'config',
+      `The model base URL must use http or https, not ${url.protocol}`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new AivoryError('config', 'Put the API key in --api-key, not in the URL.');
+  }
+}

@@ -1,0 +1,648 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
+import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
+import type { Clock } from '../../src/main/core/ports';
+import type { MessagePart, ModelConfig, TurnRecord } from '../../src/shared/dto';
+import { AivoryError } from '../../src/shared/errors';
+
+/** A clock the test moves by hand. */
+function manualClock(start = 1_000): Clock & { advance(milliseconds: number): void } {
+  let now = start;
+  return {
+    now: () => now,
+    advance: (milliseconds) => {
+      now += milliseconds;
+    },
+  };
+}
+
+function model(overrides: Partial<ModelConfig> & { id: string }): ModelConfig {
+  return {
+    label: `Model ${overrides.id}`,
+    baseUrl: 'http://localhost:11434/v1',
+    model: 'qwen3:8b',
+    toolMode: 'native',
+    contextWindow: 32_768,
+    defaultTools: ['python'],
+    apiKeyRef: null,
+    isDefault: false,
+    ...overrides,
+  };
+}
+
+/** Reads a table's row count through a second, independent connection. */
+function countRows(databasePath: string, table: string): number {
+  const database = new Database(databasePath, { readonly: true });
+  try {
+    const row = database
+      .prepare<[], { count: number }>(`SELECT count(*) AS count FROM ${table}`)
+      .get();
+    return row?.count ?? -1;
+  } finally {
+    database.close();
+  }
+}
+
+describe('SqliteStore', () => {
+  let directory: string;
+  let databasePath: string;
+  let store: SqliteStore;
+  let clock: ReturnType<typeof manualClock>;
+
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'aivory-store-'));
+    databasePath = join(directory, 'aivory.db');
+    clock = manualClock();
+    store = openStore(databasePath, { clock });
+  });
+
+  afterEach(() => {
+    try {
+      store.close();
+    } catch {
+      // Some tests close the store themselves.
+    }
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  describe('opening', () => {
+    it('applies the migrations and runs with WAL, FULL sync, foreign keys and a busy timeout', () => {
+      expect(store.connectionInfo()).toEqual({
+        journalMode: 'wal',
+        synchronous: 2,
+        foreignKeys: true,
+        busyTimeoutMs: 5000,
+        schemaVersion: 1,
+      });
+      const other = new Database(databasePath, { readonly: true });
+      try {
+        expect(other.pragma('user_version', { simple: true })).toBe(1);
+        expect(other.pragma('journal_mode', { simple: true })).toBe('wal');
+        const tables = other
+          .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+          .all()
+          .map((row) => row.name);
+        expect(tables).toEqual(
+          expect.arrayContaining([
+            'conversations',
+            'messages',
+            'message_parts',
+            'turn_records',
+            'settings',
+            'models',
+            'tool_availability',
+            'memories',
+            'messages_fts',
+          ]),
+        );
+      } finally {
+        other.close();
+      }
+      store.createConversation({ id: 'c1', title: 'x', modelId: null });
+      expect(existsSync(`${databasePath}-wal`)).toBe(true);
+    });
+
+    it('keeps the data on reopening and does not run the migrations again', () => {
+      store.createConversation({ id: 'c1', title: 'Kept', modelId: 'm1' });
+      store.setSetting('theme', 'dark');
+      store.close();
+      // A re-run of 001 would fail on CREATE TABLE; a reset would lose the rows.
+      store = openStore(databasePath, { clock });
+      expect(store.getConversation('c1')?.title).toBe('Kept');
+      expect(store.getSetting('theme')).toBe('dark');
+      expect(store.connectionInfo().schemaVersion).toBe(1);
+    });
+
+    it('refuses a database written by a newer schema', () => {
+      store.close();
+      const other = new Database(databasePath);
+      other.pragma('user_version = 99');
+      other.close();
+      expect(() => openStore(databasePath, { clock })).toThrow(/schema version 99/);
+    });
+  });
+
+  describe('conversations', () => {
+    it('creates, gets, lists most recent first, renames and deletes', () => {
+      const first = store.createConversation({ id: 'c1', title: 'First', modelId: 'm1' });
+      expect(first).toEqual({
+        id: 'c1',
+        title: 'First',
+        modelId: 'm1',
+        createdAt: 1_000,
+        updatedAt: 1_000,
+      });
+      clock.advance(10);
+      store.createConversation({ id: 'c2', title: 'Second', modelId: null });
+      expect(store.getConversation('c1')).toEqual(first);
+      expect(store.getConversation('missing')).toBeNull();
+      expect(store.listConversations().map((conversation) => conversation.id)).toEqual([
+        'c2',
+        'c1',
+      ]);
+
+      clock.advance(10);
+      store.renameConversation('c1', 'Renamed');
+      expect(store.getConversation('c1')).toMatchObject({ title: 'Renamed', updatedAt: 1_020 });
+      expect(store.listConversations().map((conversation) => conversation.id)).toEqual([
+        'c1',
+        'c2',
+      ]);
+      expect(() => store.renameConversation('missing', 'x')).toThrow(AivoryError);
+
+      store.deleteConversation('c1');
+      expect(store.getConversation('c1')).toBeNull();
+      expect(store.listConversations().map((conversation) => conversation.id)).toEqual(['c2']);
+    });
+
+    it('a new message moves its conversation to the top', () => {
+      store.createConversation({ id: 'c1', title: 'Old', modelId: null });
+      clock.advance(5);
+      store.createConversation({ id: 'c2', title: 'New', modelId: null });
+      clock.advance(5);
+      store.createMessage({
+        id: 'u1',
+        conversationId: 'c1',
+        role: 'user',
+        status: 'complete',
+        parts: [],
+      });
+      expect(store.listConversations().map((conversation) => conversation.id)).toEqual([
+        'c1',
+        'c2',
+      ]);
+    });
+
+    it('deleting a conversation cascades to messages, parts, turn records and the search index', () => {
+      store.createConversation({ id: 'c1', title: 'Doomed', modelId: null });
+      store.createConversation({ id: 'c2', title: 'Survivor', modelId: null });
+      store.createMessage({
+        id: 'a1',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'complete',
+        parts: [{ kind: 'text', text: 'zebra crossing' }],
+      });
+      store.createMessage({
+        id: 'a2',
+        conversationId: 'c2',
+        role: 'assistant',
+        status: 'complete',
+        parts: [{ kind: 'text', text: 'zebra stripes' }],
+      });
+      store.saveTurnRecord(turnRecord({ id: 't1', conversationId: 'c1', messageId: 'a1' }));
+      store.saveMemory({
+        id: 'mem1',
+        memoryText: 'likes zebras',
+        slot: null,
+        value: null,
+        conversationId: 'c1',
+      });
+
+      store.deleteConversation('c1');
+
+      expect(store.getMessage('a1')).toBeNull();
+      expect(store.listMessages('c1')).toEqual([]);
+      expect(store.listTurnRecords('c1')).toEqual([]);
+      expect(countRows(databasePath, 'message_parts')).toBe(1);
+      expect(countRows(databasePath, 'turn_records')).toBe(0);
+      expect(store.searchMessages('zebra').map((hit) => hit.messageId)).toEqual(['a2']);
+      expect(store.listMemories()[0]).toMatchObject({ id: 'mem1', conversationId: null });
+    });
+  });
+
+  describe('messages', () => {
+    beforeEach(() => {
+      store.createConversation({ id: 'c1', title: 'Chat', modelId: null });
+    });
+
+    it('round-trips every kind of part in order', () => {
+      const parts: MessagePart[] = [
+        { kind: 'reasoning', text: 'think first' },
+        {
+          kind: 'tool-call',
+          toolCallId: 'call-1',
+          name: 'python',
+          arguments: { code: 'print(1)' },
+        },
+        {
+          kind: 'tool-result',
+          toolCallId: 'call-1',
+          name: 'python',
+          status: 'ok',
+          output: '1',
+          durationMs: 42,
+        },
+        {
+          kind: 'artifact',
+          artifact: { name: 'plot.png', path: '/tmp/plot.png', mime: 'image/png', size: 9 },
+        },
+        { kind: 'text', text: 'The answer is 1.' },
+      ];
+      const created = store.createMessage({
+        id: 'a1',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'complete',
+        parts,
+      });
+      expect(created).toEqual({
+        id: 'a1',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'complete',
+        createdAt: 1_000,
+        updatedAt: 1_000,
+        parts,
+      });
+      expect(store.getMessage('a1')).toEqual(created);
+      expect(store.listMessages('c1')).toEqual([created]);
+      expect(store.getMessage('missing')).toBeNull();
+    });
+
+    it('lists messages by creation time, then insertion order, each with its own parts', () => {
+      clock.advance(100);
+      store.createMessage({
+        id: 'z-late',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'complete',
+        parts: [{ kind: 'text', text: 'late' }],
+      });
+      clock.advance(-50);
+      store.createMessage({
+        id: 'y-early',
+        conversationId: 'c1',
+        role: 'user',
+        status: 'complete',
+        parts: [{ kind: 'text', text: 'early' }],
+      });
+      store.createMessage({
+        id: 'a-same-time',
+        conversationId: 'c1',
+        role: 'user',
+        status: 'complete',
+        parts: [
+          { kind: 'text', text: 'same' },
+          { kind: 'text', text: 'time' },
+        ],
+      });
+
+      const messages = store.listMessages('c1');
+      expect(messages.map((message) => message.id)).toEqual(['y-early', 'a-same-time', 'z-late']);
+      expect(messages.map((message) => message.parts)).toEqual([
+        [{ kind: 'text', text: 'early' }],
+        [
+          { kind: 'text', text: 'same' },
+          { kind: 'text', text: 'time' },
+        ],
+        [{ kind: 'text', text: 'late' }],
+      ]);
+    });
+
+    it('updateMessage replaces parts and status, stamps updated_at and clears the owner', () => {
+      store.createMessage({
+        id: 'a1',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'streaming',
+        parts: [],
+      });
+      expect(ownerPid(databasePath, 'a1')).toBe(process.pid);
+
+      clock.advance(7);
+      store.updateMessage('a1', { parts: [{ kind: 'text', text: 'Hel' }] });
+      expect(store.getMessage('a1')).toMatchObject({
+        status: 'streaming',
+        updatedAt: 1_007,
+        parts: [{ kind: 'text', text: 'Hel' }],
+      });
+      expect(ownerPid(databasePath, 'a1')).toBe(process.pid);
+
+      clock.advance(3);
+      store.updateMessage('a1', {
+        parts: [
+          { kind: 'reasoning', text: 'greet' },
+          { kind: 'text', text: 'Hello' },
+        ],
+        status: 'complete',
+      });
+      expect(store.getMessage('a1')).toEqual({
+        id: 'a1',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'complete',
+        createdAt: 1_000,
+        updatedAt: 1_010,
+        parts: [
+          { kind: 'reasoning', text: 'greet' },
+          { kind: 'text', text: 'Hello' },
+        ],
+      });
+      expect(ownerPid(databasePath, 'a1')).toBeNull();
+
+      store.updateMessage('a1', { status: 'error' });
+      expect(store.getMessage('a1')?.parts).toHaveLength(2);
+      expect(() => store.updateMessage('missing', { status: 'complete' })).toThrow(
+        /does not exist/,
+      );
+    });
+
+    it('a streaming message whose store was closed is interrupted on the next open', () => {
+      store.createMessage({
+        id: 'a1',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'streaming',
+        parts: [{ kind: 'text', text: 'half' }],
+      });
+      // While this store is open and writing it, recovery leaves it alone.
+      expect(store.recoverInterruptedMessages()).toBe(0);
+      store.close();
+
+      store = openStore(databasePath, { clock });
+      expect(store.getMessage('a1')).toMatchObject({
+        status: 'interrupted',
+        parts: [{ kind: 'text', text: 'half' }],
+      });
+      expect(ownerPid(databasePath, 'a1')).toBeNull();
+      expect(store.listTurnRecords('c1')).toEqual([]);
+      expect(store.recoverInterruptedMessages()).toBe(0);
+    });
+
+    it('refuses a message for a missing conversation', () => {
+      expect(() =>
+        store.createMessage({
+          id: 'a1',
+          conversationId: 'nope',
+          role: 'user',
+          status: 'complete',
+          parts: [],
+        }),
+      ).toThrow(/Conversation nope does not exist/);
+    });
+  });
+
+  describe('search', () => {
+    beforeEach(() => {
+      store.createConversation({ id: 'c1', title: 'Chat', modelId: null });
+      store.createMessage({
+        id: 'u1',
+        conversationId: 'c1',
+        role: 'user',
+        status: 'complete',
+        parts: [{ kind: 'text', text: 'How do I plot a histogram in matplotlib?' }],
+      });
+      store.createMessage({
+        id: 'a1',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'streaming',
+        parts: [],
+      });
+    });
+
+    it('finds text and reasoning, follows updates and returns a marked snippet', () => {
+      expect(store.searchMessages('histogram')).toEqual([
+        { conversationId: 'c1', messageId: 'u1', snippet: expect.stringContaining('«histogram»') },
+      ]);
+      store.updateMessage('a1', {
+        parts: [
+          { kind: 'reasoning', text: 'The user wants pyplot.hist' },
+          { kind: 'tool-call', toolCallId: 'x', name: 'python', arguments: { code: 'secretcode' } },
+          { kind: 'text', text: 'Use plt.hist(data, bins=20).' },
+        ],
+      });
+      expect(store.searchMessages('pyplot').map((hit) => hit.messageId)).toEqual(['a1']);
+      expect(store.searchMessages('bins').map((hit) => hit.messageId)).toEqual(['a1']);
+      expect(store.searchMessages('secretcode')).toEqual([]);
+
+      store.updateMessage('a1', { parts: [{ kind: 'text', text: 'Rewritten answer' }] });
+      expect(store.searchMessages('pyplot')).toEqual([]);
+      expect(store.searchMessages('rewritten').map((hit) => hit.messageId)).toEqual(['a1']);
+    });
+
+    it('requires every word, matches word prefixes and respects the limit', () => {
+      expect(store.searchMessages('plot matplotlib').map((hit) => hit.messageId)).toEqual(['u1']);
+      expect(store.searchMessages('histogram seaborn')).toEqual([]);
+      expect(store.searchMessages('histo').map((hit) => hit.messageId)).toEqual(['u1']);
+      for (let index = 0; index < 5; index += 1) {
+        store.createMessage({
+          id: `n${index}`,
+          conversationId: 'c1',
+          role: 'user',
+          status: 'complete',
+          parts: [{ kind: 'text', text: `note ${index}` }],
+        });
+      }
+      expect(store.searchMessages('note', 3)).toHaveLength(3);
+      expect(store.searchMessages('note')).toHaveLength(5);
+    });
+
+    it('takes FTS syntax in the query literally instead of throwing', () => {
+      const hostile = [
+        '"foo AND (',
+        'NEAR(',
+        '*',
+        'histogram"',
+        '") OR ("',
+        'a:b',
+        '-x',
+        '^',
+        '',
+        '   ',
+      ];
+      for (const query of hostile) {
+        expect(() => store.searchMessages(query)).not.toThrow();
+      }
+      expect(store.searchMessages('"foo AND (')).toEqual([]);
+      expect(store.searchMessages('histogram" (').map((hit) => hit.messageId)).toEqual(['u1']);
+      expect(store.searchMessages('OR')).toEqual([]);
+    });
+  });
+
+  describe('turn records', () => {
+    it('saves, replaces by id and lists oldest first with tool call counts', () => {
+      store.createConversation({ id: 'c1', title: 'Chat', modelId: null });
+      store.createMessage({
+        id: 'a1',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'complete',
+        parts: [],
+      });
+      const later = turnRecord({
+        id: 't2',
+        startedAt: 2_000,
+        toolCalls: { python: 2, web_search: 1 },
+      });
+      const earlier = turnRecord({
+        id: 't1',
+        startedAt: 1_000,
+        stopReason: 'tool_budget_exceeded',
+        errorCode: 'x',
+      });
+      store.saveTurnRecord(later);
+      store.saveTurnRecord(earlier);
+      expect(store.listTurnRecords('c1')).toEqual([earlier, later]);
+
+      const replaced = { ...later, durationMs: 999, stopReason: 'interrupted' as const };
+      store.saveTurnRecord(replaced);
+      expect(store.listTurnRecords('c1')).toEqual([earlier, replaced]);
+      expect(store.listTurnRecords('other')).toEqual([]);
+    });
+  });
+
+  describe('memories', () => {
+    it('saves as ACTIVE by default, updates in place keeping createdAt, and lists oldest first', () => {
+      const first = store.saveMemory({
+        id: 'm1',
+        memoryText: 'Lives in Lyon',
+        slot: 'city',
+        value: 'Lyon',
+        conversationId: null,
+      });
+      expect(first).toEqual({
+        id: 'm1',
+        memoryText: 'Lives in Lyon',
+        slot: 'city',
+        value: 'Lyon',
+        status: 'ACTIVE',
+        createdAt: 1_000,
+        conversationId: null,
+      });
+      clock.advance(10);
+      const second = store.saveMemory({
+        id: 'm2',
+        memoryText: 'Prefers tea',
+        slot: null,
+        value: null,
+        conversationId: null,
+        status: 'ARCHIVED',
+      });
+      expect(second.status).toBe('ARCHIVED');
+
+      clock.advance(10);
+      store.saveMemory({
+        id: 'm1',
+        memoryText: 'Lives in Paris',
+        slot: 'city',
+        value: 'Paris',
+        conversationId: null,
+        status: 'ARCHIVED',
+      });
+      const updated = store.saveMemory({
+        id: 'm1',
+        memoryText: 'Lives in Paris',
+        slot: 'city',
+        value: 'Paris',
+        conversationId: null,
+      });
+      expect(updated).toMatchObject({
+        memoryText: 'Lives in Paris',
+        createdAt: 1_000,
+        status: 'ARCHIVED',
+      });
+      expect(store.listMemories().map((memory) => memory.id)).toEqual(['m1', 'm2']);
+    });
+  });
+
+  describe('settings', () => {
+    it('round-trips JSON values and returns undefined for a missing key', () => {
+      expect(store.getSetting('missing')).toBeUndefined();
+      const value = { nested: { list: [1, 'two', null, true] }, number: 1.5, text: 'é"\n' };
+      store.setSetting('complex', value);
+      store.setSetting('zero', 0);
+      store.setSetting('null', null);
+      store.setSetting('empty', '');
+      expect(store.getSetting('complex')).toEqual(value);
+      expect(store.getSetting('zero')).toBe(0);
+      expect(store.getSetting('null')).toBeNull();
+      expect(store.getSetting('empty')).toBe('');
+
+      store.setSetting('zero', 'replaced');
+      expect(store.getSetting('zero')).toBe('replaced');
+      store.setSetting('zero', undefined);
+      expect(store.getSetting('zero')).toBeUndefined();
+    });
+  });
+
+  describe('models', () => {
+    it('round-trips models in insertion order and keeps a single default', () => {
+      const first = model({
+        id: 'm1',
+        isDefault: true,
+        apiKeyRef: 'openai-key',
+        toolMode: 'prompt',
+      });
+      store.saveModel(first);
+      store.saveModel(model({ id: 'm2' }));
+      expect(store.listModels()).toEqual([first, model({ id: 'm2' })]);
+
+      store.saveModel(model({ id: 'm3', isDefault: true, defaultTools: [] }));
+      expect(
+        store
+          .listModels()
+          .filter((entry) => entry.isDefault)
+          .map((entry) => entry.id),
+      ).toEqual(['m3']);
+
+      store.saveModel(model({ id: 'm1', isDefault: true, label: 'Renamed' }));
+      const models = store.listModels();
+      expect(models.map((entry) => entry.id)).toEqual(['m1', 'm2', 'm3']);
+      expect(models.filter((entry) => entry.isDefault).map((entry) => entry.id)).toEqual(['m1']);
+      expect(models[0]?.label).toBe('Renamed');
+
+      store.deleteModel('m1');
+      expect(store.listModels().map((entry) => entry.id)).toEqual(['m2', 'm3']);
+      expect(store.listModels().some((entry) => entry.isDefault)).toBe(false);
+    });
+  });
+
+  describe('tool availability', () => {
+    it('stores and overwrites per-tool flags', () => {
+      expect(store.getToolAvailability()).toEqual({});
+      store.setToolAvailability('python', false);
+      store.setToolAvailability('web_search', true);
+      store.setToolAvailability('python', true);
+      store.setToolAvailability('web_fetch', false);
+      expect(store.getToolAvailability()).toEqual({
+        python: true,
+        web_search: true,
+        web_fetch: false,
+      });
+    });
+  });
+});
+
+function turnRecord(overrides: Partial<TurnRecord> & { id: string }): TurnRecord {
+  return {
+    conversationId: 'c1',
+    messageId: 'a1',
+    modelId: 'm1',
+    stopReason: 'completed',
+    toolCalls: {},
+    providerRounds: 1,
+    startedAt: 1_000,
+    durationMs: 250,
+    errorCode: null,
+    ...overrides,
+  };
+}
+
+function ownerPid(databasePath: string, messageId: string): number | null | undefined {
+  const database = new Database(databasePath, { readonly: true });
+  try {
+    return database
+      .prepare<[string], { owner_pid: number | null }>(
+        'SELECT owner_pid FROM messages WHERE id = ?',
+      )
+      .get(messageId)?.owner_pid;
+  } finally {
+    database.close();
+  }
+}
