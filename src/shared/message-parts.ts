@@ -53,10 +53,14 @@ function appendText(
   return [...parts, { kind, text }];
 }
 
-/** The visible answer text of a message: its text parts, in order. */
+/**
+ * The visible answer text of a message: its text parts in order, separated by a blank line where
+ * tool calls split them (each provider round writes its own part).
+ */
 export function messageText(parts: readonly MessagePart[]): string {
   return parts
     .filter((part): part is Extract<MessagePart, { kind: 'text' }> => part.kind === 'text')
-    .map((part) => part.text)
-    .join('');
+    .map((part) => part.text.trim())
+    .filter((text) => text !== '')
+    .join('\n\n');
 }

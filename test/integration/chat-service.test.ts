@@ -1,0 +1,178 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OpenAiLlmClient } from '../../src/main/adapters/openai/openai-llm-client';
+import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
+import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
+import type { ResolvedModel } from '../../src/main/services/chat-service';
+import { ChatService } from '../../src/main/services/chat-service';
+import { ToolRegistry } from '../../src/main/services/tool-registry';
+import { createSaveMemoryTool } from '../../src/main/tools/save-memory';
+import type { TurnEvent } from '../../src/shared/turn-events';
+import type { Script, ScriptedLlmServer } from '../support/scripted-llm-server';
+import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import { recordingLogger } from '../support/turn-harness';
+
+interface Fixture {
+  store: SqliteStore;
+  chat: ChatService;
+  server: ScriptedLlmServer;
+  model: ResolvedModel;
+}
+
+const open: Fixture[] = [];
+
+async function fixture(script: Script, toolMode: 'native' | 'prompt' = 'prompt'): Promise<Fixture> {
+  const store = openStore(join(mkdtempSync(join(tmpdir(), 'aivory-chat-')), 'aivory.db'));
+  let counter = 0;
+  const ids = { next: (prefix: string) => `${prefix}_${++counter}` };
+  const tools = new ToolRegistry([createSaveMemoryTool({ memories: store, ids })], () =>
+    store.getToolAvailability(),
+  );
+  const chat = new ChatService({
+    store,
+    tools,
+    createLlmClient: (model) =>
+      new OpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey, maxRetries: 0 }),
+    clock: { now: () => Date.now() },
+    ids,
+    logger: recordingLogger(),
+    limitOverrides: {},
+  });
+  const server = await startScriptedLlmServer(script);
+  const model: ResolvedModel = {
+    id: null,
+    baseUrl: server.baseUrl,
+    apiKey: null,
+    model: 'scripted-model',
+    toolMode,
+    contextWindow: 32_768,
+    defaultTools: null,
+  };
+  const result = { store, chat, server, model };
+  open.push(result);
+  return result;
+}
+
+afterEach(async () => {
+  for (const item of open.splice(0)) {
+    await item.server.close();
+    item.store.close();
+  }
+});
+
+describe('ChatService', () => {
+  it('persists the turn: user message, assistant parts, memory, and the turn record', async () => {
+    const { store, chat, model } = await fixture([
+      {
+        content:
+          '<tool_call>{"name":"save_memory","arguments":{"memory_text":"Has a cat named Miso"}}</tool_call>',
+      },
+      { content: 'Got it.' },
+    ]);
+    const events: TurnEvent[] = [];
+    for await (const event of chat.runTurn(
+      { text: 'Remember my cat Miso', model, mode: 'normal' },
+      new AbortController().signal,
+    )) {
+      events.push(event);
+    }
+    const start = events[0];
+    if (start?.type !== 'turn-start') throw new Error('no turn-start');
+    const messages = store.listMessages(start.conversationId);
+    expect(messages.map((message) => [message.role, message.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'complete'],
+    ]);
+    expect(messages[1]?.parts).toMatchObject([
+      {
+        kind: 'tool-call',
+        name: 'save_memory',
+        arguments: { memory_text: 'Has a cat named Miso' },
+      },
+      { kind: 'tool-result', name: 'save_memory', status: 'ok' },
+      { kind: 'text', text: 'Got it.' },
+    ]);
+    expect(
+      store
+        .listMemories()
+        .map((memory) => [memory.memoryText, memory.status, memory.conversationId]),
+    ).toEqual([['Has a cat named Miso', 'ACTIVE', start.conversationId]]);
+    expect(store.listTurnRecords(start.conversationId)).toMatchObject([
+      {
+        id: start.turnId,
+        messageId: start.messageId,
+        stopReason: 'completed',
+        toolCalls: { save_memory: 1 },
+        providerRounds: 2,
+        errorCode: null,
+      },
+    ]);
+    expect(store.getConversation(start.conversationId)?.title).toBe('Remember my cat Miso');
+  });
+
+  it('startTurn + cancelTurn (the desktop path): the message ends canceled with its partial text', async () => {
+    const { store, chat, model } = await fixture([
+      { content: 'A long answer that will be cut off early', chunkSize: 4, hangAfterChunks: 4 },
+    ]);
+    const events: TurnEvent[] = [];
+    let cancel = (): void => undefined;
+    const { turnId, done } = chat.startTurn({ text: 'Tell me', model, mode: 'fast' }, (event) => {
+      events.push(event);
+      if (
+        event.type === 'text-delta' &&
+        events.filter((item) => item.type === 'text-delta').length === 3
+      )
+        cancel();
+    });
+    cancel = () => expect(chat.cancelTurn(turnId)).toBe(true);
+    await done;
+    expect(chat.cancelTurn(turnId)).toBe(false);
+    const end = events.at(-1);
+    expect(end).toMatchObject({ type: 'turn-end', stopReason: 'canceled', answer: 'A long answe' });
+    const start = events[0];
+    if (start?.type !== 'turn-start') throw new Error('no turn-start');
+    const assistant = store.getMessage(start.messageId);
+    expect(assistant?.status).toBe('canceled');
+    expect(assistant?.parts).toEqual([{ kind: 'text', text: 'A long answe' }]);
+    expect(store.listTurnRecords(start.conversationId)[0]?.stopReason).toBe('canceled');
+  });
+
+  it('a provider error finishes the message as error and records the code', async () => {
+    const { store, chat, model } = await fixture([{ status: 500, errorMessage: 'model crashed' }]);
+    const events: TurnEvent[] = [];
+    for await (const event of chat.runTurn(
+      { text: 'hi', model, mode: 'normal' },
+      new AbortController().signal,
+    ))
+      events.push(event);
+    const start = events[0];
+    if (start?.type !== 'turn-start') throw new Error('no turn-start');
+    expect(events.at(-1)).toMatchObject({
+      type: 'turn-end',
+      stopReason: 'error',
+      error: { code: 'provider' },
+    });
+    expect(store.getMessage(start.messageId)?.status).toBe('error');
+    expect(store.listTurnRecords(start.conversationId)[0]).toMatchObject({
+      stopReason: 'error',
+      errorCode: 'provider',
+    });
+  });
+
+  it('refuses an unknown conversation and a globally disabled tool with clear errors', async () => {
+    const { store, chat, model } = await fixture([]);
+    const run = async (request: Parameters<ChatService['runTurn']>[0]) => {
+      for await (const event of chat.runTurn(request, new AbortController().signal)) void event;
+    };
+    await expect(
+      run({ text: 'hi', model, mode: 'normal', conversationId: 'conv_missing' }),
+    ).rejects.toThrow('No conversation with id conv_missing.');
+    store.setToolAvailability('save_memory', false);
+    await expect(
+      run({ text: 'hi', model, mode: 'normal', tools: ['save_memory'] }),
+    ).rejects.toThrow('Tool "save_memory" is switched off in settings. Available tools: none.');
+    expect(store.listConversations()).toEqual([]);
+  });
+});

@@ -1,0 +1,231 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ScriptedLlmServer } from '../support/scripted-llm-server';
+import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import { cliEnv, jsonLines, makeDataDir, runCli } from '../support/run-cli';
+
+const REMEMBER =
+  '<tool_call>{"name":"save_memory","arguments":{"memory_text":"The user likes green tea"}}</tool_call>';
+
+describe('aivory CLI', () => {
+  let home: string;
+  let server: ScriptedLlmServer | null = null;
+
+  beforeEach(() => {
+    home = makeDataDir();
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = null;
+  });
+
+  it('--help documents every subcommand', async () => {
+    const result = await runCli(['--help'], cliEnv(home));
+    expect(result.code).toBe(0);
+    for (const command of [
+      'chat',
+      'tool NAME JSON',
+      'conversations list',
+      'conversations show ID',
+      'conversations export ID',
+      'models add',
+      'tools',
+    ]) {
+      expect(result.stdout).toContain(`aivory ${command}`);
+    }
+  });
+
+  it('chat --json in prompt mode: one event per line, type first, ending with turn-end; the turn is stored', async () => {
+    server = await startScriptedLlmServer([
+      { content: `Noting that.${REMEMBER}` },
+      { content: 'I will remember that you like green tea.' },
+    ]);
+    const result = await runCli(
+      [
+        'chat',
+        '--json',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        '--tool-mode',
+        'prompt',
+        'Remember: I like green tea',
+      ],
+      cliEnv(home),
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    for (const line of lines) expect(line.startsWith('{"type":"')).toBe(true);
+    const events = jsonLines(result.stdout);
+    expect(events[0]?.type).toBe('turn-start');
+    expect(events.at(-1)).toMatchObject({
+      type: 'turn-end',
+      stopReason: 'completed',
+      toolCalls: { save_memory: 1 },
+    });
+    expect(events.map((event) => event.type)).toContain('tool-result');
+    expect(server.requests[0]?.body.stop).toEqual(['</tool_call>']);
+    const text = events
+      .filter((event) => event.type === 'text-delta')
+      .map((event) => event.text)
+      .join('');
+    expect(text).toBe('Noting that.I will remember that you like green tea.');
+
+    const conversationId = String(events[0]?.conversationId);
+    const list = await runCli(['conversations', 'list'], cliEnv(home));
+    expect(list.stdout).toContain(conversationId);
+    expect(list.stdout).toContain('Remember: I like green tea');
+
+    const exported = await runCli(
+      ['conversations', 'export', conversationId, '--format', 'json'],
+      cliEnv(home),
+    );
+    const document = JSON.parse(exported.stdout) as {
+      messages: { role: string; status: string; parts: { kind: string }[] }[];
+    };
+    expect(document.messages.map((message) => [message.role, message.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'complete'],
+    ]);
+    expect(document.messages[1]?.parts.map((part) => part.kind)).toEqual([
+      'text',
+      'tool-call',
+      'tool-result',
+      'text',
+    ]);
+
+    const markdown = await runCli(['conversations', 'export', conversationId], cliEnv(home));
+    expect(markdown.stdout).toContain('**Tool call** `save_memory`');
+
+    // The memory is in the next turn's system prompt, and --conversation continues with history.
+    await server.close();
+    server = await startScriptedLlmServer([{ content: 'Green tea.' }]);
+    const next = await runCli(
+      [
+        'chat',
+        '--conversation',
+        conversationId,
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        'What do I like?',
+      ],
+      cliEnv(home),
+    );
+    expect(next.code).toBe(0);
+    expect(next.stdout).toBe('Green tea.\n');
+    const messages = server.requests[0]?.body.messages as { role: string; content: string }[];
+    expect(messages[0]?.content).toContain('- The user likes green tea');
+    expect(messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(messages[2]?.content).toBe('Noting that.\n\nI will remember that you like green tea.');
+  });
+
+  it('native mode from environment variables, with human output and a trace on stderr', async () => {
+    server = await startScriptedLlmServer([
+      { toolCalls: [{ name: 'save_memory', arguments: '{"memory_text":"Lives in Oslo"}' }] },
+      { content: 'Saved.' },
+    ]);
+    const result = await runCli(
+      ['chat', 'Remember I live in Oslo'],
+      cliEnv(home, {
+        AIVORY_BASE_URL: server.baseUrl,
+        AIVORY_MODEL: 'scripted-model',
+        AIVORY_TOOL_MODE: 'native',
+      }),
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Saved.\n');
+    expect(result.stderr).toContain('→ save_memory {"memory_text":"Lives in Oslo"}');
+    expect(result.stderr).toContain('✓ save_memory ok');
+    const tools = server.requests[0]?.body.tools as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name)).toEqual(['save_memory']);
+  });
+
+  it('configuration and connection errors exit non-zero with one line', async () => {
+    const missing = await runCli(['chat', 'hello'], cliEnv(home));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toMatch(/^aivory: No model configured/);
+
+    server = await startScriptedLlmServer([]);
+    const closedPort = new URL(server.baseUrl).port;
+    await server.close();
+    server = null;
+    const refused = await runCli(
+      ['chat', '--base-url', `http://127.0.0.1:${closedPort}/v1`, '--model', 'x', 'hello'],
+      cliEnv(home),
+    );
+    expect(refused.code).toBe(3);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(
+      /^aivory: Cannot reach the model server at http:\/\/127\.0\.0\.1:\d+\/v1/,
+    );
+
+    const badMode = await runCli(
+      ['chat', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'x', '--tool-mode', 'magic', 'hi'],
+      cliEnv(home),
+    );
+    expect(badMode.code).toBe(2);
+    expect(badMode.stderr).toBe('aivory: Tool mode must be "native" or "prompt", not "magic".\n');
+  });
+
+  it('a saved default model supplies base URL, model and key; the key is stored 0600 and shown masked', async () => {
+    server = await startScriptedLlmServer([{ content: 'Authorized.' }], {
+      apiKey: 'sk-test-1234567890abcdef',
+    });
+    const added = await runCli(
+      [
+        'models',
+        'add',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        '--api-key',
+        'sk-test-1234567890abcdef',
+        '--tool-mode',
+        'prompt',
+      ],
+      cliEnv(home),
+    );
+    expect(added.code).toBe(0);
+    const list = await runCli(['models', 'list'], cliEnv(home));
+    expect(list.stdout).toContain('sk-…cdef');
+    expect(list.stdout).not.toContain('1234567890');
+    const chat = await runCli(['chat', 'hi'], cliEnv(home));
+    expect(chat.stdout).toBe('Authorized.\n');
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-test-1234567890abcdef');
+    expect(server.requests[0]?.body.stop).toEqual(['</tool_call>']);
+    const { statSync } = await import('node:fs');
+    expect(statSync(`${home}/secrets.json`).mode & 0o777).toBe(0o600);
+  });
+
+  it('aivory tool runs a tool with the same validation; bad input exits 2', async () => {
+    const ok = await runCli(
+      ['tool', 'save_memory', '{"memory_text":"Prefers metric units"}'],
+      cliEnv(home),
+    );
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe('Saved to long-term memory (ACTIVE): Prefers metric units\n');
+    const badJson = await runCli(['tool', 'save_memory', '{"memory_text":'], cliEnv(home));
+    expect(badJson.code).toBe(2);
+    expect(badJson.stderr).toMatch(/^aivory: The arguments are not valid JSON/);
+    const invalid = await runCli(['tool', 'save_memory', '{}'], cliEnv(home));
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toBe(
+      'aivory: Invalid arguments for save_memory: "memory_text" must be a non-empty string\n',
+    );
+    const unknown = await runCli(['tool', 'nope', '{}'], cliEnv(home));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'aivory: Tool "nope" does not exist. Available tools: save_memory.\n',
+    );
+  });
+});

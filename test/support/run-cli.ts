@@ -1,0 +1,60 @@
+/**
+ * Runs the real `aivory` command (bin/aivory.js) in a child process with its own data directory,
+ * asynchronously, so a scripted server in the test process can answer it.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const AIVORY_BIN = fileURLToPath(new URL('../../bin/aivory.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function makeDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'aivory-cli-'));
+}
+
+/** Environment for a child CLI: no inherited AIVORY_* settings, only what the test passes. */
+export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('AIVORY_') && !key.startsWith('OPENAI_')) env[key] = value;
+  }
+  return { ...env, AIVORY_HOME: home, NO_COLOR: '1', ...extra };
+}
+
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [AIVORY_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const child = spawnCli(args, env);
+  return collect(child);
+}
+
+export function collect(child: ChildProcess): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Parses `--json` output: one event per line. */
+export function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
