@@ -228,4 +228,26 @@ describe('aivory CLI', () => {
       'aivory: Tool "nope" does not exist. Available tools: save_memory.\n',
     );
   });
+
+  it('settings: show defaults, set a validated field, refuse out-of-range values with the field name', async () => {
+    const shown = await runCli(['settings'], cliEnv(home));
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      sandbox: { execTimeoutSeconds: 120, idleReapSeconds: 1800 },
+    });
+    const set = await runCli(
+      ['settings', 'set', 'sandbox.execTimeoutSeconds', '300'],
+      cliEnv(home),
+    );
+    expect(set.code).toBe(0);
+    const tooBig = await runCli(
+      ['settings', 'set', 'sandbox.execTimeoutSeconds', '900'],
+      cliEnv(home),
+    );
+    expect(tooBig.code).toBe(2);
+    expect(tooBig.stderr).toMatch(/^aivory: Invalid setting sandbox\.execTimeoutSeconds: /);
+    const unknown = await runCli(['settings', 'set', 'sandbox.nope', '1'], cliEnv(home));
+    expect(unknown.code).toBe(2);
+    const after = await runCli(['settings', 'show'], cliEnv(home));
+    expect(JSON.parse(after.stdout).sandbox.execTimeoutSeconds).toBe(300);
+  });
 });

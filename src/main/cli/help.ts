@@ -13,6 +13,8 @@ Usage:
                     [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--default]
   aivory models remove ID
   aivory models default ID
+  aivory settings [show]               Print the settings (search, sandbox, chat, ui) with their values
+  aivory settings set KEY.FIELD VALUE  Change one setting, validated (e.g. sandbox.execTimeoutSeconds 300)
   aivory --help | aivory COMMAND --help
 
 chat options:

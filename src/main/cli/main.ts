@@ -7,9 +7,10 @@ import type { CliIo } from './cli-io';
 import { conversationsCommand } from './conversations-command';
 import { HELP_TEXT } from './help';
 import { modelsCommand } from './models-command';
+import { settingsCommand } from './settings-command';
 import { toolCommand, toolsCommand } from './tool-command';
 
-const COMMANDS = ['chat', 'tool', 'tools', 'conversations', 'models'] as const;
+const COMMANDS = ['chat', 'tool', 'tools', 'conversations', 'models', 'settings'] as const;
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -37,6 +38,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return toolsCommand(context, io);
       case 'conversations':
         return conversationsCommand(rest, context, io);
+      case 'settings':
+        return settingsCommand(rest, context, io);
       default:
         return await modelsCommand(rest, context, io);
     }

@@ -15,6 +15,7 @@ import { limitOverridesFromEnv } from '../core/orchestrator/budgets';
 import type { IdGenerator, Logger, SecretStore } from '../core/ports';
 import { createSaveMemoryTool } from '../tools/save-memory';
 import { ChatService } from './chat-service';
+import { SettingsService } from './settings-service';
 import { ToolRegistry } from './tool-registry';
 
 export interface AppContext {
@@ -24,6 +25,7 @@ export interface AppContext {
   logger: Logger;
   ids: IdGenerator;
   tools: ToolRegistry;
+  settings: SettingsService;
   chat: ChatService;
   close(): void;
 }
@@ -55,7 +57,18 @@ export function openAppContext(
     logger,
     limitOverrides: limitOverridesFromEnv(env),
   });
-  return { dataDir, store, secrets, logger, ids, tools, chat, close: () => store.close() };
+  const settings = new SettingsService(store, logger);
+  return {
+    dataDir,
+    store,
+    secrets,
+    logger,
+    ids,
+    tools,
+    settings,
+    chat,
+    close: () => store.close(),
+  };
 }
 
 /** Conversations are private: the database files are readable by their owner only. */

@@ -1,0 +1,84 @@
+/**
+ * Typed settings over the store's key/value table. Every key has a zod schema with defaults; a
+ * write is validated whole (current value + patch) and refused with a message naming the field.
+ * A stored value that no longer fits the schema (hand-edited, older version) falls back to the
+ * defaults for that key instead of breaking start-up.
+ */
+import { z } from 'zod';
+import { AivoryError } from '../../shared/errors';
+import type { Logger, Store } from '../core/ports';
+
+const searchSettings = z.object({
+  /** SearXNG is self-hosted and needs no key; Serper and Brave are paid and need one. */
+  provider: z.enum(['disabled', 'searxng', 'serper', 'brave']).default('disabled'),
+  baseUrl: z.string().default(''),
+  /** Comma- or space-separated engine names, sent to SearXNG as `engines`; empty = instance default. */
+  engines: z.string().default(''),
+  apiKeyRef: z.string().nullable().default(null),
+});
+
+const sandboxSettings = z.object({
+  baseUrl: z.string().default(''),
+  apiKeyRef: z.string().nullable().default(null),
+  /** Seed: 执行超时 10–600 s, empty = 120. */
+  execTimeoutSeconds: z.number().int().min(10).max(600).default(120),
+  /** Seed: 闲置回收 60–86400 s, default 1800. */
+  idleReapSeconds: z.number().int().min(60).max(86_400).default(1800),
+});
+
+const chatSettings = z.object({
+  defaultMode: z.enum(['fast', 'normal', 'deep']).default('normal'),
+});
+
+const uiSettings = z.object({
+  language: z.enum(['system', 'zh-CN', 'en']).default('system'),
+});
+
+export const SETTINGS_SCHEMAS = {
+  search: searchSettings,
+  sandbox: sandboxSettings,
+  chat: chatSettings,
+  ui: uiSettings,
+} as const;
+
+export type SettingsKey = keyof typeof SETTINGS_SCHEMAS;
+export type Settings = { [K in SettingsKey]: z.infer<(typeof SETTINGS_SCHEMAS)[K]> };
+
+export function isSettingsKey(key: string): key is SettingsKey {
+  return Object.hasOwn(SETTINGS_SCHEMAS, key);
+}
+
+export class SettingsService {
+  constructor(
+    private readonly store: Pick<Store, 'getSetting' | 'setSetting'>,
+    private readonly logger: Logger,
+  ) {}
+
+  get<K extends SettingsKey>(key: K): Settings[K] {
+    const schema = SETTINGS_SCHEMAS[key];
+    const stored = this.store.getSetting(key);
+    const parsed = schema.safeParse(stored ?? {});
+    if (parsed.success) return parsed.data as Settings[K];
+    this.logger.warn('stored settings do not fit the schema; using defaults', {
+      key,
+      issues: parsed.error.issues.length,
+    });
+    return schema.parse({}) as Settings[K];
+  }
+
+  /** Validates `current + patch` and stores it; returns the stored value. */
+  update<K extends SettingsKey>(key: K, patch: Partial<Settings[K]>): Settings[K] {
+    const schema = SETTINGS_SCHEMAS[key];
+    const parsed = schema.safeParse({ ...this.get(key), ...patch });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue ? [key, ...issue.path.map(String)].join('.') : key;
+      throw new AivoryError(
+        'invalid-input',
+        `Invalid setting ${field}: ${issue?.message ?? 'invalid value'}.`,
+      );
+    }
+    this.store.setSetting(key, parsed.data);
+    return parsed.data as Settings[K];
+  }
+}

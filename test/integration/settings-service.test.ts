@@ -1,0 +1,51 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
+import { SettingsService } from '../../src/main/services/settings-service';
+import { recordingLogger } from '../support/turn-harness';
+
+function service() {
+  const store = openStore(join(mkdtempSync(join(tmpdir(), 'aivory-settings-')), 'aivory.db'));
+  const logger = recordingLogger();
+  return { store, logger, settings: new SettingsService(store, logger) };
+}
+
+describe('SettingsService', () => {
+  it('returns schema defaults for unset keys', () => {
+    const { settings, store } = service();
+    expect(settings.get('sandbox')).toEqual({
+      baseUrl: '',
+      apiKeyRef: null,
+      execTimeoutSeconds: 120,
+      idleReapSeconds: 1800,
+    });
+    expect(settings.get('search').provider).toBe('disabled');
+    store.close();
+  });
+
+  it('validates the merged value and names the bad field', () => {
+    const { settings, store } = service();
+    expect(settings.update('sandbox', { execTimeoutSeconds: 300 }).execTimeoutSeconds).toBe(300);
+    expect(() => settings.update('sandbox', { execTimeoutSeconds: 5 })).toThrow(
+      /^Invalid setting sandbox\.execTimeoutSeconds: /,
+    );
+    expect(() => settings.update('sandbox', { idleReapSeconds: 100_000 })).toThrow(
+      /sandbox\.idleReapSeconds/,
+    );
+    expect(settings.get('sandbox').execTimeoutSeconds).toBe(300);
+    expect(store.getSetting('sandbox')).toMatchObject({ execTimeoutSeconds: 300 });
+    store.close();
+  });
+
+  it('falls back to defaults (and logs) when a stored value no longer fits', () => {
+    const { settings, store, logger } = service();
+    store.setSetting('ui', { language: 'klingon' });
+    expect(settings.get('ui')).toEqual({ language: 'system' });
+    expect(
+      logger.entries.some((entry) => entry.level === 'warn' && entry.fields?.key === 'ui'),
+    ).toBe(true);
+    store.close();
+  });
+});
