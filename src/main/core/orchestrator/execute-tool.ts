@@ -30,13 +30,15 @@ export async function executeTool(
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
-  const timeoutError = new ToolTimeoutError(tool.name, tool.timeoutMs);
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     // One promise settles on the first of: the tool's result, its deadline, the turn's abort.
     // Later settlements are no-ops, so a tool that fails after its timeout raises nothing.
     const output = await new Promise<ToolOutput>((resolve, reject) => {
+      // The error is built only when the deadline passes: an Error records a stack trace, which
+      // is measurable per call (bench/orchestrator) and almost never needed.
       timer = setTimeout(() => {
+        const timeoutError = new ToolTimeoutError(tool.name, tool.timeoutMs);
         controller.abort(timeoutError);
         reject(timeoutError);
       }, tool.timeoutMs);
@@ -55,7 +57,7 @@ export async function executeTool(
     });
     return { output, outcome: output.isError ? 'error' : 'ok' };
   } catch (error) {
-    if (error === timeoutError) {
+    if (error instanceof ToolTimeoutError) {
       logger.warn('tool timed out', { tool: tool.name, timeoutMs: tool.timeoutMs });
       return { output: { content: PUBLIC_ERROR_TIMEOUT, isError: true }, outcome: 'timeout' };
     }

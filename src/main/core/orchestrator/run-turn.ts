@@ -68,7 +68,8 @@ interface TurnState {
   finalCause: FinalRoundCause | null;
   parseFailures: number;
   skippedRounds: number;
-  roundTexts: string[];
+  /** Each round's visible text, filled while it streams (kept when a stream is cut). */
+  roundTexts: { text: string }[];
 }
 
 /** Runs one turn and yields its events; the last event is always `turn-end`. */
@@ -110,7 +111,15 @@ export async function* runTurn(
         round: state.roundsUsed,
         finalAnswer: finalRound,
       };
-      const result = yield* streamRoundCollectingText(dependencies, input, request, state, signal);
+      const visible = { text: '' };
+      state.roundTexts.push(visible);
+      const result = yield* streamRound(dependencies.llm, request, {
+        turnId: input.turnId,
+        markers: input.toolMode === 'prompt' ? PROMPT_MARKERS : NATIVE_RECOVERY_MARKERS,
+        ids: dependencies.ids,
+        signal,
+        visible,
+      });
 
       if (finalRound) {
         // Whatever the model did in the last round (answered, or tried another call that the
@@ -183,7 +192,7 @@ export async function* runTurn(
     turnId: input.turnId,
     stopReason,
     answer: state.roundTexts
-      .map((text) => text.trim())
+      .map((round) => round.text.trim())
       .filter((text) => text !== '')
       .join('\n\n'),
     toolCalls: state.budget.counts(),
@@ -224,29 +233,6 @@ function buildRequest(input: TurnInput, state: TurnState): LlmRequest {
     messages: [...state.conversation],
     ...(specs.length > 0 ? { tools: specs } : {}),
   };
-}
-
-/** Streams one round, recording its visible text even when the stream is cut by an error. */
-async function* streamRoundCollectingText(
-  dependencies: TurnDependencies,
-  input: TurnInput,
-  request: LlmRequest,
-  state: TurnState,
-  signal: AbortSignal,
-): AsyncGenerator<TurnEvent, RoundResult> {
-  const index = state.roundTexts.push('') - 1;
-  const round = streamRound(dependencies.llm, request, {
-    turnId: input.turnId,
-    markers: input.toolMode === 'prompt' ? PROMPT_MARKERS : NATIVE_RECOVERY_MARKERS,
-    ids: dependencies.ids,
-    signal,
-  });
-  for (;;) {
-    const step = await round.next();
-    if (step.done) return step.value;
-    if (step.value.type === 'text-delta') state.roundTexts[index] += step.value.text;
-    yield step.value;
-  }
 }
 
 /** How the assistant's calling message enters the history sent back to the provider. */

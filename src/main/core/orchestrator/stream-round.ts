@@ -34,19 +34,21 @@ export async function* streamRound(
     markers: readonly CallMarker[];
     ids: IdGenerator;
     signal: AbortSignal;
+    /** Receives the visible text as it streams, so it survives a stream cut by an error. */
+    visible: { text: string };
   },
 ): AsyncGenerator<TurnEvent, RoundResult> {
   const { turnId } = options;
   const parser = new ToolCallStreamParser(options.markers);
   const pending = new Map<number, PendingNativeCall>();
-  let text = '';
+  const sink = options.visible;
   let finishReason: string | null = null;
 
   for await (const chunk of llm.stream(request, options.signal)) {
     if (chunk.type === 'text') {
       const visible = parser.push(chunk.text);
       if (visible !== '') {
-        text += visible;
+        sink.text += visible;
         yield { type: 'text-delta', turnId, text: visible };
       }
     } else if (chunk.type === 'reasoning') {
@@ -72,7 +74,7 @@ export async function* streamRound(
 
   const end = parser.finish();
   if (end.text !== '') {
-    text += end.text;
+    sink.text += end.text;
     yield { type: 'text-delta', turnId, text: end.text };
   }
   const nativeCalls = [...pending.entries()]
@@ -80,5 +82,5 @@ export async function* streamRound(
     .map(([, call]) => call)
     .filter((call) => call.name !== '')
     .map((call) => ({ id: call.id, name: call.name, argumentsJson: call.argumentsJson }));
-  return { text, nativeCalls, textCall: end.call, finishReason };
+  return { text: sink.text, nativeCalls, textCall: end.call, finishReason };
 }

@@ -1,0 +1,54 @@
+/**
+ * Runs every benchmark in sequence and prints one line per metric. Ratios are against baselines
+ * measured in the same run; goals are reported, never enforced, so the exit code is 0 unless a
+ * benchmark itself breaks (e.g. the scripted turn did not run as scripted).
+ *
+ * Usage: `node --import tsx bench/index.ts [--iterations=N]` (N: orchestrator turns per side).
+ */
+import process from 'node:process';
+import type { BenchResult } from './bench-result';
+import { runOrchestratorBench } from './orchestrator';
+import { runParserThroughputBench } from './parser-throughput';
+import { formatResult } from './report';
+
+/** Runs the benches one after another (never in parallel: they would disturb each other). */
+async function runAllBenches(options: { iterations?: number } = {}): Promise<BenchResult[]> {
+  const benches: (() => Promise<BenchResult> | BenchResult)[] = [
+    () => runOrchestratorBench(options),
+    () => runParserThroughputBench(),
+  ];
+  const results: BenchResult[] = [];
+  for (const bench of benches) {
+    const result = await bench();
+    for (const line of formatResult(result)) process.stdout.write(`${line}\n`);
+    results.push(result);
+  }
+  return results;
+}
+
+/** Reads `--iterations=N`; anything else in argv is rejected so a typo is not silently ignored. */
+function parseArguments(argv: readonly string[]): { iterations?: number } {
+  const options: { iterations?: number } = {};
+  for (const argument of argv) {
+    const match = /^--iterations=(\d+)$/.exec(argument);
+    if (match?.[1] === undefined || Number(match[1]) < 1) {
+      throw new Error(`Unknown argument "${argument}". Usage: bench/index.ts [--iterations=N]`);
+    }
+    options.iterations = Number(match[1]);
+  }
+  return options;
+}
+
+// When the reader goes away (`… | head -1`) there is no one left to report to: stop quietly
+// instead of crashing on EPIPE with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(0);
+});
+
+try {
+  await runAllBenches(parseArguments(process.argv.slice(2)));
+} catch (error) {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
