@@ -11,5 +11,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
