@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const sdkImports = [
   { name: 'openai', message: 'Only src/main/adapters/openai may import the openai SDK.' },
   { name: 'better-sqlite3', message: 'Only src/main/adapters/sqlite may import better-sqlite3.' },
-  { name: 'dockerode', message: 'Only the sandbox client adapter may import dockerode.' },
+  { name: 'dockerode', message: 'Only the sandbox sidecar (sandbox/src) may import dockerode.' },
   {
     name: 'electron',
     message: 'Only the Electron shell (index.ts, window.ts, ipc/, preload) may import electron.',
@@ -32,7 +32,16 @@ function fenceExcept(allowedName) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'sandbox/**', 'bin/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'out/**',
+      'dist/**',
+      'bin/**',
+      'sandbox/runner/**',
+      'sandbox/scripts/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -58,6 +67,11 @@ export default tseslint.config(
   {
     files: ['src/main/adapters/sqlite/**'],
     rules: { 'no-restricted-imports': fenceExcept('better-sqlite3') },
+  },
+  {
+    // The sandbox sidecar is its own service; it is the one place that talks to Docker.
+    files: ['sandbox/src/**'],
+    rules: { 'no-restricted-imports': fenceExcept('dockerode') },
   },
   {
     files: ['src/main/adapters/mcp/**'],
@@ -109,7 +123,7 @@ export default tseslint.config(
   { files: ['src/main/adapters/**'], rules: { 'no-console': 'error' } },
   {
     // Tests and benchmarks may use the SDKs directly (the benchmark's baseline is raw openai).
-    files: ['test/**', 'bench/**'],
+    files: ['test/**', 'bench/**', 'sandbox/test/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

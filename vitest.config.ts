@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'sandbox/test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

@@ -15,6 +15,10 @@ Usage:
   aivory models default ID
   aivory settings [show]               Print the settings (search, sandbox, chat, ui) with their values
   aivory settings set KEY.FIELD VALUE  Change one setting, validated (e.g. sandbox.execTimeoutSeconds 300)
+  aivory sandbox serve [--host 127.0.0.1] [--port 48217]
+                                       Run the Python sandbox sidecar (SANDBOX_* environment; key generated if unset)
+  aivory sandbox image build [--image NAME] [--offline] [--force]
+                                       Build the runner image (docker build, or offline from Debian packages)
   aivory --help | aivory COMMAND --help
 
 chat options:

@@ -7,10 +7,19 @@ import type { CliIo } from './cli-io';
 import { conversationsCommand } from './conversations-command';
 import { HELP_TEXT } from './help';
 import { modelsCommand } from './models-command';
+import { sandboxCommand } from './sandbox-command';
 import { settingsCommand } from './settings-command';
 import { toolCommand, toolsCommand } from './tool-command';
 
-const COMMANDS = ['chat', 'tool', 'tools', 'conversations', 'models', 'settings'] as const;
+const COMMANDS = [
+  'chat',
+  'tool',
+  'tools',
+  'conversations',
+  'models',
+  'settings',
+  'sandbox',
+] as const;
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -28,6 +37,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   let context: ReturnType<typeof openAppContext> | null = null;
   try {
+    // The sidecar needs no data directory: it may run alone on another host.
+    if (command === 'sandbox') return await sandboxCommand(rest, io);
     context = openAppContext({ env: io.env });
     switch (command) {
       case 'chat':

@@ -1,0 +1,161 @@
+"""Files a cell produced, for the Aivory worker (sandbox/runner/worker.py).
+
+Two jobs: notice which files under <workspace>/outputs a cell created or changed, and turn
+matplotlib figures into PNGs there even when the code never saves them (plt.show() in a
+headless sandbox would otherwise show nothing, and models often forget savefig).
+"""
+
+import mimetypes
+import os
+import stat
+import sys
+
+MAX_LISTED = 200
+
+# A private table: the module-level mimetypes functions read /etc/mime.types, which differs
+# between the image and a developer's machine. Office formats are not in Python's built-ins.
+_MIME = mimetypes.MimeTypes()
+for _ext, _type in {
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".md": "text/markdown",
+    ".parquet": "application/vnd.apache.parquet",
+    ".webp": "image/webp",
+}.items():
+    _MIME.add_type(_type, _ext)
+
+
+def snapshot(workspace, sub="outputs"):
+    """{relative path: (size, mtime_ns)} for the regular files under workspace/sub."""
+    base = os.path.join(workspace, sub)
+    found = {}
+    if os.path.islink(base):  # os.walk would follow a top-level symlink anywhere
+        return found
+    for dirpath, _dirnames, filenames in os.walk(base):  # does not descend into symlinked dirs
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                rel = os.path.relpath(path, workspace).replace(os.sep, "/")
+                found[rel] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
+def changed_files(before, after):
+    """New or changed files, sorted by path, at most MAX_LISTED."""
+    listed = []
+    for rel in sorted(after):
+        if before.get(rel) != after[rel]:
+            mime = _MIME.guess_type(rel, strict=False)[0] or "application/octet-stream"
+            listed.append({"path": rel, "size": after[rel][0], "mime": mime})
+            if len(listed) >= MAX_LISTED:
+                break
+    return listed
+
+
+class Figures:
+    """Saves open pyplot figures as outputs/figure-<n>.png (n counts up per worker life)."""
+
+    def __init__(self, outputs_dir):
+        self.outputs_dir = outputs_dir
+        self.counter = 0
+        self.errors = []  # messages for the current cell's stderr
+
+    def install_import_hook(self):
+        """Patch pyplot.show the moment user code imports pyplot; never import it ourselves."""
+        sys.meta_path.insert(0, _PyplotFinder(self.patch))
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is not None:
+            self.patch(pyplot)
+
+    def patch(self, pyplot):
+        if getattr(pyplot.show, "_aivory", False):
+            return
+        original = pyplot.show
+
+        def show(*_args, **_kwargs):
+            """Aivory: saves every open figure into outputs/ as PNG and closes it."""
+            self.save_open()
+
+        show._aivory = True
+        show.__wrapped__ = original
+        pyplot.show = show
+
+    def save_open(self):
+        """Save and close every open figure; returns the paths written."""
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is None:
+            return []
+        self.patch(pyplot)  # in case pyplot was imported some way the hook missed
+        written = []
+        for num in list(pyplot.get_fignums()):
+            fig = pyplot.figure(num)
+            try:
+                written.append(self._save(fig))
+            except Exception as exc:  # a broken figure must not break the cell's result
+                self.errors.append(f"[aivory] could not save figure {num}: {type(exc).__name__}: {exc}")
+            finally:
+                pyplot.close(fig)
+        return written
+
+    def _save(self, fig):
+        os.makedirs(self.outputs_dir, exist_ok=True)
+        while True:  # O_EXCL: never overwrite a file the user (or an earlier worker) wrote
+            self.counter += 1
+            path = os.path.join(self.outputs_dir, f"figure-{self.counter}.png")
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                break
+            except FileExistsError:
+                continue
+        try:
+            with os.fdopen(fd, "wb") as f:
+                fig.savefig(f, format="png", dpi=100, bbox_inches="tight")
+        except BaseException:
+            os.unlink(path)
+            raise
+        return path
+
+
+class _PyplotFinder:
+    """A meta path finder that lets the real finders locate matplotlib.pyplot, then wraps its
+    loader so `on_load(module)` runs right after the module body executes."""
+
+    def __init__(self, on_load):
+        self._on_load = on_load
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "matplotlib.pyplot":
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                    spec.loader = _PatchingLoader(spec.loader, self._on_load)
+                return spec
+        return None
+
+    def invalidate_caches(self):
+        pass
+
+
+class _PatchingLoader:
+    def __init__(self, inner, on_load):
+        self._inner = inner
+        self._on_load = on_load
+
+    def create_module(self, spec):
+        return self._inner.create_module(spec)
+
+    def exec_module(self, module):
+        self._inner.exec_module(module)
+        self._on_load(module)
+
+    def __getattr__(self, name):  # get_source, get_filename, … for inspect and friends
+        return getattr(self._inner, name)

@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""Aivory's stateful Python worker, protocol 1.
+
+The sidecar starts this inside the runner container (`docker exec -i … python3 -u
+/opt/aivory/worker.py`) and speaks JSON lines (one UTF-8 JSON object per line) over its stdin and
+stdout. Stderr carries only the worker's own fatal diagnostics.
+
+    ← {"type":"ready","protocol":1,"pid":…,"python":"3.11.2","modules":{"numpy":true,…}}
+    → {"id":1,"type":"ping"}                    ← {"id":1,"type":"pong","pid":…}
+    → {"id":2,"type":"exec","code":"x = 6*7\nx","max_output_bytes":65536}
+    ← {"id":2,"type":"result","status":"ok"|"error"|"interrupted","stdout":"42\n","stderr":"",
+       "error":null|"<traceback>","duration_ms":0.4,"outputs":[{"path","size","mime"}],
+       "stdout_truncated_bytes":0,"stderr_truncated_bytes":0}
+    → {"id":3,"type":"shutdown"}                ← {"id":3,"type":"bye"}, then exit 0 (EOF too)
+    ← {"id":null|<id>,"type":"protocol-error","message":"…"} for a bad or >16 MiB line
+
+Cells share one globals dict, like a notebook; SIGINT interrupts a running cell and is ignored
+while idle. The real stdin/stdout are moved to private file descriptors used only for protocol
+lines, so nothing the code does (print, os.write(1, …), subprocesses, C extensions, input())
+can corrupt the channel. Standard library only; matplotlib only if the user imports it.
+"""
+
+import ast
+import builtins
+import json
+import linecache
+import os
+import platform
+import signal
+import sys
+import time
+import traceback
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+from _aivory_capture import CapBuffer, CappedTextWriter, feed_from_fd  # noqa: E402
+from _aivory_outputs import Figures, changed_files, snapshot  # noqa: E402
+
+PROTOCOL = 1
+MAX_LINE_BYTES = 16 * 1024 * 1024
+DEFAULT_MAX_OUTPUT = 65536
+MAX_OUTPUT_CEILING = 16 * 1024 * 1024  # larger requests are clamped: a result is one JSON line
+CELL = "<cell>"
+EXPECTED_MODULES = ("numpy", "pandas", "matplotlib", "docx", "openpyxl", "xlsxwriter", "pptx",
+                    "pypdf", "PIL", "bs4", "weasyprint")
+# Frames from these files are the worker's, not the user's: tracebacks start below them.
+OWN_FILES = ("worker.py", "_aivory_capture.py", "_aivory_outputs.py")
+TOO_LONG = object()
+
+
+class Channel:
+    """The protocol pipe. Takes over fds 0 and 1 so user code cannot reach the sidecar."""
+
+    def __init__(self):
+        # os.dup gives non-inheritable fds: subprocesses of user code never see the channel.
+        self._in = open(os.dup(0), "rb", buffering=1 << 16)
+        self._out = os.dup(1)
+        self.diag = os.dup(2)  # the worker's own fatal diagnostics
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)  # input() now gets EOF instead of eating protocol lines
+        os.close(devnull)
+
+    def read(self):
+        """The next request line (bytes), None at EOF, or TOO_LONG."""
+        line = self._in.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return None
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while True:  # drain the rest of the oversized line without keeping it
+                chunk = self._in.readline(1 << 20)
+                if not chunk or chunk.endswith(b"\n"):
+                    return TOO_LONG
+        return line
+
+    def send(self, message):
+        # ASCII JSON: lone surrogates (odd file names) cannot break UTF-8 framing.
+        data = memoryview((json.dumps(message, separators=(",", ":")) + "\n").encode("ascii"))
+        while data:
+            data = data[os.write(self._out, data):]
+
+
+class FdCapture:
+    """Points fds 1 and 2 at unlinked temp files, so output below Python's sys.stdout (os.write,
+    subprocesses, C code) is captured too. Read back with the same head/tail cap."""
+
+    def __init__(self):
+        tmpdir = os.environ.get("TMPDIR") or "/tmp"
+        self.fds = []
+        for target in (1, 2):
+            path = os.path.join(tmpdir, f"aivory-{os.getpid()}-fd{target}")
+            # O_APPEND: after a truncate, writers that share the fd (children) restart at 0.
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+            os.unlink(path)
+            self.fds.append((target, fd))
+        self.reset()
+
+    def reset(self):
+        for target, fd in self.fds:
+            os.dup2(fd, target)  # also repairs a cell that closed or replaced fd 1/2
+            os.ftruncate(fd, 0)
+
+    def collect(self, caps):
+        _flush_c_stdio()
+        for (_target, fd), cap in zip(self.fds, caps):
+            feed_from_fd(cap, fd)
+
+
+def _flush_c_stdio():
+    """printf() from C extensions sits in libc's buffer (fd 1 is a file, not a tty)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).fflush(None)
+    except Exception:
+        pass
+
+
+class CellSources:
+    """Maps code objects to the source of the cell that defined them, so a traceback through a
+    function from an earlier cell shows that cell's lines, although every cell is "<cell>".
+    Old cells are forgotten past a size budget; their frames then show no source line."""
+
+    MAX_BYTES = 16 * 1024 * 1024
+
+    def __init__(self):
+        self._code = {}  # id(code) -> (code, cell number); holding code keeps the id unique
+        self._cells = {}  # cell number -> (lines, [ids], size), oldest first
+        self._bytes = 0
+        self._count = 0
+
+    def add(self, lines, *codes):
+        self._count += 1
+        number, ids, size = self._count, [], sum(map(len, lines))
+        stack = list(codes)
+        while stack:
+            c = stack.pop()
+            self._code[id(c)] = (c, number)
+            ids.append(id(c))
+            stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        self._cells[number] = (lines, ids, size)
+        self._bytes += size
+        while self._bytes > self.MAX_BYTES and len(self._cells) > 1:
+            old = next(iter(self._cells))
+            _lines, old_ids, old_size = self._cells.pop(old)
+            self._bytes -= old_size
+            for i in old_ids:
+                if self._code.get(i, (None, None))[1] == old:
+                    del self._code[i]
+
+    def lines_for(self, code):
+        entry = self._code.get(id(code))
+        if entry is None or entry[0] is not code or entry[1] not in self._cells:
+            return None
+        return self._cells[entry[1]][0]
+
+
+class Worker:
+    def __init__(self, channel, workspace):
+        self.channel = channel
+        self.workspace = workspace
+        self.capture = FdCapture()
+        self.figures = Figures(os.path.join(workspace, "outputs"))
+        self.sources = CellSources()
+        self.running = False  # True only while user code runs: SIGINT interrupts it then
+        # A fresh __main__ module: pickle and `import __main__` must find user definitions.
+        main = types.ModuleType("__main__")
+        main.__dict__["__builtins__"] = builtins
+        sys.modules["__main__"] = main
+        self.globals = main.__dict__
+
+    def on_sigint(self, _signum, _frame):
+        if self.running:
+            raise KeyboardInterrupt
+        # Idle: ignore. The sidecar's interrupt may arrive just after a cell finished.
+
+    # --- requests -------------------------------------------------------------------------
+    def handle(self, raw):
+        """Answers one request line; returns False when the worker should stop."""
+        if raw is TOO_LONG:
+            return self.protocol_error(None, f"request line longer than {MAX_LINE_BYTES} bytes")
+        if not raw.strip():
+            return True  # blank lines are ignored
+        try:
+            req = json.loads(raw)
+        except ValueError as exc:  # includes UnicodeDecodeError
+            return self.protocol_error(None, f"invalid JSON: {exc}")
+        if not isinstance(req, dict):
+            return self.protocol_error(None, "a request must be a JSON object")
+        rid = req.get("id")
+        if not isinstance(rid, int) or isinstance(rid, bool):
+            return self.protocol_error(None, "'id' must be an integer")
+        kind = req.get("type")
+        if kind == "ping":
+            self.channel.send({"id": rid, "type": "pong", "pid": os.getpid()})
+        elif kind == "shutdown":
+            self.channel.send({"id": rid, "type": "bye"})
+            return False
+        elif kind == "exec":
+            code, limit = req.get("code"), req.get("max_output_bytes", DEFAULT_MAX_OUTPUT)
+            if not isinstance(code, str):
+                return self.protocol_error(rid, "'code' must be a string")
+            if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+                return self.protocol_error(rid, "'max_output_bytes' must be a non-negative integer")
+            self.channel.send(self.execute(rid, code, min(limit, MAX_OUTPUT_CEILING)))
+        else:
+            return self.protocol_error(rid, f"unknown request type: {kind!r}")
+        return True
+
+    def protocol_error(self, rid, message):
+        # The id is echoed when it was readable, so the sidecar can fail that one request.
+        self.channel.send({"id": rid, "type": "protocol-error", "message": message})
+        return True
+
+    # --- exec -----------------------------------------------------------------------------
+    def execute(self, rid, code, limit):
+        before = snapshot(self.workspace)
+        out, err = CapBuffer(limit), CapBuffer(limit)
+        self.capture.reset()
+        if sys.stdin is None or sys.stdin.closed:  # exit() closes sys.stdin
+            sys.stdin = open(os.devnull, encoding="utf-8")
+        sys.stdout, sys.stderr = CappedTextWriter(out, 1, "<stdout>"), CappedTextWriter(err, 2, "<stderr>")
+        signal.signal(signal.SIGINT, self.on_sigint)  # the previous cell may have replaced it
+        self.figures.errors = []
+        status, error = "ok", None
+        started = time.perf_counter()
+        for step in (lambda: self.run_cell(code), self.figures.save_open):
+            # Figures are saved even after an error: a half-finished chart still helps.
+            try:
+                self.running = True
+                try:
+                    step()
+                finally:
+                    self.running = False
+            except KeyboardInterrupt:
+                self.running = False  # a second signal may have landed inside the finally
+                status, error = "interrupted", "KeyboardInterrupt"
+            except SystemExit as exc:
+                status = status if status != "ok" else "error"
+                detail = "" if exc.code is None else f": {exc.code}"
+                error = error or (f"SystemExit{detail}\n(exit() and sys.exit() end only this cell; "
+                                  "the interpreter and its variables are kept)")
+            except BaseException as exc:
+                if status == "ok":
+                    status, error = "error", self.format_exception(exc)
+        duration_ms = (time.perf_counter() - started) * 1000.0
+        for message in self.figures.errors:
+            sys.stderr.write(message + "\n")
+        self.restore_std_streams()
+        signal.signal(signal.SIGINT, self.on_sigint)
+        self.capture.collect((out, err))
+        if error is not None:
+            error_cap = CapBuffer(max(limit, 8192))
+            error_cap.feed(error.encode("utf-8", "backslashreplace"))
+            error = error_cap.text()[0]
+        stdout, stdout_cut = out.text()
+        stderr, stderr_cut = err.text()
+        return {"id": rid, "type": "result", "status": status, "stdout": stdout, "stderr": stderr,
+                "error": error, "duration_ms": round(duration_ms, 3),
+                "outputs": changed_files(before, snapshot(self.workspace)),
+                "stdout_truncated_bytes": stdout_cut, "stderr_truncated_bytes": stderr_cut}
+
+    def run_cell(self, code):
+        tree = compile(code, CELL, "exec", ast.PyCF_ONLY_AST)
+        lines = code.splitlines(True)
+        # Registered in linecache too, for warnings and traceback.print_exc() inside the cell.
+        linecache.cache[CELL] = (len(code), None, lines, CELL)
+        # Like a notebook: a final expression statement is evaluated and its repr printed.
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        body = compile(tree, CELL, "exec")
+        expr = compile(ast.Expression(last.value), CELL, "eval") if last is not None else None
+        self.sources.add(lines, body, *([expr] if expr is not None else []))
+        exec(body, self.globals)
+        if expr is not None:
+            value = eval(expr, self.globals)
+            if value is not None:
+                print(repr(value))
+
+    def format_exception(self, exc):
+        tb = exc.__traceback__
+        while tb is not None and os.path.basename(tb.tb_frame.f_code.co_filename) in OWN_FILES:
+            tb = tb.tb_next
+        exc.__traceback__ = tb
+        te = traceback.TracebackException(type(exc), exc, tb, lookup_lines=False)
+        saved = linecache.cache.get(CELL)
+        try:
+            self._fill_cell_lines(te, exc, set())
+        finally:
+            if saved is not None:
+                linecache.cache[CELL] = saved
+        return "".join(te.format())
+
+    def _fill_cell_lines(self, te, exc, seen):
+        """Look up each <cell> frame's line in the cell that frame's code came from."""
+        if exc is None or id(exc) in seen:
+            return
+        seen.add(id(exc))
+        frames = [f for f, _ in traceback.walk_tb(exc.__traceback__)]
+        for summary, frame in zip(te.stack, frames):
+            if summary.filename == CELL:
+                lines = self.sources.lines_for(frame.f_code)
+                if lines is None:
+                    linecache.cache.pop(CELL, None)
+                else:
+                    linecache.cache[CELL] = (0, None, lines, CELL)
+                summary.line  # noqa: B018 - FrameSummary looks the line up once and caches it
+        self._fill_cell_lines(te.__cause__, exc.__cause__, seen) if te.__cause__ else None
+        self._fill_cell_lines(te.__context__, exc.__context__, seen) if te.__context__ else None
+        for sub_te, sub_exc in zip(te.exceptions or (), getattr(exc, "exceptions", ())):
+            self._fill_cell_lines(sub_te, sub_exc, seen)
+
+    def restore_std_streams(self):
+        for name, fd in (("stdout", 1), ("stderr", 2)):
+            original = getattr(sys, f"__{name}__")
+            if original is None or original.closed:
+                original = open(fd, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+                setattr(sys, f"__{name}__", original)
+            try:
+                original.flush()  # into the capture files, before they are read
+            except Exception:
+                pass
+            setattr(sys, name, original)
+
+    def shutdown(self):
+        # Drop user objects so open files get flushed, then leave without waiting for threads
+        # the user started (a non-daemon thread would block a normal interpreter exit forever).
+        try:
+            self.globals.clear()
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:
+            pass
+        os._exit(0)
+
+
+def prepare_environment(workspace):
+    for sub in ("uploads", "outputs", "downloads"):
+        os.makedirs(os.path.join(workspace, sub), exist_ok=True)
+    os.chdir(workspace)
+    os.environ["MPLBACKEND"] = "Agg"  # headless; figures become PNGs in outputs/
+    rc = os.path.join(HERE, "matplotlibrc")
+    if os.path.isfile(rc):
+        os.environ.setdefault("MATPLOTLIBRC", rc)
+    seed_matplotlib_cache()
+    # User modules saved in the workspace are importable; appended, so a stray `email.py`
+    # cannot shadow the standard library. The worker's own directory is not on the path.
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE] + [workspace]
+    sys.argv = [""]
+
+
+def seed_matplotlib_cache():
+    """MPLCONFIGDIR is an empty tmpfs in each container; copying the font list built into the
+    image saves matplotlib a rescan of the CJK fonts on every session's first import."""
+    target, source = os.environ.get("MPLCONFIGDIR"), os.path.join(HERE, "mpl-cache")
+    if not target or not os.path.isdir(source):
+        return
+    try:
+        os.makedirs(target, exist_ok=True)
+        for name in os.listdir(source):
+            if name.startswith("fontlist") and not os.path.exists(os.path.join(target, name)):
+                with open(os.path.join(source, name), "rb") as src, open(os.path.join(target, name), "wb") as dst:
+                    dst.write(src.read())
+    except OSError:
+        pass  # matplotlib rebuilds the cache itself, only slower
+
+
+def ready_message():
+    import importlib.util
+
+    modules = {}
+    for name in EXPECTED_MODULES:
+        try:
+            modules[name] = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            modules[name] = False
+    return {"type": "ready", "protocol": PROTOCOL, "pid": os.getpid(),
+            "python": platform.python_version(), "modules": modules}
+
+
+def main():
+    channel = Channel()
+    try:
+        workspace = os.path.abspath(os.environ.get("AIVORY_WORKSPACE") or "/workspace")
+        prepare_environment(workspace)
+        worker = Worker(channel, workspace)
+        signal.signal(signal.SIGINT, worker.on_sigint)
+        worker.figures.install_import_hook()
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        channel.send(ready_message())
+        while True:
+            try:
+                raw = channel.read()
+                if raw is None or not worker.handle(raw):
+                    break
+            except KeyboardInterrupt:
+                # Only a second SIGINT racing the end of a cell gets here: keep serving.
+                worker.running = False
+        worker.shutdown()
+    except BrokenPipeError:
+        os._exit(0)  # the sidecar went away
+    except BaseException:
+        os.write(channel.diag, ("aivory worker: fatal error\n" + traceback.format_exc()).encode("utf-8", "replace"))
+        os._exit(70)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,274 @@
+/**
+ * The sidecar's configuration, read once from the environment at start-up.
+ *
+ * Every variable is validated here so that a typo fails loudly before any container is created,
+ * with a message naming the variable. The API key is the only secret: it never appears in an
+ * error message, whatever is wrong with it.
+ */
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { isIP } from 'node:net';
+
+/** Validated sidecar settings. Sizes are in bytes, durations in the unit their name says. */
+export interface SandboxConfig {
+  /** Bearer key every request must present; null only when no-auth was allowed (loopback). */
+  apiKey: string | null;
+  /** True when SANDBOX_ALLOW_NO_AUTH=1 and no key was given: auth is off, loopback only. */
+  authDisabled: boolean;
+  host: string;
+  /** 0 asks the OS for a free port (the desktop app's private sidecar). */
+  port: number;
+  image: string;
+  memoryBytes: number;
+  cpus: number;
+  pidsLimit: number;
+  maxSessions: number;
+  workspaceSizeBytes: number;
+  tmpSizeBytes: number;
+  readOnlyRootfs: boolean;
+  execTimeoutCapMs: number;
+  defaultTimeoutSeconds: number;
+  idleSeconds: number;
+  maxUploadBytes: number;
+  /** Per stream (stdout and stderr each). */
+  maxOutputBytes: number;
+  archiveDir: string;
+  archiveRetentionDays: number;
+  /** Pre-started containers waiting for a new session; 0 disables the pool. */
+  warmPool: number;
+  dockerSocket: string;
+}
+
+/** The configuration is unusable; `problems` has one line per bad variable. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(`Invalid sandbox configuration:\n- ${problems.join('\n- ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** The seed's range for one call's timeout (执行超时 10–600 s). */
+export const EXEC_TIMEOUT_MIN_SECONDS = 10;
+export const EXEC_TIMEOUT_MAX_SECONDS = 600;
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const GIB = 1024 * MIB;
+
+/**
+ * A short key is guessable by anyone who can reach the port; the seed's own example key
+ * (`aivory-personal-sandbox`) is 23 characters.
+ */
+const API_KEY_MIN_LENGTH = 16;
+/** Visible ASCII only: a header value cannot carry spaces or control characters intact. */
+const API_KEY_PATTERN = /^[\x21-\x7e]+$/;
+/** Loose Docker reference check; mainly refuses whitespace and a leading `-` (option injection). */
+const IMAGE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/;
+const SIZE_PATTERN = /^(\d+(?:\.\d+)?)\s*([bkmgt]?)(?:i?b)?$/i;
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: KIB, m: MIB, g: GIB, t: 1024 * GIB };
+
+/** Collects problems so that one start-up attempt reports every bad variable at once. */
+class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: Record<string, string | undefined>) {}
+
+  /** The trimmed value, or undefined when unset or empty (compose files often write `X=`). */
+  raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  fail(name: string, expectation: string, value?: string): void {
+    const shown = value === undefined ? '' : ` (got ${JSON.stringify(value.slice(0, 64))})`;
+    this.problems.push(`${name} must be ${expectation}${shown}`);
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  flag(name: string, fallback: boolean): boolean {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const lowered = value.toLowerCase();
+    if (lowered === '1' || lowered === 'true') return true;
+    if (lowered === '0' || lowered === 'false') return false;
+    this.fail(name, '1 or 0', value);
+    return fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      this.fail(name, `an integer from ${min} to ${max}`, value);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  decimal(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
+      this.fail(name, `a number from ${min} to ${max}`, value);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  size(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = parseSize(value);
+    if (parsed === null || parsed < min || parsed > max) {
+      this.fail(name, `a size from ${formatSize(min)} to ${formatSize(max)} (e.g. 512m)`, value);
+      return fallback;
+    }
+    return parsed;
+  }
+}
+
+/**
+ * Parses a Docker-style size (`2g`, `512m`, `64k`, `1.5g`, `1024`, `40MiB`) into bytes, with
+ * binary units as Docker uses them. Returns null for anything else.
+ */
+export function parseSize(value: string): number | null {
+  const match = SIZE_PATTERN.exec(value.trim());
+  if (match === null) return null;
+  const [, amount = '', unit = ''] = match;
+  const multiplier = SIZE_UNITS[unit.toLowerCase()];
+  if (multiplier === undefined) return null;
+  const bytes = Math.floor(Number(amount) * multiplier);
+  return Number.isSafeInteger(bytes) ? bytes : null;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= GIB && bytes % GIB === 0) return `${bytes / GIB}g`;
+  if (bytes >= MIB && bytes % MIB === 0) return `${bytes / MIB}m`;
+  if (bytes >= KIB && bytes % KIB === 0) return `${bytes / KIB}k`;
+  return `${bytes}`;
+}
+
+/** Loopback literals only: a name other than `localhost` could resolve anywhere. */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost' || host === '::1' || host === '[::1]') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
+}
+
+function defaultArchiveDir(env: Record<string, string | undefined>): string {
+  const dataHome = env.XDG_DATA_HOME?.trim();
+  // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+  if (dataHome !== undefined && dataHome !== '' && isAbsolute(dataHome)) {
+    return join(dataHome, 'aivory-sandbox', 'archives');
+  }
+  const home = env.HOME?.trim() || homedir();
+  return join(home, '.local', 'share', 'aivory-sandbox', 'archives');
+}
+
+function readApiKey(reader: EnvReader): { apiKey: string | null; allowNoAuth: boolean } {
+  const allowNoAuth = reader.flag('SANDBOX_ALLOW_NO_AUTH', false);
+  const apiKey = reader.raw('SANDBOX_API_KEY') ?? null;
+  if (apiKey === null) {
+    if (!allowNoAuth) {
+      reader.problems.push(
+        'SANDBOX_API_KEY is required (every request must carry it as a Bearer token); ' +
+          'for local development only, SANDBOX_ALLOW_NO_AUTH=1 runs without a key on loopback',
+      );
+    }
+    return { apiKey, allowNoAuth };
+  }
+  // The value itself is never shown: only what is wrong with it.
+  if (!API_KEY_PATTERN.test(apiKey)) {
+    reader.problems.push('SANDBOX_API_KEY must contain only visible ASCII characters, no spaces');
+  } else if (apiKey.length < API_KEY_MIN_LENGTH) {
+    reader.problems.push(`SANDBOX_API_KEY must be at least ${API_KEY_MIN_LENGTH} characters long`);
+  }
+  return { apiKey, allowNoAuth };
+}
+
+/**
+ * Reads and validates every SANDBOX_* variable, applying the seed's defaults. Throws one
+ * ConfigError listing every problem. Without a key the service refuses to start unless
+ * SANDBOX_ALLOW_NO_AUTH=1, and then only on a loopback host.
+ */
+export function loadSandboxConfig(env: Record<string, string | undefined>): SandboxConfig {
+  const reader = new EnvReader(env);
+  const { apiKey, allowNoAuth } = readApiKey(reader);
+
+  const host = reader.string('SANDBOX_HOST', '127.0.0.1');
+  if (/\s/.test(host)) reader.fail('SANDBOX_HOST', 'a host name or IP address', host);
+  if (apiKey === null && allowNoAuth && !isLoopbackHost(host)) {
+    reader.fail('SANDBOX_HOST', 'a loopback address when running without SANDBOX_API_KEY', host);
+  }
+
+  const image = reader.string('SANDBOX_IMAGE', 'aivory-runner:latest');
+  if (!IMAGE_PATTERN.test(image)) reader.fail('SANDBOX_IMAGE', 'a Docker image reference', image);
+
+  const maxSessions = reader.integer('SANDBOX_MAX_SESSIONS', 8, 1, 1000);
+  const archiveDir = reader.raw('SANDBOX_ARCHIVE_DIR') ?? defaultArchiveDir(env);
+  if (!isAbsolute(archiveDir)) {
+    reader.fail('SANDBOX_ARCHIVE_DIR', 'an absolute path', archiveDir);
+  }
+  const dockerSocket = reader.string('SANDBOX_DOCKER_SOCKET', '/var/run/docker.sock');
+
+  const config: SandboxConfig = {
+    apiKey,
+    authDisabled: apiKey === null,
+    host,
+    port: reader.integer('SANDBOX_PORT', 48217, 0, 65535),
+    image,
+    // Docker refuses --memory below 6m.
+    memoryBytes: reader.size('SANDBOX_MEMORY', 2 * GIB, 6 * MIB, 1024 * GIB),
+    cpus: reader.decimal('SANDBOX_CPUS', 1, 0.01, 1024),
+    // The worker, the init process and a few helpers need a handful of pids.
+    pidsLimit: reader.integer('SANDBOX_PIDS_LIMIT', 256, 8, 4_194_304),
+    maxSessions,
+    workspaceSizeBytes: reader.size('SANDBOX_WORKSPACE_SIZE', 512 * MIB, MIB, 1024 * GIB),
+    tmpSizeBytes: reader.size('SANDBOX_TMP_SIZE', 64 * MIB, MIB, 64 * GIB),
+    readOnlyRootfs: reader.flag('SANDBOX_READ_ONLY_ROOTFS', true),
+    execTimeoutCapMs: reader.integer('SANDBOX_EXEC_TIMEOUT_CAP_MS', 600_000, 1_000, 3_600_000),
+    defaultTimeoutSeconds: reader.decimal(
+      'SANDBOX_DEFAULT_TIMEOUT_S',
+      120,
+      EXEC_TIMEOUT_MIN_SECONDS,
+      EXEC_TIMEOUT_MAX_SECONDS,
+    ),
+    // The seed's range for 闲置回收: 60–86400 s.
+    idleSeconds: reader.integer('SANDBOX_IDLE_SECONDS', 1800, 60, 86_400),
+    maxUploadBytes: reader.size('SANDBOX_MAX_UPLOAD_BYTES', 40 * MIB, 1, 4 * GIB),
+    maxOutputBytes: reader.size('SANDBOX_MAX_OUTPUT_BYTES', 65_536, KIB, 64 * MIB),
+    archiveDir,
+    archiveRetentionDays: reader.integer('SANDBOX_ARCHIVE_RETENTION_DAYS', 30, 1, 36_500),
+    warmPool: reader.integer('SANDBOX_WARM_POOL', 1, 0, 64),
+    dockerSocket: dockerSocket.startsWith('unix://')
+      ? dockerSocket.slice('unix://'.length)
+      : dockerSocket,
+  };
+
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  return config;
+}
+
+/**
+ * The timeout one exec gets, in seconds: the request's value or the configured default,
+ * clamped to the seed's [10, 600] and then to SANDBOX_EXEC_TIMEOUT_CAP_MS (the cap wins, so a
+ * deployment can promise a shorter maximum than the seed's range).
+ */
+export function resolveExecTimeoutSeconds(
+  requested: number | undefined,
+  config: Pick<SandboxConfig, 'defaultTimeoutSeconds' | 'execTimeoutCapMs'>,
+): number {
+  const wanted =
+    requested !== undefined && Number.isFinite(requested)
+      ? requested
+      : config.defaultTimeoutSeconds;
+  const inRange = Math.min(Math.max(wanted, EXEC_TIMEOUT_MIN_SECONDS), EXEC_TIMEOUT_MAX_SECONDS);
+  return Math.min(inRange, config.execTimeoutCapMs / 1000);
+}

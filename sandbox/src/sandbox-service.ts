@@ -1,0 +1,117 @@
+/**
+ * What the HTTP layer needs from the sandbox: the seed's contract (health, sessions, exec) plus
+ * ours (files, interrupt, delete). The Docker-backed implementation is `session-manager.ts`;
+ * the HTTP tests use a fake.
+ */
+import type { Readable } from 'node:stream';
+
+export interface HealthReport {
+  ok: boolean;
+  docker: boolean;
+  image: string;
+  /** Whether the runner image is present on the Docker host. */
+  image_present: boolean;
+  runc_version: string | null;
+  /** Human-readable problems (missing image, outdated runc, Docker unreachable). */
+  warnings: string[];
+  sessions: number;
+  max_sessions: number;
+}
+
+export interface SessionInfo {
+  session_id: string;
+  conversation_id: string;
+  /** True when the workspace was restored from an archive. */
+  restored: boolean;
+  /** False when an existing live session was returned. */
+  created: boolean;
+}
+
+export interface OutputFile {
+  /** Relative to /workspace, e.g. `outputs/plot.png`. */
+  path: string;
+  size: number;
+  mime: string;
+}
+
+export type ExecStatus = 'ok' | 'error' | 'timeout';
+
+export interface ExecResult {
+  status: ExecStatus;
+  stdout: string;
+  stderr: string;
+  /** Traceback text when status is error; a short explanation on timeout. */
+  error: string | null;
+  duration_ms: number;
+  outputs: OutputFile[];
+  stdout_truncated_bytes: number;
+  stderr_truncated_bytes: number;
+  /** True when the worker had to be killed and restarted (variables were lost). */
+  worker_restarted: boolean;
+}
+
+export interface ExecRequest {
+  session_id: string;
+  code: string;
+  timeout_s?: number;
+}
+
+export interface WorkspaceEntry {
+  /** Relative to /workspace. */
+  path: string;
+  type: 'file' | 'directory';
+  size: number;
+  mtime_ms: number;
+}
+
+export type FileRead =
+  | { kind: 'directory'; entries: WorkspaceEntry[] }
+  | { kind: 'file'; size: number; mime: string; body: Readable };
+
+export type SandboxErrorCode =
+  'bad-request' | 'not-found' | 'too-large' | 'busy' | 'limit' | 'unavailable';
+
+/** An error with an HTTP status and a message that is safe to return to the client. */
+export class SandboxError extends Error {
+  readonly code: SandboxErrorCode;
+
+  constructor(code: SandboxErrorCode, message: string) {
+    super(message);
+    this.name = 'SandboxError';
+    this.code = code;
+  }
+
+  get status(): number {
+    switch (this.code) {
+      case 'bad-request':
+        return 400;
+      case 'not-found':
+        return 404;
+      case 'too-large':
+        return 413;
+      case 'busy':
+        return 409;
+      case 'limit':
+        return 429;
+      case 'unavailable':
+        return 503;
+    }
+  }
+}
+
+export interface SandboxService {
+  health(): Promise<HealthReport>;
+  /** One session per conversation; a missing id gets a fresh conversation id. */
+  createSession(conversationId?: string): Promise<SessionInfo>;
+  /**
+   * Runs code in the session's worker. Aborting `signal` (the HTTP client went away) interrupts
+   * the running code, so nothing keeps running for a caller that is gone.
+   */
+  exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult>;
+  /** Writes `body` (at most `size` bytes, already checked) to /workspace/uploads/<name>. */
+  upload(sessionId: string, name: string, body: Readable, size: number): Promise<OutputFile>;
+  /** Lists a directory or streams a file, confined to /workspace. */
+  readPath(sessionId: string, path: string): Promise<FileRead>;
+  interrupt(sessionId: string): Promise<{ interrupted: boolean }>;
+  deleteSession(sessionId: string): Promise<void>;
+}

@@ -1,0 +1,177 @@
+/**
+ * JSON lines to and from the in-container Python worker (protocol 1, sandbox/README.md): one
+ * request at a time per id, responses matched by id. A line longer than MAX_LINE_BYTES means the
+ * worker is broken or hostile; the channel fails rather than buffering without bound.
+ */
+import type { AttachedProcess } from './docker-runtime';
+
+/** The worker caps output per stream; a result line is far below this. */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+export interface WorkerReady {
+  type: 'ready';
+  protocol: number;
+  pid: number;
+  python: string;
+  modules: Record<string, boolean>;
+}
+
+export interface WorkerExecResult {
+  id: number;
+  type: 'result';
+  status: 'ok' | 'error' | 'interrupted';
+  stdout: string;
+  stderr: string;
+  error: string | null;
+  duration_ms: number;
+  outputs: { path: string; size: number; mime: string }[];
+  stdout_truncated_bytes: number;
+  stderr_truncated_bytes: number;
+}
+
+type Message = Record<string, unknown> & { id?: unknown; type?: unknown };
+
+/** The worker process went away (exit, kill, broken stream). */
+export class WorkerGoneError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerGoneError';
+  }
+}
+
+export class WorkerChannel {
+  private nextId = 1;
+  private readonly pending = new Map<
+    number,
+    { resolve: (message: Message) => void; reject: (error: Error) => void }
+  >();
+  private buffered: Buffer[] = [];
+  private bufferedBytes = 0;
+  private closedError: Error | null = null;
+  private readyWaiter: {
+    resolve: (ready: WorkerReady) => void;
+    reject: (error: Error) => void;
+  } | null = null;
+  private stderrTail = '';
+
+  constructor(private readonly process: AttachedProcess) {
+    process.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
+    process.stderr.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
+    });
+    void process.exited.then((code) =>
+      this.fail(
+        new WorkerGoneError(
+          `the Python worker exited (code ${code ?? 'unknown'})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ''}`,
+        ),
+      ),
+    );
+  }
+
+  /** Waits for the worker's `ready` line. */
+  ready(timeoutMs: number): Promise<WorkerReady> {
+    return new Promise((resolve, reject) => {
+      if (this.closedError) {
+        reject(this.closedError);
+        return;
+      }
+      const timer = setTimeout(
+        () => reject(new WorkerGoneError('the Python worker did not start in time')),
+        timeoutMs,
+      );
+      this.readyWaiter = {
+        resolve: (ready) => {
+          clearTimeout(timer);
+          resolve(ready);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+    });
+  }
+
+  /** Sends a request and resolves with the worker's answer to it. */
+  request(message: Record<string, unknown>): Promise<Message> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.process.stdin.write(`${JSON.stringify({ ...message, id })}\n`, (error) => {
+        if (error)
+          this.fail(new WorkerGoneError(`cannot write to the Python worker: ${error.message}`));
+      });
+    });
+  }
+
+  async exec(code: string, maxOutputBytes: number): Promise<WorkerExecResult> {
+    const answer = await this.request({ type: 'exec', code, max_output_bytes: maxOutputBytes });
+    if (answer.type !== 'result')
+      throw new WorkerGoneError(`unexpected worker answer: ${String(answer.type)}`);
+    return answer as unknown as WorkerExecResult;
+  }
+
+  get closed(): boolean {
+    return this.closedError !== null;
+  }
+
+  /** Ends stdin (the worker exits on EOF) and fails anything pending. */
+  close(): void {
+    this.process.stdin.end();
+    this.fail(new WorkerGoneError('the worker channel was closed'));
+  }
+
+  private onData(chunk: Buffer): void {
+    let start = 0;
+    let newline = chunk.indexOf(0x0a, start);
+    while (newline !== -1) {
+      this.buffered.push(chunk.subarray(start, newline));
+      const line = Buffer.concat(this.buffered).toString('utf8');
+      this.buffered = [];
+      this.bufferedBytes = 0;
+      this.onLine(line);
+      start = newline + 1;
+      newline = chunk.indexOf(0x0a, start);
+    }
+    if (start < chunk.length) {
+      this.buffered.push(chunk.subarray(start));
+      this.bufferedBytes += chunk.length - start;
+      if (this.bufferedBytes > MAX_LINE_BYTES) {
+        this.fail(new WorkerGoneError('the Python worker sent an oversized message'));
+        this.process.stdout.destroy();
+      }
+    }
+  }
+
+  private onLine(line: string): void {
+    if (line.trim() === '') return;
+    let message: Message;
+    try {
+      const parsed: unknown = JSON.parse(line);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return;
+      message = Object.fromEntries(Object.entries(parsed));
+    } catch {
+      return;
+    }
+    if (message.type === 'ready') {
+      this.readyWaiter?.resolve(message as unknown as WorkerReady);
+      this.readyWaiter = null;
+      return;
+    }
+    if (typeof message.id !== 'number') return;
+    const waiter = this.pending.get(message.id);
+    if (!waiter) return;
+    this.pending.delete(message.id);
+    waiter.resolve(message);
+  }
+
+  private fail(error: Error): void {
+    if (this.closedError) return;
+    this.closedError = error;
+    this.readyWaiter?.reject(error);
+    this.readyWaiter = null;
+    for (const waiter of this.pending.values()) waiter.reject(error);
+    this.pending.clear();
+  }
+}
