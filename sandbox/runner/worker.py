@@ -14,6 +14,15 @@ stdout. Stderr carries only the worker's own fatal diagnostics.
     → {"id":3,"type":"shutdown"}                ← {"id":3,"type":"bye"}, then exit 0 (EOF too)
     ← {"id":null|<id>,"type":"protocol-error","message":"…"} for a bad or >16 MiB line
 
+Control requests are answered by a reader thread at once, even while a cell runs (so the sidecar
+needs no `docker exec` to stop code, which also works when a fork bomb has used up every pid):
+    → {"id":4,"type":"interrupt"}               ← {"id":4,"type":"interrupt-ack","delivered":true}
+    → {"id":5,"type":"reap-strays"}             ← {"id":5,"type":"strays-reaped","count":12}
+    → {"id":6,"type":"terminate"}               ← {"id":6,"type":"terminating"}, then SIGKILL
+"interrupt" raises KeyboardInterrupt in the running cell; "reap-strays" kills every other process
+in the worker's process group (subprocesses, fork bombs); "terminate" does that and kills the
+worker itself, for code that ignores SIGINT.
+
 Cells share one globals dict, like a notebook; SIGINT interrupts a running cell and is ignored
 while idle. The real stdin/stdout are moved to private file descriptors used only for protocol
 lines, so nothing the code does (print, os.write(1, …), subprocesses, C extensions, input())
@@ -28,6 +37,8 @@ import os
 import platform
 import signal
 import sys
+import queue
+import threading
 import time
 import traceback
 import types
@@ -56,6 +67,7 @@ class Channel:
         self._in = open(os.dup(0), "rb", buffering=1 << 16)
         self._out = os.dup(1)
         self.diag = os.dup(2)  # the worker's own fatal diagnostics
+        self._send_lock = threading.Lock()
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)  # input() now gets EOF instead of eating protocol lines
         os.close(devnull)
@@ -75,8 +87,9 @@ class Channel:
     def send(self, message):
         # ASCII JSON: lone surrogates (odd file names) cannot break UTF-8 framing.
         data = memoryview((json.dumps(message, separators=(",", ":")) + "\n").encode("ascii"))
-        while data:
-            data = data[os.write(self._out, data):]
+        with self._send_lock:  # the control thread answers while a cell runs
+            while data:
+                data = data[os.write(self._out, data):]
 
 
 class FdCapture:
@@ -331,6 +344,106 @@ class Worker:
         os._exit(0)
 
 
+# --- control: answered by the reader thread, even while a cell runs --------------------------
+CONTROL_TYPES = ("interrupt", "reap-strays", "terminate")
+# Rounds of killing when processes keep forking (a fork bomb refills the group as we go).
+REAP_ROUNDS = 50
+
+
+def own_group_members():
+    """Live pids in this worker's process group other than itself (subprocesses, fork bombs).
+    Zombies are skipped: they hold no resources but a pid, and are collected below."""
+    me, group = os.getpid(), os.getpgid(0)
+    members = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            # fields[0] is the state, fields[2] the process group (see proc(5)).
+            if fields[0] != b"Z" and int(fields[2]) == group:
+                members.append(int(name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return members
+
+
+def collect_zombies():
+    """Waits for this worker's finished children, so killed ones do not linger as zombies."""
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def reap_strays():
+    """Kills every other process in the worker's group; returns how many were killed."""
+    killed = 0
+    for _ in range(REAP_ROUNDS):
+        members = own_group_members()
+        if not members:
+            break
+        for pid in members:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except OSError:
+                pass
+        time.sleep(0.01)
+        collect_zombies()
+    collect_zombies()
+    return killed
+
+
+def control(worker, channel, rid, kind):
+    """Handles a control request on the reader thread. No user code runs here."""
+    if kind == "interrupt":
+        delivered = worker.running
+        if delivered:
+            os.kill(os.getpid(), signal.SIGINT)  # a real signal: it also breaks time.sleep()
+        channel.send({"id": rid, "type": "interrupt-ack", "delivered": delivered})
+    elif kind == "reap-strays":
+        channel.send({"id": rid, "type": "strays-reaped", "count": reap_strays()})
+    else:  # terminate: code that ignores SIGINT still cannot ignore this
+        reap_strays()
+        channel.send({"id": rid, "type": "terminating"})
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def control_request(raw):
+    """(id, type) when `raw` is a control request, else None. Cheap for ordinary requests."""
+    if raw is TOO_LONG or not any(kind.encode() in raw for kind in CONTROL_TYPES):
+        return None
+    try:
+        req = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(req, dict) or req.get("type") not in CONTROL_TYPES:
+        return None
+    rid = req.get("id")
+    return (rid if isinstance(rid, int) and not isinstance(rid, bool) else None, req["type"])
+
+
+def read_requests(channel, worker, requests):
+    """Reader thread: control requests are handled at once, everything else is queued."""
+    try:
+        while True:
+            raw = channel.read()
+            if raw is None:
+                break
+            found = control_request(raw)
+            if found is not None:
+                control(worker, channel, *found)
+            else:
+                requests.put(raw)
+    finally:
+        requests.put(None)
+
+
 def prepare_environment(workspace):
     for sub in ("uploads", "outputs", "downloads"):
         os.makedirs(os.path.join(workspace, sub), exist_ok=True)
@@ -384,10 +497,16 @@ def main():
         signal.signal(signal.SIGINT, worker.on_sigint)
         worker.figures.install_import_hook()
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        try:
+            os.setpgid(0, 0)  # our own process group: strays are found (and reaped) by group
+        except OSError:
+            pass
+        requests = queue.Queue()
+        threading.Thread(target=read_requests, args=(channel, worker, requests), daemon=True).start()
         channel.send(ready_message())
         while True:
             try:
-                raw = channel.read()
+                raw = requests.get()
                 if raw is None or not worker.handle(raw):
                     break
             except KeyboardInterrupt:

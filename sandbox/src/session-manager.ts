@@ -30,6 +30,8 @@ import { listPathScript, PATH_SCRIPT_MARKER } from './workspace-paths';
 
 /** How long a new worker may take to say `ready` (Python start; imports are lazy). */
 const WORKER_START_TIMEOUT_MS = 20_000;
+/** How long the worker's reader thread gets to answer a control request. */
+const CONTROL_TIMEOUT_MS = 1_500;
 /** After an interrupt, how long the code gets to stop before the worker is killed. */
 const INTERRUPT_GRACE_MS = 3_000;
 /** runc releases before this have CVE-2024-21626 (container escape through a leaked fd). */
@@ -241,7 +243,7 @@ export class SessionManager implements SandboxService {
   async interrupt(sessionId: string): Promise<{ interrupted: boolean }> {
     const session = this.requireSession(sessionId);
     if (!session.running) return { interrupted: false };
-    await this.signalWorker(session, 'INT');
+    await this.interruptWorker(session);
     return { interrupted: true };
   }
 
@@ -390,27 +392,30 @@ export class SessionManager implements SandboxService {
       }
     }
     // Timed out or the caller went away: interrupt, then kill if the code does not yield.
-    await this.signalWorker(session, 'INT').catch(() => undefined);
+    await this.interruptWorker(session);
     const graceful = await waitForStop(running, INTERRUPT_GRACE_MS, new AbortController().signal);
     const reason =
       stop === 'timeout'
         ? `Execution timed out after ${timeoutSeconds} s`
         : 'The request was canceled';
+    const status = stop === 'timeout' ? 'timeout' : 'error';
     if (graceful === 'finished') {
       const result = await running.catch(() => null);
       if (result) {
+        // Subprocesses the code started (or a fork bomb) would outlive the interrupt.
+        await session.worker.channel.control('reap-strays', CONTROL_TIMEOUT_MS);
         return {
           ...fromWorker(result, false),
-          status: stop === 'timeout' ? 'timeout' : 'error',
+          status,
           error: `${reason} and was interrupted; variables are kept.`,
         };
       }
     }
-    await this.signalWorker(session, 'KILL').catch(() => undefined);
+    await this.killWorker(session);
     session.worker = await this.restartWorker(session);
     return {
       ...emptyResult(),
-      status: stop === 'timeout' ? 'timeout' : 'error',
+      status,
       error: `${reason}. The code did not stop when interrupted, so the Python process was restarted: variables and imports are lost, files in /workspace are kept.`,
       worker_restarted: true,
     };
@@ -432,7 +437,18 @@ export class SessionManager implements SandboxService {
     };
   }
 
-  /** Signals the worker through the shell's `kill` builtin (the image has no procps). */
+  /** In-band first (no new process needed); `docker exec kill` only if the worker is deaf. */
+  private async interruptWorker(session: Session): Promise<void> {
+    if (await session.worker.channel.control('interrupt', CONTROL_TIMEOUT_MS)) return;
+    await this.signalWorker(session, 'INT').catch(() => undefined);
+  }
+
+  private async killWorker(session: Session): Promise<void> {
+    if (await session.worker.channel.control('terminate', CONTROL_TIMEOUT_MS)) return;
+    await this.signalWorker(session, 'KILL').catch(() => undefined);
+  }
+
+  /** Signals the worker through the shell's `kill` builtin (works without procps). */
   private async signalWorker(session: Session, signal: 'INT' | 'KILL'): Promise<void> {
     const result = await this.options.runtime.run(session.containerId, [
       'sh',

@@ -105,6 +105,31 @@ export class WorkerChannel {
     });
   }
 
+  /**
+   * A control request (interrupt, reap-strays, terminate), answered by the worker's reader
+   * thread even while a cell runs. Resolves false when no answer came within `timeoutMs`.
+   */
+  async control(
+    type: 'interrupt' | 'reap-strays' | 'terminate',
+    timeoutMs: number,
+  ): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([
+        this.request({ type }).then(
+          () => true,
+          () => type === 'terminate',
+        ),
+        timeout,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async exec(code: string, maxOutputBytes: number): Promise<WorkerExecResult> {
     const answer = await this.request({ type: 'exec', code, max_output_bytes: maxOutputBytes });
     if (answer.type !== 'result')

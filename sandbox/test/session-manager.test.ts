@@ -153,4 +153,30 @@ describe('SessionManager on real Docker', () => {
     expect(bomb.worker_restarted).toBe(true);
     expect((await run('print(1 + 1)')).stdout).toBe('2\n');
   }, 90_000);
+
+  it('a fork bomb is contained by the pids limit, and its processes are reaped afterwards', async () => {
+    const bomb = await run(
+      'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass',
+      10,
+    );
+    expect(bomb.status).toBe('timeout');
+    const after = await run(
+      "import os\nprint(len([p for p in os.listdir('/proc') if p.isdigit()]))",
+    );
+    expect(after.status).toBe('ok');
+    // init, sleep, the worker and at most a helper: no fork-bomb children left.
+    expect(Number(after.stdout)).toBeLessThan(6);
+  }, 60_000);
+
+  it('subprocesses started by the code are reaped when a call times out', async () => {
+    const result = await run(
+      "import subprocess, time\nsubprocess.Popen(['sleep', '1000'])\ntime.sleep(1000)",
+      10,
+    );
+    expect(result.status).toBe('timeout');
+    const check = await run(
+      "import os\nprint(sorted(open(f'/proc/{p}/comm').read().strip() for p in os.listdir('/proc') if p.isdigit()))",
+    );
+    expect(check.stdout.match(/'sleep'/g)).toHaveLength(1);
+  }, 60_000);
 });

@@ -353,6 +353,42 @@ describe('exec', () => {
     expect(await w.take((m) => m.id === sleepId, 5_000)).toMatchObject({ status: 'interrupted' });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
+
+  it('answers control requests while a cell runs: interrupt, reap-strays, terminate', async () => {
+    const { w } = await startWorker();
+    const runId = w.send({
+      type: 'exec',
+      code: "import subprocess, time\nchild = subprocess.Popen(['sleep', '300'])\ntime.sleep(30)",
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const interruptId = w.send({ type: 'interrupt' });
+    expect(await w.take((m) => m.id === interruptId, 2_000)).toMatchObject({
+      type: 'interrupt-ack',
+      delivered: true,
+    });
+    expect(await w.take((m) => m.id === runId, 5_000)).toMatchObject({ status: 'interrupted' });
+    const childPid = Number((await w.value('child.pid')).trim());
+    expect(() => process.kill(childPid, 0)).not.toThrow();
+    const reapId = w.send({ type: 'reap-strays' });
+    expect(await w.take((m) => m.id === reapId, 5_000)).toMatchObject({
+      type: 'strays-reaped',
+      count: 1,
+    });
+    expect(() => process.kill(childPid, 0)).toThrow();
+    // Idle: an interrupt is not delivered (it would hit the next cell otherwise).
+    const idleId = w.send({ type: 'interrupt' });
+    expect(await w.take((m) => m.id === idleId, 2_000)).toMatchObject({ delivered: false });
+    // Code that ignores SIGINT still stops on terminate.
+    w.send({
+      type: 'exec',
+      code: 'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass',
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = new Promise((resolve) => w.proc.on('exit', (_code, signal) => resolve(signal)));
+    const terminateId = w.send({ type: 'terminate' });
+    expect(await w.take((m) => m.id === terminateId, 2_000)).toMatchObject({ type: 'terminating' });
+    expect(await exited).toBe('SIGKILL');
+  });
 });
 
 describe('output caps', () => {
