@@ -95,6 +95,7 @@ export class SessionManager implements SandboxService {
 
   /** Starts the warm pool and the idle reaper, and archives containers a previous run left. */
   async start(): Promise<void> {
+    await this.ensureKeepalive();
     await this.recoverLeftovers();
     await this.options.archives.prune(this.options.retentionDays).catch(() => 0);
     const interval = Math.min(60_000, (this.options.idleSeconds * 1000) / 4);
@@ -566,6 +567,26 @@ export class SessionManager implements SandboxService {
     await this.saveIndex();
   }
 
+  /**
+   * A tiny container that references the runner image, so `docker image prune -a` cannot delete
+   * it between sessions (the next python_execute would otherwise fail or wait on a rebuild).
+   * One per image, shared by every sidecar on the host; restarted by Docker with the daemon.
+   */
+  private async ensureKeepalive(): Promise<void> {
+    const { runtime, limits } = this.options;
+    if (!(await runtime.imagePresent(limits.image))) return;
+    const name = keepaliveName(limits.image);
+    const existing = (await runtime.listManaged()).find((container) => container.name === name);
+    if (existing?.running) return;
+    try {
+      if (existing) await runtime.startExistingContainer(existing.id);
+      else await runtime.startContainer(limits, { name, role: 'keepalive' });
+    } catch (error) {
+      // Another sidecar may have created it a moment ago; only a missing keepalive matters.
+      this.options.logger.warn('image keepalive container not started', { error: String(error) });
+    }
+  }
+
   private liveSessionFor(conversationId: string): Session | undefined {
     const sessionId = this.byConversation.get(conversationId);
     return sessionId ? this.sessions.get(sessionId) : undefined;
@@ -637,6 +658,11 @@ function emptyResult(): ExecResult {
     stderr_truncated_bytes: 0,
     worker_restarted: false,
   };
+}
+
+/** The keepalive container's name for an image: one per image per host. */
+export function keepaliveName(image: string): string {
+  return `aivory-keepalive-${image.replace(/[^A-Za-z0-9_.-]/g, '-')}`;
 }
 
 /** A workspace-relative path without `..`, absolute parts, backslashes or NUL; '' is the root. */
