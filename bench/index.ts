@@ -1,7 +1,9 @@
 /**
  * Runs every benchmark in sequence and prints one line per metric. Ratios are against baselines
  * measured in the same run; goals are reported, never enforced, so the exit code is 0 unless a
- * benchmark itself breaks (e.g. the scripted turn did not run as scripted).
+ * benchmark itself breaks (e.g. the scripted turn did not run as scripted, or the sandbox bench
+ * finds no Docker). A broken benchmark is reported as FAILED with its reason and the others
+ * still run, so one missing prerequisite does not hide the rest of the report.
  *
  * Usage: `node --import tsx bench/index.ts [--iterations=N]` (N: orchestrator turns per side).
  */
@@ -10,20 +12,36 @@ import type { BenchResult } from './bench-result';
 import { runOrchestratorBench } from './orchestrator';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
+import { runSandboxBench } from './sandbox';
 
-/** Runs the benches one after another (never in parallel: they would disturb each other). */
-async function runAllBenches(options: { iterations?: number } = {}): Promise<BenchResult[]> {
-  const benches: (() => Promise<BenchResult> | BenchResult)[] = [
-    () => runOrchestratorBench(options),
-    () => runParserThroughputBench(),
+interface NamedBench {
+  name: string;
+  run: () => Promise<BenchResult> | BenchResult;
+}
+
+/**
+ * Runs the benches one after another (never in parallel: they would disturb each other). Returns
+ * how many failed; a failure is printed in place of that bench's lines.
+ */
+async function runAllBenches(options: { iterations?: number } = {}): Promise<number> {
+  const benches: NamedBench[] = [
+    { name: 'orchestrator', run: () => runOrchestratorBench(options) },
+    { name: 'parser', run: () => runParserThroughputBench() },
+    { name: 'sandbox', run: () => runSandboxBench() },
   ];
-  const results: BenchResult[] = [];
+  let failures = 0;
   for (const bench of benches) {
-    const result = await bench();
-    for (const line of formatResult(result)) process.stdout.write(`${line}\n`);
-    results.push(result);
+    let lines: string[];
+    try {
+      lines = formatResult(await bench.run());
+    } catch (error) {
+      failures += 1;
+      const reason = error instanceof Error ? error.message : String(error);
+      lines = [`${bench.name}: FAILED`, `  note: ${reason}`];
+    }
+    for (const line of lines) process.stdout.write(`${line}\n`);
   }
-  return results;
+  return failures;
 }
 
 /** Reads `--iterations=N`; anything else in argv is rejected so a typo is not silently ignored. */
@@ -47,7 +65,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 try {
-  await runAllBenches(parseArguments(process.argv.slice(2)));
+  const failures = await runAllBenches(parseArguments(process.argv.slice(2)));
+  if (failures > 0) process.exitCode = 1;
 } catch (error) {
   process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;

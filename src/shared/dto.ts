@@ -71,7 +71,8 @@ export interface ModelConfig {
   model: string;
   toolMode: ToolMode;
   contextWindow: number;
-  defaultTools: string[];
+  /** Tools checked by default for this model; null means every available tool. */
+  defaultTools: string[] | null;
   apiKeyRef: string | null;
   isDefault: boolean;
 }

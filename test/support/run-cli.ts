@@ -28,7 +28,8 @@ export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('AIVORY_') && !key.startsWith('OPENAI_')) env[key] = value;
   }
-  return { ...env, AIVORY_HOME: home, NO_COLOR: '1', ...extra };
+  // No local sandbox unless a test asks for one: starting Docker containers is slow.
+  return { ...env, AIVORY_HOME: home, NO_COLOR: '1', AIVORY_LOCAL_SANDBOX: '0', ...extra };
 }
 
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {

@@ -43,6 +43,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
     context.secrets,
   );
   const tools = parseToolList(values.tools);
+  await context.prepareTools(tools ?? model.defaultTools ?? undefined);
 
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort();

@@ -46,7 +46,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'tool':
         return await toolCommand(rest, context, io);
       case 'tools':
-        return toolsCommand(context, io);
+        return await toolsCommand(context, io);
       case 'conversations':
         return conversationsCommand(rest, context, io);
       case 'settings':
@@ -64,6 +64,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`aivory: ${message}\n`);
     return exitCodeFor(publicError.code);
   } finally {
-    context?.close();
+    await context?.close();
   }
 }

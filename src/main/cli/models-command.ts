@@ -65,12 +65,10 @@ export async function modelsCommand(
         model: name,
         toolMode: parseToolMode(values['tool-mode'] ?? 'native'),
         contextWindow,
-        defaultTools: parseToolList(values.tools) ?? [],
+        defaultTools: parseToolList(values.tools) ?? null,
         apiKeyRef,
         isDefault: values.default || models.length === 0,
       };
-      if (values.tools === undefined)
-        config.defaultTools = context.tools.available().map((tool) => tool.name);
       store.saveModel(config);
       io.stdout(`${config.id}\n`);
       return EXIT_OK;

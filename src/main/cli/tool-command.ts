@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { executeTool } from '../core/orchestrator/execute-tool';
 import { parseNativeArguments } from '../core/orchestrator/text-call-json';
 import type { AppContext } from '../services/app-context';
+import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { EXIT_CANCELED, EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
@@ -17,6 +18,7 @@ export async function toolCommand(argv: string[], context: AppContext, io: CliIo
   });
   const [name, ...rest] = positionals;
   if (!name) throw usageError('Usage: aivory tool NAME JSON (see `aivory tools` for names).');
+  await context.prepareTools([name]);
   const [tool] = context.tools.select([name]);
   if (!tool) throw usageError(`Unknown tool "${name}".`);
   const parsed = parseNativeArguments(rest.join(' '));
@@ -50,11 +52,17 @@ export async function toolCommand(argv: string[], context: AppContext, io: CliIo
   }
 }
 
-export function toolsCommand(context: AppContext, io: CliIo): number {
+export async function toolsCommand(context: AppContext, io: CliIo): Promise<number> {
+  await context.prepareTools();
   const available = new Set(context.tools.available().map((tool) => tool.name));
   for (const tool of context.tools.all()) {
     const state = available.has(tool.name) ? 'available' : 'switched off';
     io.stdout(`${tool.name}\t${state}\t${tool.description.split('. ')[0] ?? ''}\n`);
+  }
+  if (!context.tools.get(PYTHON_EXECUTE_NAME)) {
+    const { status } = await context.sandbox.resolve();
+    const reason = status.state === 'unavailable' ? status.reason : 'switched off in settings';
+    io.stdout(`${PYTHON_EXECUTE_NAME}\thidden\t${reason}\n`);
   }
   return EXIT_OK;
 }

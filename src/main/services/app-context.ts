@@ -1,6 +1,6 @@
 /**
  * The composition root shared by the CLI, `aivory serve` and the Electron main process: one data
- * directory, one store, one logger, the secret store, the tools and the chat service.
+ * directory, one store, one logger, the secret store, the tools, the sandbox and the chat service.
  */
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,12 @@ import { randomIds, systemClock } from '../adapters/system';
 import { limitOverridesFromEnv } from '../core/orchestrator/budgets';
 import type { IdGenerator, Logger, SecretStore } from '../core/ports';
 import { createSaveMemoryTool } from '../tools/save-memory';
+import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
+import type { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
+import type { PythonSandbox } from '../tools/python-execute';
+import { createPythonExecuteTool, PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { ChatService } from './chat-service';
+import { SandboxManager } from './sandbox-manager';
 import { SettingsService } from './settings-service';
 import { ToolRegistry } from './tool-registry';
 
@@ -27,11 +32,23 @@ export interface AppContext {
   tools: ToolRegistry;
   settings: SettingsService;
   chat: ChatService;
-  close(): void;
+  sandbox: SandboxManager;
+  /**
+   * Registers tools whose backend must be found first (python_execute needs a sandbox). Pass the
+   * turn's tool selection to skip starting a sandbox the turn will not use.
+   */
+  prepareTools(selection?: readonly string[]): Promise<void>;
+  /** Stops a local sandbox (archiving its workspaces) and closes the store. */
+  close(): Promise<void>;
 }
 
 export function openAppContext(
-  options: { env?: Record<string, string | undefined>; secrets?: SecretStore } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    secrets?: SecretStore;
+    /** Pre-started sandbox containers (the long-running desktop app keeps one warm). */
+    warmPool?: number;
+  } = {},
 ): AppContext {
   const env = options.env ?? process.env;
   const dataDir = resolveDataDir(env);
@@ -58,6 +75,28 @@ export function openAppContext(
     limitOverrides: limitOverridesFromEnv(env),
   });
   const settings = new SettingsService(store, logger);
+  const sandbox = new SandboxManager({
+    env,
+    settings,
+    secrets,
+    dataDir,
+    logger,
+    ...(options.warmPool === undefined ? {} : { warmPool: options.warmPool }),
+  });
+  const prepareTools = async (selection?: readonly string[]): Promise<void> => {
+    if (selection && !selection.includes(PYTHON_EXECUTE_NAME)) return;
+    if (store.getToolAvailability()[PYTHON_EXECUTE_NAME] === false) return;
+    const { client } = await sandbox.resolve();
+    if (!client) return;
+    tools.register(
+      createPythonExecuteTool({
+        sandbox: conversationSandbox(client),
+        artifacts: new FileArtifactSink(env.AIVORY_ARTIFACTS_DIR ?? join(dataDir, 'artifacts')),
+        timeoutSeconds: settings.get('sandbox').execTimeoutSeconds,
+        scratchConversationId: 'aivory-cli-scratch',
+      }),
+    );
+  };
   return {
     dataDir,
     store,
@@ -67,7 +106,15 @@ export function openAppContext(
     tools,
     settings,
     chat,
-    close: () => store.close(),
+    sandbox,
+    prepareTools,
+    close: async () => {
+      try {
+        await sandbox.close();
+      } finally {
+        store.close();
+      }
+    },
   };
 }
 
@@ -75,4 +122,14 @@ export function openAppContext(
 function restrictToOwner(paths: readonly string[]): void {
   if (process.platform === 'win32') return;
   for (const path of paths) if (existsSync(path)) chmodSync(path, 0o600);
+}
+
+/** python_execute's view of the sandbox: one session per conversation, files by path. */
+function conversationSandbox(client: SandboxClient): PythonSandbox {
+  return {
+    sessionFor: (conversationId, signal) => client.createSession(conversationId, signal),
+    exec: (sessionId, code, timeoutSeconds, signal) =>
+      client.exec(sessionId, code, timeoutSeconds, signal),
+    download: (sessionId, path, signal) => client.download(sessionId, path, signal),
+  };
 }

@@ -6,10 +6,19 @@ import { AivoryError } from '../../shared/errors';
 import type { Tool } from '../core/ports';
 
 export class ToolRegistry {
+  private readonly tools: Tool[];
+
   constructor(
-    private readonly tools: readonly Tool[],
+    tools: readonly Tool[],
     private readonly availability: () => Record<string, boolean>,
-  ) {}
+  ) {
+    this.tools = [...tools];
+  }
+
+  /** Adds a tool whose backend turned out to be available (python_execute with a sandbox). */
+  register(tool: Tool): void {
+    if (!this.get(tool.name)) this.tools.push(tool);
+  }
 
   /** Every registered tool, enabled or not. */
   all(): readonly Tool[] {

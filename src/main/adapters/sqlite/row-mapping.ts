@@ -203,7 +203,11 @@ export function toModelConfig(row: ModelRow): ModelConfig {
     model: row.model,
     toolMode: pickEnum(TOOL_MODES, row.tool_mode, 'models.tool_mode'),
     contextWindow: row.context_window,
-    defaultTools: parseJsonColumn(toolNamesSchema, row.default_tools, 'models.default_tools'),
+    defaultTools: parseJsonColumn(
+      toolNamesSchema.nullable(),
+      row.default_tools,
+      'models.default_tools',
+    ),
     apiKeyRef: row.api_key_ref,
     isDefault: row.is_default === 1,
   };

@@ -1,0 +1,197 @@
+/**
+ * HTTP client for the sandbox sidecar (sandbox/README.md), local or external: same contract,
+ * Bearer key, JSON. Errors become AivoryErrors whose messages say what to check (the seed's
+ * 运行与故障检查 list: address, key, Docker, image), never containing the key.
+ */
+import { AivoryError } from '../../../shared/errors';
+
+/** Seed: the sidecar's exec cap plus a client margin of 120 s (预留 120 秒客户端余量). */
+export const CLIENT_MARGIN_MS = 120_000;
+/** Health and session calls are quick; a slow answer means something is wrong. */
+const CONTROL_TIMEOUT_MS = 30_000;
+
+export interface SandboxHealth {
+  ok: boolean;
+  docker: boolean;
+  image: string;
+  image_present?: boolean;
+  runc_version?: string | null;
+  warnings?: string[];
+}
+
+export interface SandboxOutputFile {
+  path: string;
+  size: number;
+  mime: string;
+}
+
+export interface SandboxExecResult {
+  status: 'ok' | 'error' | 'timeout';
+  stdout: string;
+  stderr: string;
+  error: string | null;
+  duration_ms: number;
+  outputs: SandboxOutputFile[];
+  stdout_truncated_bytes?: number;
+  stderr_truncated_bytes?: number;
+  worker_restarted?: boolean;
+}
+
+export class SandboxClient {
+  private readonly baseUrl: string;
+
+  constructor(
+    baseUrl: string,
+    private readonly apiKey: string,
+  ) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  health(signal?: AbortSignal): Promise<SandboxHealth> {
+    return this.json<SandboxHealth>('GET', '/healthz', undefined, signal, CONTROL_TIMEOUT_MS);
+  }
+
+  async createSession(conversationId: string, signal?: AbortSignal): Promise<string> {
+    const answer = await this.json<{ session_id: string }>(
+      'POST',
+      '/sessions',
+      { conversation_id: conversationId },
+      signal,
+      CONTROL_TIMEOUT_MS,
+    );
+    return answer.session_id;
+  }
+
+  exec(
+    sessionId: string,
+    code: string,
+    timeoutSeconds: number,
+    signal: AbortSignal,
+  ): Promise<SandboxExecResult> {
+    return this.json<SandboxExecResult>(
+      'POST',
+      '/exec',
+      { session_id: sessionId, code, timeout_s: timeoutSeconds },
+      signal,
+      timeoutSeconds * 1000 + CLIENT_MARGIN_MS,
+    );
+  }
+
+  async upload(
+    sessionId: string,
+    name: string,
+    body: Uint8Array,
+    signal?: AbortSignal,
+  ): Promise<SandboxOutputFile> {
+    const response = await this.send(
+      'POST',
+      `/sessions/${encodeURIComponent(sessionId)}/files?name=${encodeURIComponent(name)}`,
+      body,
+      'application/octet-stream',
+      signal,
+      CONTROL_TIMEOUT_MS * 4,
+    );
+    return (await response.json()) as SandboxOutputFile;
+  }
+
+  /** Downloads one workspace file (path relative to /workspace). */
+  async download(sessionId: string, path: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const response = await this.send(
+      'GET',
+      `/sessions/${encodeURIComponent(sessionId)}/files?path=${encodeURIComponent(path)}`,
+      undefined,
+      undefined,
+      signal,
+      CONTROL_TIMEOUT_MS * 4,
+    );
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
+  private async json<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<T> {
+    const response = await this.send(
+      method,
+      path,
+      body === undefined ? undefined : JSON.stringify(body),
+      'application/json',
+      signal,
+      timeoutMs,
+    );
+    return (await response.json()) as T;
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    body: string | Uint8Array | undefined,
+    contentType: string | undefined,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<Response> {
+    const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.apiKey}`,
+          ...(contentType ? { 'content-type': contentType } : {}),
+        },
+        ...(body === undefined ? {} : { body }),
+        redirect: 'error',
+        signal: AbortSignal.any(signals),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? 'it did not answer in time'
+          : describeNetworkError(error);
+      throw new AivoryError(
+        'connection',
+        `Cannot reach the sandbox at ${this.baseUrl}: ${reason}. Is it running?`,
+      );
+    }
+    if (response.ok) return response;
+    const message = await errorMessage(response);
+    if (response.status === 401) {
+      throw new AivoryError(
+        'auth',
+        `The sandbox at ${this.baseUrl} rejected the key (HTTP 401): the sandbox key in settings must match the sidecar's SANDBOX_API_KEY.`,
+      );
+    }
+    throw new AivoryError(
+      response.status === 404 ? 'not-found' : 'provider',
+      `Sandbox error (HTTP ${response.status}): ${message}`,
+    );
+  }
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { error?: { message?: unknown } };
+    return typeof body.error?.message === 'string'
+      ? body.error.message.slice(0, 300)
+      : response.statusText;
+  } catch {
+    return response.statusText;
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code =
+    typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND') return 'host not found';
+  return cause instanceof Error ? cause.message : String(cause);
+}

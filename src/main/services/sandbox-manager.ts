@@ -1,0 +1,122 @@
+/**
+ * Decides where python_execute runs, following the seed's three ways (Python 沙盒：三种启用方式):
+ * an external sandbox (address + key from settings, else SANDBOX_BASE_URL / SANDBOX_API_KEY), or a
+ * local sidecar this process starts on loopback with a random key when Docker and the runner image
+ * are there, or none — then python_execute is hidden and the status says why ("请先配置沙盒").
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { loadSandboxConfig } from '../../../sandbox/src/config';
+import { DockerRuntime } from '../../../sandbox/src/docker-runtime';
+import type { RunningSidecar } from '../../../sandbox/src/start-sidecar';
+import { startSidecar } from '../../../sandbox/src/start-sidecar';
+import { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
+import type { Logger, SecretStore } from '../core/ports';
+import type { SettingsService } from './settings-service';
+
+/** The seed's status line when no sandbox can be used. */
+export const SANDBOX_NOT_CONFIGURED = '请先配置沙盒';
+
+export type SandboxStatus =
+  | { state: 'external'; url: string }
+  | { state: 'local'; url: string }
+  | { state: 'unavailable'; reason: string };
+
+export interface SandboxManagerOptions {
+  env: Record<string, string | undefined>;
+  settings: SettingsService;
+  secrets: SecretStore;
+  dataDir: string;
+  logger: Logger;
+  /** Pre-started containers for the local sidecar (the desktop app keeps one warm). */
+  warmPool?: number;
+}
+
+export class SandboxManager {
+  private resolved: Promise<{ client: SandboxClient | null; status: SandboxStatus }> | null = null;
+  private local: RunningSidecar | null = null;
+
+  constructor(private readonly options: SandboxManagerOptions) {}
+
+  /** The client to use and the status to show; resolved once, then cached. */
+  resolve(): Promise<{ client: SandboxClient | null; status: SandboxStatus }> {
+    this.resolved ??= this.decide();
+    return this.resolved;
+  }
+
+  /** Stops a local sidecar (its workspaces are archived first). */
+  async close(): Promise<void> {
+    const local = this.local;
+    this.local = null;
+    if (local) await local.close();
+  }
+
+  private async decide(): Promise<{ client: SandboxClient | null; status: SandboxStatus }> {
+    const { env, settings, secrets } = this.options;
+    const saved = settings.get('sandbox');
+    const url = saved.baseUrl.trim() || env.SANDBOX_BASE_URL?.trim() || '';
+    const savedKey = saved.apiKeyRef ? await secrets.get(saved.apiKeyRef) : null;
+    const key = savedKey ?? env.SANDBOX_API_KEY ?? '';
+    if (url !== '') {
+      if (key === '') {
+        return unavailable(
+          `the sandbox address ${url} is set but its key is not (SANDBOX_API_KEY or the sandbox key in settings)`,
+        );
+      }
+      return { client: new SandboxClient(url, key), status: { state: 'external', url } };
+    }
+    if (env.AIVORY_LOCAL_SANDBOX === '0')
+      return unavailable('the local sandbox is switched off (AIVORY_LOCAL_SANDBOX=0)');
+    return this.startLocal();
+  }
+
+  private async startLocal(): Promise<{ client: SandboxClient | null; status: SandboxStatus }> {
+    const { env, dataDir, logger } = this.options;
+    const apiKey = randomBytes(24).toString('base64url');
+    let config;
+    try {
+      config = loadSandboxConfig({
+        ...env,
+        SANDBOX_HOST: '127.0.0.1',
+        SANDBOX_PORT: '0',
+        SANDBOX_API_KEY: apiKey,
+        SANDBOX_ALLOW_NO_AUTH: undefined,
+        SANDBOX_ARCHIVE_DIR: env.SANDBOX_ARCHIVE_DIR ?? join(dataDir, 'sandbox', 'archives'),
+        SANDBOX_WARM_POOL: String(this.options.warmPool ?? 0),
+        SANDBOX_DEFAULT_TIMEOUT_S: String(this.options.settings.get('sandbox').execTimeoutSeconds),
+        SANDBOX_IDLE_SECONDS: String(this.options.settings.get('sandbox').idleReapSeconds),
+      });
+    } catch (error) {
+      return unavailable(`the local sandbox configuration is invalid: ${String(error)}`);
+    }
+    const runtime = new DockerRuntime(config.dockerSocket);
+    if (!(await runtime.ping())) {
+      return unavailable(
+        `Docker is not reachable at ${config.dockerSocket} (install Docker and start it, or set a sandbox address)`,
+      );
+    }
+    if (!(await runtime.imagePresent(config.image))) {
+      return unavailable(
+        `the runner image ${config.image} is missing (build it: npx aivory sandbox image build)`,
+      );
+    }
+    const sidecarLog = (level: 'info' | 'warn' | 'error') => (message: string, fields?: object) =>
+      logger[level](`sandbox: ${message}`, fields ? { ...fields } : undefined);
+    this.local = await startSidecar(config, {
+      info: sidecarLog('info'),
+      warn: sidecarLog('warn'),
+      error: sidecarLog('error'),
+    });
+    return {
+      client: new SandboxClient(this.local.url, apiKey),
+      status: { state: 'local', url: this.local.url },
+    };
+  }
+}
+
+function unavailable(reason: string): { client: null; status: SandboxStatus } {
+  return {
+    client: null,
+    status: { state: 'unavailable', reason: `${SANDBOX_NOT_CONFIGURED}: ${reason}` },
+  };
+}
