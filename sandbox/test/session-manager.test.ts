@@ -179,4 +179,26 @@ describe('SessionManager on real Docker', () => {
     );
     expect(check.stdout.match(/'sleep'/g)).toHaveLength(1);
   }, 60_000);
+
+  it('a caller that goes away interrupts the running code (nothing keeps running for it)', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = fixture.manager.exec(
+      {
+        session_id: sessionId,
+        code: "import time\nfor i in range(300):\n    time.sleep(0.1)\n    open('outputs/progress.txt', 'w').write(str(i))",
+      },
+      controller.signal,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    controller.abort();
+    const result = await pending;
+    expect(result.status).toBe('error');
+    expect(result.error).toMatch(/canceled and was interrupted/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const progress = await run(
+      "import time\nfirst = open('outputs/progress.txt').read()\ntime.sleep(0.5)\nprint(first == open('outputs/progress.txt').read())",
+    );
+    expect(progress.stdout).toBe('True\n');
+  }, 30_000);
 });
