@@ -34,6 +34,10 @@ export interface OutputFile {
   mime: string;
 }
 
+/** Where uploads may land inside /workspace. */
+export const UPLOAD_DIRECTORIES = ['uploads', 'downloads'] as const;
+export type UploadDirectory = (typeof UPLOAD_DIRECTORIES)[number];
+
 export type ExecStatus = 'ok' | 'error' | 'timeout';
 
 export interface ExecResult {
@@ -108,8 +112,17 @@ export interface SandboxService {
    * the running code, so nothing keeps running for a caller that is gone.
    */
   exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult>;
-  /** Writes `body` (at most `size` bytes, already checked) to /workspace/uploads/<name>. */
-  upload(sessionId: string, name: string, body: Readable, size: number): Promise<OutputFile>;
+  /**
+   * Writes `body` (at most `size` bytes, already checked) to /workspace/<directory>/<name>:
+   * `uploads` for the user's files, `downloads` for files a tool fetched (fetch_image).
+   */
+  upload(
+    sessionId: string,
+    name: string,
+    body: Readable,
+    size: number,
+    directory?: UploadDirectory,
+  ): Promise<OutputFile>;
   /** Lists a directory or streams a file, confined to /workspace. */
   readPath(sessionId: string, path: string): Promise<FileRead>;
   interrupt(sessionId: string): Promise<{ interrupted: boolean }>;

@@ -21,6 +21,7 @@ import type {
   OutputFile,
   SandboxService,
   SessionInfo,
+  UploadDirectory,
   WorkspaceEntry,
 } from './sandbox-service';
 import { SandboxError } from './sandbox-service';
@@ -188,13 +189,19 @@ export class SessionManager implements SandboxService {
     }
   }
 
-  async upload(sessionId: string, name: string, body: Readable, size: number): Promise<OutputFile> {
+  async upload(
+    sessionId: string,
+    name: string,
+    body: Readable,
+    size: number,
+    directory: UploadDirectory = 'uploads',
+  ): Promise<OutputFile> {
     const session = this.requireSession(sessionId);
     if (!/^[^/\\\0]{1,255}$/.test(name) || name === '.' || name === '..') {
       throw new SandboxError('bad-request', 'Invalid file name.');
     }
     session.lastActivity = this.now();
-    const target = `${WORKSPACE}/uploads/${name}`;
+    const target = `${WORKSPACE}/${directory}/${name}`;
     const result = await this.options.runtime.run(
       session.containerId,
       ['sh', '-c', 'mkdir -p "$(dirname "$1")" && cat > "$1"', 'sh', target],
@@ -206,7 +213,7 @@ export class SessionManager implements SandboxService {
         : 'the write failed';
       throw new SandboxError('too-large', `Upload failed: ${reason}.`);
     }
-    return { path: `uploads/${name}`, size, mime: mimeFor(name) };
+    return { path: `${directory}/${name}`, size, mime: mimeFor(name) };
   }
 
   async readPath(sessionId: string, path: string): Promise<FileRead> {

@@ -107,9 +107,24 @@ describe('aivory sandbox serve (the seed manual probe, end to end)', () => {
       body: 'a,b\n1,2\n',
     });
     expect(upload.status).toBe(201);
+    const fetched = await fetch(
+      `${first.url}/sessions/${sessionId}/files?name=img.bin&dir=downloads`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}` },
+        body: new Uint8Array([1, 2, 3]),
+      },
+    );
+    expect(await fetched.json()).toMatchObject({ path: 'downloads/img.bin', size: 3 });
+    const badDirectory = await fetch(`${first.url}/sessions/${sessionId}/files?name=x&dir=../etc`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: 'x',
+    });
+    expect(badDirectory.status).toBe(400);
     const readBack = await call('POST', '/exec', {
       session_id: sessionId,
-      code: "import pandas as pd\ndf = pd.read_csv('uploads/data.csv')\ndf.to_csv('outputs/sum.csv', index=False)\nprint(int(df.a.sum() + df.b.sum()))",
+      code: "import os, pandas as pd\nassert os.path.getsize('downloads/img.bin') == 3\ndf = pd.read_csv('uploads/data.csv')\ndf.to_csv('outputs/sum.csv', index=False)\nprint(int(df.a.sum() + df.b.sum()))",
     });
     expect(readBack.json).toMatchObject({ status: 'ok', stdout: '3\n' });
     expect(readBack.json.outputs).toEqual([{ path: 'outputs/sum.csv', size: 8, mime: 'text/csv' }]);

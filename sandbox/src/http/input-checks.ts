@@ -2,6 +2,8 @@
  * Checks on identifiers, file names and workspace paths that arrive in URLs. They run before the
  * service is called; the service confines paths again on its side (defence in depth).
  */
+import type { UploadDirectory } from '../sandbox-service';
+import { UPLOAD_DIRECTORIES } from '../sandbox-service';
 import { HttpError } from './http-error';
 
 /** Session ids the service hands out; anything else cannot name a session (404). */
@@ -64,4 +66,12 @@ export function checkWorkspacePath(path: string): string {
   const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (segments.includes('..')) throw badRequest('The path cannot contain ".." segments.');
   return segments.join('/');
+}
+
+/** The optional `dir` of an upload: uploads (default) or downloads. */
+export function checkUploadDirectory(value: string | null): UploadDirectory {
+  if (value === null || value === '') return 'uploads';
+  const known = UPLOAD_DIRECTORIES.find((directory) => directory === value);
+  if (!known) throw badRequest(`"dir" must be one of: ${UPLOAD_DIRECTORIES.join(', ')}.`);
+  return known;
 }

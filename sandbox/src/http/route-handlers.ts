@@ -6,7 +6,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { SandboxService } from '../sandbox-service';
 import { HttpError } from './http-error';
-import { checkUploadName, checkWorkspacePath, isSessionId, unknownSession } from './input-checks';
+import {
+  checkUploadDirectory,
+  checkUploadName,
+  checkWorkspacePath,
+  isSessionId,
+  unknownSession,
+} from './input-checks';
 import { isResponseGone, sendEmpty, sendJson } from './responses';
 import {
   BodyGuard,
@@ -95,12 +101,13 @@ async function upload(context: RouteContext): Promise<void> {
   const { request, response, maxUploadBytes } = context;
   const sessionId = pathSessionId(context);
   const name = checkUploadName(context.url.searchParams.get('name'));
+  const directory = checkUploadDirectory(context.url.searchParams.get('dir'));
   checkDeclaredLength(request, maxUploadBytes);
   const guard = new BodyGuard(maxUploadBytes, context.bodyIdleTimeoutMs);
   pipeBodyInto(request, guard);
   try {
     const size = declaredLength(request) ?? maxUploadBytes;
-    const file = await context.service.upload(sessionId, name, guard, size);
+    const file = await context.service.upload(sessionId, name, guard, size, directory);
     // The guard's verdict wins over whatever the service made of a cut stream.
     if (guard.failure !== null) throw guard.failure;
     sendJson(request, response, 201, file);

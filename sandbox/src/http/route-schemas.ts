@@ -4,6 +4,7 @@
  * check at the bottom keeps the response schemas identical to the service's TypeScript types.
  */
 import { z } from 'zod';
+import { UPLOAD_DIRECTORIES } from '../sandbox-service';
 import type {
   ExecRequest,
   ExecResult,
@@ -93,6 +94,10 @@ export const uploadQuerySchema = z.strictObject({
       `One path component: no "/", "\\", NUL or control characters, not "." or "..", ` +
         `at most ${FILE_NAME_MAX_BYTES} UTF-8 bytes.`,
     ),
+  dir: z
+    .enum(UPLOAD_DIRECTORIES)
+    .optional()
+    .describe('Target directory under /workspace: uploads (default) or downloads (fetched files).'),
 });
 
 export const readQuerySchema = z.strictObject({
@@ -238,7 +243,7 @@ export const ROUTE_SCHEMAS: Readonly<Record<RouteKey, RouteSchema>> = {
   'POST /sessions/{id}/files': {
     method: 'POST',
     path: '/sessions/{id}/files',
-    summary: 'Uploads the raw body to /workspace/uploads/<name>.',
+    summary: 'Uploads the raw body to /workspace/<dir>/<name> (dir: uploads or downloads).',
     query: jsonSchema(uploadQuerySchema),
     requestBody: {
       contentType: '*/*',

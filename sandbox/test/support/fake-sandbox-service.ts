@@ -153,7 +153,13 @@ export class FakeSandboxService implements SandboxService {
     };
   }
 
-  async upload(sessionId: string, name: string, body: Readable, size: number): Promise<OutputFile> {
+  async upload(
+    sessionId: string,
+    name: string,
+    body: Readable,
+    size: number,
+    directory: 'uploads' | 'downloads' = 'uploads',
+  ): Promise<OutputFile> {
     this.takeFailure('upload');
     const session = this.session(sessionId);
     const record: UploadRecord = {
@@ -175,7 +181,7 @@ export class FakeSandboxService implements SandboxService {
       record.streamError = error instanceof Error ? error : new Error(String(error));
       throw error;
     }
-    const path = `uploads/${name}`;
+    const path = `${directory}/${name}`;
     const content = Buffer.concat(chunks);
     session.files.set(path, content);
     return { path, size: content.length, mime: mimeOf(name) };
