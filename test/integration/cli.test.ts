@@ -250,4 +250,23 @@ describe('aivory CLI', () => {
     const after = await runCli(['settings', 'show'], cliEnv(home));
     expect(JSON.parse(after.stdout).sandbox.execTimeoutSeconds).toBe(300);
   });
+
+  it('doctor explains the model server and each tool, including why python_execute is hidden', async () => {
+    server = await startScriptedLlmServer([], { models: ['scripted-model', 'other'] });
+    const result = await runCli(
+      ['doctor', '--base-url', server.baseUrl, '--model', 'scripted-model'],
+      cliEnv(home),
+    );
+    expect(result.stdout).toContain(
+      `✓ model: scripted-model @ ${server.baseUrl} (native tool mode) — server reachable, model listed`,
+    );
+    expect(result.stdout).toContain('✓ tool save_memory: available');
+    expect(result.stdout).toContain(
+      '✗ tool python_execute: 请先配置沙盒: the local sandbox is switched off (AIVORY_LOCAL_SANDBOX=0)',
+    );
+    expect(result.code).toBe(0);
+    const offline = await runCli(['doctor'], cliEnv(home));
+    expect(offline.code).toBe(1);
+    expect(offline.stdout).toContain('✗ model: No model configured.');
+  });
 });

@@ -15,6 +15,8 @@ Usage:
   aivory models default ID
   aivory settings [show]               Print the settings (search, sandbox, chat, ui) with their values
   aivory settings set KEY.FIELD VALUE  Change one setting, validated (e.g. sandbox.execTimeoutSeconds 300)
+  aivory doctor [--model NAME] [--json]
+                                       Check the data directory, the model server and why each tool is (not) available
   aivory sandbox serve [--host 127.0.0.1] [--port 48217]
                                        Run the Python sandbox sidecar (SANDBOX_* environment; key generated if unset)
   aivory sandbox image build [--image NAME] [--offline] [--force]

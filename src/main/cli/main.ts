@@ -5,6 +5,7 @@ import { chatCommand } from './chat-command';
 import { EXIT_OK, EXIT_USAGE, exitCodeFor } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { conversationsCommand } from './conversations-command';
+import { doctorCommand } from './doctor-command';
 import { HELP_TEXT } from './help';
 import { modelsCommand } from './models-command';
 import { sandboxCommand } from './sandbox-command';
@@ -19,6 +20,7 @@ const COMMANDS = [
   'models',
   'settings',
   'sandbox',
+  'doctor',
 ] as const;
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -51,6 +53,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return conversationsCommand(rest, context, io);
       case 'settings':
         return settingsCommand(rest, context, io);
+      case 'doctor':
+        return await doctorCommand(rest, context, io);
       default:
         return await modelsCommand(rest, context, io);
     }

@@ -1,0 +1,145 @@
+/**
+ * `aivory doctor [--model NAME]`: the seed's troubleshooting table (运行与故障检查 / 工具类故障速查)
+ * as a diagnostic. Checks the data directory, the model server, and for every tool whether it
+ * reaches models and, if not, which layer stops it (global switch > model defaults > backend).
+ */
+import { parseArgs } from 'node:util';
+import { toPublicError } from '../../shared/errors';
+import { listModels } from '../adapters/openai/openai-llm-client';
+import type { AppContext } from '../services/app-context';
+import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
+import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
+import { EXIT_FAILED, EXIT_OK } from './cli-errors';
+import type { CliIo } from './cli-io';
+
+/** A model server that does not answer `GET /models` in this long is reported as unreachable. */
+const MODEL_CHECK_TIMEOUT_MS = 10_000;
+
+export interface DoctorCheck {
+  subject: string;
+  ok: boolean;
+  detail: string;
+}
+
+export async function doctorCommand(
+  argv: string[],
+  context: AppContext,
+  io: CliIo,
+): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const checks: DoctorCheck[] = [
+    {
+      subject: 'data directory',
+      ok: true,
+      detail: `${context.dataDir} (schema version ${context.store.connectionInfo().schemaVersion})`,
+    },
+  ];
+  checks.push(
+    await modelCheck(context, io, {
+      model: values.model,
+      baseUrl: values['base-url'],
+      apiKey: values['api-key'],
+    }),
+  );
+  checks.push(...(await toolChecks(context)));
+  if (values.json) io.stdout(`${JSON.stringify(checks, null, 2)}\n`);
+  else
+    for (const check of checks)
+      io.stdout(`${check.ok ? '✓' : '✗'} ${check.subject}: ${check.detail}\n`);
+  return checks.every((check) => check.ok || check.subject.startsWith('tool '))
+    ? EXIT_OK
+    : EXIT_FAILED;
+}
+
+async function modelCheck(
+  context: AppContext,
+  io: CliIo,
+  flags: { model: string | undefined; baseUrl: string | undefined; apiKey: string | undefined },
+): Promise<DoctorCheck> {
+  try {
+    const model = await resolveModel(
+      mergeOverrides(flags, modelOverridesFromEnv(io.env)),
+      context.store.listModels(),
+      context.secrets,
+    );
+    const served = await listModels({
+      baseUrl: model.baseUrl,
+      apiKey: model.apiKey,
+      maxRetries: 0,
+      signal: AbortSignal.timeout(MODEL_CHECK_TIMEOUT_MS),
+    });
+    const listed = served.includes(model.model);
+    return {
+      subject: 'model',
+      ok: true,
+      detail: `${model.model} @ ${model.baseUrl} (${model.toolMode} tool mode) — server reachable, ${listed ? 'model listed' : `model not in its list of ${served.length} (it may still work)`}`,
+    };
+  } catch (error) {
+    return { subject: 'model', ok: false, detail: toPublicError(error).message };
+  }
+}
+
+async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
+  await context.prepareTools();
+  const switches = context.store.getToolAvailability();
+  const defaults =
+    context.store.listModels().find((model) => model.isDefault)?.defaultTools ?? null;
+  const checks: DoctorCheck[] = [];
+  const names = new Set([...context.tools.all().map((tool) => tool.name), PYTHON_EXECUTE_NAME]);
+  for (const name of names) {
+    const subject = `tool ${name}`;
+    if (switches[name] === false) {
+      checks.push({
+        subject,
+        ok: false,
+        detail: 'switched off globally (settings → tools): removed from every model',
+      });
+      continue;
+    }
+    if (!context.tools.get(name)) {
+      const reason =
+        name === PYTHON_EXECUTE_NAME
+          ? await sandboxReason(context)
+          : 'its backend is not configured';
+      checks.push({ subject, ok: false, detail: reason });
+      continue;
+    }
+    if (defaults !== null && !defaults.includes(name)) {
+      checks.push({
+        subject,
+        ok: true,
+        detail:
+          "available, but not in the default model's default tools (use --tools to include it)",
+      });
+      continue;
+    }
+    const extra = name === PYTHON_EXECUTE_NAME ? ` — ${await sandboxDetail(context)}` : '';
+    checks.push({ subject, ok: true, detail: `available${extra}` });
+  }
+  return checks;
+}
+
+async function sandboxReason(context: AppContext): Promise<string> {
+  const { status } = await context.sandbox.resolve();
+  return status.state === 'unavailable' ? status.reason : 'hidden';
+}
+
+async function sandboxDetail(context: AppContext): Promise<string> {
+  const { client, status } = await context.sandbox.resolve();
+  if (!client || status.state === 'unavailable') return 'no sandbox';
+  try {
+    const health = await client.health();
+    const warnings = health.warnings?.length ? `; warnings: ${health.warnings.join(' ')}` : '';
+    return `${status.state} sandbox at ${status.url}: docker ${health.docker ? 'ok' : 'unreachable'}, image ${health.image}${warnings}`;
+  } catch (error) {
+    return `${status.state} sandbox at ${status.url} does not answer: ${toPublicError(error).message}`;
+  }
+}
