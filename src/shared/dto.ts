@@ -88,3 +88,44 @@ export interface Memory {
   createdAt: number;
   conversationId: string | null;
 }
+
+/** A file attached to a skill (stored with it; its bytes are read separately). */
+export interface SkillAsset {
+  name: string;
+  mime: string;
+  /** Bytes. */
+  size: number;
+  createdAt: number;
+}
+
+/**
+ * A reusable how-to the model loads with `use_skill`. `name` is its identity; `whenToUse` is the
+ * one-sentence trigger injected into the system prompt's skills index. `builtIn` marks the reserved
+ * read-only skill that ships with the app (a user skill of the same name overrides it).
+ */
+export interface Skill {
+  name: string;
+  icon: string;
+  whenToUse: string;
+  /** Markdown. */
+  instructions: string;
+  assets: SkillAsset[];
+  builtIn: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A prompt template of the user's personal library; `{{variable}}` placeholders are filled in. */
+export interface PromptTemplate {
+  id: string;
+  title: string;
+  body: string;
+  tags: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A template with the names of its `{{variable}}` placeholders, in order of first use. */
+export interface PromptTemplateWithVariables extends PromptTemplate {
+  variables: string[];
+}

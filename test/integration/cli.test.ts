@@ -145,7 +145,7 @@ describe('aivory CLI', () => {
     expect(result.stderr).toContain('→ save_memory {"memory_text":"Lives in Oslo"}');
     expect(result.stderr).toContain('✓ save_memory ok');
     const tools = server.requests[0]?.body.tools as { function: { name: string } }[];
-    expect(tools.map((tool) => tool.function.name)).toEqual(['save_memory']);
+    expect(tools.map((tool) => tool.function.name)).toEqual(['save_memory', 'use_skill']);
   });
 
   it('configuration and connection errors exit non-zero with one line', async () => {
@@ -225,7 +225,7 @@ describe('aivory CLI', () => {
     const unknown = await runCli(['tool', 'nope', '{}'], cliEnv(home));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'aivory: Tool "nope" does not exist. Available tools: save_memory.\n',
+      'aivory: Tool "nope" does not exist. Available tools: save_memory, use_skill.\n',
     );
   });
 

@@ -76,11 +76,11 @@ describe('SqliteStore', () => {
         synchronous: 2,
         foreignKeys: true,
         busyTimeoutMs: 5000,
-        schemaVersion: 1,
+        schemaVersion: 2,
       });
       const other = new Database(databasePath, { readonly: true });
       try {
-        expect(other.pragma('user_version', { simple: true })).toBe(1);
+        expect(other.pragma('user_version', { simple: true })).toBe(2);
         expect(other.pragma('journal_mode', { simple: true })).toBe('wal');
         const tables = other
           .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -114,7 +114,7 @@ describe('SqliteStore', () => {
       store = openStore(databasePath, { clock });
       expect(store.getConversation('c1')?.title).toBe('Kept');
       expect(store.getSetting('theme')).toBe('dark');
-      expect(store.connectionInfo().schemaVersion).toBe(1);
+      expect(store.connectionInfo().schemaVersion).toBe(2);
     });
 
     it('refuses a database written by a newer schema', () => {

@@ -8,6 +8,7 @@ import { toPublicError } from '../../shared/errors';
 import { listModels } from '../adapters/openai/openai-llm-client';
 import type { AppContext } from '../services/app-context';
 import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
+import { BACKEND_TOOLS } from '../services/tool-preparation';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { EXIT_FAILED, EXIT_OK } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -93,7 +94,7 @@ async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
   const defaults =
     context.store.listModels().find((model) => model.isDefault)?.defaultTools ?? null;
   const checks: DoctorCheck[] = [];
-  const names = new Set([...context.tools.all().map((tool) => tool.name), PYTHON_EXECUTE_NAME]);
+  const names = new Set([...context.tools.all().map((tool) => tool.name), ...BACKEND_TOOLS]);
   for (const name of names) {
     const subject = `tool ${name}`;
     if (switches[name] === false) {
@@ -105,11 +106,11 @@ async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
       continue;
     }
     if (!context.tools.get(name)) {
-      const reason =
-        name === PYTHON_EXECUTE_NAME
-          ? await sandboxReason(context)
-          : 'its backend is not configured';
-      checks.push({ subject, ok: false, detail: reason });
+      checks.push({
+        subject,
+        ok: false,
+        detail: (await context.toolStatus(name)) ?? 'not available',
+      });
       continue;
     }
     if (defaults !== null && !defaults.includes(name)) {
@@ -125,11 +126,6 @@ async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
     checks.push({ subject, ok: true, detail: `available${extra}` });
   }
   return checks;
-}
-
-async function sandboxReason(context: AppContext): Promise<string> {
-  const { status } = await context.sandbox.resolve();
-  return status.state === 'unavailable' ? status.reason : 'hidden';
 }
 
 async function sandboxDetail(context: AppContext): Promise<string> {

@@ -15,6 +15,15 @@ Usage:
   aivory models default ID
   aivory settings [show]               Print the settings (search, sandbox, chat, ui) with their values
   aivory settings set KEY.FIELD VALUE  Change one setting, validated (e.g. sandbox.execTimeoutSeconds 300)
+  aivory skills list [--json]          List skills (the built-in document-generation included)
+  aivory skills show NAME              Print a skill's instructions and assets
+  aivory skills add --name NAME --when "SENTENCE" --file INSTRUCTIONS.md [--icon ICON] [--asset PATH]...
+                                       Add a skill (repeat --asset per file; a built-in's name overrides it)
+  aivory skills remove NAME
+  aivory prompts list [--json] | show ID | remove ID
+  aivory prompts add --title TITLE --file BODY.md [--tags a,b]
+  aivory memories list [--json]        Saved memories, newest first
+  aivory memories edit ID TEXT | archive ID | restore ID | delete ID
   aivory doctor [--model NAME] [--json]
                                        Check the data directory, the model server and why each tool is (not) available
   aivory sandbox serve [--host 127.0.0.1] [--port 48217]

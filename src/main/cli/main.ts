@@ -7,9 +7,12 @@ import type { CliIo } from './cli-io';
 import { conversationsCommand } from './conversations-command';
 import { doctorCommand } from './doctor-command';
 import { HELP_TEXT } from './help';
+import { memoriesCommand } from './memories-command';
 import { modelsCommand } from './models-command';
+import { promptsCommand } from './prompts-command';
 import { sandboxCommand } from './sandbox-command';
 import { settingsCommand } from './settings-command';
+import { skillsCommand } from './skills-command';
 import { toolCommand, toolsCommand } from './tool-command';
 
 const COMMANDS = [
@@ -21,6 +24,9 @@ const COMMANDS = [
   'settings',
   'sandbox',
   'doctor',
+  'skills',
+  'prompts',
+  'memories',
 ] as const;
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -55,6 +61,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return settingsCommand(rest, context, io);
       case 'doctor':
         return await doctorCommand(rest, context, io);
+      case 'skills':
+        return await skillsCommand(rest, context, io);
+      case 'prompts':
+        return await promptsCommand(rest, context, io);
+      case 'memories':
+        return await memoriesCommand(rest, context, io);
       default:
         return await modelsCommand(rest, context, io);
     }

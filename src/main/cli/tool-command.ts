@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { executeTool } from '../core/orchestrator/execute-tool';
 import { parseNativeArguments } from '../core/orchestrator/text-call-json';
 import type { AppContext } from '../services/app-context';
-import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
+import { BACKEND_TOOLS } from '../services/tool-preparation';
 import { EXIT_CANCELED, EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
@@ -59,10 +59,9 @@ export async function toolsCommand(context: AppContext, io: CliIo): Promise<numb
     const state = available.has(tool.name) ? 'available' : 'switched off';
     io.stdout(`${tool.name}\t${state}\t${tool.description.split('. ')[0] ?? ''}\n`);
   }
-  if (!context.tools.get(PYTHON_EXECUTE_NAME)) {
-    const { status } = await context.sandbox.resolve();
-    const reason = status.state === 'unavailable' ? status.reason : 'switched off in settings';
-    io.stdout(`${PYTHON_EXECUTE_NAME}\thidden\t${reason}\n`);
+  for (const name of BACKEND_TOOLS) {
+    const reason = await context.toolStatus(name);
+    if (reason !== null) io.stdout(`${name}\thidden\t${reason}\n`);
   }
   return EXIT_OK;
 }

@@ -5,10 +5,14 @@
 import type {
   Conversation,
   Memory,
+  MemoryStatus,
   Message,
   MessagePart,
   MessageStatus,
   ModelConfig,
+  PromptTemplate,
+  Skill,
+  SkillAsset,
   TurnRecord,
 } from '../../shared/dto';
 import type { ArtifactReference } from '../../shared/turn-events';
@@ -112,6 +116,32 @@ export interface MessagePatch {
   parts?: MessagePart[];
 }
 
+/** A file to attach to a skill, with its bytes. */
+export interface SkillAssetInput {
+  name: string;
+  mime: string;
+  data: Uint8Array;
+}
+
+/** A new user skill with its assets, written in one transaction. */
+export interface NewSkill {
+  name: string;
+  icon: string;
+  whenToUse: string;
+  instructions: string;
+  assets: SkillAssetInput[];
+}
+
+/** Fields of a skill to change; `name` renames it (its assets follow). */
+export type SkillPatch = Partial<Pick<Skill, 'name' | 'icon' | 'whenToUse' | 'instructions'>>;
+
+export type PromptTemplatePatch = Partial<Pick<PromptTemplate, 'title' | 'body' | 'tags'>>;
+
+export interface MemoryPatch {
+  memoryText?: string;
+  status?: MemoryStatus;
+}
+
 /** Persistence. One adapter (SQLite) implements it; the chat service is its main user. */
 export interface Store {
   createConversation(input: { id: string; title: string; modelId: string | null }): Conversation;
@@ -138,6 +168,35 @@ export interface Store {
 
   saveMemory(input: Omit<Memory, 'createdAt' | 'status'> & { status?: Memory['status'] }): Memory;
   listMemories(): Memory[];
+  getMemory(id: string): Memory | null;
+  /** Changes the text and/or status; throws `not-found` when the memory does not exist. */
+  updateMemory(id: string, patch: MemoryPatch): Memory;
+  /** Returns false when there was no such memory. */
+  deleteMemory(id: string): boolean;
+
+  /** The user's skills (never the built-in one), by name, each with its asset metadata. */
+  listSkills(): Skill[];
+  getSkill(name: string): Skill | null;
+  /** Inserts a skill and its assets in one transaction; a taken name is `invalid-input`. */
+  createSkill(input: NewSkill): Skill;
+  /** Throws `not-found` for an unknown skill and `invalid-input` when renaming onto a taken name. */
+  updateSkill(name: string, patch: SkillPatch): Skill;
+  /** Deletes the skill with its assets; returns false when there was no such skill. */
+  deleteSkill(name: string): boolean;
+  /** Adds an asset, or replaces the skill's asset of the same name. Throws `not-found`. */
+  putSkillAsset(skillName: string, asset: SkillAssetInput): SkillAsset;
+  /** The asset's bytes, or null when the skill or the asset does not exist. */
+  readSkillAsset(skillName: string, assetName: string): Uint8Array | null;
+  deleteSkillAsset(skillName: string, assetName: string): boolean;
+
+  listPromptTemplates(): PromptTemplate[];
+  getPromptTemplate(id: string): PromptTemplate | null;
+  createPromptTemplate(
+    input: Pick<PromptTemplate, 'id' | 'title' | 'body' | 'tags'>,
+  ): PromptTemplate;
+  /** Throws `not-found` when the template does not exist. */
+  updatePromptTemplate(id: string, patch: PromptTemplatePatch): PromptTemplate;
+  deletePromptTemplate(id: string): boolean;
 
   getSetting(key: string): unknown;
   setSetting(key: string, value: unknown): void;

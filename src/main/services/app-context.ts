@@ -14,12 +14,11 @@ import { randomIds, systemClock } from '../adapters/system';
 import { limitOverridesFromEnv } from '../core/orchestrator/budgets';
 import type { IdGenerator, Logger, SecretStore } from '../core/ports';
 import { createSaveMemoryTool } from '../tools/save-memory';
-import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
-import type { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
-import type { PythonSandbox } from '../tools/python-execute';
-import { createPythonExecuteTool, PYTHON_EXECUTE_NAME } from '../tools/python-execute';
+import { createUseSkillTool } from '../tools/use-skill';
+import { SkillsService } from './skills-service';
 import { ChatService } from './chat-service';
 import { SandboxManager } from './sandbox-manager';
+import { backendStatus, prepareTools } from './tool-preparation';
 import { SettingsService } from './settings-service';
 import { ToolRegistry } from './tool-registry';
 
@@ -38,6 +37,8 @@ export interface AppContext {
    * turn's tool selection to skip starting a sandbox the turn will not use.
    */
   prepareTools(selection?: readonly string[]): Promise<void>;
+  /** Why a backend-dependent tool (python_execute, aivory_web_search) is not registered. */
+  toolStatus(name: string): Promise<string | null>;
   /** Stops a local sandbox (archiving its workspaces) and closes the store. */
   close(): Promise<void>;
 }
@@ -61,8 +62,10 @@ export function openAppContext(
   restrictToOwner([databasePath, `${databasePath}-wal`, `${databasePath}-shm`]);
   const secrets = options.secrets ?? new FileSecretStore(join(dataDir, 'secrets.json'));
   const ids = randomIds;
-  const tools = new ToolRegistry([createSaveMemoryTool({ memories: store, ids })], () =>
-    store.getToolAvailability(),
+  const skills = new SkillsService(store);
+  const tools = new ToolRegistry(
+    [createSaveMemoryTool({ memories: store, ids }), createUseSkillTool({ skills })],
+    () => store.getToolAvailability(),
   );
   const chat = new ChatService({
     store,
@@ -83,20 +86,7 @@ export function openAppContext(
     logger,
     ...(options.warmPool === undefined ? {} : { warmPool: options.warmPool }),
   });
-  const prepareTools = async (selection?: readonly string[]): Promise<void> => {
-    if (selection && !selection.includes(PYTHON_EXECUTE_NAME)) return;
-    if (store.getToolAvailability()[PYTHON_EXECUTE_NAME] === false) return;
-    const { client } = await sandbox.resolve();
-    if (!client) return;
-    tools.register(
-      createPythonExecuteTool({
-        sandbox: conversationSandbox(client),
-        artifacts: new FileArtifactSink(env.AIVORY_ARTIFACTS_DIR ?? join(dataDir, 'artifacts')),
-        timeoutSeconds: settings.get('sandbox').execTimeoutSeconds,
-        scratchConversationId: 'aivory-cli-scratch',
-      }),
-    );
-  };
+  const preparation = { env, dataDir, store, secrets, settings, sandbox, tools };
   return {
     dataDir,
     store,
@@ -107,7 +97,8 @@ export function openAppContext(
     settings,
     chat,
     sandbox,
-    prepareTools,
+    prepareTools: (selection) => prepareTools(preparation, selection),
+    toolStatus: (name) => backendStatus(preparation, name),
     close: async () => {
       try {
         await sandbox.close();
@@ -122,14 +113,4 @@ export function openAppContext(
 function restrictToOwner(paths: readonly string[]): void {
   if (process.platform === 'win32') return;
   for (const path of paths) if (existsSync(path)) chmodSync(path, 0o600);
-}
-
-/** python_execute's view of the sandbox: one session per conversation, files by path. */
-function conversationSandbox(client: SandboxClient): PythonSandbox {
-  return {
-    sessionFor: (conversationId, signal) => client.createSession(conversationId, signal),
-    exec: (sessionId, code, timeoutSeconds, signal) =>
-      client.exec(sessionId, code, timeoutSeconds, signal),
-    download: (sessionId, path, signal) => client.download(sessionId, path, signal),
-  };
 }

@@ -11,6 +11,9 @@ import { runTurn } from '../core/orchestrator/run-turn';
 import type { Clock, IdGenerator, LlmClient, Logger, Store } from '../core/ports';
 import { buildHistory } from './history';
 import { MessageWriter } from './message-writer';
+import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
+import { USE_SKILL_NAME } from '../tools/use-skill';
+import { skillsPromptSection } from './skills-prompt-section';
 import { buildSystemPrompt } from './system-prompt';
 import type { ToolRegistry } from './tool-registry';
 
@@ -117,7 +120,15 @@ export class ChatService {
         mode: request.mode,
       };
       const messages = buildHistory({
-        systemPrompt: buildSystemPrompt({ now: clock.now(), memories: store.listMemories() }),
+        systemPrompt: buildSystemPrompt({
+          now: clock.now(),
+          memories: store.listMemories(),
+          skillsSection: skillsPromptSection({
+            skills: store.listSkills(),
+            useSkillOffered: tools.some((tool) => tool.name === USE_SKILL_NAME),
+            pythonOffered: tools.some((tool) => tool.name === PYTHON_EXECUTE_NAME),
+          }),
+        }),
         previous,
         userText: text,
         contextWindow: request.model.contextWindow,

@@ -13,9 +13,22 @@ import type {
   Message,
   MessagePart,
   ModelConfig,
+  PromptTemplate,
+  Skill,
+  SkillAsset,
   TurnRecord,
 } from '../../../shared/dto';
-import type { Clock, MessagePatch, Store } from '../../core/ports';
+import type {
+  Clock,
+  MemoryPatch,
+  MessagePatch,
+  NewSkill,
+  PromptTemplatePatch,
+  SkillAssetInput,
+  SkillPatch,
+  Store,
+} from '../../core/ports';
+import { SqliteLibrary } from './library-store';
 import { describeConnection, openDatabase } from './open-database';
 import type { ConnectionInfo } from './open-database';
 import { replaceSearchEntry, searchMessages } from './message-search';
@@ -57,6 +70,7 @@ export class SqliteStore implements Store {
   private readonly database: Database.Database;
   private readonly clock: Clock;
   private readonly streaming: StreamingClaims;
+  private readonly library: SqliteLibrary;
 
   /** Opens and migrates the file; does not recover interrupted messages (`openStore` does). */
   constructor(path: string, clock: Clock) {
@@ -64,6 +78,7 @@ export class SqliteStore implements Store {
     this.clock = clock;
     this.streaming = new StreamingClaims(resolvedPath);
     this.database = openDatabase(resolvedPath);
+    this.library = new SqliteLibrary(this.database, clock);
   }
 
   createConversation(input: { id: string; title: string; modelId: string | null }): Conversation {
@@ -232,6 +247,58 @@ export class SqliteStore implements Store {
   /** Oldest first. */
   listMemories(): Memory[] {
     return this.all<MemoryRow>('SELECT * FROM memories ORDER BY created_at, rowid').map(toMemory);
+  }
+
+  // Memory edits, skills and prompt templates: see library-store.ts for what each promises.
+  getMemory(id: string): Memory | null {
+    return this.library.getMemory(id);
+  }
+  updateMemory(id: string, patch: MemoryPatch): Memory {
+    return this.library.updateMemory(id, patch);
+  }
+  deleteMemory(id: string): boolean {
+    return this.library.deleteMemory(id);
+  }
+  listSkills(): Skill[] {
+    return this.library.listSkills();
+  }
+  getSkill(name: string): Skill | null {
+    return this.library.getSkill(name);
+  }
+  createSkill(input: NewSkill): Skill {
+    return this.library.createSkill(input);
+  }
+  updateSkill(name: string, patch: SkillPatch): Skill {
+    return this.library.updateSkill(name, patch);
+  }
+  deleteSkill(name: string): boolean {
+    return this.library.deleteSkill(name);
+  }
+  putSkillAsset(skillName: string, asset: SkillAssetInput): SkillAsset {
+    return this.library.putSkillAsset(skillName, asset);
+  }
+  readSkillAsset(skillName: string, assetName: string): Uint8Array | null {
+    return this.library.readSkillAsset(skillName, assetName);
+  }
+  deleteSkillAsset(skillName: string, assetName: string): boolean {
+    return this.library.deleteSkillAsset(skillName, assetName);
+  }
+  listPromptTemplates(): PromptTemplate[] {
+    return this.library.listPromptTemplates();
+  }
+  getPromptTemplate(id: string): PromptTemplate | null {
+    return this.library.getPromptTemplate(id);
+  }
+  createPromptTemplate(
+    input: Pick<PromptTemplate, 'id' | 'title' | 'body' | 'tags'>,
+  ): PromptTemplate {
+    return this.library.createPromptTemplate(input);
+  }
+  updatePromptTemplate(id: string, patch: PromptTemplatePatch): PromptTemplate {
+    return this.library.updatePromptTemplate(id, patch);
+  }
+  deletePromptTemplate(id: string): boolean {
+    return this.library.deletePromptTemplate(id);
   }
 
   /** The JSON value stored under `key`, or undefined when there is none. */

@@ -1,0 +1,262 @@
+/**
+ * The user's library in SQLite: skills with their assets, prompt templates, and memory edits.
+ * `SqliteStore` owns the connection and delegates these `Store` methods here. Writes that read
+ * first run in one IMMEDIATE transaction, like the rest of the store. Checks of content (name
+ * format, sizes) belong to the services; the tables only refuse what would corrupt them.
+ */
+import type Database from 'better-sqlite3';
+import type { Memory, PromptTemplate, Skill, SkillAsset } from '../../../shared/dto';
+import { AivoryError } from '../../../shared/errors';
+import type {
+  Clock,
+  MemoryPatch,
+  NewSkill,
+  PromptTemplatePatch,
+  SkillAssetInput,
+  SkillPatch,
+} from '../../core/ports';
+import { SKILL_ASSET_COLUMNS, toPromptTemplate, toSkill } from './library-rows';
+import type { PromptTemplateRow, SkillAssetRow, SkillRow } from './library-rows';
+import { toMemory } from './row-mapping';
+import type { MemoryRow } from './row-mapping';
+
+export class SqliteLibrary {
+  constructor(
+    private readonly database: Database.Database,
+    private readonly clock: Clock,
+  ) {}
+
+  getMemory(id: string): Memory | null {
+    const row = this.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', id);
+    return row === undefined ? null : toMemory(row);
+  }
+
+  /** Changes only the given fields; throws `not-found` when the memory does not exist. */
+  updateMemory(id: string, patch: MemoryPatch): Memory {
+    return this.write(() => {
+      const current = this.getMemory(id);
+      if (current === null) throw notFound('Memory', id);
+      this.run(
+        'UPDATE memories SET memory_text = ?, status = ? WHERE id = ?',
+        patch.memoryText ?? current.memoryText,
+        patch.status ?? current.status,
+        id,
+      );
+      return {
+        ...current,
+        memoryText: patch.memoryText ?? current.memoryText,
+        status: patch.status ?? current.status,
+      };
+    });
+  }
+
+  deleteMemory(id: string): boolean {
+    return this.run('DELETE FROM memories WHERE id = ?', id).changes > 0;
+  }
+
+  /** By name, each with its asset metadata in name order. */
+  listSkills(): Skill[] {
+    const assetsBySkill = new Map<string, SkillAssetRow[]>();
+    const assetRows = this.all<SkillAssetRow>(
+      `SELECT ${SKILL_ASSET_COLUMNS} FROM skill_assets ORDER BY skill_name, name`,
+    );
+    for (const row of assetRows) {
+      const assets = assetsBySkill.get(row.skill_name) ?? [];
+      assets.push(row);
+      assetsBySkill.set(row.skill_name, assets);
+    }
+    return this.all<SkillRow>('SELECT * FROM skills ORDER BY name').map((row) =>
+      toSkill(row, assetsBySkill.get(row.name) ?? []),
+    );
+  }
+
+  getSkill(name: string): Skill | null {
+    const row = this.get<SkillRow>('SELECT * FROM skills WHERE name = ?', name);
+    if (row === undefined) return null;
+    const assets = this.all<SkillAssetRow>(
+      `SELECT ${SKILL_ASSET_COLUMNS} FROM skill_assets WHERE skill_name = ? ORDER BY name`,
+      name,
+    );
+    return toSkill(row, assets);
+  }
+
+  /** Inserts the skill and its assets atomically; a taken name is an `invalid-input` error. */
+  createSkill(input: NewSkill): Skill {
+    return this.write(() => {
+      if (this.getSkill(input.name) !== null) throw nameTaken(input.name);
+      const now = this.clock.now();
+      this.run(
+        `INSERT INTO skills (name, icon, when_to_use, instructions, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        input.name,
+        input.icon,
+        input.whenToUse,
+        input.instructions,
+        now,
+        now,
+      );
+      for (const asset of input.assets) this.insertAsset(input.name, asset, now);
+      return this.requireSkill(input.name);
+    });
+  }
+
+  /** Changes only the given fields and stamps `updated_at`; a rename carries the assets along. */
+  updateSkill(name: string, patch: SkillPatch): Skill {
+    return this.write(() => {
+      const current = this.requireSkill(name);
+      const next = {
+        name: patch.name ?? current.name,
+        icon: patch.icon ?? current.icon,
+        whenToUse: patch.whenToUse ?? current.whenToUse,
+        instructions: patch.instructions ?? current.instructions,
+      };
+      if (next.name !== name && this.getSkill(next.name) !== null) throw nameTaken(next.name);
+      this.run(
+        `UPDATE skills SET name = ?, icon = ?, when_to_use = ?, instructions = ?, updated_at = ?
+         WHERE name = ?`,
+        next.name,
+        next.icon,
+        next.whenToUse,
+        next.instructions,
+        this.clock.now(),
+        name,
+      );
+      return this.requireSkill(next.name);
+    });
+  }
+
+  deleteSkill(name: string): boolean {
+    return this.run('DELETE FROM skills WHERE name = ?', name).changes > 0;
+  }
+
+  /** Adds the asset or replaces the one of the same name, and stamps the skill's `updated_at`. */
+  putSkillAsset(skillName: string, asset: SkillAssetInput): SkillAsset {
+    return this.write(() => {
+      this.requireSkill(skillName);
+      const now = this.clock.now();
+      this.run('DELETE FROM skill_assets WHERE skill_name = ? AND name = ?', skillName, asset.name);
+      this.insertAsset(skillName, asset, now);
+      this.run('UPDATE skills SET updated_at = ? WHERE name = ?', now, skillName);
+      return { name: asset.name, mime: asset.mime, size: asset.data.byteLength, createdAt: now };
+    });
+  }
+
+  readSkillAsset(skillName: string, assetName: string): Uint8Array | null {
+    const row = this.get<{ data: Uint8Array }>(
+      'SELECT data FROM skill_assets WHERE skill_name = ? AND name = ?',
+      skillName,
+      assetName,
+    );
+    return row === undefined ? null : new Uint8Array(row.data);
+  }
+
+  deleteSkillAsset(skillName: string, assetName: string): boolean {
+    return this.write(() => {
+      const sql = 'DELETE FROM skill_assets WHERE skill_name = ? AND name = ?';
+      if (this.run(sql, skillName, assetName).changes === 0) return false;
+      this.run('UPDATE skills SET updated_at = ? WHERE name = ?', this.clock.now(), skillName);
+      return true;
+    });
+  }
+
+  /** Most recently changed first. */
+  listPromptTemplates(): PromptTemplate[] {
+    return this.all<PromptTemplateRow>(
+      'SELECT * FROM prompt_templates ORDER BY updated_at DESC, rowid DESC',
+    ).map(toPromptTemplate);
+  }
+
+  getPromptTemplate(id: string): PromptTemplate | null {
+    const row = this.get<PromptTemplateRow>('SELECT * FROM prompt_templates WHERE id = ?', id);
+    return row === undefined ? null : toPromptTemplate(row);
+  }
+
+  createPromptTemplate(
+    input: Pick<PromptTemplate, 'id' | 'title' | 'body' | 'tags'>,
+  ): PromptTemplate {
+    const now = this.clock.now();
+    this.run(
+      `INSERT INTO prompt_templates (id, title, body, tags, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      input.id,
+      input.title,
+      input.body,
+      JSON.stringify(input.tags),
+      now,
+      now,
+    );
+    return { ...input, tags: [...input.tags], createdAt: now, updatedAt: now };
+  }
+
+  /** Changes only the given fields and stamps `updated_at`; throws `not-found`. */
+  updatePromptTemplate(id: string, patch: PromptTemplatePatch): PromptTemplate {
+    return this.write(() => {
+      const current = this.getPromptTemplate(id);
+      if (current === null) throw notFound('Prompt template', id);
+      const next: PromptTemplate = {
+        ...current,
+        title: patch.title ?? current.title,
+        body: patch.body ?? current.body,
+        tags: [...(patch.tags ?? current.tags)],
+        updatedAt: this.clock.now(),
+      };
+      this.run(
+        'UPDATE prompt_templates SET title = ?, body = ?, tags = ?, updated_at = ? WHERE id = ?',
+        next.title,
+        next.body,
+        JSON.stringify(next.tags),
+        next.updatedAt,
+        id,
+      );
+      return next;
+    });
+  }
+
+  deletePromptTemplate(id: string): boolean {
+    return this.run('DELETE FROM prompt_templates WHERE id = ?', id).changes > 0;
+  }
+
+  private requireSkill(name: string): Skill {
+    const skill = this.getSkill(name);
+    if (skill === null) throw notFound('Skill', name);
+    return skill;
+  }
+
+  private insertAsset(skillName: string, asset: SkillAssetInput, now: number): void {
+    this.run(
+      `INSERT INTO skill_assets (skill_name, name, mime, size, data, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      skillName,
+      asset.name,
+      asset.mime,
+      asset.data.byteLength,
+      Buffer.from(asset.data.buffer, asset.data.byteOffset, asset.data.byteLength),
+      now,
+    );
+  }
+
+  private run(sql: string, ...parameters: unknown[]): Database.RunResult {
+    return this.database.prepare(sql).run(...parameters);
+  }
+
+  private get<Row>(sql: string, ...parameters: unknown[]): Row | undefined {
+    return this.database.prepare<unknown[], Row>(sql).get(...parameters);
+  }
+
+  private all<Row>(sql: string, ...parameters: unknown[]): Row[] {
+    return this.database.prepare<unknown[], Row>(sql).all(...parameters);
+  }
+
+  /** Runs `body` in an IMMEDIATE transaction (nested calls become savepoints). */
+  private write<T>(body: () => T): T {
+    return this.database.transaction(body).immediate();
+  }
+}
+
+function notFound(kind: string, id: string): AivoryError {
+  return new AivoryError('not-found', `${kind} ${id} does not exist.`);
+}
+
+function nameTaken(name: string): AivoryError {
+  return new AivoryError('invalid-input', `A skill named "${name}" already exists.`);
+}

@@ -1,0 +1,58 @@
+/**
+ * Saved memories as the user manages them (settings page, `aivory memories`): list, edit the
+ * text, archive or restore, delete. ACTIVE memories go into later system prompts; ARCHIVED ones
+ * are kept but left out.
+ */
+import type { Memory, MemoryStatus } from '../../shared/dto';
+import { AivoryError } from '../../shared/errors';
+import type { Store } from '../core/ports';
+import { MAX_MEMORY_TEXT_CHARS } from '../tools/save-memory';
+
+export type MemoryStore = Pick<
+  Store,
+  'listMemories' | 'getMemory' | 'updateMemory' | 'deleteMemory'
+>;
+
+export class MemoriesService {
+  constructor(private readonly store: MemoryStore) {}
+
+  /** Every memory, newest first, archived ones included. */
+  list(): Memory[] {
+    return this.store.listMemories().reverse();
+  }
+
+  /** Replaces the text (trimmed, non-empty, at most 2000 characters); keeps the status. */
+  edit(id: string, text: string): Memory {
+    const memoryText = text.trim();
+    if (memoryText === '') throw new AivoryError('invalid-input', 'The memory text is empty.');
+    if (memoryText.length > MAX_MEMORY_TEXT_CHARS) {
+      throw new AivoryError(
+        'invalid-input',
+        `The memory text is longer than ${MAX_MEMORY_TEXT_CHARS} characters.`,
+      );
+    }
+    this.require(id);
+    return this.store.updateMemory(id, { memoryText });
+  }
+
+  /** ACTIVE puts the memory back into system prompts; ARCHIVED keeps it out. */
+  setStatus(id: string, status: MemoryStatus): Memory {
+    this.require(id);
+    return this.store.updateMemory(id, { status });
+  }
+
+  /** Deletes the memory; an unknown id is a `not-found` error. */
+  remove(id: string): void {
+    if (!this.store.deleteMemory(id)) throw notFound(id);
+  }
+
+  private require(id: string): Memory {
+    const memory = this.store.getMemory(id);
+    if (memory === null) throw notFound(id);
+    return memory;
+  }
+}
+
+function notFound(id: string): AivoryError {
+  return new AivoryError('not-found', `No memory with id ${id}.`);
+}

@@ -1,0 +1,112 @@
+/**
+ * Tools whose backend must be found before they can be offered: python_execute (a sandbox) and
+ * aivory_web_search (a configured search backend). A tool whose backend is missing is never
+ * registered, so models never see it; `backendStatus` says why (for `aivory tools` / doctor).
+ */
+import { join } from 'node:path';
+import { AivoryError } from '../../shared/errors';
+import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
+import type { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
+import type { SecretStore, Store } from '../core/ports';
+import { createPythonExecuteTool, PYTHON_EXECUTE_NAME } from '../tools/python-execute';
+import type { PythonSandbox } from '../tools/python-execute';
+import { createSearchBackend, searchEndpointOrigin } from '../tools/search-backends/create-backend';
+import type { SearchFetch } from '../tools/search-backends/types';
+import { createWebSearchTool, WEB_SEARCH_NAME } from '../tools/web-search';
+import type { SandboxManager } from './sandbox-manager';
+import { resolveSearchConfig, searchAvailability } from './search-config';
+import type { SettingsService } from './settings-service';
+import type { ToolRegistry } from './tool-registry';
+
+export interface ToolPreparationContext {
+  env: Record<string, string | undefined>;
+  dataDir: string;
+  store: Store;
+  secrets: SecretStore;
+  settings: SettingsService;
+  sandbox: SandboxManager;
+  tools: ToolRegistry;
+}
+
+/** Conversation id used when a tool runs outside a conversation (`aivory tool …`). */
+export const SCRATCH_CONVERSATION_ID = 'aivory-cli-scratch';
+
+/** Registers every backend-dependent tool the selection (default: all) may use. */
+export async function prepareTools(
+  context: ToolPreparationContext,
+  selection?: readonly string[],
+): Promise<void> {
+  const wanted = (name: string): boolean =>
+    (!selection || selection.includes(name)) &&
+    context.store.getToolAvailability()[name] !== false &&
+    !context.tools.get(name);
+  if (wanted(PYTHON_EXECUTE_NAME)) await preparePython(context);
+  if (wanted(WEB_SEARCH_NAME)) await prepareSearch(context);
+}
+
+/** Why a backend-dependent tool is missing, or null when it is registered or unknown. */
+export async function backendStatus(
+  context: ToolPreparationContext,
+  name: string,
+): Promise<string | null> {
+  if (context.tools.get(name)) return null;
+  if (context.store.getToolAvailability()[name] === false)
+    return 'switched off globally (settings → tools)';
+  if (name === PYTHON_EXECUTE_NAME) {
+    const { status } = await context.sandbox.resolve();
+    return status.state === 'unavailable' ? status.reason : null;
+  }
+  if (name === WEB_SEARCH_NAME) {
+    const config = await resolveSearchConfig(savedSearch(context), context.env, context.secrets);
+    return searchAvailability(config).reason;
+  }
+  return null;
+}
+
+/** The tools that exist only with a backend, for listings. */
+export const BACKEND_TOOLS: readonly string[] = [PYTHON_EXECUTE_NAME, WEB_SEARCH_NAME];
+
+async function preparePython(context: ToolPreparationContext): Promise<void> {
+  const { client } = await context.sandbox.resolve();
+  if (!client) return;
+  context.tools.register(
+    createPythonExecuteTool({
+      sandbox: conversationSandbox(client),
+      artifacts: new FileArtifactSink(
+        context.env.AIVORY_ARTIFACTS_DIR ?? join(context.dataDir, 'artifacts'),
+      ),
+      timeoutSeconds: context.settings.get('sandbox').execTimeoutSeconds,
+      scratchConversationId: SCRATCH_CONVERSATION_ID,
+    }),
+  );
+}
+
+async function prepareSearch(context: ToolPreparationContext): Promise<void> {
+  const config = await resolveSearchConfig(savedSearch(context), context.env, context.secrets);
+  const origin = searchEndpointOrigin(config);
+  if (!searchAvailability(config).available || !origin) return;
+  // The search backend may reach exactly its configured origin (a local SearXNG on 127.0.0.1
+  // included) and nothing else; the backends never follow redirects.
+  const onlyThisOrigin: SearchFetch = (url, init) =>
+    new URL(url).origin === origin
+      ? fetch(url, init)
+      : Promise.reject(new AivoryError('config', `Only ${origin} may be reached for search.`));
+  context.tools.register(
+    createWebSearchTool({ backend: createSearchBackend(config, { fetch: onlyThisOrigin }) }),
+  );
+}
+
+/** The saved search settings, or null when the user never saved any (env defaults apply). */
+function savedSearch(context: ToolPreparationContext) {
+  return context.store.getSetting('search') === undefined ? null : context.settings.get('search');
+}
+
+/** python_execute's view of the sandbox: one session per conversation, files by path. */
+function conversationSandbox(client: SandboxClient): PythonSandbox {
+  return {
+    sessionFor: (conversationId, signal) => client.createSession(conversationId, signal),
+    exec: (sessionId, code, timeoutSeconds, signal) =>
+      client.exec(sessionId, code, timeoutSeconds, signal),
+    download: (sessionId, path, signal) => client.download(sessionId, path, signal),
+  };
+}
