@@ -269,4 +269,23 @@ describe('aivory CLI', () => {
     expect(offline.code).toBe(1);
     expect(offline.stdout).toContain('✗ model: No model configured.');
   });
+
+  it('search is offered only when configured; its key goes to the secret store and is shown masked', async () => {
+    const hidden = await runCli(['tools'], cliEnv(home));
+    expect(hidden.stdout).toMatch(/aivory_web_search\thidden\tWeb search is disabled/);
+    const saved = await runCli(
+      ['settings', 'set-key', 'search.apiKey', 'brave-key-1234567890abcdef'],
+      cliEnv(home),
+    );
+    expect(saved.stdout).toBe('search.apiKey saved (bra…cdef)\n');
+    await runCli(['settings', 'set', 'search.provider', 'brave'], cliEnv(home));
+    const shown = await runCli(['settings', 'show'], cliEnv(home));
+    expect(shown.stdout).not.toContain('1234567890');
+    const offered = await runCli(['tools'], cliEnv(home));
+    expect(offered.stdout).toMatch(/aivory_web_search\tavailable/);
+    await runCli(['settings', 'clear-key', 'search.apiKey'], cliEnv(home));
+    expect((await runCli(['tools'], cliEnv(home))).stdout).toMatch(
+      /aivory_web_search\thidden\tBrave Search needs an API key/,
+    );
+  });
 });

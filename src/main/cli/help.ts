@@ -15,6 +15,8 @@ Usage:
   aivory models default ID
   aivory settings [show]               Print the settings (search, sandbox, chat, ui) with their values
   aivory settings set KEY.FIELD VALUE  Change one setting, validated (e.g. sandbox.execTimeoutSeconds 300)
+  aivory settings set-key search.apiKey|sandbox.apiKey VALUE
+                                       Store a key in the secret store (shown masked); clear-key removes it
   aivory skills list [--json]          List skills (the built-in document-generation included)
   aivory skills show NAME              Print a skill's instructions and assets
   aivory skills add --name NAME --when "SENTENCE" --file INSTRUCTIONS.md [--icon ICON] [--asset PATH]...

@@ -58,7 +58,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'conversations':
         return conversationsCommand(rest, context, io);
       case 'settings':
-        return settingsCommand(rest, context, io);
+        return await settingsCommand(rest, context, io);
       case 'doctor':
         return await doctorCommand(rest, context, io);
       case 'skills':

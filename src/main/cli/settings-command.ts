@@ -1,11 +1,21 @@
 /** `aivory settings [show] | set KEY.FIELD VALUE`: the typed settings shared with the app. */
+import { maskSecret } from '../adapters/secrets/file-secret-store';
 import type { AppContext } from '../services/app-context';
 import { isSettingsKey, SETTINGS_SCHEMAS } from '../services/settings-service';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
-export function settingsCommand(argv: string[], context: AppContext, io: CliIo): number {
+/** Settings whose key lives in the SecretStore; the setting itself only holds a reference. */
+const SECRET_SETTINGS = { 'search.apiKey': 'search', 'sandbox.apiKey': 'sandbox' } as const;
+
+export async function settingsCommand(
+  argv: string[],
+  context: AppContext,
+  io: CliIo,
+): Promise<number> {
   const [action = 'show', path, ...rest] = argv;
+  if (action === 'set-key' || action === 'clear-key')
+    return setKey(action, path, rest.join(' '), context, io);
   if (action === 'show') {
     const all = Object.fromEntries(
       Object.keys(SETTINGS_SCHEMAS)
@@ -35,4 +45,32 @@ export function settingsCommand(argv: string[], context: AppContext, io: CliIo):
 function parseValue(text: string): unknown {
   if (/^(-?\d+(\.\d+)?|true|false|null)$/.test(text)) return JSON.parse(text) as unknown;
   return text;
+}
+
+/** `settings set-key search.apiKey VALUE` / `clear-key`: stores the key, shows it masked. */
+async function setKey(
+  action: 'set-key' | 'clear-key',
+  path: string | undefined,
+  value: string,
+  context: AppContext,
+  io: CliIo,
+): Promise<number> {
+  const key = Object.entries(SECRET_SETTINGS).find(([name]) => name === path)?.[1];
+  if (!key) {
+    throw usageError(
+      `Usage: aivory settings set-key|clear-key ${Object.keys(SECRET_SETTINGS).join('|')} [VALUE]`,
+    );
+  }
+  const ref = `settings:${key}:api-key`;
+  if (action === 'clear-key') {
+    await context.secrets.delete(ref);
+    context.settings.update(key, { apiKeyRef: null });
+    io.stdout(`${path} cleared\n`);
+    return EXIT_OK;
+  }
+  if (value.trim() === '') throw usageError(`Give the key: aivory settings set-key ${path} VALUE`);
+  await context.secrets.set(ref, value.trim());
+  context.settings.update(key, { apiKeyRef: ref });
+  io.stdout(`${path} saved (${maskSecret(value.trim())})\n`);
+  return EXIT_OK;
 }
