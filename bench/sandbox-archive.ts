@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { LocalArchiveStore } from '../sandbox/src/archive-store';
-import { loadSandboxConfig, resolveExecTimeoutSeconds } from '../sandbox/src/config';
+import { loadSandboxConfig } from '../sandbox/src/config';
 import type { SandboxConfig } from '../sandbox/src/config';
-import { DockerRuntime } from '../sandbox/src/docker-runtime';
 import { SessionManager } from '../sandbox/src/session-manager';
+import { sessionManagerOptions } from '../sandbox/src/start-sidecar';
 import type { BenchMetric } from './bench-result';
 import {
   DOCKER_SOCKET,
@@ -148,24 +148,7 @@ async function startBenchManager(archiveDir: string): Promise<BenchManager> {
   let clockOffset = 0;
   let archivedAt: number | null = null;
   const manager = new SessionManager({
-    runtime: new DockerRuntime(config.dockerSocket),
-    archives,
-    limits: {
-      image: config.image,
-      memoryBytes: config.memoryBytes,
-      cpus: config.cpus,
-      pidsLimit: config.pidsLimit,
-      workspaceBytes: config.workspaceSizeBytes,
-      tmpBytes: config.tmpSizeBytes,
-      readOnlyRootfs: config.readOnlyRootfs,
-    },
-    maxSessions: config.maxSessions,
-    idleSeconds: config.idleSeconds,
-    maxOutputBytes: config.maxOutputBytes,
-    warmPool: config.warmPool,
-    retentionDays: config.archiveRetentionDays,
-    resolveTimeoutSeconds: (requested) => resolveExecTimeoutSeconds(requested, config),
-    logger: {
+    ...sessionManagerOptions(config, {
       info: (message) => {
         if (message === 'workspace archived') archivedAt = performance.now();
       },
@@ -173,7 +156,8 @@ async function startBenchManager(archiveDir: string): Promise<BenchManager> {
         problems.push(`sandbox archive warn: ${message} ${JSON.stringify(fields ?? {})}`),
       error: (message, fields) =>
         problems.push(`sandbox archive error: ${message} ${JSON.stringify(fields ?? {})}`),
-    },
+    }),
+    archives,
     namePrefix: prefix,
     now: () => Date.now() + clockOffset,
   });

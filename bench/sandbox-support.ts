@@ -5,10 +5,11 @@
  * every container a benchmark created (found by the container-name prefix it owns).
  */
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { containerNamePrefix } from '../sandbox/src/start-sidecar';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalArchiveStore } from '../sandbox/src/archive-store';
 import { loadSandboxConfig } from '../sandbox/src/config';
@@ -81,7 +82,7 @@ export async function startBenchSidecar(
     SANDBOX_DOCKER_SOCKET: DOCKER_SOCKET,
     ...environment,
   });
-  const prefix = sidecarNamePrefix(archiveDir);
+  const prefix = containerNamePrefix(archiveDir);
   let sidecar: RunningSidecar;
   try {
     sidecar = await startSidecar(config, recordingLogger(problems));
@@ -114,11 +115,6 @@ export async function startBenchSidecar(
       }
     },
   };
-}
-
-/** The prefix start-sidecar.ts gives its containers: a hash of the archive directory. */
-function sidecarNamePrefix(archiveDir: string): string {
-  return `aivory-${createHash('sha256').update(archiveDir).digest('hex').slice(0, 10)}`;
 }
 
 /** Throws unless the response is `status` with a JSON body; returns the body. */

@@ -10,6 +10,7 @@ import type { SandboxConfig } from './config';
 import { isLoopbackHost, resolveExecTimeoutSeconds } from './config';
 import { DockerRuntime } from './docker-runtime';
 import { createSandboxServer } from './http-server';
+import type { SessionManagerOptions } from './session-manager';
 import { SessionManager } from './session-manager';
 
 export interface SidecarLogger {
@@ -33,29 +34,7 @@ export async function startSidecar(
   if (config.apiKey === null && !isLoopbackHost(config.host)) {
     throw new Error('Refusing to serve without SANDBOX_API_KEY on a non-loopback address.');
   }
-  const manager = new SessionManager({
-    runtime: new DockerRuntime(config.dockerSocket),
-    archives: new LocalArchiveStore(config.archiveDir),
-    limits: {
-      image: config.image,
-      memoryBytes: config.memoryBytes,
-      cpus: config.cpus,
-      pidsLimit: config.pidsLimit,
-      workspaceBytes: config.workspaceSizeBytes,
-      tmpBytes: config.tmpSizeBytes,
-      readOnlyRootfs: config.readOnlyRootfs,
-    },
-    maxSessions: config.maxSessions,
-    idleSeconds: config.idleSeconds,
-    maxOutputBytes: config.maxOutputBytes,
-    warmPool: config.warmPool,
-    retentionDays: config.archiveRetentionDays,
-    resolveTimeoutSeconds: (requested) => resolveExecTimeoutSeconds(requested, config),
-    logger,
-    // Containers are named after the archive directory, so two sidecars with their own data
-    // (the desktop app's and a test's) never clean up each other's containers.
-    namePrefix: `aivory-${createHash('sha256').update(config.archiveDir).digest('hex').slice(0, 10)}`,
-  });
+  const manager = new SessionManager(sessionManagerOptions(config, logger));
   const health = await manager.health();
   for (const warning of health.warnings) logger.warn(warning);
   if (health.docker) await manager.start();
@@ -86,4 +65,41 @@ export async function startSidecar(
       await manager.shutdown();
     },
   };
+}
+
+/**
+ * The SessionManager options a configuration means. Containers are named after the archive
+ * directory, so two sidecars with their own data (the desktop app's and a test's) never clean up
+ * each other's containers.
+ */
+export function sessionManagerOptions(
+  config: SandboxConfig,
+  logger: SidecarLogger,
+): SessionManagerOptions {
+  return {
+    runtime: new DockerRuntime(config.dockerSocket),
+    archives: new LocalArchiveStore(config.archiveDir),
+    limits: {
+      image: config.image,
+      memoryBytes: config.memoryBytes,
+      cpus: config.cpus,
+      pidsLimit: config.pidsLimit,
+      workspaceBytes: config.workspaceSizeBytes,
+      tmpBytes: config.tmpSizeBytes,
+      readOnlyRootfs: config.readOnlyRootfs,
+    },
+    maxSessions: config.maxSessions,
+    idleSeconds: config.idleSeconds,
+    maxOutputBytes: config.maxOutputBytes,
+    warmPool: config.warmPool,
+    retentionDays: config.archiveRetentionDays,
+    resolveTimeoutSeconds: (requested) => resolveExecTimeoutSeconds(requested, config),
+    logger,
+    namePrefix: containerNamePrefix(config.archiveDir),
+  };
+}
+
+/** The prefix of a sidecar's container names: a hash of its archive directory. */
+export function containerNamePrefix(archiveDir: string): string {
+  return `aivory-${createHash('sha256').update(archiveDir).digest('hex').slice(0, 10)}`;
 }

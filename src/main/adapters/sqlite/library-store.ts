@@ -4,7 +4,7 @@
  * first run in one IMMEDIATE transaction, like the rest of the store. Checks of content (name
  * format, sizes) belong to the services; the tables only refuse what would corrupt them.
  */
-import type Database from 'better-sqlite3';
+import type { Statements } from './statements';
 import type { Memory, PromptTemplate, Skill, SkillAsset } from '../../../shared/dto';
 import { AivoryError } from '../../../shared/errors';
 import type {
@@ -22,21 +22,21 @@ import type { MemoryRow } from './row-mapping';
 
 export class SqliteLibrary {
   constructor(
-    private readonly database: Database.Database,
+    private readonly sql: Statements,
     private readonly clock: Clock,
   ) {}
 
   getMemory(id: string): Memory | null {
-    const row = this.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', id);
+    const row = this.sql.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', id);
     return row === undefined ? null : toMemory(row);
   }
 
   /** Changes only the given fields; throws `not-found` when the memory does not exist. */
   updateMemory(id: string, patch: MemoryPatch): Memory {
-    return this.write(() => {
+    return this.sql.write(() => {
       const current = this.getMemory(id);
       if (current === null) throw notFound('Memory', id);
-      this.run(
+      this.sql.run(
         'UPDATE memories SET memory_text = ?, status = ? WHERE id = ?',
         patch.memoryText ?? current.memoryText,
         patch.status ?? current.status,
@@ -51,13 +51,13 @@ export class SqliteLibrary {
   }
 
   deleteMemory(id: string): boolean {
-    return this.run('DELETE FROM memories WHERE id = ?', id).changes > 0;
+    return this.sql.run('DELETE FROM memories WHERE id = ?', id).changes > 0;
   }
 
   /** By name, each with its asset metadata in name order. */
   listSkills(): Skill[] {
     const assetsBySkill = new Map<string, SkillAssetRow[]>();
-    const assetRows = this.all<SkillAssetRow>(
+    const assetRows = this.sql.all<SkillAssetRow>(
       `SELECT ${SKILL_ASSET_COLUMNS} FROM skill_assets ORDER BY skill_name, name`,
     );
     for (const row of assetRows) {
@@ -65,15 +65,15 @@ export class SqliteLibrary {
       assets.push(row);
       assetsBySkill.set(row.skill_name, assets);
     }
-    return this.all<SkillRow>('SELECT * FROM skills ORDER BY name').map((row) =>
-      toSkill(row, assetsBySkill.get(row.name) ?? []),
-    );
+    return this.sql
+      .all<SkillRow>('SELECT * FROM skills ORDER BY name')
+      .map((row) => toSkill(row, assetsBySkill.get(row.name) ?? []));
   }
 
   getSkill(name: string): Skill | null {
-    const row = this.get<SkillRow>('SELECT * FROM skills WHERE name = ?', name);
+    const row = this.sql.get<SkillRow>('SELECT * FROM skills WHERE name = ?', name);
     if (row === undefined) return null;
-    const assets = this.all<SkillAssetRow>(
+    const assets = this.sql.all<SkillAssetRow>(
       `SELECT ${SKILL_ASSET_COLUMNS} FROM skill_assets WHERE skill_name = ? ORDER BY name`,
       name,
     );
@@ -82,10 +82,10 @@ export class SqliteLibrary {
 
   /** Inserts the skill and its assets atomically; a taken name is an `invalid-input` error. */
   createSkill(input: NewSkill): Skill {
-    return this.write(() => {
+    return this.sql.write(() => {
       if (this.getSkill(input.name) !== null) throw nameTaken(input.name);
       const now = this.clock.now();
-      this.run(
+      this.sql.run(
         `INSERT INTO skills (name, icon, when_to_use, instructions, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?)`,
         input.name,
@@ -102,7 +102,7 @@ export class SqliteLibrary {
 
   /** Changes only the given fields and stamps `updated_at`; a rename carries the assets along. */
   updateSkill(name: string, patch: SkillPatch): Skill {
-    return this.write(() => {
+    return this.sql.write(() => {
       const current = this.requireSkill(name);
       const next = {
         name: patch.name ?? current.name,
@@ -111,7 +111,7 @@ export class SqliteLibrary {
         instructions: patch.instructions ?? current.instructions,
       };
       if (next.name !== name && this.getSkill(next.name) !== null) throw nameTaken(next.name);
-      this.run(
+      this.sql.run(
         `UPDATE skills SET name = ?, icon = ?, when_to_use = ?, instructions = ?, updated_at = ?
          WHERE name = ?`,
         next.name,
@@ -126,23 +126,27 @@ export class SqliteLibrary {
   }
 
   deleteSkill(name: string): boolean {
-    return this.run('DELETE FROM skills WHERE name = ?', name).changes > 0;
+    return this.sql.run('DELETE FROM skills WHERE name = ?', name).changes > 0;
   }
 
   /** Adds the asset or replaces the one of the same name, and stamps the skill's `updated_at`. */
   putSkillAsset(skillName: string, asset: SkillAssetInput): SkillAsset {
-    return this.write(() => {
+    return this.sql.write(() => {
       this.requireSkill(skillName);
       const now = this.clock.now();
-      this.run('DELETE FROM skill_assets WHERE skill_name = ? AND name = ?', skillName, asset.name);
+      this.sql.run(
+        'DELETE FROM skill_assets WHERE skill_name = ? AND name = ?',
+        skillName,
+        asset.name,
+      );
       this.insertAsset(skillName, asset, now);
-      this.run('UPDATE skills SET updated_at = ? WHERE name = ?', now, skillName);
+      this.sql.run('UPDATE skills SET updated_at = ? WHERE name = ?', now, skillName);
       return { name: asset.name, mime: asset.mime, size: asset.data.byteLength, createdAt: now };
     });
   }
 
   readSkillAsset(skillName: string, assetName: string): Uint8Array | null {
-    const row = this.get<{ data: Uint8Array }>(
+    const row = this.sql.get<{ data: Uint8Array }>(
       'SELECT data FROM skill_assets WHERE skill_name = ? AND name = ?',
       skillName,
       assetName,
@@ -151,23 +155,23 @@ export class SqliteLibrary {
   }
 
   deleteSkillAsset(skillName: string, assetName: string): boolean {
-    return this.write(() => {
+    return this.sql.write(() => {
       const sql = 'DELETE FROM skill_assets WHERE skill_name = ? AND name = ?';
-      if (this.run(sql, skillName, assetName).changes === 0) return false;
-      this.run('UPDATE skills SET updated_at = ? WHERE name = ?', this.clock.now(), skillName);
+      if (this.sql.run(sql, skillName, assetName).changes === 0) return false;
+      this.sql.run('UPDATE skills SET updated_at = ? WHERE name = ?', this.clock.now(), skillName);
       return true;
     });
   }
 
   /** Most recently changed first. */
   listPromptTemplates(): PromptTemplate[] {
-    return this.all<PromptTemplateRow>(
-      'SELECT * FROM prompt_templates ORDER BY updated_at DESC, rowid DESC',
-    ).map(toPromptTemplate);
+    return this.sql
+      .all<PromptTemplateRow>('SELECT * FROM prompt_templates ORDER BY updated_at DESC, rowid DESC')
+      .map(toPromptTemplate);
   }
 
   getPromptTemplate(id: string): PromptTemplate | null {
-    const row = this.get<PromptTemplateRow>('SELECT * FROM prompt_templates WHERE id = ?', id);
+    const row = this.sql.get<PromptTemplateRow>('SELECT * FROM prompt_templates WHERE id = ?', id);
     return row === undefined ? null : toPromptTemplate(row);
   }
 
@@ -175,7 +179,7 @@ export class SqliteLibrary {
     input: Pick<PromptTemplate, 'id' | 'title' | 'body' | 'tags'>,
   ): PromptTemplate {
     const now = this.clock.now();
-    this.run(
+    this.sql.run(
       `INSERT INTO prompt_templates (id, title, body, tags, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
       input.id,
@@ -190,7 +194,7 @@ export class SqliteLibrary {
 
   /** Changes only the given fields and stamps `updated_at`; throws `not-found`. */
   updatePromptTemplate(id: string, patch: PromptTemplatePatch): PromptTemplate {
-    return this.write(() => {
+    return this.sql.write(() => {
       const current = this.getPromptTemplate(id);
       if (current === null) throw notFound('Prompt template', id);
       const next: PromptTemplate = {
@@ -200,7 +204,7 @@ export class SqliteLibrary {
         tags: [...(patch.tags ?? current.tags)],
         updatedAt: this.clock.now(),
       };
-      this.run(
+      this.sql.run(
         'UPDATE prompt_templates SET title = ?, body = ?, tags = ?, updated_at = ? WHERE id = ?',
         next.title,
         next.body,
@@ -213,7 +217,7 @@ export class SqliteLibrary {
   }
 
   deletePromptTemplate(id: string): boolean {
-    return this.run('DELETE FROM prompt_templates WHERE id = ?', id).changes > 0;
+    return this.sql.run('DELETE FROM prompt_templates WHERE id = ?', id).changes > 0;
   }
 
   private requireSkill(name: string): Skill {
@@ -223,7 +227,7 @@ export class SqliteLibrary {
   }
 
   private insertAsset(skillName: string, asset: SkillAssetInput, now: number): void {
-    this.run(
+    this.sql.run(
       `INSERT INTO skill_assets (skill_name, name, mime, size, data, created_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
       skillName,
@@ -233,23 +237,6 @@ export class SqliteLibrary {
       Buffer.from(asset.data.buffer, asset.data.byteOffset, asset.data.byteLength),
       now,
     );
-  }
-
-  private run(sql: string, ...parameters: unknown[]): Database.RunResult {
-    return this.database.prepare(sql).run(...parameters);
-  }
-
-  private get<Row>(sql: string, ...parameters: unknown[]): Row | undefined {
-    return this.database.prepare<unknown[], Row>(sql).get(...parameters);
-  }
-
-  private all<Row>(sql: string, ...parameters: unknown[]): Row[] {
-    return this.database.prepare<unknown[], Row>(sql).all(...parameters);
-  }
-
-  /** Runs `body` in an IMMEDIATE transaction (nested calls become savepoints). */
-  private write<T>(body: () => T): T {
-    return this.database.transaction(body).immediate();
   }
 }
 

@@ -29,6 +29,7 @@ import type {
   Store,
 } from '../../core/ports';
 import { SqliteLibrary } from './library-store';
+import { Statements } from './statements';
 import { describeConnection, openDatabase } from './open-database';
 import type { ConnectionInfo } from './open-database';
 import { replaceSearchEntry, searchMessages } from './message-search';
@@ -71,6 +72,7 @@ export class SqliteStore implements Store {
   private readonly clock: Clock;
   private readonly streaming: StreamingClaims;
   private readonly library: SqliteLibrary;
+  private readonly sql: Statements;
 
   /** Opens and migrates the file; does not recover interrupted messages (`openStore` does). */
   constructor(path: string, clock: Clock) {
@@ -78,12 +80,13 @@ export class SqliteStore implements Store {
     this.clock = clock;
     this.streaming = new StreamingClaims(resolvedPath);
     this.database = openDatabase(resolvedPath);
-    this.library = new SqliteLibrary(this.database, clock);
+    this.sql = new Statements(this.database);
+    this.library = new SqliteLibrary(this.sql, clock);
   }
 
   createConversation(input: { id: string; title: string; modelId: string | null }): Conversation {
     const now = this.clock.now();
-    this.run(
+    this.sql.run(
       `INSERT INTO conversations (id, title, model_id, created_at, updated_at)
        VALUES (@id, @title, @modelId, @now, @now)`,
       { ...input, now },
@@ -92,28 +95,28 @@ export class SqliteStore implements Store {
   }
 
   getConversation(id: string): Conversation | null {
-    const row = this.get<ConversationRow>('SELECT * FROM conversations WHERE id = ?', id);
+    const row = this.sql.get<ConversationRow>('SELECT * FROM conversations WHERE id = ?', id);
     return row === undefined ? null : toConversation(row);
   }
 
   /** Most recently active first (a new message counts as activity). */
   listConversations(): Conversation[] {
-    return this.all<ConversationRow>(
-      'SELECT * FROM conversations ORDER BY updated_at DESC, rowid DESC',
-    ).map(toConversation);
+    return this.sql
+      .all<ConversationRow>('SELECT * FROM conversations ORDER BY updated_at DESC, rowid DESC')
+      .map(toConversation);
   }
 
   /** Throws `not-found` when the conversation does not exist. */
   renameConversation(id: string, title: string): void {
     const sql = 'UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?';
-    if (this.run(sql, title, this.clock.now(), id).changes === 0) {
+    if (this.sql.run(sql, title, this.clock.now(), id).changes === 0) {
       throw notFound('Conversation', id);
     }
   }
 
   /** Deletes the conversation with its messages, parts, turn records and search entries. */
   deleteConversation(id: string): void {
-    this.run('DELETE FROM conversations WHERE id = ?', id);
+    this.sql.run('DELETE FROM conversations WHERE id = ?', id);
   }
 
   /**
@@ -128,17 +131,21 @@ export class SqliteStore implements Store {
     parts: MessagePart[];
   }): Message {
     const now = this.clock.now();
-    this.write(() => {
+    this.sql.write(() => {
       if (this.getConversation(input.conversationId) === null) {
         throw notFound('Conversation', input.conversationId);
       }
-      const { lastInsertRowid } = this.run(
+      const { lastInsertRowid } = this.sql.run(
         `INSERT INTO messages (id, conversation_id, role, status, created_at, updated_at, owner_pid)
          VALUES (@id, @conversationId, @role, @status, @now, @now, @ownerPid)`,
         { ...input, now, ownerPid: input.status === 'streaming' ? process.pid : null },
       );
       this.replaceParts(input.id, Number(lastInsertRowid), input.conversationId, input.parts);
-      this.run('UPDATE conversations SET updated_at = ? WHERE id = ?', now, input.conversationId);
+      this.sql.run(
+        'UPDATE conversations SET updated_at = ? WHERE id = ?',
+        now,
+        input.conversationId,
+      );
     });
     this.streaming.set(input.id, input.status === 'streaming');
     return { ...input, createdAt: now, updatedAt: now };
@@ -149,8 +156,8 @@ export class SqliteStore implements Store {
    * `streaming` clears the owner pid. Throws `not-found` when the message does not exist.
    */
   updateMessage(id: string, patch: MessagePatch): void {
-    this.write(() => {
-      const row = this.get<{ seq: number; conversation_id: string }>(
+    this.sql.write(() => {
+      const row = this.sql.get<{ seq: number; conversation_id: string }>(
         'SELECT seq, conversation_id FROM messages WHERE id = ?',
         id,
       );
@@ -160,11 +167,11 @@ export class SqliteStore implements Store {
       }
       const now = this.clock.now();
       if (patch.status === undefined) {
-        this.run('UPDATE messages SET updated_at = ? WHERE seq = ?', now, row.seq);
+        this.sql.run('UPDATE messages SET updated_at = ? WHERE seq = ?', now, row.seq);
       } else {
         const ownerPid = patch.status === 'streaming' ? process.pid : null;
         const sql = 'UPDATE messages SET status = ?, owner_pid = ?, updated_at = ? WHERE seq = ?';
-        this.run(sql, patch.status, ownerPid, now, row.seq);
+        this.sql.run(sql, patch.status, ownerPid, now, row.seq);
       }
     });
     if (patch.status !== undefined) this.streaming.set(id, patch.status === 'streaming');
@@ -173,7 +180,7 @@ export class SqliteStore implements Store {
   /** In creation order (created_at, then insertion order), each with its parts in order. */
   listMessages(conversationId: string): Message[] {
     const partsByMessage = new Map<string, MessagePart[]>();
-    const partRows = this.all<PartRow>(
+    const partRows = this.sql.all<PartRow>(
       `SELECT p.message_id, p.data FROM message_parts p JOIN messages m ON m.id = p.message_id
        WHERE m.conversation_id = ? ORDER BY p.message_id, p.position`,
       conversationId,
@@ -183,22 +190,24 @@ export class SqliteStore implements Store {
       parts.push(toMessagePart(partRow));
       partsByMessage.set(partRow.message_id, parts);
     }
-    return this.all<MessageRow>(
-      'SELECT * FROM messages WHERE conversation_id = ? ORDER BY created_at, seq',
-      conversationId,
-    ).map((row) => toMessage(row, partsByMessage.get(row.id) ?? []));
+    return this.sql
+      .all<MessageRow>(
+        'SELECT * FROM messages WHERE conversation_id = ? ORDER BY created_at, seq',
+        conversationId,
+      )
+      .map((row) => toMessage(row, partsByMessage.get(row.id) ?? []));
   }
 
   getMessage(id: string): Message | null {
-    const row = this.get<MessageRow>('SELECT * FROM messages WHERE id = ?', id);
+    const row = this.sql.get<MessageRow>('SELECT * FROM messages WHERE id = ?', id);
     if (row === undefined) return null;
     const sql = 'SELECT message_id, data FROM message_parts WHERE message_id = ? ORDER BY position';
-    return toMessage(row, this.all<PartRow>(sql, id).map(toMessagePart));
+    return toMessage(row, this.sql.all<PartRow>(sql, id).map(toMessagePart));
   }
 
   /** Inserts the record, or replaces the one with the same id. */
   saveTurnRecord(record: TurnRecord): void {
-    this.run(
+    this.sql.run(
       `INSERT OR REPLACE INTO turn_records (id, conversation_id, message_id, model_id, stop_reason,
          tool_calls, provider_rounds, started_at, duration_ms, error_code)
        VALUES (@id, @conversationId, @messageId, @modelId, @stopReason, @toolCalls,
@@ -209,10 +218,12 @@ export class SqliteStore implements Store {
 
   /** Oldest first. */
   listTurnRecords(conversationId: string): TurnRecord[] {
-    return this.all<TurnRecordRow>(
-      'SELECT * FROM turn_records WHERE conversation_id = ? ORDER BY started_at, rowid',
-      conversationId,
-    ).map(toTurnRecord);
+    return this.sql
+      .all<TurnRecordRow>(
+        'SELECT * FROM turn_records WHERE conversation_id = ? ORDER BY started_at, rowid',
+        conversationId,
+      )
+      .map(toTurnRecord);
   }
 
   /**
@@ -220,8 +231,8 @@ export class SqliteStore implements Store {
    * same id (keeping its creation time, and its status when none is given). Returns what is stored.
    */
   saveMemory(input: Omit<Memory, 'createdAt' | 'status'> & { status?: Memory['status'] }): Memory {
-    return this.write(() => {
-      this.run(
+    return this.sql.write(() => {
+      this.sql.run(
         `INSERT INTO memories (id, memory_text, slot, value, status, created_at, conversation_id)
          VALUES (@id, @memoryText, @slot, @value, COALESCE(@status, 'ACTIVE'), @createdAt,
            @conversationId)
@@ -238,7 +249,7 @@ export class SqliteStore implements Store {
           conversationId: input.conversationId,
         },
       );
-      const row = this.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', input.id);
+      const row = this.sql.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', input.id);
       if (row === undefined) throw notFound('Memory', input.id);
       return toMemory(row);
     });
@@ -246,7 +257,9 @@ export class SqliteStore implements Store {
 
   /** Oldest first. */
   listMemories(): Memory[] {
-    return this.all<MemoryRow>('SELECT * FROM memories ORDER BY created_at, rowid').map(toMemory);
+    return this.sql
+      .all<MemoryRow>('SELECT * FROM memories ORDER BY created_at, rowid')
+      .map(toMemory);
   }
 
   // Memory edits, skills and prompt templates: see library-store.ts for what each promises.
@@ -303,7 +316,7 @@ export class SqliteStore implements Store {
 
   /** The JSON value stored under `key`, or undefined when there is none. */
   getSetting(key: string): unknown {
-    const row = this.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', key);
+    const row = this.sql.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', key);
     if (row === undefined) return undefined;
     const value: unknown = JSON.parse(row.value);
     return value;
@@ -312,10 +325,10 @@ export class SqliteStore implements Store {
   /** Stores `value` as JSON; `undefined` removes the key, so `getSetting` returns undefined. */
   setSetting(key: string, value: unknown): void {
     if (value === undefined) {
-      this.run('DELETE FROM settings WHERE key = ?', key);
+      this.sql.run('DELETE FROM settings WHERE key = ?', key);
       return;
     }
-    this.run(
+    this.sql.run(
       `INSERT INTO settings (key, value) VALUES (?, ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       key,
@@ -325,16 +338,16 @@ export class SqliteStore implements Store {
 
   /** In the order they were first saved. */
   listModels(): ModelConfig[] {
-    return this.all<ModelRow>('SELECT * FROM models ORDER BY rowid').map(toModelConfig);
+    return this.sql.all<ModelRow>('SELECT * FROM models ORDER BY rowid').map(toModelConfig);
   }
 
   /** Inserts or updates by id. Saving a default model makes every other model non-default. */
   saveModel(model: ModelConfig): void {
-    this.write(() => {
+    this.sql.write(() => {
       if (model.isDefault) {
-        this.run('UPDATE models SET is_default = 0 WHERE is_default = 1 AND id != ?', model.id);
+        this.sql.run('UPDATE models SET is_default = 0 WHERE is_default = 1 AND id != ?', model.id);
       }
-      this.run(
+      this.sql.run(
         `INSERT INTO models (id, label, base_url, model, tool_mode, context_window, default_tools,
            api_key_ref, is_default)
          VALUES (@id, @label, @baseUrl, @model, @toolMode, @contextWindow, @defaultTools,
@@ -353,19 +366,19 @@ export class SqliteStore implements Store {
   }
 
   deleteModel(id: string): void {
-    this.run('DELETE FROM models WHERE id = ?', id);
+    this.sql.run('DELETE FROM models WHERE id = ?', id);
   }
 
   /** Only tools whose availability was set appear; callers apply their own default. */
   getToolAvailability(): Record<string, boolean> {
-    const rows = this.all<{ tool_name: string; enabled: number }>(
+    const rows = this.sql.all<{ tool_name: string; enabled: number }>(
       'SELECT tool_name, enabled FROM tool_availability ORDER BY tool_name',
     );
     return Object.fromEntries(rows.map((row) => [row.tool_name, row.enabled === 1]));
   }
 
   setToolAvailability(name: string, enabled: boolean): void {
-    this.run(
+    this.sql.run(
       `INSERT INTO tool_availability (tool_name, enabled) VALUES (?, ?)
        ON CONFLICT (tool_name) DO UPDATE SET enabled = excluded.enabled`,
       name,
@@ -390,7 +403,7 @@ export class SqliteStore implements Store {
    * written. A message streamed by another live process is left alone. Returns how many it marked.
    */
   recoverInterruptedMessages(): number {
-    return this.write(() =>
+    return this.sql.write(() =>
       markOrphanedMessagesInterrupted(this.database, this.streaming, this.clock.now()),
     );
   }
@@ -406,22 +419,6 @@ export class SqliteStore implements Store {
     this.database.close();
   }
 
-  private run(sql: string, ...parameters: unknown[]): Database.RunResult {
-    return this.database.prepare(sql).run(...parameters);
-  }
-
-  private get<Row>(sql: string, ...parameters: unknown[]): Row | undefined {
-    return this.database.prepare<unknown[], Row>(sql).get(...parameters);
-  }
-
-  private all<Row>(sql: string, ...parameters: unknown[]): Row[] {
-    return this.database.prepare<unknown[], Row>(sql).all(...parameters);
-  }
-
-  private write<T>(body: () => T): T {
-    return this.database.transaction(body).immediate();
-  }
-
   /** Rewrites a message's parts and its search entry; runs inside the caller's transaction. */
   private replaceParts(
     messageId: string,
@@ -429,7 +426,7 @@ export class SqliteStore implements Store {
     conversationId: string,
     parts: readonly MessagePart[],
   ): void {
-    this.run('DELETE FROM message_parts WHERE message_id = ?', messageId);
+    this.sql.run('DELETE FROM message_parts WHERE message_id = ?', messageId);
     const insert = this.database.prepare(
       'INSERT INTO message_parts (message_id, position, kind, data) VALUES (?, ?, ?, ?)',
     );
