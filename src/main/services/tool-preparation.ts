@@ -1,17 +1,20 @@
 /**
- * Tools whose backend must be found before they can be offered: python_execute (a sandbox) and
- * aivory_web_search (a configured search backend). A tool whose backend is missing is never
+ * Tools built before a turn: web_fetch (always), python_execute and fetch_image (they need a
+ * sandbox) and aivory_web_search (a configured search backend). A tool whose backend is missing is never
  * registered, so models never see it; `backendStatus` says why (for `aivory tools` / doctor).
  */
 import { join } from 'node:path';
-import { AivoryError } from '../../shared/errors';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
+import { createEndpointFetcher } from '../adapters/fetch/endpoint-fetcher';
+import { createGuardedFetcher } from '../adapters/fetch/guarded-fetcher';
+import { createPdfTextExtractor } from '../adapters/fetch/pdf-text-extractor';
 import type { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
 import type { SecretStore, Store } from '../core/ports';
 import { createPythonExecuteTool, PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import type { PythonSandbox } from '../tools/python-execute';
 import { createSearchBackend, searchEndpointOrigin } from '../tools/search-backends/create-backend';
-import type { SearchFetch } from '../tools/search-backends/types';
+import { createFetchImageTool, FETCH_IMAGE_NAME } from '../tools/fetch-image';
+import { createWebFetchTool, WEB_FETCH_NAME } from '../tools/web-fetch';
 import { createWebSearchTool, WEB_SEARCH_NAME } from '../tools/web-search';
 import type { SandboxManager } from './sandbox-manager';
 import { resolveSearchConfig, searchAvailability } from './search-config';
@@ -40,7 +43,12 @@ export async function prepareTools(
     (!selection || selection.includes(name)) &&
     context.store.getToolAvailability()[name] !== false &&
     !context.tools.get(name);
-  if (wanted(PYTHON_EXECUTE_NAME)) await preparePython(context);
+  if (wanted(WEB_FETCH_NAME))
+    context.tools.register(
+      createWebFetchTool({ fetcher: guardedFetcher(), pdf: createPdfTextExtractor() }),
+    );
+  if (wanted(PYTHON_EXECUTE_NAME) || wanted(FETCH_IMAGE_NAME))
+    await prepareSandboxTools(context, wanted);
   if (wanted(WEB_SEARCH_NAME)) await prepareSearch(context);
 }
 
@@ -56,6 +64,12 @@ export async function backendStatus(
     const { status } = await context.sandbox.resolve();
     return status.state === 'unavailable' ? status.reason : null;
   }
+  if (name === FETCH_IMAGE_NAME) {
+    const { status } = await context.sandbox.resolve();
+    return status.state === 'unavailable'
+      ? `needs the Python sandbox to store images: ${status.reason}`
+      : null;
+  }
   if (name === WEB_SEARCH_NAME) {
     const config = await resolveSearchConfig(savedSearch(context), context.env, context.secrets);
     return searchAvailability(config).reason;
@@ -64,11 +78,42 @@ export async function backendStatus(
 }
 
 /** The tools that exist only with a backend, for listings. */
-export const BACKEND_TOOLS: readonly string[] = [PYTHON_EXECUTE_NAME, WEB_SEARCH_NAME];
+export const BACKEND_TOOLS: readonly string[] = [
+  PYTHON_EXECUTE_NAME,
+  FETCH_IMAGE_NAME,
+  WEB_SEARCH_NAME,
+];
 
-async function preparePython(context: ToolPreparationContext): Promise<void> {
+/** Public web pages and images: one guarded fetcher (SSRF checks on every hop). */
+function guardedFetcher() {
+  return createGuardedFetcher();
+}
+
+async function prepareSandboxTools(
+  context: ToolPreparationContext,
+  wanted: (name: string) => boolean,
+): Promise<void> {
   const { client } = await context.sandbox.resolve();
   if (!client) return;
+  if (wanted(FETCH_IMAGE_NAME)) {
+    context.tools.register(
+      createFetchImageTool({
+        fetcher: guardedFetcher(),
+        scratchConversationId: SCRATCH_CONVERSATION_ID,
+        downloads: {
+          stageDownload: async (conversationId, name, bytes, signal) => {
+            const sessionId = await client.createSession(conversationId, signal);
+            const file = await client.upload(sessionId, name, bytes, {
+              directory: 'downloads',
+              signal,
+            });
+            return `/workspace/${file.path}`;
+          },
+        },
+      }),
+    );
+  }
+  if (!wanted(PYTHON_EXECUTE_NAME)) return;
   context.tools.register(
     createPythonExecuteTool({
       sandbox: conversationSandbox(client),
@@ -86,13 +131,10 @@ async function prepareSearch(context: ToolPreparationContext): Promise<void> {
   const origin = searchEndpointOrigin(config);
   if (!searchAvailability(config).available || !origin) return;
   // The search backend may reach exactly its configured origin (a local SearXNG on 127.0.0.1
-  // included) and nothing else; the backends never follow redirects.
-  const onlyThisOrigin: SearchFetch = (url, init) =>
-    new URL(url).origin === origin
-      ? fetch(url, init)
-      : Promise.reject(new AivoryError('config', `Only ${origin} may be reached for search.`));
+  // included) and nothing else.
+  const fetchConfigured = createEndpointFetcher(origin);
   context.tools.register(
-    createWebSearchTool({ backend: createSearchBackend(config, { fetch: onlyThisOrigin }) }),
+    createWebSearchTool({ backend: createSearchBackend(config, { fetch: fetchConfigured }) }),
   );
 }
 

@@ -81,18 +81,20 @@ export class SandboxClient {
     );
   }
 
+  /** Stores `body` as /workspace/<directory>/<name> (uploads: the user's files; downloads: fetched). */
   async upload(
     sessionId: string,
     name: string,
     body: Uint8Array,
-    signal?: AbortSignal,
+    options: { directory?: 'uploads' | 'downloads'; signal?: AbortSignal } = {},
   ): Promise<SandboxOutputFile> {
+    const query = `name=${encodeURIComponent(name)}&dir=${options.directory ?? 'uploads'}`;
     const response = await this.send(
       'POST',
-      `/sessions/${encodeURIComponent(sessionId)}/files?name=${encodeURIComponent(name)}`,
+      `/sessions/${encodeURIComponent(sessionId)}/files?${query}`,
       body,
       'application/octet-stream',
-      signal,
+      options.signal,
       CONTROL_TIMEOUT_MS * 4,
     );
     return (await response.json()) as SandboxOutputFile;

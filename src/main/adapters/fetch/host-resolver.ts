@@ -1,0 +1,54 @@
+/**
+ * Name resolution as a port, so tests can answer with their own addresses (and change their
+ * answer between calls, as a DNS-rebinding attacker would). The guarded fetcher asks once per
+ * hop, judges EVERY address returned, and then connects only to those addresses.
+ */
+import { lookup } from 'node:dns/promises';
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export interface HostResolver {
+  /** Every A and AAAA answer for `hostname`. Rejects (e.g. ENOTFOUND) when there are none. */
+  resolve(hostname: string, signal: AbortSignal): Promise<ResolvedAddress[]>;
+}
+
+/** The operating system's resolver (getaddrinfo: hosts file, DNS), all records, in its order. */
+export function createSystemResolver(): HostResolver {
+  return {
+    resolve: async (hostname, signal) => {
+      signal.throwIfAborted();
+      // getaddrinfo cannot be cancelled; racing it keeps a hung resolver from outliving the
+      // deadline (the lookup finishes in the background and is ignored).
+      const answers = await raceWithSignal(lookup(hostname, { all: true, verbatim: true }), signal);
+      return answers.map((answer) => ({
+        address: answer.address,
+        family: answer.family === 6 ? 6 : 4,
+      }));
+    },
+  };
+}
+
+/** Settles with `promise`, or rejects with the signal's reason when it aborts first. */
+export function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
