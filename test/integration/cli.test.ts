@@ -145,7 +145,11 @@ describe('aivory CLI', () => {
     expect(result.stderr).toContain('→ save_memory {"memory_text":"Lives in Oslo"}');
     expect(result.stderr).toContain('✓ save_memory ok');
     const tools = server.requests[0]?.body.tools as { function: { name: string } }[];
-    expect(tools.map((tool) => tool.function.name)).toEqual(['save_memory', 'use_skill', 'web_fetch']);
+    expect(tools.map((tool) => tool.function.name)).toEqual([
+      'save_memory',
+      'use_skill',
+      'web_fetch',
+    ]);
   });
 
   it('configuration and connection errors exit non-zero with one line', async () => {
