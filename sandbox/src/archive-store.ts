@@ -13,7 +13,26 @@ import { pipeline } from 'node:stream/promises';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INDEX_FILE = 'sessions.json';
 
-export class LocalArchiveStore {
+/**
+ * Where workspace archives live: a local directory (LocalArchiveStore) or an S3-compatible
+ * bucket (S3ArchiveStore). SessionManager uses archives only through these methods.
+ */
+export interface ArchiveStore {
+  /** Stores `archive` (already gzipped) for the conversation, replacing an older one; its size. */
+  put(conversationId: string, archive: Readable): Promise<number>;
+  /** The archive for the conversation, or null when there is none. */
+  get(conversationId: string): Promise<Readable | null>;
+  has(conversationId: string): Promise<boolean>;
+  delete(conversationId: string): Promise<void>;
+  /** Deletes archives older than `retentionDays` (measured against `now`); returns how many. */
+  prune(retentionDays: number, now?: number): Promise<number>;
+  /** Saves the container → conversation index (see SessionManager.recoverLeftovers). */
+  writeIndex(index: Record<string, string>): Promise<void>;
+  /** The saved index; {} when there is none or it is unreadable. */
+  readIndex(): Promise<Record<string, string>>;
+}
+
+export class LocalArchiveStore implements ArchiveStore {
   constructor(private readonly directory: string) {}
 
   private pathFor(conversationId: string): string {

@@ -37,6 +37,21 @@ export interface SandboxConfig {
   /** Pre-started containers waiting for a new session; 0 disables the pool. */
   warmPool: number;
   dockerSocket: string;
+  /** Set when SANDBOX_ARCHIVE_S3_ENDPOINT and _BUCKET are: archives go to that bucket. */
+  s3?: S3ArchiveConfig;
+}
+
+/** An S3-compatible bucket for archives (path-style URLs, AWS Signature V4). */
+export interface S3ArchiveConfig {
+  /** http(s) URL without a trailing slash, e.g. `http://127.0.0.1:9000`. */
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  /** A secret: never shown in an error message. */
+  secretAccessKey: string;
+  /** Without leading or trailing slashes. */
+  prefix: string;
 }
 
 /** The configuration is unusable; `problems` has one line per bad variable. */
@@ -172,6 +187,89 @@ function defaultArchiveDir(env: Record<string, string | undefined>): string {
   return join(home, '.local', 'share', 'aivory-sandbox', 'archives');
 }
 
+const S3_BUCKET_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/;
+const S3_REGION_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const S3_PREFIX_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+/** Any of these set means the operator wants the S3 store: a partial setup is an error. */
+const S3_TRIGGERS = [
+  'SANDBOX_ARCHIVE_S3_ENDPOINT',
+  'SANDBOX_ARCHIVE_S3_BUCKET',
+  'SANDBOX_ARCHIVE_S3_ACCESS_KEY_ID',
+  'SANDBOX_ARCHIVE_S3_SECRET_ACCESS_KEY',
+] as const;
+
+/** The S3 archive store's settings, or undefined when none of its variables is set. */
+function readS3Config(reader: EnvReader): S3ArchiveConfig | undefined {
+  if (S3_TRIGGERS.every((name) => reader.raw(name) === undefined)) return undefined;
+  const missing = S3_TRIGGERS.filter((name) => reader.raw(name) === undefined);
+  for (const name of missing) {
+    reader.problems.push(
+      `${name} is required when any of ${S3_TRIGGERS.join(', ')} is set (the S3 archive store)`,
+    );
+  }
+
+  const endpointText = reader.raw('SANDBOX_ARCHIVE_S3_ENDPOINT') ?? '';
+  let endpoint = endpointText.replace(/\/+$/, '');
+  if (endpointText !== '') {
+    let url: URL | null;
+    try {
+      url = new URL(endpointText);
+    } catch {
+      url = null;
+    }
+    if (
+      url === null ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.username !== '' ||
+      url.password !== '' ||
+      url.search !== '' ||
+      url.hash !== ''
+    ) {
+      // Credentials in the URL would be shown here, so the value is not echoed.
+      reader.fail(
+        'SANDBOX_ARCHIVE_S3_ENDPOINT',
+        'an http:// or https:// URL without credentials, query or fragment (e.g. http://127.0.0.1:9000)',
+      );
+    } else {
+      endpoint = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    }
+  }
+
+  const bucket = reader.raw('SANDBOX_ARCHIVE_S3_BUCKET') ?? '';
+  if (bucket !== '' && !S3_BUCKET_PATTERN.test(bucket)) {
+    reader.fail('SANDBOX_ARCHIVE_S3_BUCKET', 'a bucket name (letters, digits, . _ -)', bucket);
+  }
+  const region = reader.string('SANDBOX_ARCHIVE_S3_REGION', 'us-east-1');
+  if (!S3_REGION_PATTERN.test(region)) {
+    reader.fail('SANDBOX_ARCHIVE_S3_REGION', 'a region name such as us-east-1', region);
+  }
+  const accessKeyId = reader.raw('SANDBOX_ARCHIVE_S3_ACCESS_KEY_ID') ?? '';
+  if (accessKeyId !== '' && !API_KEY_PATTERN.test(accessKeyId)) {
+    reader.fail('SANDBOX_ARCHIVE_S3_ACCESS_KEY_ID', 'visible ASCII characters without spaces');
+  }
+  const secretAccessKey = reader.raw('SANDBOX_ARCHIVE_S3_SECRET_ACCESS_KEY') ?? '';
+  // The value itself is never shown: only what is wrong with it.
+  if (secretAccessKey !== '' && !API_KEY_PATTERN.test(secretAccessKey)) {
+    reader.problems.push(
+      'SANDBOX_ARCHIVE_S3_SECRET_ACCESS_KEY must contain only visible ASCII characters, no spaces',
+    );
+  }
+  const prefix = reader
+    .string('SANDBOX_ARCHIVE_S3_PREFIX', 'aivory-sandbox')
+    .replace(/^\/+|\/+$/g, '');
+  if (
+    prefix !== '' &&
+    (!S3_PREFIX_PATTERN.test(prefix) || prefix.split('/').some((part) => /^\.+$/.test(part)))
+  ) {
+    reader.fail(
+      'SANDBOX_ARCHIVE_S3_PREFIX',
+      'a key prefix of letters, digits, . _ - separated by / (no . or .. parts)',
+      prefix,
+    );
+  }
+  return { endpoint, bucket, region, accessKeyId, secretAccessKey, prefix };
+}
+
 function readApiKey(reader: EnvReader): { apiKey: string | null; allowNoAuth: boolean } {
   const allowNoAuth = reader.flag('SANDBOX_ALLOW_NO_AUTH', false);
   const apiKey = reader.raw('SANDBOX_API_KEY') ?? null;
@@ -217,6 +315,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined>): Sand
     reader.fail('SANDBOX_ARCHIVE_DIR', 'an absolute path', archiveDir);
   }
   const dockerSocket = reader.string('SANDBOX_DOCKER_SOCKET', '/var/run/docker.sock');
+  const s3 = readS3Config(reader);
 
   const config: SandboxConfig = {
     apiKey,
@@ -251,6 +350,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined>): Sand
       ? dockerSocket.slice('unix://'.length)
       : dockerSocket,
   };
+  if (s3 !== undefined) config.s3 = s3;
 
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;

@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip, createGzip } from 'node:zlib';
-import type { LocalArchiveStore } from './archive-store';
+import type { ArchiveStore } from './archive-store';
 import type { ContainerLimits } from './container-template';
 import { WORKSPACE } from './container-template';
 import type { DockerRuntime } from './docker-runtime';
@@ -45,7 +45,7 @@ const MIN_SAFE_RUNC = [1, 1, 12];
 
 export interface SessionManagerOptions {
   runtime: DockerRuntime;
-  archives: LocalArchiveStore;
+  archives: ArchiveStore;
   limits: ContainerLimits;
   maxSessions: number;
   idleSeconds: number;

@@ -5,10 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { ArchiveStore } from './archive-store';
 import { LocalArchiveStore } from './archive-store';
 import type { SandboxConfig } from './config';
 import { isLoopbackHost, resolveExecTimeoutSeconds } from './config';
 import { DockerRuntime } from './docker-runtime';
+import { S3ArchiveStore } from './s3-archive-store';
 import { createSandboxServer } from './http-server';
 import type { SessionManagerOptions } from './session-manager';
 import { SessionManager } from './session-manager';
@@ -68,6 +70,19 @@ export async function startSidecar(
 }
 
 /**
+ * The S3-compatible bucket when one is configured, else the local archive directory. The S3 store
+ * buffers one archive in memory per upload, so its limit is the workspace size plus slack for
+ * gzip (which can grow incompressible data slightly) and tar headers.
+ */
+export function archiveStoreFor(config: SandboxConfig): ArchiveStore {
+  if (config.s3 === undefined) return new LocalArchiveStore(config.archiveDir);
+  return new S3ArchiveStore({
+    ...config.s3,
+    maxArchiveBytes: Math.ceil(config.workspaceSizeBytes * 1.01) + 16 * 1024 * 1024,
+  });
+}
+
+/**
  * The SessionManager options a configuration means. Containers are named after the archive
  * directory, so two sidecars with their own data (the desktop app's and a test's) never clean up
  * each other's containers.
@@ -78,7 +93,7 @@ export function sessionManagerOptions(
 ): SessionManagerOptions {
   return {
     runtime: new DockerRuntime(config.dockerSocket),
-    archives: new LocalArchiveStore(config.archiveDir),
+    archives: archiveStoreFor(config),
     limits: {
       image: config.image,
       memoryBytes: config.memoryBytes,
