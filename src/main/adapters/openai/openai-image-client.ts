@@ -1,0 +1,178 @@
+/**
+ * The `ImageClient` port over the `openai` SDK's Images API (`images.generate` and
+ * `images.edit`), for OpenAI and compatible servers. Failures become `AivoryError`s through the
+ * chat adapter's mapping (auth, connection, provider), so messages name the server and never
+ * contain the API key.
+ */
+import OpenAI, { toFile } from 'openai';
+import type { Uploadable } from 'openai';
+import type { ImagesResponse } from 'openai/resources/images';
+import { AivoryError } from '../../../shared/errors';
+import type {
+  ImageClient,
+  ImageData,
+  ImageEditRequest,
+  ImageFile,
+  ImageGenerateRequest,
+} from '../../tools/image-generate';
+import type { ProviderErrorContext } from './openai-llm-client';
+import { toProviderError } from './openai-llm-client';
+
+/** Image requests are slow (a 4K edit can take minutes); no idle stream to watch here. */
+export const DEFAULT_IMAGE_TIMEOUT_MS = 5 * 60_000;
+
+/** Sent when no key is configured: local servers ignore it, and the SDK requires some value. */
+const PLACEHOLDER_API_KEY = 'not-needed';
+
+export interface OpenAiImageClientOptions {
+  /** The endpoint root, usually ending in `/v1`. */
+  baseUrl: string;
+  /** Null for servers that need no key. */
+  apiKey: string | null;
+  /** For example `gpt-image-1` or `gpt-image-2`. */
+  model: string;
+  timeoutMs?: number;
+  /** Retries of a failed connection or a retryable status; default 1. */
+  maxRetries?: number;
+  fetch?: typeof fetch;
+}
+
+export class OpenAiImageClient implements ImageClient {
+  readonly model: string;
+  private readonly client: OpenAI;
+  private readonly errorContext: ProviderErrorContext;
+
+  /** @throws AivoryError `config` when `baseUrl` is not an http(s) URL. */
+  constructor(options: OpenAiImageClientOptions) {
+    assertHttpUrl(options.baseUrl);
+    this.model = options.model;
+    this.errorContext = {
+      baseUrl: displayUrl(options.baseUrl),
+      apiKey: options.apiKey,
+      model: options.model,
+    };
+    this.client = new OpenAI({
+      baseURL: options.baseUrl,
+      apiKey:
+        options.apiKey === null || options.apiKey === '' ? PLACEHOLDER_API_KEY : options.apiKey,
+      // Explicit nulls keep OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment out.
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      timeout: options.timeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? 1,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      logLevel: 'off',
+    });
+  }
+
+  /**
+   * `POST /images/generations`. Resolves with every image the server returned (at least one);
+   * rejects with an `AivoryError`, or an abort error when `signal` is aborted.
+   */
+  async generate(request: ImageGenerateRequest): Promise<{ images: ImageData[] }> {
+    try {
+      const response = await this.client.images.generate(
+        {
+          model: this.model,
+          prompt: request.prompt,
+          n: request.n,
+          size: request.size,
+          ...this.responseFormat(),
+        },
+        { signal: request.signal },
+      );
+      return { images: this.decode(response) };
+    } catch (error) {
+      throw toProviderError(error, this.errorContext);
+    }
+  }
+
+  /**
+   * `POST /images/edits` (multipart): the base image first, then the references, as `image[]`
+   * when there are several. Same results and failures as `generate`.
+   */
+  async edit(request: ImageEditRequest): Promise<{ images: ImageData[] }> {
+    try {
+      const base = await uploadable(request.image);
+      const references = await Promise.all(request.references.map(uploadable));
+      const response = await this.client.images.edit(
+        {
+          model: this.model,
+          prompt: request.prompt,
+          image: references.length > 0 ? [base, ...references] : base,
+          n: request.n,
+          size: request.size,
+          ...this.responseFormat(),
+        },
+        { signal: request.signal },
+      );
+      return { images: this.decode(response) };
+    } catch (error) {
+      throw toProviderError(error, this.errorContext);
+    }
+  }
+
+  /** GPT Image models always answer in base64 and reject `response_format`; DALL·E needs it. */
+  private responseFormat(): { response_format?: 'b64_json' } {
+    return /^dall-e/i.test(this.model.split('/').pop() ?? '')
+      ? { response_format: 'b64_json' }
+      : {};
+  }
+
+  private decode(response: ImagesResponse): ImageData[] {
+    const images: ImageData[] = [];
+    for (const item of response.data ?? []) {
+      if (typeof item.b64_json !== 'string' || item.b64_json === '') continue;
+      const bytes = new Uint8Array(Buffer.from(item.b64_json, 'base64'));
+      images.push({ bytes, mime: sniffMime(bytes, response.output_format) });
+    }
+    if (images.length === 0) {
+      throw new AivoryError(
+        'provider',
+        `The image server at ${this.errorContext.baseUrl} returned no base64 image data.`,
+      );
+    }
+    return images;
+  }
+}
+
+async function uploadable(file: ImageFile): Promise<Uploadable> {
+  return toFile(file.bytes, file.name, { type: file.mime });
+}
+
+/** The content type from the bytes' signature, else from the response's `output_format`. */
+function sniffMime(bytes: Uint8Array, outputFormat: string | undefined): string {
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) {
+    return 'image/png';
+  }
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'image/jpeg';
+  const riff = String.fromCharCode(...bytes.subarray(0, 4));
+  const webp = String.fromCharCode(...bytes.subarray(8, 12));
+  if (riff === 'RIFF' && webp === 'WEBP') return 'image/webp';
+  if (outputFormat === 'jpeg' || outputFormat === 'webp') return `image/${outputFormat}`;
+  return 'image/png';
+}
+
+function assertHttpUrl(baseUrl: string): void {
+  let protocol = '';
+  try {
+    protocol = new URL(baseUrl).protocol;
+  } catch {
+    // Reported below.
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new AivoryError(
+      'config',
+      `The image server address "${baseUrl.slice(0, 200)}" is not an http(s) URL.`,
+    );
+  }
+}
+
+/** The base URL as messages show it: without any user:password part. */
+function displayUrl(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.username = '';
+  url.password = '';
+  return url.toString().replace(/\/$/, '');
+}

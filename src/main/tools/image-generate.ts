@@ -1,0 +1,448 @@
+/**
+ * image_generate: generates a new image or edits exactly one existing image through an image
+ * API (the `ImageClient` port; OpenAI's Images API in production). Definition verbatim from the
+ * seed (docs/seeds/000_67077f376ad9eee3.txt); checked by a test. Every resulting image is saved
+ * through the `ArtifactSink` and attached to the assistant message.
+ */
+import type { ArtifactReference } from '../../shared/turn-events';
+import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import type { ArtifactSink } from './python-execute';
+
+export const IMAGE_GENERATE_NAME = 'image_generate';
+
+export const IMAGE_GENERATE_DESCRIPTION =
+  "Generate a new image or faithfully edit one existing image. You must explicitly choose action=generate or action=edit from the user's intent. Generate never sends conversation images to the image API. For edit, select exactly one authoritative base_image: previous_generation for the nearest generated image on the active branch, or current_attachment plus its 1-based base_image_index for an image uploaded this turn. Other current-turn images become edit references. Do not invent file ids.";
+
+export const IMAGE_GENERATE_SCHEMA_JSON = `{"type":"object","properties":{"prompt":{"type":"string","description":"The requested new image or the exact edit instruction. For edits, describe only the requested change and preserve everything else."},"action":{"type":"string","enum":["generate","edit"],"description":"Use generate only when the user wants a new image. Use edit only when the user wants to modify an existing image."},"base_image":{"type":"string","enum":["none","previous_generation","current_attachment"],"description":"For generate use none. For edit, choose previous_generation only when continuing the prior generated result, or current_attachment when an image uploaded this turn is the authoritative base."},"base_image_index":{"type":"integer","minimum":1,"description":"Use only with base_image=current_attachment. This is the 1-based attachment position; omit it for previous_generation."},"n":{"type":"integer","default":1},"size":{"type":"string","description":"Optional explicit output size. OpenAI-format requests recognize the aspect ratio and the 1K, 2K, or 4K resolution tier from the exact user instruction; omitted resolution defaults to 2K. The final GPT Image 2 WIDTHxHEIGHT is normalized to legal multiples of 16. Edits preserve the selected base image's ratio unless the user requests another ratio. GPT Image 1.x is mapped to its supported fixed sizes."}},"required":["prompt","action","base_image"]}`;
+
+/** Images one call may ask for. */
+export const MAX_IMAGES_PER_CALL = 4;
+
+/** Image APIs can take minutes for a large edit; this covers a slow 4K request. */
+const IMAGE_TIMEOUT_MS = 5 * 60_000;
+
+/** Image bytes with their content type, as an image API returns them. */
+export interface ImageData {
+  bytes: Uint8Array;
+  mime: string;
+}
+
+/** An image sent to an image API: bytes, a file name and a content type. */
+export interface ImageFile extends ImageData {
+  name: string;
+}
+
+export interface ImageGenerateRequest {
+  prompt: string;
+  /** 1–4. */
+  n: number;
+  /** A legal `WIDTHxHEIGHT` for the client's model (see `normalizeImageSize`). */
+  size: string;
+  signal: AbortSignal;
+}
+
+export interface ImageEditRequest extends ImageGenerateRequest {
+  /** The one authoritative base image. */
+  image: ImageFile;
+  /** Other images the edit may draw on; never the base. */
+  references: ImageFile[];
+}
+
+/** An image API: generate from text, or edit one base image (with optional references). */
+export interface ImageClient {
+  /** The model requests go to; it decides which sizes are legal. */
+  readonly model: string;
+  /** Resolves with at least one image; fails with an `AivoryError` (auth, connection, provider). */
+  generate(request: ImageGenerateRequest): Promise<{ images: ImageData[] }>;
+  /** Same contract as `generate`; sends the base image first, then the references. */
+  edit(request: ImageEditRequest): Promise<{ images: ImageData[] }>;
+}
+
+export interface ImageGenerateOptions {
+  images: ImageClient;
+  artifacts: ArtifactSink;
+  /** The nearest generated image on the conversation's active branch, or null when there is none. */
+  previousGeneration: (conversationId: string) => Promise<ImageFile | null>;
+  /** The images the user attached to the current turn, in attachment order (index 1 first). */
+  currentAttachments: (conversationId: string) => Promise<ImageFile[]>;
+  /** Conversation whose artifact folder is used outside a conversation (`aivory tool`). */
+  scratchConversationId?: string;
+}
+
+/** Arguments after validation. */
+export type ImageGenerateArguments =
+  | { action: 'generate'; prompt: string; n: number; size: string | undefined }
+  | {
+      action: 'edit';
+      prompt: string;
+      n: number;
+      size: string | undefined;
+      base: { kind: 'previous_generation' } | { kind: 'current_attachment'; index: number };
+    };
+
+export function createImageGenerateTool(options: ImageGenerateOptions): Tool {
+  return {
+    name: IMAGE_GENERATE_NAME,
+    description: IMAGE_GENERATE_DESCRIPTION,
+    inputSchema: parseSchema(IMAGE_GENERATE_SCHEMA_JSON),
+    timeoutMs: IMAGE_TIMEOUT_MS,
+    validate: (args) => {
+      const parsed = parseImageGenerateArguments(args);
+      return parsed.ok ? null : parsed.message;
+    },
+    execute: async (args, context) => {
+      const parsed = parseImageGenerateArguments(args);
+      if (!parsed.ok) return { content: parsed.message, isError: true };
+      return run(options, parsed.value, context);
+    },
+  };
+}
+
+/**
+ * Checks the model's arguments against the seed's rules. Never throws: an invalid combination
+ * yields a message that tells the model how to correct the call.
+ */
+export function parseImageGenerateArguments(
+  args: unknown,
+): { ok: true; value: ImageGenerateArguments } | { ok: false; message: string } {
+  const fields: Record<string, unknown> =
+    typeof args === 'object' && args !== null ? Object.fromEntries(Object.entries(args)) : {};
+  const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
+  const { prompt, action, base_image: baseImage, base_image_index: index, n, size } = fields;
+  if (typeof prompt !== 'string' || prompt.trim() === '') {
+    return fail('"prompt" must be a non-empty string.');
+  }
+  if (action !== 'generate' && action !== 'edit') {
+    return fail('"action" must be "generate" or "edit".');
+  }
+  if (
+    baseImage !== 'none' &&
+    baseImage !== 'previous_generation' &&
+    baseImage !== 'current_attachment'
+  ) {
+    return fail('"base_image" must be "none", "previous_generation" or "current_attachment".');
+  }
+  let count = 1;
+  if (n !== undefined && n !== null) {
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES_PER_CALL) {
+      return fail(`"n" must be an integer from 1 to ${MAX_IMAGES_PER_CALL}.`);
+    }
+    count = n;
+  }
+  if (size !== undefined && size !== null && typeof size !== 'string') {
+    return fail('"size" must be a string such as "1536x1024", "16:9" or "4K landscape".');
+  }
+  const sizeText = typeof size === 'string' && size.trim() !== '' ? size : undefined;
+  const hasIndex = index !== undefined && index !== null;
+  if (action === 'generate') {
+    if (baseImage !== 'none') {
+      return fail(
+        'action=generate never uses a conversation image: set base_image to "none". To change an existing image, use action=edit.',
+      );
+    }
+    if (hasIndex) {
+      return fail('"base_image_index" is only used with base_image="current_attachment".');
+    }
+    return { ok: true, value: { action, prompt, n: count, size: sizeText } };
+  }
+  if (baseImage === 'none') {
+    return fail(
+      'action=edit needs exactly one base image: set base_image to "previous_generation" or to "current_attachment" with base_image_index. To make a new image, use action=generate.',
+    );
+  }
+  if (baseImage === 'previous_generation') {
+    if (hasIndex) {
+      return fail(
+        '"base_image_index" is only used with base_image="current_attachment"; omit it for previous_generation.',
+      );
+    }
+    return {
+      ok: true,
+      value: { action, prompt, n: count, size: sizeText, base: { kind: baseImage } },
+    };
+  }
+  if (!hasIndex) {
+    return fail(
+      'base_image="current_attachment" needs base_image_index, the 1-based position of the image uploaded this turn.',
+    );
+  }
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 1) {
+    return fail('"base_image_index" must be an integer of at least 1 (the 1-based position).');
+  }
+  return {
+    ok: true,
+    value: { action, prompt, n: count, size: sizeText, base: { kind: baseImage, index } },
+  };
+}
+
+async function run(
+  options: ImageGenerateOptions,
+  request: ImageGenerateArguments,
+  context: ToolContext,
+): Promise<ToolOutput> {
+  const conversationId = context.conversationId;
+  const artifactConversation = conversationId ?? options.scratchConversationId ?? 'aivory-tool';
+  const { images } = options;
+  let result: { images: ImageData[] };
+  let size: string;
+  let summary: string;
+  if (request.action === 'generate') {
+    size = normalizeImageSize(request.size, images.model, null);
+    result = await images.generate({
+      prompt: request.prompt,
+      n: request.n,
+      size,
+      signal: context.signal,
+    });
+    summary = `Generated ${plural(result.images.length, 'image')}`;
+  } else {
+    const selected = await selectBase(options, request.base, conversationId);
+    if (!selected.ok) return { content: selected.message, isError: true };
+    const { base, references } = selected;
+    size = normalizeImageSize(request.size, images.model, imageDimensions(base.bytes));
+    result = await images.edit({
+      prompt: request.prompt,
+      image: base,
+      references,
+      n: request.n,
+      size,
+      signal: context.signal,
+    });
+    const referenceNote =
+      references.length > 0 ? ` with ${plural(references.length, 'reference image')}` : '';
+    summary = `Edited ${base.name}${referenceNote} into ${plural(result.images.length, 'image')}`;
+  }
+  if (result.images.length === 0) {
+    return { content: 'The image API returned no image; try again.', isError: true };
+  }
+  const artifacts: ArtifactReference[] = [];
+  for (const [position, image] of result.images.entries()) {
+    const name = `image-${position + 1}.${extensionOf(image.mime)}`;
+    artifacts.push(
+      await options.artifacts.save(artifactConversation, name, image.bytes, image.mime),
+    );
+  }
+  const names = artifacts.map((artifact) => artifact.name).join(', ');
+  return {
+    content:
+      `${summary} (${size}): ${names}. The files are attached to your answer automatically: ` +
+      'refer to them by file name and do not write links or paths to them.',
+    artifacts,
+  };
+}
+
+/** The base image and the references for an edit, or a message for the model. */
+async function selectBase(
+  options: ImageGenerateOptions,
+  base: { kind: 'previous_generation' } | { kind: 'current_attachment'; index: number },
+  conversationId: string | null,
+): Promise<
+  { ok: true; base: ImageFile; references: ImageFile[] } | { ok: false; message: string }
+> {
+  const attachments =
+    conversationId === null ? [] : await options.currentAttachments(conversationId);
+  if (base.kind === 'previous_generation') {
+    const previous =
+      conversationId === null ? null : await options.previousGeneration(conversationId);
+    if (previous === null) {
+      return {
+        ok: false,
+        message:
+          'There is no previously generated image in this conversation to edit. Use action=generate for a new image, or base_image="current_attachment" with base_image_index if the user uploaded the image this turn.',
+      };
+    }
+    return { ok: true, base: previous, references: attachments };
+  }
+  if (attachments.length === 0) {
+    return {
+      ok: false,
+      message:
+        'No image was uploaded this turn, so base_image="current_attachment" has nothing to edit. Use base_image="previous_generation" to continue a generated image, or ask the user to attach the image.',
+    };
+  }
+  const chosen = attachments[base.index - 1];
+  if (chosen === undefined) {
+    const range = attachments.length === 1 ? '1' : `1–${attachments.length}`;
+    return {
+      ok: false,
+      message: `base_image_index ${base.index} is out of range: ${plural(attachments.length, 'image was', 'images were')} uploaded this turn (use ${range}).`,
+    };
+  }
+  const references = attachments.filter((_, position) => position !== base.index - 1);
+  return { ok: true, base: chosen, references };
+}
+
+export interface ImageDimensions {
+  width: number;
+  height: number;
+}
+
+type ResolutionTier = '1K' | '2K' | '4K';
+
+/** Long edge of each tier for models that take any legal size. */
+const TIER_LONG_EDGE: Record<ResolutionTier, number> = { '1K': 1024, '2K': 2048, '4K': 3840 };
+
+/** Limits for models with free sizes (GPT Image 2): edges multiples of 16, ≤ 3840, ratio ≤ 3:1. */
+const SIZE_STEP = 16;
+const MAX_EDGE = 3840;
+const MAX_RATIO = 3;
+const MIN_PIXELS = 655_360;
+const MAX_PIXELS = 8_294_400;
+
+/** Ratio words the size text may use, as width:height. */
+const RATIO_WORDS: readonly [RegExp, number][] = [
+  [/\bsquare\b/, 1],
+  [/\b(?:ultra-?wide|panorama|panoramic)\b/, 21 / 9],
+  [/\b(?:widescreen|wide|cinematic)\b/, 16 / 9],
+  [/\b(?:landscape|horizontal)\b/, 3 / 2],
+  [/\b(?:tall|story|phone)\b/, 9 / 16],
+  [/\b(?:portrait|vertical)\b/, 2 / 3],
+];
+
+/**
+ * Turns the model's optional `size` text into a size the model accepts. The rule:
+ *
+ * 1. Reading the text (case-insensitive): an explicit `WIDTHxHEIGHT` (`x`, `×` or `*`, both ≥ 64)
+ *    wins. Otherwise an aspect ratio `W:H` (or a small `WxH` such as `16x9`), else a ratio word
+ *    (square 1:1, landscape/horizontal 3:2, portrait/vertical 2:3, wide/widescreen 16:9,
+ *    tall/story 9:16, panorama 21:9), else the base image's ratio for edits, else 1:1. The tier
+ *    is `1K`, `2K` or `4K` (also `UHD` = 4K); omitted it is 2K.
+ * 2. GPT Image 1.x (`gpt-image-1*`, `chatgpt-image*`): the fixed size nearest in aspect ratio
+ *    (log scale) among 1024x1024, 1536x1024, 1024x1536; DALL·E 3 likewise among 1024x1024,
+ *    1792x1024, 1024x1792; DALL·E 2 always 1024x1024. The tier is ignored.
+ * 3. Any other model (GPT Image 2 and compatible servers): the tier's long edge (1K 1024, 2K 2048,
+ *    4K 3840) with the short edge from the ratio, or the explicit size; then the ratio is capped
+ *    at 3:1, the image scaled to within 655,360–8,294,400 pixels and 3840 per edge, and each edge
+ *    rounded to a multiple of 16 (down when shrinking, up when enlarging).
+ *
+ * Always returns `WIDTHxHEIGHT`.
+ */
+export function normalizeImageSize(
+  requested: string | undefined,
+  model: string,
+  base: ImageDimensions | null,
+): string {
+  const text = (requested ?? '').toLowerCase();
+  const explicit = /(\d{1,5})\s*[x×*]\s*(\d{1,5})/.exec(text);
+  let width = 0;
+  let height = 0;
+  if (explicit && Number(explicit[1]) >= 64 && Number(explicit[2]) >= 64) {
+    width = Number(explicit[1]);
+    height = Number(explicit[2]);
+  }
+  const ratio = width > 0 ? width / height : requestedRatio(text, explicit, base);
+  const fixed = fixedSizesFor(model);
+  if (fixed !== null) return nearestByRatio(fixed, ratio);
+  if (width === 0) {
+    const longEdge = TIER_LONG_EDGE[requestedTier(text)];
+    width = ratio >= 1 ? longEdge : longEdge * ratio;
+    height = ratio >= 1 ? longEdge / ratio : longEdge;
+  }
+  return legalize(width, height);
+}
+
+function requestedRatio(
+  text: string,
+  explicit: RegExpExecArray | null,
+  base: ImageDimensions | null,
+): number {
+  const colon = /(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)/.exec(text);
+  const pair = colon ?? explicit;
+  if (pair) {
+    const ratio = Number(pair[1]) / Number(pair[2]);
+    if (Number.isFinite(ratio) && ratio > 0) return ratio;
+  }
+  for (const [pattern, ratio] of RATIO_WORDS) if (pattern.test(text)) return ratio;
+  if (base !== null && base.width > 0 && base.height > 0) return base.width / base.height;
+  return 1;
+}
+
+function requestedTier(text: string): ResolutionTier {
+  if (/\b4\s*k\b|\buhd\b/.test(text)) return '4K';
+  if (/\b1\s*k\b/.test(text)) return '1K';
+  return '2K';
+}
+
+/** The fixed sizes a model accepts, or null when it takes any legal size. */
+function fixedSizesFor(model: string): readonly string[] | null {
+  const name = (model.split('/').pop() ?? model).toLowerCase();
+  if (name.startsWith('gpt-image-1') || name.startsWith('chatgpt-image')) {
+    return ['1024x1024', '1536x1024', '1024x1536'];
+  }
+  if (name.startsWith('dall-e-3')) return ['1024x1024', '1792x1024', '1024x1792'];
+  if (name.startsWith('dall-e-2')) return ['1024x1024'];
+  return null;
+}
+
+function nearestByRatio(sizes: readonly string[], ratio: number): string {
+  let best = sizes[0] ?? '1024x1024';
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const size of sizes) {
+    const [width = 1, height = 1] = size.split('x').map(Number);
+    const distance = Math.abs(Math.log(width / height) - Math.log(ratio));
+    if (distance < bestDistance) {
+      best = size;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function legalize(requestedWidth: number, requestedHeight: number): string {
+  let width = Math.max(requestedWidth, 1);
+  let height = Math.max(requestedHeight, 1);
+  if (width / height > MAX_RATIO) width = height * MAX_RATIO;
+  if (height / width > MAX_RATIO) height = width * MAX_RATIO;
+  const pixels = width * height;
+  const scale =
+    pixels < MIN_PIXELS
+      ? Math.sqrt(MIN_PIXELS / pixels)
+      : Math.min(1, MAX_EDGE / Math.max(width, height), Math.sqrt(MAX_PIXELS / pixels));
+  const round = scale > 1 ? Math.ceil : scale < 1 ? Math.floor : Math.round;
+  width = Math.max(SIZE_STEP, round((width * scale) / SIZE_STEP) * SIZE_STEP);
+  height = Math.max(SIZE_STEP, round((height * scale) / SIZE_STEP) * SIZE_STEP);
+  while (width * height > MAX_PIXELS || Math.max(width, height) > MAX_EDGE) {
+    if (width >= height) width -= SIZE_STEP;
+    else height -= SIZE_STEP;
+  }
+  while (width * height < MIN_PIXELS) {
+    if (width <= height) width += SIZE_STEP;
+    else height += SIZE_STEP;
+  }
+  return `${width}x${height}`;
+}
+
+/** Width and height from a PNG or JPEG header, or null for other formats and broken files. */
+export function imageDimensions(bytes: Uint8Array): ImageDimensions | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const isPng = bytes.length >= 24 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e;
+  if (isPng) return { width: view.getUint32(16), height: view.getUint32(20) };
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+  let offset = 2;
+  while (offset + 9 < bytes.length) {
+    if (bytes[offset] !== 0xff) return null;
+    const marker = bytes[offset + 1] ?? 0;
+    const length = view.getUint16(offset + 2);
+    const isFrame = marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker);
+    if (isFrame) return { width: view.getUint16(offset + 7), height: view.getUint16(offset + 5) };
+    offset += 2 + length;
+  }
+  return null;
+}
+
+function extensionOf(mime: string): string {
+  if (mime === 'image/jpeg') return 'jpg';
+  if (mime === 'image/webp') return 'webp';
+  return 'png';
+}
+
+function plural(count: number, singular: string, pluralText = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralText}`;
+}
+
+function parseSchema(json: string): Record<string, unknown> {
+  const parsed: unknown = JSON.parse(json);
+  return typeof parsed === 'object' && parsed !== null
+    ? Object.fromEntries(Object.entries(parsed))
+    : {};
+}
