@@ -13,9 +13,9 @@ Usage:
                     [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--default]
   aivory models remove ID
   aivory models default ID
-  aivory settings [show]               Print the settings (search, sandbox, chat, ui) with their values
+  aivory settings [show]               Print the settings (search, sandbox, images, chat, ui) with their values
   aivory settings set KEY.FIELD VALUE  Change one setting, validated (e.g. sandbox.execTimeoutSeconds 300)
-  aivory settings set-key search.apiKey|sandbox.apiKey VALUE
+  aivory settings set-key search.apiKey|sandbox.apiKey|images.apiKey VALUE
                                        Store a key in the secret store (shown masked); clear-key removes it
   aivory skills list [--json]          List skills (the built-in document-generation included)
   aivory skills show NAME              Print a skill's instructions and assets

@@ -6,7 +6,11 @@ import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
 /** Settings whose key lives in the SecretStore; the setting itself only holds a reference. */
-const SECRET_SETTINGS = { 'search.apiKey': 'search', 'sandbox.apiKey': 'sandbox' } as const;
+const SECRET_SETTINGS = {
+  'search.apiKey': 'search',
+  'sandbox.apiKey': 'sandbox',
+  'images.apiKey': 'images',
+} as const;
 
 export async function settingsCommand(
   argv: string[],

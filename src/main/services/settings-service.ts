@@ -26,6 +26,14 @@ const sandboxSettings = z.object({
   idleReapSeconds: z.number().int().min(60).max(86_400).default(1800),
 });
 
+const imageSettings = z.object({
+  /** image_generate is offered only when this is `openai` (any OpenAI-compatible Images API). */
+  provider: z.enum(['disabled', 'openai']).default('disabled'),
+  baseUrl: z.string().default('https://api.openai.com/v1'),
+  model: z.string().min(1).default('gpt-image-1'),
+  apiKeyRef: z.string().nullable().default(null),
+});
+
 const chatSettings = z.object({
   defaultMode: z.enum(['fast', 'normal', 'deep']).default('normal'),
 });
@@ -37,6 +45,7 @@ const uiSettings = z.object({
 export const SETTINGS_SCHEMAS = {
   search: searchSettings,
   sandbox: sandboxSettings,
+  images: imageSettings,
   chat: chatSettings,
   ui: uiSettings,
 } as const;

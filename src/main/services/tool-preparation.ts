@@ -13,7 +13,10 @@ import type { SecretStore, Store } from '../core/ports';
 import { createPythonExecuteTool, PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import type { PythonSandbox } from '../tools/python-execute';
 import { createSearchBackend, searchEndpointOrigin } from '../tools/search-backends/create-backend';
+import { OpenAiImageClient } from '../adapters/openai/openai-image-client';
 import { createFetchImageTool, FETCH_IMAGE_NAME } from '../tools/fetch-image';
+import { createImageGenerateTool, IMAGE_GENERATE_NAME } from '../tools/image-generate';
+import { previousGeneratedImage } from './generated-images';
 import { createWebFetchTool, WEB_FETCH_NAME } from '../tools/web-fetch';
 import { createWebSearchTool, WEB_SEARCH_NAME } from '../tools/web-search';
 import type { SandboxManager } from './sandbox-manager';
@@ -50,6 +53,7 @@ export async function prepareTools(
   if (wanted(PYTHON_EXECUTE_NAME) || wanted(FETCH_IMAGE_NAME))
     await prepareSandboxTools(context, wanted);
   if (wanted(WEB_SEARCH_NAME)) await prepareSearch(context);
+  if (wanted(IMAGE_GENERATE_NAME)) await prepareImages(context);
 }
 
 /** Why a backend-dependent tool is missing, or null when it is registered or unknown. */
@@ -70,6 +74,9 @@ export async function backendStatus(
       ? `needs the Python sandbox to store images: ${status.reason}`
       : null;
   }
+  if (name === IMAGE_GENERATE_NAME && context.settings.get('images').provider === 'disabled') {
+    return 'image generation is off: aivory settings set images.provider openai (and images.baseUrl, images.model; aivory settings set-key images.apiKey KEY)';
+  }
   if (name === WEB_SEARCH_NAME) {
     const config = await resolveSearchConfig(savedSearch(context), context.env, context.secrets);
     return searchAvailability(config).reason;
@@ -82,6 +89,7 @@ export const BACKEND_TOOLS: readonly string[] = [
   PYTHON_EXECUTE_NAME,
   FETCH_IMAGE_NAME,
   WEB_SEARCH_NAME,
+  IMAGE_GENERATE_NAME,
 ];
 
 /** Public web pages and images: one guarded fetcher (SSRF checks on every hop). */
@@ -117,9 +125,7 @@ async function prepareSandboxTools(
   context.tools.register(
     createPythonExecuteTool({
       sandbox: conversationSandbox(client),
-      artifacts: new FileArtifactSink(
-        context.env.AIVORY_ARTIFACTS_DIR ?? join(context.dataDir, 'artifacts'),
-      ),
+      artifacts: artifactSink(context),
       timeoutSeconds: context.settings.get('sandbox').execTimeoutSeconds,
       scratchConversationId: SCRATCH_CONVERSATION_ID,
     }),
@@ -135,6 +141,29 @@ async function prepareSearch(context: ToolPreparationContext): Promise<void> {
   const fetchConfigured = createEndpointFetcher(origin);
   context.tools.register(
     createWebSearchTool({ backend: createSearchBackend(config, { fetch: fetchConfigured }) }),
+  );
+}
+
+/** image_generate over an OpenAI-compatible Images API, when enabled in settings. */
+async function prepareImages(context: ToolPreparationContext): Promise<void> {
+  const images = context.settings.get('images');
+  if (images.provider === 'disabled') return;
+  const apiKey = images.apiKeyRef ? await context.secrets.get(images.apiKeyRef) : null;
+  context.tools.register(
+    createImageGenerateTool({
+      images: new OpenAiImageClient({ baseUrl: images.baseUrl, apiKey, model: images.model }),
+      artifacts: artifactSink(context),
+      previousGeneration: (conversationId) => previousGeneratedImage(context.store, conversationId),
+      // Attachments on user messages arrive with the composer (issue 6); none can exist yet.
+      currentAttachments: () => Promise.resolve([]),
+      scratchConversationId: SCRATCH_CONVERSATION_ID,
+    }),
+  );
+}
+
+function artifactSink(context: ToolPreparationContext): FileArtifactSink {
+  return new FileArtifactSink(
+    context.env.AIVORY_ARTIFACTS_DIR ?? join(context.dataDir, 'artifacts'),
   );
 }
 

@@ -1,0 +1,46 @@
+/**
+ * Finds the image a conversation last generated (image_generate's `previous_generation`): the
+ * newest artifact that follows an image_generate result in the stored messages, read back from
+ * the user's disk.
+ */
+import { readFile } from 'node:fs/promises';
+import type { MessagePart } from '../../shared/dto';
+import type { Store } from '../core/ports';
+import type { ImageFile } from '../tools/image-generate';
+import { IMAGE_GENERATE_NAME } from '../tools/image-generate';
+
+export async function previousGeneratedImage(
+  store: Pick<Store, 'listMessages'>,
+  conversationId: string,
+): Promise<ImageFile | null> {
+  const messages = store.listMessages(conversationId);
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const found = lastGeneratedArtifact(messages[index]?.parts ?? []);
+    if (!found) continue;
+    try {
+      return {
+        bytes: new Uint8Array(await readFile(found.path)),
+        name: found.name,
+        mime: found.mime,
+      };
+    } catch {
+      return null; // The user deleted the file: there is nothing to edit.
+    }
+  }
+  return null;
+}
+
+/** The last artifact placed after an image_generate result within one message. */
+function lastGeneratedArtifact(
+  parts: readonly MessagePart[],
+): { path: string; name: string; mime: string } | null {
+  let afterGeneration = false;
+  let found: { path: string; name: string; mime: string } | null = null;
+  for (const part of parts) {
+    if (part.kind === 'tool-result')
+      afterGeneration = part.name === IMAGE_GENERATE_NAME && part.status === 'ok';
+    else if (part.kind === 'artifact' && afterGeneration && part.artifact.mime.startsWith('image/'))
+      found = part.artifact;
+  }
+  return found;
+}
