@@ -111,15 +111,24 @@ export class LocalArchiveStore implements ArchiveStore {
 
   async readIndex(): Promise<Record<string, string>> {
     try {
-      const parsed: unknown = JSON.parse(await readFile(join(this.directory, INDEX_FILE), 'utf8'));
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-      return Object.fromEntries(
-        Object.entries(parsed).filter(
-          (entry): entry is [string, string] => typeof entry[1] === 'string',
-        ),
-      );
+      return parseSessionIndex(await readFile(join(this.directory, INDEX_FILE), 'utf8'));
     } catch {
       return {};
     }
+  }
+}
+
+/** The container → conversation index from its JSON text; anything malformed reads as empty. */
+export function parseSessionIndex(text: string): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string',
+      ),
+    );
+  } catch {
+    return {};
   }
 }

@@ -22,6 +22,8 @@ import { createHash, createHmac } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { ArchiveStore } from './archive-store';
+import { parseSessionIndex } from './archive-store';
+import type { S3ArchiveConfig } from './config';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INDEX_FILE = 'sessions.json';
@@ -36,16 +38,8 @@ const DEFAULT_MAX_ARCHIVE_BYTES = Math.min(5 * 1024 ** 3, bufferConstants.MAX_LE
  */
 const S3_REQUEST_TIMEOUT_MS = 10 * 60_000;
 
-export interface S3ArchiveStoreOptions {
-  /** `http(s)://host[:port][/base-path]`, without the bucket. */
-  endpoint: string;
-  bucket: string;
-  /** Used in the signature scope; `us-east-1` for most S3-compatible servers. */
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  /** Key prefix without leading/trailing slashes; '' puts the objects at the bucket's root. */
-  prefix: string;
+/** The bucket settings (see S3ArchiveConfig), plus a size limit. */
+export interface S3ArchiveStoreOptions extends S3ArchiveConfig {
   /** Larger archives are refused (they are buffered in memory). */
   maxArchiveBytes?: number;
 }
@@ -233,17 +227,7 @@ export class S3ArchiveStore implements ArchiveStore {
       { allowMissingKey: true },
     );
     if (response === null) return {};
-    try {
-      const parsed: unknown = JSON.parse(await response.text());
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-      return Object.fromEntries(
-        Object.entries(parsed).filter(
-          (entry): entry is [string, string] => typeof entry[1] === 'string',
-        ),
-      );
-    } catch {
-      return {};
-    }
+    return parseSessionIndex(await response.text());
   }
 
   /**

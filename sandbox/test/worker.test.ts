@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { WorkerExecResult } from '../src/worker-channel';
 
 const PYTHON = process.env.AIVORY_TEST_PYTHON ?? 'python3';
 const WORKER = resolve(fileURLToPath(import.meta.url), '../../runner/worker.py');
@@ -28,18 +29,8 @@ const EXPECTED_MODULES = [
 ];
 
 type Message = Record<string, unknown> & { id?: number | null; type: string };
-interface ExecResult {
-  id: number;
-  type: 'result';
-  status: 'ok' | 'error' | 'interrupted';
-  stdout: string;
-  stderr: string;
-  error: string | null;
-  duration_ms: number;
-  outputs: { path: string; size: number; mime: string }[];
-  stdout_truncated_bytes: number;
-  stderr_truncated_bytes: number;
-}
+/** The worker's result line, as the sidecar reads it. */
+type ExecResult = WorkerExecResult;
 
 const scratch: string[] = [];
 function tempDir(prefix: string): string {

@@ -16,7 +16,7 @@ import type {
   ImageGenerateRequest,
 } from '../../tools/image-generate';
 import type { ProviderErrorContext } from './openai-llm-client';
-import { toProviderError } from './openai-llm-client';
+import { assertHttpUrl, toProviderError } from './openai-llm-client';
 
 /** Image requests are slow (a 4K edit can take minutes); no idle stream to watch here. */
 export const DEFAULT_IMAGE_TIMEOUT_MS = 5 * 60_000;
@@ -44,7 +44,7 @@ export class OpenAiImageClient implements ImageClient {
 
   /** @throws AivoryError `config` when `baseUrl` is not an http(s) URL. */
   constructor(options: OpenAiImageClientOptions) {
-    assertHttpUrl(options.baseUrl);
+    assertHttpUrl(options.baseUrl, 'image server', '');
     this.model = options.model;
     this.errorContext = {
       baseUrl: displayUrl(options.baseUrl),
@@ -152,21 +152,6 @@ function sniffMime(bytes: Uint8Array, outputFormat: string | undefined): string 
   if (riff === 'RIFF' && webp === 'WEBP') return 'image/webp';
   if (outputFormat === 'jpeg' || outputFormat === 'webp') return `image/${outputFormat}`;
   return 'image/png';
-}
-
-function assertHttpUrl(baseUrl: string): void {
-  let protocol = '';
-  try {
-    protocol = new URL(baseUrl).protocol;
-  } catch {
-    // Reported below.
-  }
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new AivoryError(
-      'config',
-      `The image server address "${baseUrl.slice(0, 200)}" is not an http(s) URL.`,
-    );
-  }
 }
 
 /** The base URL as messages show it: without any user:password part. */

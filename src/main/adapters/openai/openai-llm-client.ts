@@ -402,7 +402,12 @@ function describeNetworkFailure(error: Error): string {
   return oneLine(deepestMessage);
 }
 
-function assertHttpUrl(baseUrl: string): void {
+/** Throws a `config` AivoryError unless `baseUrl` is http(s); `what` names the server. */
+export function assertHttpUrl(
+  baseUrl: string,
+  what = 'model server',
+  example = ' (for example http://127.0.0.1:11434/v1)',
+): void {
   let protocol = '';
   try {
     protocol = new URL(baseUrl).protocol;
@@ -412,7 +417,7 @@ function assertHttpUrl(baseUrl: string): void {
   if (protocol !== 'http:' && protocol !== 'https:') {
     throw new AivoryError(
       'config',
-      `The model server address "${oneLine(baseUrl)}" is not an http(s) URL (for example http://127.0.0.1:11434/v1).`,
+      `The ${what} address "${oneLine(baseUrl)}" is not an http(s) URL${example}.`,
     );
   }
 }
