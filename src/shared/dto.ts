@@ -13,6 +13,11 @@ export interface Conversation {
   createdAt: number;
   updatedAt: number;
   modelId: string | null;
+  /**
+   * The conversation's own tool switches (the third availability layer): true adds a tool the
+   * model's defaults leave out, false removes one; tools switched off globally stay off.
+   */
+  toolToggles: Record<string, boolean>;
 }
 
 /**
@@ -35,7 +40,9 @@ export type MessagePart =
       output: string;
       durationMs: number;
     }
-  | { kind: 'artifact'; artifact: ArtifactReference };
+  | { kind: 'artifact'; artifact: ArtifactReference }
+  /** A file the user attached to their message (a copy under the data directory). */
+  | { kind: 'attachment'; attachment: ArtifactReference };
 
 export type MessagePartKind = MessagePart['kind'];
 

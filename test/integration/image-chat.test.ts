@@ -3,7 +3,8 @@
  * generates an image (saved on disk, attached) and edits its previous generation, which sends
  * exactly that image back to the (local, fake) Images API.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeImagesServer } from '../support/fake-images-server';
 import { startFakeImagesServer } from '../support/fake-images-server';
@@ -83,5 +84,90 @@ describe('image_generate from a chat', () => {
     expect(requests[1]?.imageNames).toHaveLength(1);
     expect(requests[1]?.imageParts).toBe(1);
     expect(requests[1]?.authorization).toBe('Bearer sk-images-1234567890abcdef');
+  }, 60_000);
+
+  it('edits the image attached to the current message, the others as references', async () => {
+    const home = makeDataDir();
+    const env = cliEnv(home);
+    images = await startFakeImagesServer();
+    await runCli(['settings', 'set', 'images.provider', 'openai'], env);
+    await runCli(['settings', 'set', 'images.baseUrl', images.baseUrl], env);
+    llm = await startScriptedLlmServer([
+      {
+        content: call({
+          prompt: 'put the cat on the sofa',
+          action: 'edit',
+          base_image: 'current_attachment',
+          base_image_index: 2,
+        }),
+      },
+      { content: 'Done.' },
+      {
+        content: call({
+          prompt: 'again',
+          action: 'edit',
+          base_image: 'current_attachment',
+          base_image_index: 3,
+        }),
+      },
+      { content: 'Sorry.' },
+    ]);
+    const png = (marker: number) =>
+      Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        Buffer.from([marker]),
+      ]);
+    const sofa = join(home, 'sofa.png');
+    const cat = join(home, 'cat.png');
+    writeFileSync(sofa, png(1));
+    writeFileSync(cat, png(2));
+    const base = ['chat', '--json', '--base-url', llm.baseUrl, '--model', 'scripted-model'];
+    const run = await runCli(
+      [
+        ...base,
+        '--tool-mode',
+        'prompt',
+        '--tools',
+        'image_generate',
+        '--attach',
+        sofa,
+        '--attach',
+        cat,
+        'Cat on sofa',
+      ],
+      env,
+    );
+    const result = jsonLines(run.stdout).find((event) => event.type === 'tool-result') as {
+      status: string;
+    };
+    expect(result.status).toBe('ok');
+    // Index 2 (1-based) is cat.png: the base goes first, the other attachment is a reference.
+    expect(images.requests[0]?.path).toBe('/v1/images/edits');
+    expect(images.requests[0]?.imageNames).toEqual(['cat.png', 'sofa.png']);
+
+    const conversationId = String(jsonLines(run.stdout)[0]?.conversationId);
+    const outOfRange = await runCli(
+      [
+        ...base,
+        '--tool-mode',
+        'prompt',
+        '--tools',
+        'image_generate',
+        '--conversation',
+        conversationId,
+        '--attach',
+        sofa,
+        'again',
+      ],
+      env,
+    );
+    const refused = jsonLines(outOfRange.stdout).find((event) => event.type === 'tool-result') as {
+      status: string;
+      output: string;
+    };
+    // Only the newest message's attachments count: one image now, so index 3 is out of range.
+    expect(refused.status).toBe('error');
+    expect(refused.output).toMatch(/base_image_index 3.*1 image/);
+    expect(images.requests).toHaveLength(1);
   }, 60_000);
 });

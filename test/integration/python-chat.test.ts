@@ -4,7 +4,9 @@
  * conversation. Variables persist between calls, the plot lands on disk and on the message, and
  * the next CLI process restores the workspace files.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireDockerAndImage } from '../../sandbox/test/support/docker-fixture';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
@@ -101,5 +103,58 @@ describe('python_execute from a chat', () => {
       'tool-result',
       'text',
     ]);
+  }, 120_000);
+
+  it('stages attached files in /workspace/uploads unchanged, across turns', async () => {
+    requireDockerAndImage();
+    const listing =
+      "import os, hashlib, pandas as pd\nfor name in sorted(os.listdir('/workspace/uploads')):\n    print(name, hashlib.sha256(open('/workspace/uploads/' + name, 'rb').read()).hexdigest()[:12])\nprint(pd.read_csv('/workspace/uploads/data.csv')['v'].sum())";
+    server = await startScriptedLlmServer([
+      { content: call(listing) },
+      { content: 'Listed.' },
+      { content: call(listing) },
+      { content: 'Listed again.' },
+    ]);
+    const home = makeDataDir();
+    const env = cliEnv(home, { AIVORY_LOCAL_SANDBOX: '1' });
+    const csv = join(home, 'data.csv');
+    writeFileSync(csv, 'v\n1\n2\n39\n');
+    const blob = join(home, 'scan.bin');
+    const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x10, 0x80]);
+    writeFileSync(blob, bytes);
+    const digest = (data: Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 12);
+    const base = [
+      'chat',
+      '--json',
+      '--base-url',
+      server.baseUrl,
+      '--model',
+      'scripted-model',
+      '--tool-mode',
+      'prompt',
+    ];
+    const first = await runCli([...base, '--attach', csv, 'Sum the column'], env);
+    expect(first.stderr).toBe('');
+    const events = jsonLines(first.stdout);
+    const result = events.find((event) => event.type === 'tool-result') as { output: string };
+    expect(result.output).toContain(`stdout:\ndata.csv ${digest(readFileSync(csv))}\n42\n`);
+    // The model was told where the file is.
+    const sent = server.requests[0]?.body.messages as { content: string }[];
+    expect(sent.at(-1)?.content).toContain(
+      '- data.csv (text/csv, 9 B) at /workspace/uploads/data.csv',
+    );
+
+    const conversationId = String(events[0]?.conversationId);
+    const second = await runCli(
+      [...base, '--conversation', conversationId, '--attach', blob, 'And now?'],
+      env,
+    );
+    const again = jsonLines(second.stdout).find((event) => event.type === 'tool-result') as {
+      output: string;
+    };
+    // Binary bytes arrive unchanged (no conversion), next to the earlier upload.
+    expect(again.output).toContain(
+      `stdout:\ndata.csv ${digest(readFileSync(csv))}\nscan.bin ${digest(bytes)}\n42\n`,
+    );
   }, 120_000);
 });

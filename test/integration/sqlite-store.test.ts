@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,6 +8,12 @@ import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { Clock } from '../../src/main/core/ports';
 import type { MessagePart, ModelConfig, TurnRecord } from '../../src/shared/dto';
 import { AivoryError } from '../../src/shared/errors';
+
+const MIGRATIONS = '../../src/main/adapters/sqlite/migrations/';
+/** The newest migration shipped (numbered files in the adapter's migrations folder). */
+const LATEST_MIGRATION = readdirSync(new URL(MIGRATIONS, import.meta.url)).filter((name) =>
+  /^\d+_.*\.sql$/.test(name),
+).length;
 
 /** A clock the test moves by hand. */
 function manualClock(start = 1_000): Clock & { advance(milliseconds: number): void } {
@@ -76,11 +82,11 @@ describe('SqliteStore', () => {
         synchronous: 2,
         foreignKeys: true,
         busyTimeoutMs: 5000,
-        schemaVersion: 2,
+        schemaVersion: LATEST_MIGRATION,
       });
       const other = new Database(databasePath, { readonly: true });
       try {
-        expect(other.pragma('user_version', { simple: true })).toBe(2);
+        expect(other.pragma('user_version', { simple: true })).toBe(LATEST_MIGRATION);
         expect(other.pragma('journal_mode', { simple: true })).toBe('wal');
         const tables = other
           .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -114,7 +120,37 @@ describe('SqliteStore', () => {
       store = openStore(databasePath, { clock });
       expect(store.getConversation('c1')?.title).toBe('Kept');
       expect(store.getSetting('theme')).toBe('dark');
-      expect(store.connectionInfo().schemaVersion).toBe(2);
+      expect(store.connectionInfo().schemaVersion).toBe(LATEST_MIGRATION);
+    });
+
+    it('upgrades a version-2 database in place: parts kept, attachments and toggles possible', () => {
+      store.close();
+      const oldPath = join(mkdtempSync(join(tmpdir(), 'aivory-v2-')), 'old.db');
+      const old = new Database(oldPath);
+      for (const file of ['001_initial.sql', '002_skills_prompts.sql']) {
+        old.exec(readFileSync(new URL(`${MIGRATIONS}${file}`, import.meta.url), 'utf8'));
+      }
+      old.pragma('user_version = 2');
+      old.exec(`INSERT INTO conversations (id, title, model_id, created_at, updated_at)
+                VALUES ('c1', 'Old', NULL, 1, 1);
+                INSERT INTO messages (id, conversation_id, role, status, created_at, updated_at)
+                VALUES ('m1', 'c1', 'user', 'complete', 1, 1);
+                INSERT INTO message_parts (message_id, position, kind, data)
+                VALUES ('m1', 0, 'text', '{"kind":"text","text":"kept"}');`);
+      old.close();
+      store = openStore(oldPath, { clock });
+      expect(store.connectionInfo().schemaVersion).toBe(LATEST_MIGRATION);
+      expect(store.getConversation('c1')?.toolToggles).toEqual({});
+      expect(store.listMessages('c1')[0]?.parts).toEqual([{ kind: 'text', text: 'kept' }]);
+      const file = { name: 'a.csv', path: '/tmp/a.csv', mime: 'text/csv', size: 3 };
+      store.createMessage({
+        id: 'm2',
+        conversationId: 'c1',
+        role: 'user',
+        status: 'complete',
+        parts: [{ kind: 'attachment', attachment: file }],
+      });
+      expect(store.getMessage('m2')?.parts).toEqual([{ kind: 'attachment', attachment: file }]);
     });
 
     it('refuses a database written by a newer schema', () => {
@@ -135,6 +171,7 @@ describe('SqliteStore', () => {
         modelId: 'm1',
         createdAt: 1_000,
         updatedAt: 1_000,
+        toolToggles: {},
       });
       clock.advance(10);
       store.createConversation({ id: 'c2', title: 'Second', modelId: null });
@@ -153,6 +190,13 @@ describe('SqliteStore', () => {
         'c2',
       ]);
       expect(() => store.renameConversation('missing', 'x')).toThrow(AivoryError);
+
+      store.setConversationToolToggles('c1', { python_execute: false, web_fetch: true });
+      expect(store.getConversation('c1')?.toolToggles).toEqual({
+        python_execute: false,
+        web_fetch: true,
+      });
+      expect(() => store.setConversationToolToggles('missing', {})).toThrow(AivoryError);
 
       store.deleteConversation('c1');
       expect(store.getConversation('c1')).toBeNull();

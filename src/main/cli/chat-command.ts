@@ -1,12 +1,15 @@
 /** `aivory chat`: one turn through the same services as the app, stored in a conversation. */
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TurnMode } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import type { TurnEndEvent } from '../../shared/turn-events';
 import type { AppContext } from '../services/app-context';
+import { MAX_ATTACHMENT_BYTES } from '../services/attachments';
 import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
 import { EXIT_CANCELED, EXIT_OK, exitCodeFor, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
+import { readInputFile } from './input-files';
 import { eventJson, STOP_REASON_TEXT, traceLine } from './trace-format';
 
 export async function chatCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
@@ -21,12 +24,17 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       mode: { type: 'string', default: 'normal' },
       tools: { type: 'string' },
       conversation: { type: 'string' },
+      attach: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       'show-reasoning': { type: 'boolean', default: false },
     },
   });
   const text = positionals.join(' ');
-  if (text.trim() === '')
+  const attachments = (values.attach ?? []).map((path) => {
+    const name = basename(path);
+    return { name, data: readInputFile(path, '--attach', MAX_ATTACHMENT_BYTES) };
+  });
+  if (text.trim() === '' && attachments.length === 0)
     throw usageError('Usage: aivory chat [options] MESSAGE (see aivory --help).');
   const mode = parseMode(values.mode);
   const model = await resolveModel(
@@ -58,6 +66,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
         mode,
         ...(values.conversation ? { conversationId: values.conversation } : {}),
         ...(tools ? { tools } : {}),
+        ...(attachments.length > 0 ? { attachments } : {}),
       },
       controller.signal,
     );

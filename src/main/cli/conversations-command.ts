@@ -5,6 +5,8 @@ import type { MessagePart } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import type { AppContext } from '../services/app-context';
 import { exportConversation } from '../services/conversation-export';
+import { toolLayer } from '../services/tool-selection';
+import { BACKEND_TOOLS } from '../services/tool-preparation';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { preview } from './trace-format';
@@ -17,6 +19,9 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
       format: { type: 'string', default: 'md' },
       output: { type: 'string' },
       json: { type: 'boolean', default: false },
+      on: { type: 'string', multiple: true },
+      off: { type: 'string', multiple: true },
+      reset: { type: 'boolean', default: false },
     },
   });
   const [action, id] = positionals;
@@ -34,12 +39,20 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     }
     return EXIT_OK;
   }
-  if (action !== 'show' && action !== 'export') {
-    throw usageError(`Unknown action "${action}". Use list, show ID or export ID.`);
+  if (action !== 'show' && action !== 'export' && action !== 'tools') {
+    throw usageError(`Unknown action "${action}". Use list, show ID, export ID or tools ID.`);
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
   const conversation = store.getConversation(id);
   if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
+  if (action === 'tools') {
+    const toggles = updatedToggles(conversation.toolToggles, values);
+    if (toggles !== conversation.toolToggles) store.setConversationToolToggles(id, toggles);
+    const modelDefaults =
+      store.listModels().find((model) => model.id === conversation.modelId)?.defaultTools ?? null;
+    io.stdout(describeConversationTools(context, modelDefaults, toggles, values.json));
+    return EXIT_OK;
+  }
   const messages = store.listMessages(id);
   if (action === 'export') {
     const format = values.format;
@@ -70,5 +83,59 @@ function showPart(part: MessagePart): string {
       return `  ${part.status === 'ok' ? '✓' : '✗'} ${part.name} ${part.status} (${part.durationMs} ms): ${preview(part.output)}`;
     case 'artifact':
       return `  📎 ${part.artifact.name} → ${part.artifact.path}`;
+    case 'attachment':
+      return `  📎 attached ${part.attachment.name} (${part.attachment.mime}, ${part.attachment.size} bytes)`;
   }
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The toggles after --reset, --on and --off (the same object when nothing changes). */
+function updatedToggles(
+  current: Record<string, boolean>,
+  flags: { on?: string[]; off?: string[]; reset?: boolean },
+): Record<string, boolean> {
+  const on = flags.on ?? [];
+  const off = flags.off ?? [];
+  if (!flags.reset && on.length === 0 && off.length === 0) return current;
+  const bad = [...on, ...off].find((name) => !TOOL_NAME.test(name));
+  if (bad !== undefined) throw usageError(`"${bad}" is not a tool name.`);
+  const both = on.find((name) => off.includes(name));
+  if (both !== undefined) throw usageError(`${both} is both --on and --off.`);
+  const next: Record<string, boolean> = flags.reset ? {} : { ...current };
+  for (const name of on) next[name] = true;
+  for (const name of off) next[name] = false;
+  return next;
+}
+
+/** Each known tool with whether this conversation offers it and which layer decided. */
+function describeConversationTools(
+  context: AppContext,
+  modelDefaults: readonly string[] | null,
+  toggles: Record<string, boolean>,
+  json: boolean,
+): string {
+  const switches = context.store.getToolAvailability();
+  const names = [
+    ...new Set([
+      ...context.tools.all().map((tool) => tool.name),
+      ...BACKEND_TOOLS,
+      ...Object.keys(toggles),
+    ]),
+  ].sort();
+  const rows = names.map((name) => {
+    const layer = switches[name] === false ? 'global-off' : toolLayer(name, modelDefaults, toggles);
+    return { name, offered: layer === 'model-default' || layer === 'conversation-on', layer };
+  });
+  if (json) return `${JSON.stringify({ toggles, tools: rows })}\n`;
+  const reasons: Record<string, string> = {
+    'global-off': 'switched off globally',
+    'conversation-on': 'switched on for this conversation',
+    'conversation-off': 'switched off for this conversation',
+    'model-default': "in the model's defaults",
+    'not-model-default': "not in the model's defaults",
+  };
+  return rows
+    .map((row) => `${row.offered ? '✓' : '✗'} ${row.name.padEnd(22)} ${reasons[row.layer] ?? ''}\n`)
+    .join('');
 }

@@ -8,6 +8,8 @@ Usage:
   aivory conversations list            List conversations, newest first
   aivory conversations show ID         Print a conversation with its tool calls
   aivory conversations export ID [--format md|json] [--output FILE]
+  aivory conversations tools ID [--on NAME]… [--off NAME]… [--reset]
+                                       This conversation's own tool switches (over the model's defaults)
   aivory models list                   List saved models
   aivory models add --base-url URL --model NAME [--label TEXT] [--api-key KEY]
                     [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--default]
@@ -40,8 +42,10 @@ chat options:
   --model NAME            Model name                                                   [AIVORY_MODEL]
   --tool-mode MODE        native (API function calling) or prompt (<tool_call> text)   [AIVORY_TOOL_MODE]
   --mode MODE             fast (12 tool calls) | normal (48) | deep (150)             default: normal
-  --tools a,b,c           Tools for this turn; "none" for no tools                     default: the model's defaults, else all
+  --tools a,b,c           Tools for this turn; "none" for no tools                     default: the model's defaults + the conversation's switches
   --conversation ID       Continue a conversation (default: start a new one)
+  --attach FILE           Attach a file (repeatable; ≤ 10 files, 40 MiB each): staged in the sandbox's
+                          /workspace/uploads, small text files shown to the model, images usable by image_generate
   --json                  Print one JSON event per line (the TurnEvent union, "type" first)
   --show-reasoning        Print the model's reasoning (dimmed, on stderr)
   Flags win over environment variables, which win over the saved default model.

@@ -1,40 +1,10 @@
 /** Reading the files the user names on the command line (`--file`, `--asset`), with clear errors. */
 import { readFileSync, statSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { AivoryError } from '../../shared/errors';
 import type { SkillAssetInput } from '../core/ports';
+import { mimeTypeForFileName } from '../services/mime-types';
 import { overLimit } from '../services/skill-validation';
-
-/** Common types by extension; anything else is application/octet-stream. */
-const MIME_TYPES: Readonly<Record<string, string>> = {
-  '.md': 'text/markdown',
-  '.txt': 'text/plain',
-  '.csv': 'text/csv',
-  '.json': 'application/json',
-  '.html': 'text/html',
-  '.css': 'text/css',
-  '.py': 'text/x-python',
-  '.yaml': 'application/yaml',
-  '.yml': 'application/yaml',
-  '.pdf': 'application/pdf',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.svg': 'image/svg+xml',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.zip': 'application/zip',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-};
-
-/** The MIME type for a file name, by its extension (case-insensitive). */
-export function mimeTypeForFileName(name: string): string {
-  return MIME_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
-}
 
 /**
  * The bytes of the regular file at `path`, refusing before reading when it is larger than

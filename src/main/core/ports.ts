@@ -148,6 +148,7 @@ export interface Store {
   getConversation(id: string): Conversation | null;
   listConversations(): Conversation[];
   renameConversation(id: string, title: string): void;
+  setConversationToolToggles(id: string, toggles: Record<string, boolean>): void;
   deleteConversation(id: string): void;
 
   /** Inserts a message; a `streaming` one is owned by this process until it is finished. */

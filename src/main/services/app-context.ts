@@ -2,6 +2,7 @@
  * The composition root shared by the CLI, `aivory serve` and the Electron main process: one data
  * directory, one store, one logger, the secret store, the tools, the sandbox and the chat service.
  */
+import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
@@ -76,6 +77,7 @@ export function openAppContext(
     ids,
     logger,
     limitOverrides: limitOverridesFromEnv(env),
+    attachments: new FileArtifactSink(join(dataDir, 'uploads')),
   });
   const settings = new SettingsService(store, logger);
   const sandbox = new SandboxManager({

@@ -9,7 +9,15 @@ import type { LimitOverrides } from '../core/orchestrator/budgets';
 import { resolveTurnLimits } from '../core/orchestrator/budgets';
 import { runTurn } from '../core/orchestrator/run-turn';
 import type { Clock, IdGenerator, LlmClient, Logger, Store } from '../core/ports';
+import type { AttachmentInput, AttachmentSink } from './attachments';
+import {
+  attachmentsOf,
+  checkAttachments,
+  describeAttachments,
+  storeAttachments,
+} from './attachments';
 import { buildHistory } from './history';
+import { turnToolNames } from './tool-selection';
 import { MessageWriter } from './message-writer';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
@@ -35,8 +43,13 @@ export interface TurnRequest {
   text: string;
   model: ResolvedModel;
   mode: TurnMode;
-  /** Tool names for this turn; the model's defaults (or every available tool) when absent. */
+  /**
+   * Tool names for this turn; when absent, the model's defaults (or every available tool)
+   * adjusted by the conversation's own toggles.
+   */
   tools?: string[];
+  /** Files attached to the user's message. */
+  attachments?: AttachmentInput[];
   turnId?: string;
 }
 
@@ -48,6 +61,8 @@ export interface ChatServiceDependencies {
   ids: IdGenerator;
   logger: Logger;
   limitOverrides: LimitOverrides;
+  /** Where attachment copies go (`<data>/uploads/<conversation>/`). */
+  attachments: AttachmentSink;
 }
 
 /** Conversation titles are the first words of the first message, cut to this length. */
@@ -75,28 +90,45 @@ export class ChatService {
   async *runTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnEvent, void> {
     const { store, ids, clock, logger } = this.dependencies;
     const text = request.text.trim();
-    if (text === '') throw new AivoryError('invalid-input', 'The message is empty.');
-    const tools = this.dependencies.tools.select(
-      request.tools ?? request.model.defaultTools ?? undefined,
-    );
-    const conversation = request.conversationId
-      ? store.getConversation(request.conversationId)
-      : store.createConversation({
-          id: ids.next('conv'),
-          title: titleFrom(text),
-          modelId: request.model.id,
-        });
-    if (!conversation) {
+    const attachmentInputs = request.attachments ?? [];
+    if (text === '' && attachmentInputs.length === 0)
+      throw new AivoryError('invalid-input', 'The message is empty.');
+    checkAttachments(attachmentInputs);
+    const existing = request.conversationId ? store.getConversation(request.conversationId) : null;
+    if (request.conversationId && !existing) {
       throw new AivoryError('not-found', `No conversation with id ${request.conversationId}.`);
     }
+    const tools = this.dependencies.tools.select(
+      request.tools ??
+        turnToolNames(
+          this.dependencies.tools.available().map((tool) => tool.name),
+          request.model.defaultTools,
+          existing?.toolToggles ?? {},
+        ),
+    );
+    const conversation =
+      existing ??
+      store.createConversation({
+        id: ids.next('conv'),
+        title: titleFrom(text === '' ? (attachmentInputs[0]?.name ?? '') : text),
+        modelId: request.model.id,
+      });
     const previous = store.listMessages(conversation.id);
+    const attachmentParts = await storeAttachments(
+      this.dependencies.attachments,
+      conversation.id,
+      attachmentInputs,
+    );
     store.createMessage({
       id: ids.next('msg'),
       conversationId: conversation.id,
       role: 'user',
       status: 'complete',
-      parts: [{ kind: 'text', text }],
+      parts: [...(text === '' ? [] : [{ kind: 'text' as const, text }]), ...attachmentParts],
     });
+    const pythonOffered = tools.some((tool) => tool.name === PYTHON_EXECUTE_NAME);
+    const attachmentNote = await describeAttachments(attachmentsOf(attachmentParts), pythonOffered);
+    const userText = [text, attachmentNote].filter((piece) => piece !== '').join('\n\n');
     const messageId = ids.next('msg');
     store.createMessage({
       id: messageId,
@@ -126,11 +158,11 @@ export class ChatService {
           skillsSection: skillsPromptSection({
             skills: store.listSkills(),
             useSkillOffered: tools.some((tool) => tool.name === USE_SKILL_NAME),
-            pythonOffered: tools.some((tool) => tool.name === PYTHON_EXECUTE_NAME),
+            pythonOffered,
           }),
         }),
         previous,
-        userText: text,
+        userText,
         contextWindow: request.model.contextWindow,
       });
       const events = runTurn(

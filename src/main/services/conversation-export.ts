@@ -1,5 +1,6 @@
 /** Conversation export as Markdown (for people) or JSON (for programs), shared by CLI and UI. */
 import type { Conversation, Message, MessagePart } from '../../shared/dto';
+import type { ArtifactReference } from '../../shared/turn-events';
 
 export type ExportFormat = 'md' | 'json';
 
@@ -52,10 +53,14 @@ function partToMarkdown(part: MessagePart): string[] {
       ];
     }
     case 'artifact':
-      return [
-        `**File** [${part.artifact.name}](${encodeURI(part.artifact.path)}) (${part.artifact.mime}, ${part.artifact.size} bytes)`,
-      ];
+      return [fileLine('File', part.artifact)];
+    case 'attachment':
+      return [fileLine('Attachment', part.attachment)];
   }
+}
+
+function fileLine(label: string, file: ArtifactReference): string {
+  return `**${label}** [${file.name}](${encodeURI(file.path)}) (${file.mime}, ${file.size} bytes)`;
 }
 
 /** A code fence longer than any backtick run inside the text, so the text cannot end it. */

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { MessagePart } from '../../shared/dto';
+import type { ArtifactReference } from '../../shared/turn-events';
 import type { Store } from '../core/ports';
 import type { ImageFile } from '../tools/image-generate';
 import { IMAGE_GENERATE_NAME } from '../tools/image-generate';
@@ -15,7 +16,7 @@ export async function previousGeneratedImage(
 ): Promise<ImageFile | null> {
   const messages = store.listMessages(conversationId);
   for (let index = messages.length - 1; index >= 0; index--) {
-    const found = lastGeneratedArtifact(messages[index]?.parts ?? []);
+    const found = generatedImagesOf(messages[index]?.parts ?? []).at(-1);
     if (!found) continue;
     try {
       return {
@@ -30,17 +31,15 @@ export async function previousGeneratedImage(
   return null;
 }
 
-/** The last artifact placed after an image_generate result within one message. */
-function lastGeneratedArtifact(
-  parts: readonly MessagePart[],
-): { path: string; name: string; mime: string } | null {
+/** Every image artifact placed after a successful image_generate result, in order. */
+export function generatedImagesOf(parts: readonly MessagePart[]): ArtifactReference[] {
   let afterGeneration = false;
-  let found: { path: string; name: string; mime: string } | null = null;
+  const found: ArtifactReference[] = [];
   for (const part of parts) {
     if (part.kind === 'tool-result')
       afterGeneration = part.name === IMAGE_GENERATE_NAME && part.status === 'ok';
     else if (part.kind === 'artifact' && afterGeneration && part.artifact.mime.startsWith('image/'))
-      found = part.artifact;
+      found.push(part.artifact);
   }
   return found;
 }

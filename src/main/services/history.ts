@@ -6,6 +6,7 @@
 import type { Message } from '../../shared/dto';
 import { messageText } from '../../shared/message-parts';
 import type { ChatMessage } from '../core/ports';
+import { attachmentsOf } from './attachments';
 
 /** Tokens kept free for the model's answer and tool traffic, as a share of the window. */
 const ANSWER_RESERVE_SHARE = 0.25;
@@ -18,6 +19,14 @@ const MIN_ANSWER_RESERVE_TOKENS = 1024;
  */
 export function estimateTokens(text: string): number {
   return Math.ceil(Buffer.byteLength(text, 'utf8') / 3) + 4;
+}
+
+/** What an earlier message contributes: its text, and for the user's, the names of its files. */
+function replayedText(message: Message): string {
+  const text = messageText(message.parts);
+  if (message.role !== 'user') return text;
+  const names = attachmentsOf(message.parts).map((file) => file.name);
+  return names.length === 0 ? text : `${text}\n\n[Attached files: ${names.join(', ')}]`.trim();
 }
 
 export function buildHistory(options: {
@@ -36,7 +45,7 @@ export function buildHistory(options: {
   for (let index = options.previous.length - 1; index >= 0; index--) {
     const message = options.previous[index];
     if (!message || message.role === 'system') continue;
-    const text = messageText(message.parts);
+    const text = replayedText(message);
     if (text.trim() === '') continue;
     const cost = estimateTokens(text);
     if (cost > remaining) break;

@@ -16,7 +16,9 @@ import { createSearchBackend, searchEndpointOrigin } from '../tools/search-backe
 import { OpenAiImageClient } from '../adapters/openai/openai-image-client';
 import { createFetchImageTool, FETCH_IMAGE_NAME } from '../tools/fetch-image';
 import { createImageGenerateTool, IMAGE_GENERATE_NAME } from '../tools/image-generate';
+import { currentImageAttachments } from './attachments';
 import { previousGeneratedImage } from './generated-images';
+import { conversationUploads, stageUploads } from './workspace-staging';
 import { createWebFetchTool, WEB_FETCH_NAME } from '../tools/web-fetch';
 import { createWebSearchTool, WEB_SEARCH_NAME } from '../tools/web-search';
 import type { SandboxManager } from './sandbox-manager';
@@ -124,7 +126,7 @@ async function prepareSandboxTools(
   if (!wanted(PYTHON_EXECUTE_NAME)) return;
   context.tools.register(
     createPythonExecuteTool({
-      sandbox: conversationSandbox(client),
+      sandbox: conversationSandbox(client, context.store),
       artifacts: artifactSink(context),
       timeoutSeconds: context.settings.get('sandbox').execTimeoutSeconds,
       scratchConversationId: SCRATCH_CONVERSATION_ID,
@@ -154,8 +156,8 @@ async function prepareImages(context: ToolPreparationContext): Promise<void> {
       images: new OpenAiImageClient({ baseUrl: images.baseUrl, apiKey, model: images.model }),
       artifacts: artifactSink(context),
       previousGeneration: (conversationId) => previousGeneratedImage(context.store, conversationId),
-      // Attachments on user messages arrive with the composer (issue 6); none can exist yet.
-      currentAttachments: () => Promise.resolve([]),
+      currentAttachments: (conversationId) =>
+        currentImageAttachments(context.store.listMessages(conversationId)),
       scratchConversationId: SCRATCH_CONVERSATION_ID,
     }),
   );
@@ -172,10 +174,22 @@ function savedSearch(context: ToolPreparationContext) {
   return context.store.getSetting('search') === undefined ? null : context.settings.get('search');
 }
 
-/** python_execute's view of the sandbox: one session per conversation, files by path. */
-function conversationSandbox(client: SandboxClient): PythonSandbox {
+/**
+ * python_execute's view of the sandbox: one session per conversation, files by path. Opening the
+ * session stages the conversation's attachments and generated images into /workspace/uploads.
+ */
+function conversationSandbox(client: SandboxClient, store: Store): PythonSandbox {
   return {
-    sessionFor: (conversationId, signal) => client.createSession(conversationId, signal),
+    sessionFor: async (conversationId, signal) => {
+      const sessionId = await client.createSession(conversationId, signal);
+      await stageUploads(
+        client,
+        sessionId,
+        conversationUploads(store.listMessages(conversationId)),
+        signal,
+      );
+      return sessionId;
+    },
     exec: (sessionId, code, timeoutSeconds, signal) =>
       client.exec(sessionId, code, timeoutSeconds, signal),
     download: (sessionId, path, signal) => client.download(sessionId, path, signal),

@@ -37,6 +37,14 @@ export interface SandboxExecResult {
   worker_restarted?: boolean;
 }
 
+/** One entry of a workspace directory listing. */
+export interface SandboxEntry {
+  /** Relative to /workspace. */
+  path: string;
+  type: 'file' | 'directory';
+  size: number;
+}
+
 export class SandboxClient {
   private readonly baseUrl: string;
 
@@ -98,6 +106,23 @@ export class SandboxClient {
       CONTROL_TIMEOUT_MS * 4,
     );
     return (await response.json()) as SandboxOutputFile;
+  }
+
+  /** The entries of a workspace directory (relative to /workspace); [] when it does not exist. */
+  async list(sessionId: string, path: string, signal?: AbortSignal): Promise<SandboxEntry[]> {
+    try {
+      const answer = await this.json<{ entries?: SandboxEntry[] }>(
+        'GET',
+        `/sessions/${encodeURIComponent(sessionId)}/files?path=${encodeURIComponent(path)}`,
+        undefined,
+        signal,
+        CONTROL_TIMEOUT_MS,
+      );
+      return Array.isArray(answer.entries) ? answer.entries : [];
+    } catch (error) {
+      if (error instanceof AivoryError && error.code === 'not-found') return [];
+      throw error;
+    }
   }
 
   /** Downloads one workspace file (path relative to /workspace). */

@@ -24,6 +24,7 @@ export interface ConversationRow {
   model_id: string | null;
   created_at: number;
   updated_at: number;
+  tool_toggles: string;
 }
 
 export interface MessageRow {
@@ -96,6 +97,12 @@ const STOP_REASONS: readonly TurnRecord['stopReason'][] = [
 const TOOL_MODES: readonly ToolMode[] = ['native', 'prompt'];
 const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED'];
 
+const fileReferenceSchema = z.object({
+  name: z.string(),
+  path: z.string(),
+  mime: z.string(),
+  size: z.number(),
+});
 const messagePartSchema: z.ZodType<MessagePart> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string() }),
   z.object({ kind: z.literal('reasoning'), text: z.string() }),
@@ -113,15 +120,8 @@ const messagePartSchema: z.ZodType<MessagePart> = z.discriminatedUnion('kind', [
     output: z.string(),
     durationMs: z.number(),
   }),
-  z.object({
-    kind: z.literal('artifact'),
-    artifact: z.object({
-      name: z.string(),
-      path: z.string(),
-      mime: z.string(),
-      size: z.number(),
-    }),
-  }),
+  z.object({ kind: z.literal('artifact'), artifact: fileReferenceSchema }),
+  z.object({ kind: z.literal('attachment'), attachment: fileReferenceSchema }),
 ]);
 const toolCallCountsSchema = z.record(z.string(), z.number());
 const toolNamesSchema = z.array(z.string());
@@ -160,8 +160,11 @@ export function toConversation(row: ConversationRow): Conversation {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     modelId: row.model_id,
+    toolToggles: parseJsonColumn(TOOL_TOGGLES, row.tool_toggles, 'conversations.tool_toggles'),
   };
 }
+
+const TOOL_TOGGLES = z.record(z.string(), z.boolean());
 
 /** Builds a message from its row and its parts, which the caller passes in position order. */
 export function toMessage(row: MessageRow, parts: MessagePart[]): Message {

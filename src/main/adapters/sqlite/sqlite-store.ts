@@ -91,7 +91,15 @@ export class SqliteStore implements Store {
        VALUES (@id, @title, @modelId, @now, @now)`,
       { ...input, now },
     );
-    return { ...input, createdAt: now, updatedAt: now };
+    return { ...input, createdAt: now, updatedAt: now, toolToggles: {} };
+  }
+
+  /** Replaces the conversation's own tool switches. Throws `not-found` when it does not exist. */
+  setConversationToolToggles(id: string, toggles: Record<string, boolean>): void {
+    const sql = 'UPDATE conversations SET tool_toggles = ? WHERE id = ?';
+    if (this.sql.run(sql, JSON.stringify(toggles), id).changes === 0) {
+      throw notFound('Conversation', id);
+    }
   }
 
   getConversation(id: string): Conversation | null {

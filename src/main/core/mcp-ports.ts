@@ -1,0 +1,147 @@
+/**
+ * The MCP port: how services reach a user's MCP server without importing the SDK. The adapter
+ * (src/main/adapters/mcp/) implements McpConnector over @modelcontextprotocol/sdk; tests and
+ * services depend on these types only. Plain data and one error class; no I/O here.
+ */
+
+export type McpTransportKind = 'streamable-http' | 'sse' | 'stdio';
+
+/** Where and how to reach one service. */
+export type McpEndpoint =
+  | {
+      transport: 'streamable-http' | 'sse';
+      /** The URL the user typed; requests may reach exactly its origin, nothing else. */
+      url: string;
+      /** Sent on every request (already decrypted); never sent to another origin. */
+      headers: Record<string, string>;
+    }
+  | {
+      transport: 'stdio';
+      command: string;
+      args: string[];
+      /** Added to the user's environment for the child. */
+      env: Record<string, string>;
+      cwd?: string;
+    };
+
+/** Tool hints as the server declared them (all optional; untrusted). */
+export interface McpToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** One tool as listed by the server: what a snapshot stores. */
+export interface McpToolInfo {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: McpToolAnnotations | null;
+}
+
+/** Why a connection or request failed, for a specific message in settings and the CLI. */
+export type McpFailureKind =
+  | 'dns'
+  | 'refused'
+  | 'tls'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'not-mcp'
+  | 'wrong-transport'
+  | 'redirect'
+  | 'timeout'
+  | 'disconnected'
+  | 'protocol'
+  | 'too-large'
+  | 'spawn'
+  | 'canceled'
+  | 'other';
+
+/** Every failure the adapter reports: a kind and a one-line message fit for the user. */
+export class McpError extends Error {
+  constructor(
+    readonly kind: McpFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'McpError';
+  }
+}
+
+export interface McpImage {
+  mime: string;
+  data: Uint8Array;
+}
+
+/** A tool result converted for the model: text (capped, with a marker) plus any images. */
+export interface McpCallResult {
+  isError: boolean;
+  text: string;
+  images: McpImage[];
+  /** True when `text` was cut to the cap. */
+  truncated: boolean;
+}
+
+export interface McpCallOptions {
+  signal: AbortSignal;
+  /** Deadline without progress; each progress notification restarts it… */
+  timeoutMs: number;
+  /** …but never past this total. */
+  maxTotalTimeoutMs: number;
+  /** Cap on the result text (characters). */
+  maxOutputChars: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+export interface McpPromptInfo {
+  name: string;
+  description: string;
+  arguments: { name: string; description: string; required: boolean }[];
+}
+
+export interface McpResourceInfo {
+  uri: string;
+  name: string;
+  description: string;
+  mimeType: string | null;
+}
+
+/** A live connection (initialized). */
+export interface McpSession {
+  readonly serverName: string;
+  readonly serverVersion: string;
+  /** Every page of tools/list, refusing more than the connector's tool cap. */
+  listTools(signal: AbortSignal): Promise<McpToolInfo[]>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<McpCallResult>;
+  listPrompts(signal: AbortSignal): Promise<McpPromptInfo[]>;
+  /** The prompt's messages flattened to text, for the composer. */
+  getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<string>;
+  listResources(signal: AbortSignal): Promise<McpResourceInfo[]>;
+  /** A resource's text (binary contents described, not inlined), capped. */
+  readResource(uri: string, signal: AbortSignal): Promise<string>;
+  /** Called on notifications/tools/list_changed. */
+  onToolsChanged(listener: () => void): void;
+  /** Called once when the connection ends unexpectedly. */
+  onClose(listener: (reason: string) => void): void;
+  close(): Promise<void>;
+}
+
+export interface McpConnectOptions {
+  signal: AbortSignal;
+  /** Connect + initialize deadline. */
+  timeoutMs: number;
+  /** stdio: each stderr line of the child (for the per-service log). */
+  onStderr?: (line: string) => void;
+}
+
+export interface McpConnector {
+  /** Connects and initializes; throws McpError with a specific kind. */
+  connect(endpoint: McpEndpoint, options: McpConnectOptions): Promise<McpSession>;
+}

@@ -1,0 +1,146 @@
+/**
+ * Files the user attaches to a message. Each is copied under `<data>/uploads/<conversation>/`
+ * (the message keeps pointing at that copy, whatever happens to the original), described to the
+ * model in the user message (small text files inline), staged without conversion into the
+ * sandbox's /workspace/uploads (workspace-staging.ts), and offered to image_generate as the
+ * current turn's images.
+ */
+import { readFile } from 'node:fs/promises';
+import type { MessagePart } from '../../shared/dto';
+import { AivoryError } from '../../shared/errors';
+import type { ArtifactReference } from '../../shared/turn-events';
+import { neutraliseProtocolMarkup } from '../core/orchestrator/prompt-protocol';
+import type { ImageFile } from '../tools/image-generate';
+import { sniffMimeType } from './mime-types';
+
+/** The sidecar's default upload cap (SANDBOX_MAX_UPLOAD_BYTES, seed 003): 40 MiB. */
+export const MAX_ATTACHMENT_BYTES = 40 * 1024 * 1024;
+export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
+/** Text attachments up to this many characters are also put in the message itself. */
+const MAX_INLINE_TEXT_CHARS = 20_000;
+
+export interface AttachmentInput {
+  name: string;
+  data: Uint8Array;
+  /** Guessed from the name and the bytes when absent. */
+  mime?: string;
+}
+
+/** Where attachment copies are written (FileArtifactSink rooted at the uploads folder). */
+export interface AttachmentSink {
+  save(
+    conversationId: string,
+    name: string,
+    data: Uint8Array,
+    mime: string,
+  ): Promise<ArtifactReference>;
+}
+
+/** Refuses too many or too large files before anything is stored. */
+export function checkAttachments(inputs: readonly AttachmentInput[]): void {
+  if (inputs.length > MAX_ATTACHMENTS_PER_MESSAGE) {
+    throw new AivoryError(
+      'invalid-input',
+      `At most ${MAX_ATTACHMENTS_PER_MESSAGE} files can be attached to one message (got ${inputs.length}).`,
+    );
+  }
+  for (const input of inputs) {
+    if (input.data.byteLength > MAX_ATTACHMENT_BYTES) {
+      throw new AivoryError(
+        'invalid-input',
+        `${input.name} is ${(input.data.byteLength / 1024 / 1024).toFixed(1)} MiB; attachments are limited to ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB.`,
+      );
+    }
+  }
+}
+
+/** Stores each attachment and returns the message parts that reference the copies. */
+export async function storeAttachments(
+  sink: AttachmentSink,
+  conversationId: string,
+  inputs: readonly AttachmentInput[],
+): Promise<MessagePart[]> {
+  const parts: MessagePart[] = [];
+  for (const input of inputs) {
+    const mime = input.mime ?? sniffMimeType(input.name, input.data);
+    const attachment = await sink.save(conversationId, input.name, input.data, mime);
+    parts.push({ kind: 'attachment', attachment });
+  }
+  return parts;
+}
+
+/** The attachments of some message parts. */
+export function attachmentsOf(parts: readonly MessagePart[]): ArtifactReference[] {
+  return parts.flatMap((part) => (part.kind === 'attachment' ? [part.attachment] : []));
+}
+
+/**
+ * What the model reads about a message's attachments: where each one is staged, and the content
+ * of small text files. `sandbox` says whether python_execute can open them.
+ */
+export async function describeAttachments(
+  attachments: readonly ArtifactReference[],
+  sandbox: boolean,
+): Promise<string> {
+  if (attachments.length === 0) return '';
+  const lines = ['[Attached files]'];
+  for (const file of attachments) {
+    const where = sandbox ? ` at /workspace/uploads/${file.name}` : '';
+    lines.push(`- ${file.name} (${file.mime}, ${formatSize(file.size)})${where}`);
+    const text = await inlineText(file);
+    if (text !== null) lines.push(text);
+  }
+  if (!sandbox) lines.push('(No code sandbox is configured, so tools cannot open these files.)');
+  return lines.join('\n');
+}
+
+/** The image attachments of the conversation's newest user message, read back from disk. */
+export async function currentImageAttachments(
+  messages: readonly { role: string; parts: readonly MessagePart[] }[],
+): Promise<ImageFile[]> {
+  const latest = messages.findLast((message) => message.role === 'user');
+  if (!latest) return [];
+  const images: ImageFile[] = [];
+  for (const file of attachmentsOf(latest.parts)) {
+    if (!file.mime.startsWith('image/')) continue;
+    try {
+      images.push({
+        bytes: new Uint8Array(await readFile(file.path)),
+        mime: file.mime,
+        name: file.name,
+      });
+    } catch {
+      // The copy was deleted by the user: it is simply no longer there.
+    }
+  }
+  return images;
+}
+
+function isTextual(mime: string): boolean {
+  return (
+    mime.startsWith('text/') ||
+    ['application/json', 'application/xml', 'application/yaml'].includes(mime)
+  );
+}
+
+async function inlineText(file: ArtifactReference): Promise<string | null> {
+  if (!isTextual(file.mime) || file.mime === 'image/svg+xml') return null;
+  let text: string;
+  try {
+    text = await readFile(file.path, 'utf8');
+  } catch {
+    return null;
+  }
+  const cut = text.length > MAX_INLINE_TEXT_CHARS;
+  const shown = cut ? text.slice(0, MAX_INLINE_TEXT_CHARS) : text;
+  const marker = cut ? `\n[… ${text.length - MAX_INLINE_TEXT_CHARS} more characters]` : '';
+  // The file is data, not instructions: protocol markup inside it cannot pose as a tool call.
+  const body = neutraliseProtocolMarkup(shown).replaceAll('</file>', '&lt;/file>');
+  return `<file name="${file.name.replace(/["<>]/g, '_')}">\n${body}${marker}\n</file>`;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

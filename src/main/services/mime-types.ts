@@ -1,0 +1,49 @@
+/** MIME types for files the user hands in (attachments, skill assets): magic bytes, then name. */
+import { extname } from 'node:path';
+
+/** Common types by extension; anything else is application/octet-stream. */
+const MIME_TYPES: Readonly<Record<string, string>> = {
+  '.md': 'text/markdown',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.json': 'application/json',
+  '.html': 'text/html',
+  '.css': 'text/css',
+  '.py': 'text/x-python',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.zip': 'application/zip',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.tsv': 'text/tab-separated-values',
+  '.xml': 'application/xml',
+  '.js': 'text/javascript',
+  '.log': 'text/plain',
+};
+
+/** The MIME type for a file name, by its extension (case-insensitive). */
+export function mimeTypeForFileName(name: string): string {
+  return MIME_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** Magic bytes first (a renamed PNG is still a PNG), then the extension. */
+export function sniffMimeType(name: string, data: Uint8Array): string {
+  const head = (bytes: number[]): boolean => bytes.every((byte, index) => data[index] === byte);
+  if (head([0x89, 0x50, 0x4e, 0x47])) return 'image/png';
+  if (head([0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (head([0x47, 0x49, 0x46, 0x38])) return 'image/gif';
+  if (head([0x52, 0x49, 0x46, 0x46]) && String.fromCharCode(...data.slice(8, 12)) === 'WEBP')
+    return 'image/webp';
+  if (head([0x25, 0x50, 0x44, 0x46])) return 'application/pdf';
+  return mimeTypeForFileName(name);
+}

@@ -1,0 +1,54 @@
+/**
+ * A conversation's own tool switches from the real CLI: `aivory conversations tools ID --off …`
+ * changes what the next turn of that conversation offers, and only that conversation.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScriptedLlmServer } from '../support/scripted-llm-server';
+import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import { cliEnv, jsonLines, makeDataDir, runCli } from '../support/run-cli';
+
+describe('aivory conversations tools', () => {
+  let server: ScriptedLlmServer | null = null;
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  it('switches tools per conversation over the model defaults', async () => {
+    server = await startScriptedLlmServer([{ content: 'a' }, { content: 'b' }, { content: 'c' }]);
+    const env = cliEnv(makeDataDir());
+    const base = [
+      'chat',
+      '--json',
+      '--base-url',
+      server.baseUrl,
+      '--model',
+      'm',
+      '--tool-mode',
+      'prompt',
+    ];
+    const offers = (index: number, name: string) =>
+      (
+        (server?.requests[index]?.body.messages as { content: string }[])[0]?.content ?? ''
+      ).includes(`### ${name}\n`);
+    const first = await runCli([...base, 'hello'], env);
+    const id = String(jsonLines(first.stdout)[0]?.conversationId);
+    expect(offers(0, 'save_memory')).toBe(true);
+
+    const switched = await runCli(['conversations', 'tools', id, '--off', 'save_memory'], env);
+    expect(switched.code).toBe(0);
+    expect(switched.stdout).toMatch(/^✗ save_memory\s+switched off for this conversation$/m);
+    expect(switched.stdout).toMatch(/^✓ use_skill\s+in the model's defaults$/m);
+
+    await runCli([...base, '--conversation', id, 'again'], env);
+    expect(offers(1, 'save_memory')).toBe(false);
+    expect(offers(1, 'use_skill')).toBe(true);
+    await runCli([...base, 'elsewhere'], env);
+    expect(offers(2, 'save_memory')).toBe(true);
+
+    const json = await runCli(['conversations', 'tools', id, '--reset', '--json'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ toggles: {} });
+    const bad = await runCli(['conversations', 'tools', id, '--on', 'x', '--off', 'x'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('x is both --on and --off.');
+  }, 60_000);
+});
