@@ -80,6 +80,8 @@ export interface ModelConfig {
   contextWindow: number;
   /** Tools checked by default for this model; null means every available tool. */
   defaultTools: string[] | null;
+  /** MCP service ids checked by default for this model; null or absent: every enabled service. */
+  defaultMcpServices?: string[] | null;
   apiKeyRef: string | null;
   isDefault: boolean;
 }

@@ -9,6 +9,7 @@ import { MAX_ATTACHMENT_BYTES } from '../services/attachments';
 import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
 import { EXIT_CANCELED, EXIT_OK, exitCodeFor, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
+import { cliApprover } from './cli-approver';
 import { readInputFile } from './input-files';
 import { eventJson, STOP_REASON_TEXT, traceLine } from './trace-format';
 
@@ -25,6 +26,8 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       tools: { type: 'string' },
       conversation: { type: 'string' },
       attach: { type: 'string', multiple: true },
+      mcp: { type: 'string' },
+      approve: { type: 'string' },
       json: { type: 'boolean', default: false },
       'show-reasoning': { type: 'boolean', default: false },
     },
@@ -53,6 +56,9 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   const tools = parseToolList(values.tools);
   await context.prepareTools(tools ?? model.defaultTools ?? undefined);
 
+  const mcpServices = values.mcp === undefined ? undefined : parseToolList(values.mcp);
+  for (const name of mcpServices ?? []) context.mcp.get(name);
+  const approve = cliApprover(values.approve, io);
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort();
   io.onInterrupt(onInterrupt);
@@ -67,6 +73,8 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
         ...(values.conversation ? { conversationId: values.conversation } : {}),
         ...(tools ? { tools } : {}),
         ...(attachments.length > 0 ? { attachments } : {}),
+        ...(mcpServices ? { mcpServices } : {}),
+        ...(approve ? { approve } : {}),
       },
       controller.signal,
     );

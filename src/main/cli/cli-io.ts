@@ -7,6 +7,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   onInterrupt(listener: () => void): void;
   offInterrupt(listener: () => void): void;
+  /** Asks a question on the terminal; absent when stdin is not a terminal. */
+  ask?: (question: string, signal: AbortSignal) => Promise<string>;
 }
 
 export function processIo(): CliIo {
@@ -24,5 +26,16 @@ export function processIo(): CliIo {
     env: process.env,
     onInterrupt: (listener) => process.on('SIGINT', listener),
     offInterrupt: (listener) => process.off('SIGINT', listener),
+    ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
   };
+}
+
+async function askOnTerminal(question: string, signal: AbortSignal): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await terminal.question(question, { signal });
+  } finally {
+    terminal.close();
+  }
 }

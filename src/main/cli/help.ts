@@ -28,6 +28,12 @@ Usage:
   aivory prompts add --title TITLE --file BODY.md [--tags a,b]
   aivory memories list [--json]        Saved memories, newest first
   aivory memories edit ID TEXT | archive ID | restore ID | delete ID
+  aivory mcp add --name N --url URL --description D [--icon I] [--header 'K: V']… [--timeout S] [--max-timeout S] [--transport streamable-http|sse]
+  aivory mcp add --name N --command CMD [--arg A]… [--env K=V]… --description D   (stdio; needs settings mcp.allowLocalCommands true)
+  aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
+  aivory mcp approval N TOOL ask|allow|deny|default
+  aivory mcp call N TOOL JSON [--approve all|none|ask]
+                                       Your MCP services: test, sync with a diff to accept, approvals, calls
   aivory doctor [--model NAME] [--json]
                                        Check the data directory, the model server and why each tool is (not) available
   aivory sandbox serve [--host 127.0.0.1] [--port 48217]
@@ -46,6 +52,8 @@ chat options:
   --conversation ID       Continue a conversation (default: start a new one)
   --attach FILE           Attach a file (repeatable; ≤ 10 files, 40 MiB each): staged in the sandbox's
                           /workspace/uploads, small text files shown to the model, images usable by image_generate
+  --mcp N[,N…]            Offer these MCP services' accepted tools (default: the model's MCP defaults, else every enabled service)
+  --approve all|none|ask  Answer MCP approval prompts (default: ask on a terminal, none otherwise)
   --json                  Print one JSON event per line (the TurnEvent union, "type" first)
   --show-reasoning        Print the model's reasoning (dimmed, on stderr)
   Flags win over environment variables, which win over the saved default model.

@@ -7,6 +7,7 @@ import type { CliIo } from './cli-io';
 import { conversationsCommand } from './conversations-command';
 import { doctorCommand } from './doctor-command';
 import { HELP_TEXT } from './help';
+import { mcpCommand } from './mcp-command';
 import { memoriesCommand } from './memories-command';
 import { modelsCommand } from './models-command';
 import { promptsCommand } from './prompts-command';
@@ -27,6 +28,7 @@ const COMMANDS = [
   'skills',
   'prompts',
   'memories',
+  'mcp',
 ] as const;
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -65,6 +67,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await skillsCommand(rest, context, io);
       case 'prompts':
         return await promptsCommand(rest, context, io);
+      case 'mcp':
+        return await mcpCommand(rest, context, io);
       case 'memories':
         return await memoriesCommand(rest, context, io);
       default:

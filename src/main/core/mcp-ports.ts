@@ -3,8 +3,9 @@
  * (src/main/adapters/mcp/) implements McpConnector over @modelcontextprotocol/sdk; tests and
  * services depend on these types only. Plain data and one error class; no I/O here.
  */
+import type { McpToolInfo } from '../../shared/mcp';
 
-export type McpTransportKind = 'streamable-http' | 'sse' | 'stdio';
+export type { McpToolAnnotations, McpToolInfo, McpTransportKind } from '../../shared/mcp';
 
 /** Where and how to reach one service. */
 export type McpEndpoint =
@@ -23,23 +24,6 @@ export type McpEndpoint =
       env: Record<string, string>;
       cwd?: string;
     };
-
-/** Tool hints as the server declared them (all optional; untrusted). */
-export interface McpToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-/** One tool as listed by the server: what a snapshot stores. */
-export interface McpToolInfo {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  annotations: McpToolAnnotations | null;
-}
 
 /** Why a connection or request failed, for a specific message in settings and the CLI. */
 export type McpFailureKind =

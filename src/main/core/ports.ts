@@ -66,12 +66,34 @@ export interface ToolOutput {
   artifacts?: ArtifactReference[];
 }
 
+/** What a tool asks the user before a call that needs approval (MCP tools). */
+export interface ApprovalRequest {
+  /** The model-facing name, e.g. `files__write_file`. */
+  toolName: string;
+  service: string;
+  tool: string;
+  /** Exactly what will be sent. */
+  arguments: Record<string, unknown>;
+  conversationId: string | null;
+  /** The server's own hints (untrusted, shown as such). */
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+}
+
+/** once: this call; conversation: this tool for the rest of the conversation; always: saved. */
+export type ApprovalAnswer = 'once' | 'conversation' | 'always' | 'deny';
+
+/** Asks the user; resolves 'deny' when the signal aborts or nobody can answer. */
+export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+
 /** The narrow context a tool runs in: its conversation, the turn's abort signal, its ports. */
 export interface ToolContext {
   /** Null when a tool runs outside a conversation (`aivory tool`). */
   conversationId: string | null;
   signal: AbortSignal;
   logger: Logger;
+  /** Present when a user can answer approval prompts (UI, interactive CLI, or a CLI policy). */
+  approve?: Approver;
 }
 
 /** A built-in or MCP tool. `description` and `inputSchema` are what the model sees, verbatim. */

@@ -3,6 +3,8 @@
  * directory, one store, one logger, the secret store, the tools, the sandbox and the chat service.
  */
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
+import { createSystemResolver } from '../adapters/fetch/host-resolver';
+import { createMcpConnector } from '../adapters/mcp/mcp-connector';
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
@@ -19,7 +21,10 @@ import { createUseSkillTool } from '../tools/use-skill';
 import { SkillsService } from './skills-service';
 import { ChatService } from './chat-service';
 import { SandboxManager } from './sandbox-manager';
-import { backendStatus, prepareTools } from './tool-preparation';
+import { McpServices } from './mcp/mcp-services';
+import { mcpStderrLog } from './mcp/mcp-stderr-log';
+import { mcpTurnTools } from './mcp/mcp-turn-tools';
+import { backendStatus, prepareTools, SCRATCH_CONVERSATION_ID } from './tool-preparation';
 import { SettingsService } from './settings-service';
 import { ToolRegistry } from './tool-registry';
 
@@ -33,6 +38,8 @@ export interface AppContext {
   settings: SettingsService;
   chat: ChatService;
   sandbox: SandboxManager;
+  /** The user's MCP services (their tools join turns through the chat service). */
+  mcp: McpServices;
   /**
    * Registers tools whose backend must be found first (python_execute needs a sandbox). Pass the
    * turn's tool selection to skip starting a sandbox the turn will not use.
@@ -68,6 +75,19 @@ export function openAppContext(
     [createSaveMemoryTool({ memories: store, ids }), createUseSkillTool({ skills })],
     () => store.getToolAvailability(),
   );
+  const settings = new SettingsService(store, logger);
+  const artifacts = new FileArtifactSink(env.AIVORY_ARTIFACTS_DIR ?? join(dataDir, 'artifacts'));
+  const mcp = new McpServices({
+    store: store.mcp,
+    secrets,
+    connector: createMcpConnector(),
+    resolver: createSystemResolver(),
+    clock: systemClock,
+    ids,
+    logger,
+    allowLocalCommands: () => settings.get('mcp').allowLocalCommands,
+    stderrSink: mcpStderrLog(join(dataDir, 'logs', 'mcp')),
+  });
   const chat = new ChatService({
     store,
     tools,
@@ -78,8 +98,13 @@ export function openAppContext(
     logger,
     limitOverrides: limitOverridesFromEnv(env),
     attachments: new FileArtifactSink(join(dataDir, 'uploads')),
+    mcp: mcpTurnTools({
+      services: mcp,
+      store: store.mcp,
+      artifacts,
+      scratchConversationId: SCRATCH_CONVERSATION_ID,
+    }),
   });
-  const settings = new SettingsService(store, logger);
   const sandbox = new SandboxManager({
     env,
     settings,
@@ -99,10 +124,12 @@ export function openAppContext(
     settings,
     chat,
     sandbox,
+    mcp,
     prepareTools: (selection) => prepareTools(preparation, selection),
     toolStatus: (name) => backendStatus(preparation, name),
     close: async () => {
       try {
+        await mcp.close();
         await sandbox.close();
       } finally {
         store.close();

@@ -8,7 +8,7 @@ import type { StopReason, TurnEndEvent, TurnEvent } from '../../shared/turn-even
 import type { LimitOverrides } from '../core/orchestrator/budgets';
 import { resolveTurnLimits } from '../core/orchestrator/budgets';
 import { runTurn } from '../core/orchestrator/run-turn';
-import type { Clock, IdGenerator, LlmClient, Logger, Store } from '../core/ports';
+import type { Approver, Clock, IdGenerator, LlmClient, Logger, Store, Tool } from '../core/ports';
 import type { AttachmentInput, AttachmentSink } from './attachments';
 import {
   attachmentsOf,
@@ -36,6 +36,8 @@ export interface ResolvedModel {
   contextWindow: number;
   /** Tools used when a turn names none. */
   defaultTools: string[] | null;
+  /** MCP services (ids) offered when a turn names none; null or absent: every enabled one. */
+  defaultMcpServices?: string[] | null;
 }
 
 export interface TurnRequest {
@@ -50,6 +52,13 @@ export interface TurnRequest {
   tools?: string[];
   /** Files attached to the user's message. */
   attachments?: AttachmentInput[];
+  /**
+   * MCP services (ids or names) whose accepted tools this turn offers; when absent, the model's
+   * MCP defaults (or every enabled service), adjusted by the conversation's toggles.
+   */
+  mcpServices?: string[];
+  /** Answers MCP approval prompts; absent: tools that need approval are refused. */
+  approve?: Approver;
   turnId?: string;
 }
 
@@ -63,6 +72,15 @@ export interface ChatServiceDependencies {
   limitOverrides: LimitOverrides;
   /** Where attachment copies go (`<data>/uploads/<conversation>/`). */
   attachments: AttachmentSink;
+  /** The MCP tools a turn can use (absent: none). */
+  mcp?: TurnMcpTools;
+}
+
+/** MCP tools for a turn: every callable tool, and which of them the given services offer. */
+export interface TurnMcpTools {
+  tools(
+    reserved: ReadonlySet<string>,
+  ): Promise<{ tool: Tool; serviceId: string; serviceName: string }[]>;
 }
 
 /** Conversation titles are the first words of the first message, cut to this length. */
@@ -98,14 +116,7 @@ export class ChatService {
     if (request.conversationId && !existing) {
       throw new AivoryError('not-found', `No conversation with id ${request.conversationId}.`);
     }
-    const tools = this.dependencies.tools.select(
-      request.tools ??
-        turnToolNames(
-          this.dependencies.tools.available().map((tool) => tool.name),
-          request.model.defaultTools,
-          existing?.toolToggles ?? {},
-        ),
-    );
+    const tools = await this.selectTools(request, existing?.toolToggles ?? {});
     const conversation =
       existing ??
       store.createConversation({
@@ -168,6 +179,7 @@ export class ChatService {
       const events = runTurn(
         { llm: this.dependencies.createLlmClient(request.model), clock, ids, logger },
         {
+          ...(request.approve ? { approve: request.approve } : {}),
           turnId,
           conversationId: conversation.id,
           model: request.model.model,
@@ -199,6 +211,49 @@ export class ChatService {
         errorCode: end?.error?.code ?? null,
       });
     }
+  }
+
+  /**
+   * The turn's tools by the availability layers: global switch (already applied to both pools),
+   * then an explicit selection or the model's defaults, then the conversation's toggles.
+   */
+  private async selectTools(
+    request: TurnRequest,
+    toggles: Record<string, boolean>,
+  ): Promise<Tool[]> {
+    const registry = this.dependencies.tools;
+    const builtIns = registry.available().map((tool) => tool.name);
+    const mcp = this.dependencies.mcp ? await this.dependencies.mcp.tools(new Set(builtIns)) : [];
+    const wanted = (services: readonly string[] | null | undefined) =>
+      mcp
+        .filter(
+          (entry) =>
+            services == null ||
+            services.includes(entry.serviceId) ||
+            services.includes(entry.serviceName),
+        )
+        .map((entry) => entry.tool.name);
+    if (request.tools) {
+      const explicit = registry.select(request.tools);
+      const picked = request.mcpServices ? wanted(request.mcpServices) : [];
+      return [
+        ...explicit,
+        ...mcp.filter((entry) => picked.includes(entry.tool.name)).map((entry) => entry.tool),
+      ];
+    }
+    const defaults = [
+      ...(request.model.defaultTools ?? builtIns),
+      ...wanted(request.mcpServices ?? request.model.defaultMcpServices),
+    ];
+    const names = turnToolNames(
+      [...builtIns, ...mcp.map((entry) => entry.tool.name)],
+      defaults,
+      toggles,
+    );
+    return [
+      ...registry.select(names.filter((name) => builtIns.includes(name))),
+      ...mcp.filter((entry) => names.includes(entry.tool.name)).map((entry) => entry.tool),
+    ];
   }
 
   /**

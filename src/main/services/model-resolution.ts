@@ -65,6 +65,7 @@ export async function resolveModel(
     toolMode: parseToolMode(overrides.toolMode ?? (usesSaved ? fallback.toolMode : 'native')),
     contextWindow: usesSaved ? fallback.contextWindow : DEFAULT_CONTEXT_WINDOW,
     defaultTools: usesSaved ? fallback.defaultTools : null,
+    defaultMcpServices: usesSaved ? (fallback.defaultMcpServices ?? null) : null,
   };
 }
 

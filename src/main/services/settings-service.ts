@@ -38,6 +38,11 @@ const chatSettings = z.object({
   defaultMode: z.enum(['fast', 'normal', 'deep']).default('normal'),
 });
 
+const mcpSettings = z.object({
+  /** stdio MCP servers run a local command with the user's permissions: off until switched on. */
+  allowLocalCommands: z.boolean().default(false),
+});
+
 const uiSettings = z.object({
   language: z.enum(['system', 'zh-CN', 'en']).default('system'),
 });
@@ -47,6 +52,7 @@ export const SETTINGS_SCHEMAS = {
   sandbox: sandboxSettings,
   images: imageSettings,
   chat: chatSettings,
+  mcp: mcpSettings,
   ui: uiSettings,
 } as const;
 

@@ -62,6 +62,7 @@ export interface ModelRow {
   tool_mode: string;
   context_window: number;
   default_tools: string;
+  default_mcp_services: string | null;
   api_key_ref: string | null;
   is_default: number;
 }
@@ -211,6 +212,15 @@ export function toModelConfig(row: ModelRow): ModelConfig {
       row.default_tools,
       'models.default_tools',
     ),
+    ...(row.default_mcp_services === null
+      ? {}
+      : {
+          defaultMcpServices: parseJsonColumn(
+            toolNamesSchema,
+            row.default_mcp_services,
+            'models.default_mcp_services',
+          ),
+        }),
     apiKeyRef: row.api_key_ref,
     isDefault: row.is_default === 1,
   };

@@ -29,6 +29,7 @@ import type {
   Store,
 } from '../../core/ports';
 import { SqliteLibrary } from './library-store';
+import { SqliteMcpStore } from './mcp-store';
 import { Statements } from './statements';
 import { describeConnection, openDatabase } from './open-database';
 import type { ConnectionInfo } from './open-database';
@@ -72,6 +73,8 @@ export class SqliteStore implements Store {
   private readonly clock: Clock;
   private readonly streaming: StreamingClaims;
   private readonly library: SqliteLibrary;
+  /** MCP services, snapshots and approvals (mcp-store.ts). */
+  readonly mcp: SqliteMcpStore;
   private readonly sql: Statements;
 
   /** Opens and migrates the file; does not recover interrupted messages (`openStore` does). */
@@ -82,6 +85,7 @@ export class SqliteStore implements Store {
     this.database = openDatabase(resolvedPath);
     this.sql = new Statements(this.database);
     this.library = new SqliteLibrary(this.sql, clock);
+    this.mcp = new SqliteMcpStore(this.sql, clock);
   }
 
   createConversation(input: { id: string; title: string; modelId: string | null }): Conversation {
@@ -357,16 +361,19 @@ export class SqliteStore implements Store {
       }
       this.sql.run(
         `INSERT INTO models (id, label, base_url, model, tool_mode, context_window, default_tools,
-           api_key_ref, is_default)
+           default_mcp_services, api_key_ref, is_default)
          VALUES (@id, @label, @baseUrl, @model, @toolMode, @contextWindow, @defaultTools,
-           @apiKeyRef, @isDefault)
+           @defaultMcpServices, @apiKeyRef, @isDefault)
          ON CONFLICT (id) DO UPDATE SET label = excluded.label, base_url = excluded.base_url,
            model = excluded.model, tool_mode = excluded.tool_mode,
            context_window = excluded.context_window, default_tools = excluded.default_tools,
+           default_mcp_services = excluded.default_mcp_services,
            api_key_ref = excluded.api_key_ref, is_default = excluded.is_default`,
         {
           ...model,
           defaultTools: JSON.stringify(model.defaultTools),
+          defaultMcpServices:
+            model.defaultMcpServices == null ? null : JSON.stringify(model.defaultMcpServices),
           isDefault: model.isDefault ? 1 : 0,
         },
       );

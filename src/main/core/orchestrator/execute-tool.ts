@@ -3,7 +3,7 @@
  * caller gets one of the seed's three public strings; the real error goes to the log only.
  */
 import { isAbortError } from '../../../shared/errors';
-import type { Logger, Tool, ToolOutput } from '../ports';
+import type { Approver, Logger, Tool, ToolOutput } from '../ports';
 import { PUBLIC_ERROR_CANCELED, PUBLIC_ERROR_FAILED, PUBLIC_ERROR_TIMEOUT } from './protocol-text';
 
 export interface ToolExecution {
@@ -23,7 +23,12 @@ class ToolTimeoutError extends Error {
 export async function executeTool(
   tool: Tool,
   args: Record<string, unknown>,
-  options: { conversationId: string | null; signal: AbortSignal; logger: Logger },
+  options: {
+    conversationId: string | null;
+    signal: AbortSignal;
+    logger: Logger;
+    approve?: Approver | undefined;
+  },
 ): Promise<ToolExecution> {
   const { signal, logger } = options;
   if (signal.aborted) return canceled();
@@ -51,6 +56,7 @@ export async function executeTool(
             conversationId: options.conversationId,
             signal: controller.signal,
             logger,
+            ...(options.approve ? { approve: options.approve } : {}),
           }),
         )
         .then(resolve, reject);

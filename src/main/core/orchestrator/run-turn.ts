@@ -12,6 +12,7 @@ import type {
   TurnEvent,
 } from '../../../shared/turn-events';
 import type {
+  Approver,
   ChatMessage,
   Clock,
   IdGenerator,
@@ -51,6 +52,8 @@ export interface TurnInput {
   /** The tools enabled for this turn. */
   tools: Tool[];
   limits: TurnLimits;
+  /** Answers approval prompts (MCP tools); absent: calls that need approval are refused. */
+  approve?: Approver;
 }
 
 export interface TurnDependencies {
@@ -159,6 +162,7 @@ export async function* runTurn(
         conversationId: input.conversationId,
         toolMode: plan.textBody !== null && input.toolMode === 'prompt' ? 'prompt' : 'native',
         tools: input.tools,
+        approve: input.approve,
         budget: state.budget,
         seenCalls: state.seenCalls,
         conversation: state.conversation,

@@ -5,7 +5,7 @@
  */
 import type { ToolMode } from '../../../shared/dto';
 import type { ArtifactReference, ToolCallStatus, TurnEvent } from '../../../shared/turn-events';
-import type { ChatMessage, Clock, IdGenerator, Logger, Tool } from '../ports';
+import type { Approver, ChatMessage, Clock, IdGenerator, Logger, Tool } from '../ports';
 import type { BudgetTracker, TurnLimits } from './budgets';
 import { canonicalJson } from './canonical-json';
 import { executeTool } from './execute-tool';
@@ -65,6 +65,8 @@ export interface ToolRoundContext {
   /** How results go back: prompt-mode wrappers or native tool messages. */
   toolMode: ToolMode;
   tools: readonly Tool[];
+  /** Answers approval prompts of tools that ask (MCP). */
+  approve?: Approver | undefined;
   budget: BudgetTracker;
   seenCalls: Set<string>;
   conversation: ChatMessage[];
@@ -157,6 +159,7 @@ async function decideAndRun(call: PlannedCall, context: ToolRoundContext): Promi
     conversationId: context.conversationId,
     signal: context.signal,
     logger: context.logger,
+    approve: context.approve,
   });
   return {
     status: execution.outcome === 'ok' ? 'ok' : 'error',

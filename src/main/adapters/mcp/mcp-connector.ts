@@ -1,0 +1,204 @@
+/**
+ * The MCP port's adapter: `createMcpConnector()` returns an McpConnector over
+ * @modelcontextprotocol/sdk. Connecting builds the chosen transport (never falling back to
+ * another), runs initialize under one deadline that also covers spawning a child or opening an
+ * SSE stream, and reports any failure as one McpError with a specific kind.
+ *
+ * Only this folder imports the SDK (an ESLint fence enforces it). Address policy (private
+ * addresses, loopback for the host the user typed) is the service layer's job, before connect.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '../../core/mcp-ports';
+import type {
+  McpConnectOptions,
+  McpConnector,
+  McpEndpoint,
+  McpSession,
+} from '../../core/mcp-ports';
+import { scopedAbort } from './mcp-abort';
+import { classifyFailure, isParseError, oneLine, seconds } from './mcp-errors';
+import type { McpFailureKind } from '../../core/mcp-ports';
+import { createMcpFetch, serviceHeaders } from './mcp-fetch';
+import { resolveLimits } from './mcp-limits';
+import type { McpConnectorOptions, McpLimits } from './mcp-limits';
+import { McpLink } from './mcp-link';
+import { McpClientSession } from './mcp-session';
+import { buildTransport, parseServiceUrl } from './mcp-transports';
+
+export type { McpConnectorOptions } from './mcp-limits';
+
+/** How long the legacy-SSE probe after a failed Streamable HTTP handshake may take. */
+const PROBE_TIMEOUT_MS = 3000;
+/** How much of the probed event stream is read looking for the endpoint event. */
+const PROBE_BYTES = 4096;
+
+/** Failures after which a Streamable HTTP URL is probed for a legacy SSE server. */
+const PROBED_KINDS: ReadonlySet<McpFailureKind> = new Set(['not-found', 'not-mcp', 'other']);
+
+/** Creates the connector; see McpConnectorOptions for the caps and their defaults. */
+export function createMcpConnector(options: McpConnectorOptions = {}): McpConnector {
+  const limits = resolveLimits(options);
+  return { connect: (endpoint, connectOptions) => connect(endpoint, connectOptions, limits) };
+}
+
+/** How messages name the server: the URL's origin, or `command "x"`. */
+export function describeEndpoint(endpoint: McpEndpoint): string {
+  if (endpoint.transport === 'stdio') return `command "${oneLine(endpoint.command, 120)}"`;
+  return parseServiceUrl(endpoint.url).origin;
+}
+
+async function connect(
+  endpoint: McpEndpoint,
+  options: McpConnectOptions,
+  limits: McpLimits,
+): Promise<McpSession> {
+  const server = describeEndpoint(endpoint);
+  if (options.signal.aborted)
+    throw new McpError('canceled', `connecting to ${server} was canceled`);
+  const client = new Client(
+    { name: limits.clientName, version: limits.clientVersion },
+    { capabilities: {} },
+  );
+  const shutdown = () => void client.close().catch(() => undefined);
+  const link = new McpLink(endpoint.transport, server, shutdown);
+  const built = buildTransport(endpoint, { limits, events: link, onStderr: options.onStderr });
+  link.attach(built.transport);
+  client.onerror = (error) => link.onTransportError(error);
+  client.onclose = () => link.onTransportClosed();
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => link.emitToolsChanged());
+
+  const timeoutMs = Math.max(1, options.timeoutMs);
+  const scope = scopedAbort(options.signal);
+  let overTime = false;
+  const timer = setTimeout(() => {
+    overTime = true;
+    scope.controller.abort();
+  }, timeoutMs);
+  const signal = scope.controller.signal;
+  try {
+    await Promise.race([
+      quiet(client.connect(built.transport, { signal, timeout: timeoutMs })),
+      quiet(stopped(signal, link)),
+    ]);
+  } catch (error) {
+    shutdown();
+    if (options.signal.aborted)
+      throw new McpError('canceled', `connecting to ${server} was canceled`);
+    if (overTime) {
+      throw new McpError(
+        'timeout',
+        `${server} did not complete the MCP handshake within ${seconds(timeoutMs)} s`,
+      );
+    }
+    throw await connectFailure(error, endpoint, link, limits, options.signal);
+  } finally {
+    clearTimeout(timer);
+    scope.dispose();
+    link.onConnectProblem = null;
+  }
+  link.markOpen();
+  return new McpClientSession({
+    client,
+    link,
+    limits,
+    kind: endpoint.transport,
+    terminateSession: built.terminateSession,
+  });
+}
+
+/** Rejects when the deadline or the caller's signal fires, or the link sees a fatal problem. */
+function stopped(signal: AbortSignal, link: McpLink): Promise<never> {
+  return new Promise<never>((_resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    link.onConnectProblem = reject;
+  });
+}
+
+/** Marks a raced promise as handled (the loser's rejection must not go unhandled). */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+async function connectFailure(
+  error: unknown,
+  endpoint: McpEndpoint,
+  link: McpLink,
+  limits: McpLimits,
+  signal: AbortSignal,
+): Promise<McpError> {
+  const failure = classifyFailure(
+    error,
+    {
+      phase: 'connect',
+      server: link.server,
+      what: 'the MCP handshake',
+      transport: endpoint.transport,
+      timeoutMs: limits.requestTimeoutMs,
+    },
+    link.nonce,
+    link.lastHttpFailure,
+  );
+  if (endpoint.transport !== 'streamable-http' || !PROBED_KINDS.has(failure.kind)) return failure;
+  // A server that answered with an event stream of garbage is not a legacy SSE server.
+  if (isParseError(error)) return failure;
+  if (!(await servesLegacySse(endpoint, limits, signal))) return failure;
+  return new McpError(
+    'wrong-transport',
+    `${link.server} serves a legacy HTTP+SSE event stream at this URL, not Streamable HTTP; choose the SSE transport`,
+  );
+}
+
+/** True when a GET to the URL opens an event stream announcing an endpoint: legacy HTTP+SSE. */
+async function servesLegacySse(
+  endpoint: Exclude<McpEndpoint, { transport: 'stdio' }>,
+  limits: McpLimits,
+  signal: AbortSignal,
+): Promise<boolean> {
+  try {
+    const url = parseServiceUrl(endpoint.url);
+    const fetch = createMcpFetch({
+      transport: 'streamable-http',
+      url,
+      headers: serviceHeaders(endpoint.headers),
+      maxMessageBytes: limits.maxMessageBytes,
+      events: {
+        onResponseBroken: () => undefined,
+        onSessionExpired: () => undefined,
+        onFailure: () => undefined,
+      },
+    });
+    const response = await fetch(url, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream' },
+      signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]),
+    });
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    if (!response.ok || type !== 'text/event-stream' || response.body === null) {
+      await response.body?.cancel().catch(() => undefined);
+      return false;
+    }
+    return await announcesEndpoint(response.body);
+  } catch {
+    return false;
+  }
+}
+
+/** Reads the start of an event stream (at most PROBE_BYTES) looking for `event: endpoint`. */
+async function announcesEndpoint(body: ReadableStream<Uint8Array>): Promise<boolean> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < PROBE_BYTES) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+      if (/^event:\s*endpoint\s*$/m.test(text)) return true;
+    }
+    return false;
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}

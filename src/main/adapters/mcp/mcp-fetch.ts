@@ -1,0 +1,225 @@
+/**
+ * The fetch the HTTP transports use. It reaches exactly the origin of the service URL (an SSE
+ * server announcing a message endpoint elsewhere is refused), refuses every redirect (so the
+ * service's headers never travel), adds the service's headers to every request, turns statuses
+ * and network failures into specific McpErrors, and bounds every response body.
+ */
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError } from '../../core/mcp-ports';
+import { guardBody } from './mcp-body-guard';
+import { networkFailure, oneLine } from './mcp-errors';
+
+/** What the fetch tells the connection about; see McpLink. */
+export interface McpFetchEvents {
+  /** The event-stream answer to request `id` broke before its end (socket closed, too large). */
+  onResponseBroken(id: string | number, error: McpError): void;
+  /** The server answered 404 to a request carrying its session id: the session is gone. */
+  onSessionExpired(): void;
+  /** Every McpError the fetch throws (the legacy SSE transport keeps only their message). */
+  onFailure(error: McpError): void;
+}
+
+export interface McpFetchConfig {
+  transport: 'streamable-http' | 'sse';
+  /** The service URL; only its origin may be reached. */
+  url: URL;
+  /** The service's own headers, sent on every request. */
+  headers: Headers;
+  maxMessageBytes: number;
+  events: McpFetchEvents;
+}
+
+/** Builds the headers once, naming a bad header without its (possibly secret) value. */
+export function serviceHeaders(headers: Record<string, string>): Headers {
+  const built = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      built.set(name, value);
+    } catch {
+      throw new McpError('other', `the request header "${oneLine(name, 60)}" is not valid`);
+    }
+  }
+  return built;
+}
+
+/** Returns the guarded fetch for one connection. */
+export function createMcpFetch(config: McpFetchConfig): FetchLike {
+  const origin = config.url.origin;
+  return async (input, init) => {
+    const target = sameOriginTarget(input, origin);
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init?.headers);
+    // The transport's own headers (session id, protocol version, accept) win over the user's.
+    for (const [name, value] of config.headers) if (!headers.has(name)) headers.set(name, value);
+    let response: Response;
+    try {
+      response = await fetch(target, { ...init, method, headers, redirect: 'manual' });
+    } catch (error) {
+      const failure = networkFailure(error, origin);
+      if (failure === null) throw error;
+      config.events.onFailure(failure);
+      throw failure;
+    }
+    const failure = statusFailure(response, method, headers, config);
+    if (failure !== null) {
+      await response.body?.cancel().catch(() => undefined);
+      config.events.onFailure(failure);
+      throw failure;
+    }
+    return guardResponse(response, requestId(method, init?.body), config);
+  };
+}
+
+function sameOriginTarget(input: string | URL, origin: string): URL {
+  let target: URL;
+  try {
+    target = new URL(input);
+  } catch {
+    throw new McpError('protocol', `refused an invalid request URL for ${origin}`);
+  }
+  if (target.origin !== origin || target.username !== '' || target.password !== '') {
+    throw new McpError(
+      'redirect',
+      `refused a request to ${target.origin}: only ${origin}, the service's own address, may be reached`,
+    );
+  }
+  return target;
+}
+
+function mediaType(response: Response): string {
+  const type = response.headers.get('content-type') ?? '';
+  return (type.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/** A path without its query (which may carry tokens), for messages. */
+function shownLocation(location: string, base: URL): string {
+  try {
+    const url = new URL(location, base);
+    return oneLine(`${url.origin}${url.pathname}`, 120);
+  } catch {
+    return 'an invalid address';
+  }
+}
+
+function statusFailure(
+  response: Response,
+  method: string,
+  headers: Headers,
+  config: McpFetchConfig,
+): McpError | null {
+  const { status } = response;
+  const where = `${config.url.origin}${config.url.pathname}`;
+  if (status >= 300 && status < 400) {
+    const location = response.headers.get('location');
+    const to = location === null ? '' : ` to ${shownLocation(location, config.url)}`;
+    return new McpError(
+      'redirect',
+      `${where} answered with a redirect (HTTP ${status}${to}); redirects are refused so the service's headers never reach another address — enter the final URL instead`,
+    );
+  }
+  if (status === 401) {
+    return new McpError(
+      'unauthorized',
+      `${where} refused the request as unauthenticated (HTTP 401); check the service's headers (e.g. Authorization)`,
+    );
+  }
+  if (status === 403) {
+    return new McpError('forbidden', `${where} denied access (HTTP 403); check the credentials`);
+  }
+  if (status === 404) return notFound(headers, where, config);
+  if (config.transport === 'streamable-http') return streamableStatus(response, method, where);
+  return sseStatus(response, method, where);
+}
+
+function notFound(headers: Headers, where: string, config: McpFetchConfig): McpError {
+  if (headers.has('mcp-session-id')) {
+    config.events.onSessionExpired();
+    return new McpError(
+      'disconnected',
+      `${where} no longer knows this MCP session (HTTP 404); reconnect`,
+    );
+  }
+  return new McpError(
+    'not-found',
+    `nothing at ${where} (HTTP 404); check the URL path (usually /mcp, or /sse for legacy SSE servers)`,
+  );
+}
+
+function streamableStatus(response: Response, method: string, where: string): McpError | null {
+  if (method !== 'POST') return null;
+  if (response.status === 405) {
+    return new McpError(
+      'wrong-transport',
+      `${where} does not accept POST (HTTP 405), so it is not a Streamable HTTP endpoint; if it is a legacy HTTP+SSE server, choose the SSE transport`,
+    );
+  }
+  const type = mediaType(response);
+  if (
+    response.status === 200 &&
+    response.body !== null &&
+    type !== 'application/json' &&
+    type !== 'text/event-stream'
+  ) {
+    return new McpError(
+      'not-mcp',
+      `${where} answered with ${oneLine(type || 'no content type', 60)} instead of MCP JSON-RPC; is this the MCP endpoint?`,
+    );
+  }
+  return null;
+}
+
+function sseStatus(response: Response, method: string, where: string): McpError | null {
+  if (method !== 'GET') return null;
+  if ([400, 405, 406].includes(response.status)) {
+    return new McpError(
+      'wrong-transport',
+      `${where} did not open an SSE event stream (HTTP ${response.status}); if it is a Streamable HTTP server, choose the Streamable HTTP transport`,
+    );
+  }
+  if (response.ok && mediaType(response) !== 'text/event-stream') {
+    return new McpError(
+      'not-mcp',
+      `${where} answered with ${oneLine(mediaType(response) || 'no content type', 60)}, not an SSE event stream; is this the MCP server's SSE URL?`,
+    );
+  }
+  return null;
+}
+
+/** The JSON-RPC id of a request the transport POSTs, or null (notification, response, GET). */
+function requestId(method: string, body: unknown): string | number | null {
+  if (method !== 'POST' || typeof body !== 'string') return null;
+  try {
+    const message: unknown = JSON.parse(body);
+    if (typeof message !== 'object' || message === null || !('method' in message)) return null;
+    const id = 'id' in message ? message.id : undefined;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+function guardResponse(
+  response: Response,
+  id: string | number | null,
+  config: McpFetchConfig,
+): Response {
+  if (response.body === null || NULL_BODY_STATUSES.has(response.status)) return response;
+  const eventStream = mediaType(response) === 'text/event-stream';
+  const onBroken =
+    eventStream && id !== null
+      ? (error: McpError) => config.events.onResponseBroken(id, error)
+      : undefined;
+  const body = guardBody(response.body, {
+    origin: config.url.origin,
+    maxBytes: config.maxMessageBytes,
+    perEvent: eventStream,
+    onBroken,
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}

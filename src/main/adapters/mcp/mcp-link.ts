@@ -1,0 +1,145 @@
+/**
+ * The state of one connection, shared by the fetch, the SDK callbacks and the session: whether
+ * it is open, lost or closed by us; who listens for its end and for tool-list changes; and the
+ * one trick the SDK needs: when the event-stream answer to a request breaks, the SDK only logs
+ * it and lets the request wait for its timeout, so the link answers that request itself with a
+ * JSON-RPC error (`failRequest`), which rejects it at once.
+ */
+import { randomUUID } from 'node:crypto';
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpError, McpTransportKind } from '../../core/mcp-ports';
+import { INJECTED_FAILURE_CODE, isParseError } from './mcp-errors';
+import type { McpFetchEvents } from './mcp-fetch';
+
+type LinkState = 'connecting' | 'open' | 'lost' | 'closed';
+
+export class McpLink implements McpFetchEvents {
+  /** Marks the failures this link injects, so a server cannot forge them. */
+  readonly nonce = randomUUID();
+  /** The last McpError the fetch threw (see classifyFailure). */
+  lastHttpFailure: McpError | null = null;
+  /** Set while connecting: called with a transport error that should end the attempt at once. */
+  onConnectProblem: ((error: unknown) => void) | null = null;
+  private state: LinkState = 'connecting';
+  private transport: Transport | null = null;
+  private lostReason = '';
+  private readonly closeListeners: ((reason: string) => void)[] = [];
+  private readonly toolListeners: (() => void)[] = [];
+
+  constructor(
+    readonly kind: McpTransportKind,
+    /** How messages name the server. */
+    readonly server: string,
+    /** Ends the connection (closes the SDK client); called once when it is lost. */
+    private readonly shutdown: () => void,
+  ) {}
+
+  attach(transport: Transport): void {
+    this.transport = transport;
+  }
+
+  get isOpen(): boolean {
+    return this.state === 'open';
+  }
+
+  /** Why requests fail now that the connection is not open. */
+  get closedMessage(): string {
+    if (this.state === 'lost')
+      return `the connection to ${this.server} was lost: ${this.lostReason}`;
+    return `the connection to ${this.server} is closed`;
+  }
+
+  markOpen(): void {
+    if (this.state === 'connecting') this.state = 'open';
+  }
+
+  /** Our own close(): returns false when it was already closed. */
+  beginClose(): boolean {
+    if (this.state === 'closed') return false;
+    this.state = 'closed';
+    return true;
+  }
+
+  onResponseBroken(id: string | number, error: McpError): void {
+    this.failRequest(id, error);
+  }
+
+  onSessionExpired(): void {
+    this.lose(`${this.server} ended the MCP session`);
+  }
+
+  onFailure(error: McpError): void {
+    this.lastHttpFailure = error;
+  }
+
+  /** Rejects the pending request `id` with `error` (no effect once it was answered). */
+  failRequest(id: string | number, error: McpError): void {
+    if (this.state === 'closed') return;
+    this.transport?.onmessage?.({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: INJECTED_FAILURE_CODE,
+        message: error.message,
+        data: { nonce: this.nonce, kind: error.kind, message: error.message },
+      },
+    });
+  }
+
+  /** Every error the SDK reports (client.onerror). */
+  onTransportError(error: unknown): void {
+    if (this.state === 'connecting') {
+      if (this.kind !== 'stdio' && isParseError(error)) this.onConnectProblem?.(error);
+      return;
+    }
+    if (this.state !== 'open' || !(error instanceof Error)) return;
+    if (/Maximum reconnection attempts/.test(error.message)) {
+      this.lose(`the event stream from ${this.server} ended and could not be reopened`);
+    } else if (this.kind === 'sse' && error instanceof SseError) {
+      this.lose(`the SSE stream from ${this.server} ended`);
+    }
+  }
+
+  /** The SDK client closed (client.onclose): unexpected unless we are closing. */
+  onTransportClosed(): void {
+    if (this.state === 'connecting') return;
+    this.lose(
+      this.kind === 'stdio' ? `${this.server} exited` : `${this.server} closed the connection`,
+    );
+  }
+
+  /** The connection ended without our close(): tell the listeners once, then shut down. */
+  lose(reason: string): void {
+    if (this.state !== 'open') return;
+    this.state = 'lost';
+    this.lostReason = reason;
+    for (const listener of this.closeListeners.splice(0)) safeCall(() => listener(reason));
+    this.shutdown();
+  }
+
+  addCloseListener(listener: (reason: string) => void): void {
+    if (this.state === 'lost') {
+      queueMicrotask(() => safeCall(() => listener(this.lostReason)));
+    } else if (this.state !== 'closed') {
+      this.closeListeners.push(listener);
+    }
+  }
+
+  addToolsListener(listener: () => void): void {
+    this.toolListeners.push(listener);
+  }
+
+  emitToolsChanged(): void {
+    if (this.state !== 'open') return;
+    for (const listener of this.toolListeners) safeCall(listener);
+  }
+}
+
+function safeCall(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // A listener's failure is its own; the connection carries on.
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * One initialized connection (the port's McpSession) over the SDK client. Requests go through
+ * `client.request` with loose result schemas, so a server's odd field fails only that field
+ * (checked in mcp-listing / mcp-results), never a whole answer; tool output schemas are not
+ * compiled or enforced (the model reads the text, and an untrusted schema is not worth running).
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { z } from 'zod';
+import { McpError } from '../../core/mcp-ports';
+import type {
+  McpCallOptions,
+  McpCallResult,
+  McpPromptInfo,
+  McpResourceInfo,
+  McpSession,
+  McpToolInfo,
+  McpTransportKind,
+} from '../../core/mcp-ports';
+import { scopedAbort } from './mcp-abort';
+import {
+  classifyFailure,
+  isSdkTotalTimeout,
+  oneLine,
+  seconds,
+  serverErrorMessage,
+} from './mcp-errors';
+import type { FailureContext } from './mcp-errors';
+import type { McpLimits } from './mcp-limits';
+import type { McpLink } from './mcp-link';
+import { collectPages, normalisePrompt, normaliseResource, toolNormaliser } from './mcp-listing';
+import type { PagingRule } from './mcp-listing';
+import {
+  convertToolResult,
+  promptText,
+  resourceContentsText,
+  serverErrorResult,
+} from './mcp-results';
+
+/** Any JSON object: results are checked by hand, field by field. */
+const AnyResult = z.looseObject({});
+type Json = z.infer<typeof AnyResult>;
+
+/** How long close() waits for the server to acknowledge the end of its session. */
+const TERMINATE_TIMEOUT_MS = 2000;
+
+export interface SessionParts {
+  client: Client;
+  link: McpLink;
+  limits: McpLimits;
+  kind: McpTransportKind;
+  terminateSession?: () => Promise<void>;
+}
+
+export class McpClientSession implements McpSession {
+  readonly serverName: string;
+  readonly serverVersion: string;
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly parts: SessionParts) {
+    const info = parts.client.getServerVersion();
+    this.serverName = oneLine(typeof info?.name === 'string' ? info.name : '', 200) || 'unknown';
+    this.serverVersion = oneLine(typeof info?.version === 'string' ? info.version : '', 100);
+  }
+
+  private get server(): string {
+    return this.parts.link.server;
+  }
+
+  private context(what: string, timeoutMs: number): FailureContext {
+    return { phase: 'request', server: this.server, what, transport: this.parts.kind, timeoutMs };
+  }
+
+  private assertOpen(): void {
+    if (!this.parts.link.isOpen) throw new McpError('disconnected', this.parts.link.closedMessage);
+  }
+
+  /** One request with the default deadline; failures become McpErrors. */
+  private async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<Json> {
+    this.assertOpen();
+    const timeoutMs = this.parts.limits.requestTimeoutMs;
+    const scope = scopedAbort(signal);
+    try {
+      return await this.parts.client.request({ method, params }, AnyResult, {
+        signal: scope.controller.signal,
+        timeout: timeoutMs,
+      });
+    } catch (error) {
+      if (signal.aborted) throw new McpError('canceled', `${method} was canceled`);
+      throw classifyFailure(error, this.context(method, timeoutMs), this.parts.link.nonce);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private paged(key: PagingRule['key'], signal: AbortSignal) {
+    return (cursor: string | undefined) =>
+      this.request(`${key}/list`, cursor === undefined ? undefined : { cursor }, signal);
+  }
+
+  /** Whether the server offers `name` (a closed session throws instead). */
+  private capability(name: 'tools' | 'prompts' | 'resources'): boolean {
+    this.assertOpen();
+    return this.parts.client.getServerCapabilities()?.[name] !== undefined;
+  }
+
+  async listTools(signal: AbortSignal): Promise<McpToolInfo[]> {
+    if (!this.capability('tools')) return [];
+    const rule: PagingRule = {
+      key: 'tools',
+      max: this.parts.limits.maxTools,
+      overflow: 'refuse',
+      server: this.server,
+    };
+    return collectPages(this.paged('tools', signal), rule, toolNormaliser(this.server));
+  }
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<McpCallResult> {
+    this.assertOpen();
+    const what = `MCP tool "${oneLine(name, 80)}"`;
+    const total = Math.max(1, options.maxTotalTimeoutMs);
+    const timeoutMs = Math.max(1, Math.min(options.timeoutMs, total));
+    // The SDK checks the total only when progress arrives; this timer holds it in any case.
+    const scope = scopedAbort(options.signal);
+    let overTotal = false;
+    const timer = setTimeout(() => {
+      overTotal = true;
+      scope.controller.abort();
+    }, total);
+    try {
+      const raw = await this.parts.client.request(
+        { method: 'tools/call', params: { name, arguments: args } },
+        AnyResult,
+        {
+          signal: scope.controller.signal,
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: total,
+          onprogress: (progress) => reportProgress(options, progress),
+        },
+      );
+      return convertToolResult(raw, options.maxOutputChars, this.parts.limits);
+    } catch (error) {
+      if (options.signal.aborted) throw new McpError('canceled', `${what} was canceled`);
+      if (overTotal || isSdkTotalTimeout(error)) {
+        throw new McpError(
+          'timeout',
+          `${what} timed out after ${seconds(total)} s (its maximum, even with progress)`,
+        );
+      }
+      const serverMessage = serverErrorMessage(error, this.parts.link.nonce);
+      if (serverMessage !== null) return serverErrorResult(serverMessage, options.maxOutputChars);
+      throw classifyFailure(error, this.context(what, timeoutMs), this.parts.link.nonce);
+    } finally {
+      clearTimeout(timer);
+      scope.dispose();
+    }
+  }
+
+  async listPrompts(signal: AbortSignal): Promise<McpPromptInfo[]> {
+    if (!this.capability('prompts')) return [];
+    return collectPages(this.paged('prompts', signal), this.listRule('prompts'), normalisePrompt);
+  }
+
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const raw = await this.request('prompts/get', { name, arguments: args }, signal);
+    return promptText(raw, this.parts.limits.maxTextChars, this.parts.limits);
+  }
+
+  async listResources(signal: AbortSignal): Promise<McpResourceInfo[]> {
+    if (!this.capability('resources')) return [];
+    return collectPages(
+      this.paged('resources', signal),
+      this.listRule('resources'),
+      normaliseResource,
+    );
+  }
+
+  async readResource(uri: string, signal: AbortSignal): Promise<string> {
+    const raw = await this.request('resources/read', { uri }, signal);
+    return resourceContentsText(raw, this.parts.limits.maxTextChars);
+  }
+
+  private listRule(key: 'prompts' | 'resources'): PagingRule {
+    return { key, max: this.parts.limits.maxListItems, overflow: 'truncate', server: this.server };
+  }
+
+  onToolsChanged(listener: () => void): void {
+    this.parts.link.addToolsListener(listener);
+  }
+
+  onClose(listener: (reason: string) => void): void {
+    this.parts.link.addCloseListener(listener);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    const wasOpen = this.parts.link.isOpen;
+    this.parts.link.beginClose();
+    if (wasOpen && this.parts.terminateSession !== undefined) {
+      await withTimeout(this.parts.terminateSession(), TERMINATE_TIMEOUT_MS);
+    }
+    await this.parts.client.close().catch(() => undefined);
+  }
+}
+
+function reportProgress(
+  options: McpCallOptions,
+  progress: { progress: number; total?: number; message?: string },
+): void {
+  if (options.onProgress === undefined) return;
+  try {
+    options.onProgress({
+      progress: progress.progress,
+      total: progress.total,
+      message: typeof progress.message === 'string' ? oneLine(progress.message, 300) : undefined,
+    });
+  } catch {
+    // The listener's failure must not end the call.
+  }
+}
+
+/** Waits for `promise` at most `ms`; never rejects. */
+async function withTimeout(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    expired,
+  ]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,154 @@
+/**
+ * Builds the SDK transport for an endpoint. Each transport is chosen explicitly by the user's
+ * setting: there is no fallback from Streamable HTTP to legacy SSE, so the real error shows.
+ */
+import { statSync } from 'node:fs';
+import type { Stream } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError } from '../../core/mcp-ports';
+import type { McpEndpoint } from '../../core/mcp-ports';
+import { oneLine } from './mcp-errors';
+import { createMcpFetch, serviceHeaders } from './mcp-fetch';
+import type { McpFetchEvents } from './mcp-fetch';
+import type { McpLimits } from './mcp-limits';
+
+/** Longest stderr line passed on; a child printing without newlines cannot grow a buffer. */
+export const MAX_STDERR_LINE = 8192;
+
+export interface BuiltTransport {
+  transport: Transport;
+  /** How messages name the server: its origin, or `command "x"`. */
+  server: string;
+  /** Streamable HTTP only: ends the server-side session (DELETE) on close. */
+  terminateSession?: () => Promise<void>;
+}
+
+export interface TransportDeps {
+  limits: McpLimits;
+  events: McpFetchEvents;
+  onStderr?: (line: string) => void;
+}
+
+/** Parses and checks the service URL: http(s) only, no credentials in it. */
+export function parseServiceUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new McpError('other', `"${oneLine(raw, 100)}" is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new McpError('other', `${url.protocol} URLs are not supported; use http:// or https://`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new McpError(
+      'other',
+      'the URL must not contain a user name or password; put credentials in a request header',
+    );
+  }
+  return url;
+}
+
+/** The transport for `endpoint`; throws McpError for a bad URL, header or working directory. */
+export function buildTransport(endpoint: McpEndpoint, deps: TransportDeps): BuiltTransport {
+  if (endpoint.transport === 'stdio') return buildStdio(endpoint, deps);
+  const url = parseServiceUrl(endpoint.url);
+  const fetch = createMcpFetch({
+    transport: endpoint.transport,
+    url,
+    headers: serviceHeaders(endpoint.headers),
+    maxMessageBytes: deps.limits.maxMessageBytes,
+    events: deps.events,
+  });
+  if (endpoint.transport === 'sse') {
+    return { transport: new SSEClientTransport(url, { fetch }), server: url.origin };
+  }
+  const transport = new StreamableHTTPClientTransport(url, { fetch });
+  return {
+    transport,
+    server: url.origin,
+    terminateSession: () => transport.terminateSession(),
+  };
+}
+
+type StdioEndpoint = Extract<McpEndpoint, { transport: 'stdio' }>;
+
+function buildStdio(endpoint: StdioEndpoint, deps: TransportDeps): BuiltTransport {
+  const server = `command "${oneLine(endpoint.command, 120)}"`;
+  if (endpoint.command.trim() === '') throw new McpError('spawn', 'no command was given');
+  if (endpoint.cwd !== undefined && !isDirectory(endpoint.cwd)) {
+    throw new McpError('spawn', `the working directory of ${server} does not exist`);
+  }
+  const transport = new StdioClientTransport({
+    command: endpoint.command,
+    args: endpoint.args,
+    env: childEnvironment(deps.limits.environment, endpoint.env),
+    cwd: endpoint.cwd,
+    stderr: 'pipe',
+    maxBufferSize: deps.limits.maxMessageBytes,
+  });
+  forwardLines(transport.stderr, deps.onStderr);
+  return { transport, server };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The user's environment plus the service's variables (which win). */
+export function childEnvironment(
+  base: Record<string, string | undefined>,
+  extra: Record<string, string>,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) if (value !== undefined) env[name] = value;
+  return { ...env, ...extra };
+}
+
+/**
+ * Passes each line of `stream` to `onLine` (without the line break; over-long lines are cut at
+ * MAX_STDERR_LINE). The stream is always drained, so a chatty child never blocks on a full pipe.
+ */
+export function forwardLines(stream: Stream | null, onLine?: (line: string) => void): void {
+  if (stream === null) return;
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  const emit = (line: string) => {
+    if (onLine === undefined) return;
+    try {
+      onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+    } catch {
+      // A failing log sink must not break the connection.
+    }
+  };
+  let skipping = false;
+  stream.on('data', (chunk: Buffer | string) => {
+    pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    let newline = pending.indexOf('\n');
+    while (newline !== -1) {
+      if (!skipping) emit(pending.slice(0, newline));
+      skipping = false;
+      pending = pending.slice(newline + 1);
+      newline = pending.indexOf('\n');
+    }
+    if (pending.length > MAX_STDERR_LINE) {
+      if (!skipping) emit(`${pending.slice(0, MAX_STDERR_LINE)}…`);
+      skipping = true;
+      pending = '';
+    }
+  });
+  stream.on('end', () => {
+    pending += decoder.end();
+    if (pending !== '' && !skipping) emit(pending);
+    pending = '';
+  });
+  stream.on('error', () => undefined);
+}

@@ -1,0 +1,244 @@
+/**
+ * `aivory mcp add|list|test|sync|diff|accept|tools|approval|call|enable|disable|remove`: the
+ * user's MCP services from the terminal, through the same services as the app.
+ */
+import { parseArgs } from 'node:util';
+import { AivoryError } from '../../shared/errors';
+import type { McpApprovalPolicy, McpToolChange } from '../../shared/mcp';
+import type { AppContext } from '../services/app-context';
+import { describeChange } from '../services/mcp/mcp-diff';
+import type { McpServiceView } from '../services/mcp/mcp-services';
+import { buildEntries } from '../services/mcp/mcp-turn-tools';
+import { SCRATCH_CONVERSATION_ID } from '../services/tool-preparation';
+import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
+import { join } from 'node:path';
+import { cliApprover } from './cli-approver';
+import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
+import type { CliIo } from './cli-io';
+
+const USAGE =
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|deny|default | call N TOOL JSON | enable N | disable N | remove N';
+
+export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      url: { type: 'string' },
+      icon: { type: 'string' },
+      description: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      timeout: { type: 'string' },
+      'max-timeout': { type: 'string' },
+      transport: { type: 'string' },
+      command: { type: 'string' },
+      arg: { type: 'string', multiple: true },
+      env: { type: 'string', multiple: true },
+      accept: { type: 'boolean', default: false },
+      approve: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const [action, name, ...rest] = positionals;
+  const services = context.mcp;
+  const signal = interruptSignal(io);
+  const print = (text: string) => io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+  switch (action) {
+    case 'add': {
+      const transport = values.transport;
+      if (transport !== undefined && !['streamable-http', 'sse', 'stdio'].includes(transport))
+        throw usageError('--transport must be streamable-http, sse or stdio.');
+      const { service, notice } = await services.add({
+        name: values.name ?? '',
+        ...(values.icon ? { icon: values.icon } : {}),
+        ...(values.description !== undefined ? { description: values.description } : {}),
+        ...(transport ? { transport: transport as 'streamable-http' | 'sse' | 'stdio' } : {}),
+        ...(values.url ? { url: values.url } : {}),
+        ...(values.command ? { command: values.command } : {}),
+        args: values.arg ?? [],
+        env: values.env ?? [],
+        headers: values.header ?? [],
+        ...(values.timeout ? { timeoutSeconds: seconds(values.timeout, '--timeout') } : {}),
+        ...(values['max-timeout']
+          ? { maxTimeoutSeconds: seconds(values['max-timeout'], '--max-timeout') }
+          : {}),
+      });
+      if (notice) io.stderr(`Notice: ${notice}\n`);
+      print(
+        values.json
+          ? JSON.stringify(service)
+          : `Added ${service.name} (${service.id}). Next: aivory mcp test ${service.name}, then aivory mcp sync ${service.name} --accept, then aivory mcp enable ${service.name}.`,
+      );
+      return EXIT_OK;
+    }
+    case 'list':
+    case undefined: {
+      const list = await services.list();
+      if (values.json) print(JSON.stringify(list));
+      else if (list.length === 0)
+        print(
+          'No MCP services yet. Add one with: aivory mcp add --name N --url URL --description D',
+        );
+      else for (const service of list) print(describeService(service));
+      return EXIT_OK;
+    }
+    case 'test': {
+      const result = await services.test(required(name), signal);
+      print(`${result.ok ? '✓ connected' : '✗ connection error'}: ${result.message}`);
+      return result.ok ? EXIT_OK : EXIT_FAILED;
+    }
+    case 'sync': {
+      const result = await services.sync(required(name), { accept: values.accept, signal });
+      if (values.json) print(JSON.stringify(result));
+      else {
+        print(`Found ${result.toolCount} tools.`);
+        printChanges(result.changes, values.accept, required(name), print);
+      }
+      return EXIT_OK;
+    }
+    case 'diff': {
+      const changes = services.diff(required(name));
+      if (values.json) print(JSON.stringify(changes));
+      else printChanges(changes, false, required(name), print);
+      return EXIT_OK;
+    }
+    case 'accept':
+      services.accept(required(name));
+      print(`Accepted the last sync of ${required(name)}: its tools can be called.`);
+      return EXIT_OK;
+    case 'tools': {
+      const tools = services.tools(required(name));
+      if (values.json) print(JSON.stringify(tools));
+      else
+        for (const tool of tools)
+          print(
+            `${tool.name}\t${tool.approval}\t${tool.latest?.description.slice(0, 100) ?? '(removed)'}`,
+          );
+      return EXIT_OK;
+    }
+    case 'approval': {
+      const [tool, policy] = rest;
+      if (!tool || !['ask', 'allow', 'deny', 'default'].includes(policy ?? ''))
+        throw usageError('Usage: aivory mcp approval SERVICE TOOL ask|allow|deny|default');
+      services.setApproval(required(name), tool, policy as McpApprovalPolicy);
+      print(`${tool}: ${policy}`);
+      return EXIT_OK;
+    }
+    case 'enable':
+    case 'disable':
+      services.setEnabled(required(name), action === 'enable');
+      print(`${required(name)} ${action === 'enable' ? 'enabled' : 'disabled'}.`);
+      return EXIT_OK;
+    case 'remove':
+      await services.remove(required(name));
+      print(`Removed ${required(name)}.`);
+      return EXIT_OK;
+    case 'call':
+      return callTool(context, io, required(name), rest, values.approve, signal);
+    default:
+      throw usageError(USAGE);
+  }
+}
+
+/** `call SERVICE TOOL JSON`: one call with the same approval, timeout and cap rules as a turn. */
+async function callTool(
+  context: AppContext,
+  io: CliIo,
+  serviceName: string,
+  rest: string[],
+  approveFlag: string | undefined,
+  signal: AbortSignal,
+): Promise<number> {
+  const [toolName, json = '{}'] = rest;
+  if (!toolName) throw usageError('Usage: aivory mcp call SERVICE TOOL JSON');
+  let args: unknown;
+  try {
+    args = JSON.parse(json);
+  } catch {
+    throw new AivoryError('invalid-input', 'The tool arguments are not valid JSON.');
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw new AivoryError('invalid-input', 'The tool arguments must be a JSON object.');
+  const service = context.mcp.get(serviceName);
+  const dependencies = {
+    services: context.mcp,
+    store: context.store.mcp,
+    artifacts: new FileArtifactSink(
+      io.env.AIVORY_ARTIFACTS_DIR ?? join(context.dataDir, 'artifacts'),
+    ),
+    scratchConversationId: SCRATCH_CONVERSATION_ID,
+  };
+  const entry = buildEntries(dependencies, new Set()).find(
+    (candidate) => candidate.serviceId === service.id && candidate.mcpTool === toolName,
+  );
+  if (!entry) {
+    throw new AivoryError(
+      'invalid-input',
+      `${toolName} of "${service.name}" cannot be called: the service must be enabled and synced, and the tool accepted (aivory mcp diff ${service.name}).`,
+    );
+  }
+  const approve = cliApprover(approveFlag, io);
+  const output = await entry.tool.execute(args, {
+    conversationId: null,
+    signal,
+    logger: context.logger,
+    ...(approve ? { approve } : {}),
+  });
+  io.stdout(`${output.content}\n`);
+  for (const artifact of output.artifacts ?? [])
+    io.stderr(`📎 ${artifact.name} → ${artifact.path}\n`);
+  return output.isError ? EXIT_FAILED : EXIT_OK;
+}
+
+function describeService(service: McpServiceView): string {
+  const state = !service.enabled ? 'disabled' : service.syncedAt === null ? 'unsynced' : 'enabled';
+  const synced =
+    service.syncedAt === null
+      ? 'never synced'
+      : `last synced ${new Date(service.syncedAt).toISOString().replace('T', ' ').slice(0, 16)}`;
+  const where = service.url ?? [service.command, ...service.args].join(' ');
+  const extra = [
+    service.pendingChanges > 0
+      ? `${service.pendingChanges} changes to review (aivory mcp diff ${service.name})`
+      : null,
+    service.stale ? 'the server reported changed tools: sync again' : null,
+  ].filter((item) => item !== null);
+  return `${service.icon} ${service.name}\t${state}\t${service.testState}\tfound ${service.toolCount} / callable ${service.callableCount}\t${synced}\t${where}${extra.length ? `\n    ${extra.join('; ')}` : ''}`;
+}
+
+function printChanges(
+  changes: McpToolChange[],
+  accepted: boolean,
+  name: string,
+  print: (text: string) => void,
+): void {
+  if (changes.length === 0) {
+    print('No changes since the accepted snapshot.');
+    return;
+  }
+  for (const change of changes) print(describeChange(change));
+  print(
+    accepted
+      ? 'Accepted: these tools can be called now.'
+      : `New and changed tools cannot be called until you accept: aivory mcp accept ${name}`,
+  );
+}
+
+function required(name: string | undefined): string {
+  if (!name) throw usageError(USAGE);
+  return name;
+}
+
+function seconds(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw usageError(`${flag} must be a whole number of seconds.`);
+  return value;
+}
+
+function interruptSignal(io: CliIo): AbortSignal {
+  const controller = new AbortController();
+  io.onInterrupt(() => controller.abort());
+  return controller.signal;
+}

@@ -1,0 +1,50 @@
+/**
+ * The difference between a service's accepted tools and what its last sync found. New and changed
+ * tools are not callable until the user accepts (tool-description poisoning and rug pulls show up
+ * here instead of reaching the model silently).
+ */
+import type {
+  McpToolChange,
+  McpToolChangeKind,
+  McpToolInfo,
+  McpToolRecord,
+} from '../../../shared/mcp';
+import { canonicalJson } from '../../core/orchestrator/canonical-json';
+
+export function diffTools(records: readonly McpToolRecord[]): McpToolChange[] {
+  const changes: McpToolChange[] = [];
+  for (const record of records) {
+    const kinds = changeKinds(record.accepted, record.latest);
+    if (kinds.length > 0) {
+      changes.push({ tool: record.name, kinds, before: record.accepted, after: record.latest });
+    }
+  }
+  return changes;
+}
+
+/** True when the tool may be called: accepted, still on the server, and unchanged since. */
+export function isCallable(record: McpToolRecord): boolean {
+  return record.accepted !== null && changeKinds(record.accepted, record.latest).length === 0;
+}
+
+function changeKinds(before: McpToolInfo | null, after: McpToolInfo | null): McpToolChangeKind[] {
+  if (before === null && after === null) return [];
+  if (before === null) return ['added'];
+  if (after === null) return ['removed'];
+  const kinds: McpToolChangeKind[] = [];
+  if (before.description !== after.description) kinds.push('description');
+  if (canonicalJson(before.inputSchema) !== canonicalJson(after.inputSchema)) kinds.push('schema');
+  if (canonicalJson(before.annotations) !== canonicalJson(after.annotations))
+    kinds.push('annotations');
+  return kinds;
+}
+
+/** One line per change, for the CLI (`aivory mcp diff`). */
+export function describeChange(change: McpToolChange): string {
+  const sign = change.kinds.includes('added') ? '+' : change.kinds.includes('removed') ? '-' : '~';
+  const what =
+    change.kinds.includes('added') || change.kinds.includes('removed')
+      ? change.kinds[0]
+      : `${change.kinds.join(', ')} changed`;
+  return `${sign} ${change.tool}: ${what}`;
+}

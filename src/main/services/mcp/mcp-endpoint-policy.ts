@@ -1,0 +1,88 @@
+/**
+ * Address rules for a service URL. Like web_fetch, a service may not lead the app into private
+ * networks by surprise — except that the exact loopback/LAN host the user typed is allowed for
+ * that service (most personal MCP servers run on this machine or the LAN); saving one shows a
+ * notice. A public name must resolve to public addresses only, checked before each connection.
+ */
+import { AivoryError } from '../../../shared/errors';
+import { checkAddress, describeRefusal } from '../../adapters/fetch/address-policy';
+import type { HostResolver } from '../../adapters/fetch/host-resolver';
+import { parseIpAddress } from '../../adapters/fetch/ip-address';
+
+export interface ServiceUrl {
+  url: string;
+  hostname: string;
+  /** A loopback/LAN host typed by the user: allowed for this service only. */
+  local: boolean;
+  /** Shown when saving a local service. */
+  notice: string | null;
+}
+
+const LOCAL_NAMES = /(^|\.)(localhost|localdomain|local|internal|lan|home\.arpa)$/i;
+const LOCAL_LABELS = /loopback|private address|link-local|unique-local|carrier-grade/;
+
+/** Checks the URL text; throws `invalid-input` with the reason. */
+export function checkServiceUrl(text: string): ServiceUrl {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new AivoryError('invalid-input', `"${text.slice(0, 200)}" is not a valid URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new AivoryError(
+      'invalid-input',
+      'An MCP service URL must start with http:// or https://.',
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new AivoryError(
+      'invalid-input',
+      'Put credentials in a request header (e.g. Authorization: Bearer …), not in the URL.',
+    );
+  }
+  url.hash = '';
+  const hostname = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  const local = isLocalHost(hostname);
+  const notice = local
+    ? `${hostname} is on this machine or your local network: only this exact host is allowed for this service.`
+    : null;
+  return { url: url.toString(), hostname, local, notice };
+}
+
+function isLocalHost(hostname: string): boolean {
+  if (parseIpAddress(hostname) === null) return LOCAL_NAMES.test(hostname);
+  const verdict = checkAddress(hostname);
+  if (verdict.allowed) return false;
+  if (/metadata|credentials/.test(verdict.label) || !LOCAL_LABELS.test(verdict.label)) {
+    throw new AivoryError('invalid-input', `Refused: ${describeRefusal(verdict)}.`);
+  }
+  return true;
+}
+
+/**
+ * Before connecting to a public name: every address it resolves to must be public (a name that
+ * points into the LAN must be typed as the address itself). Local hosts pass as typed.
+ */
+export async function checkResolvedAddresses(
+  service: ServiceUrl,
+  resolver: HostResolver,
+  signal: AbortSignal,
+): Promise<void> {
+  if (service.local || parseIpAddress(service.hostname) !== null) return;
+  let answers;
+  try {
+    answers = await resolver.resolve(service.hostname, signal);
+  } catch {
+    throw new AivoryError('connection', `Cannot resolve ${service.hostname} (DNS).`);
+  }
+  for (const answer of answers) {
+    const verdict = checkAddress(answer.address);
+    if (!verdict.allowed) {
+      throw new AivoryError(
+        'invalid-input',
+        `${service.hostname} resolves to ${describeRefusal(verdict)}; if this server is yours, use its address in the URL instead of the name.`,
+      );
+    }
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The user's MCP services: add (header and env values into the SecretStore), test, sync with a
+ * diff, accept, enable/disable, remove — and one live connection per service, reused by calls.
+ * `tools/list_changed` only marks a service stale; what models see changes when the user syncs
+ * and accepts.
+ */
+import { AivoryError } from '../../../shared/errors';
+import type {
+  McpApprovalPolicy,
+  McpService,
+  McpToolChange,
+  McpToolRecord,
+} from '../../../shared/mcp';
+import type { HostResolver } from '../../adapters/fetch/host-resolver';
+import { maskSecret } from '../../adapters/secrets/file-secret-store';
+import type { McpConnector, McpEndpoint, McpSession } from '../../core/mcp-ports';
+import { McpError } from '../../core/mcp-ports';
+import type { Clock, IdGenerator, Logger, SecretStore } from '../../core/ports';
+import { diffTools, isCallable } from './mcp-diff';
+import { checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
+import type { McpStore } from './mcp-store-port';
+import { parseServiceInput } from './mcp-service-input';
+import type { McpServiceInput } from './mcp-service-input';
+
+/** Connect + initialize deadline for tests, syncs and calls. */
+const CONNECT_TIMEOUT_MS = 20_000;
+
+export interface McpServicesDependencies {
+  store: McpStore;
+  secrets: SecretStore;
+  connector: McpConnector;
+  resolver: HostResolver;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  /** The "allow local command servers" setting (stdio). */
+  allowLocalCommands: () => boolean;
+  /** Where a stdio service's stderr lines go (a per-service log). */
+  stderrSink?: (serviceId: string, line: string) => void;
+}
+
+/** A service as listed: counts, and headers / env shown masked. */
+export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
+  headers: { name: string; value: string }[];
+  env: { name: string; value: string }[];
+  toolCount: number;
+  callableCount: number;
+  pendingChanges: number;
+}
+
+export class McpServices {
+  private readonly sessions = new Map<string, Promise<McpSession>>();
+  private readonly staleListeners: ((serviceId: string) => void)[] = [];
+
+  constructor(private readonly dependencies: McpServicesDependencies) {}
+
+  async list(): Promise<McpServiceView[]> {
+    return Promise.all(this.dependencies.store.listServices().map((service) => this.view(service)));
+  }
+
+  /** The service by id or name; throws `not-found`. */
+  get(idOrName: string): McpService {
+    const service = this.dependencies.store.getService(idOrName);
+    if (!service) throw new AivoryError('not-found', `No MCP service named "${idOrName}".`);
+    return service;
+  }
+
+  async add(input: McpServiceInput): Promise<{ service: McpServiceView; notice: string | null }> {
+    const { store, secrets, ids } = this.dependencies;
+    const parsed = parseServiceInput(input, this.dependencies.allowLocalCommands());
+    const id = ids.next('mcp');
+    const save = async (kind: string, entries: [string, string][]) => {
+      const saved = [];
+      for (const [index, [name, value]] of entries.entries()) {
+        const secretRef = `mcp.${id}.${kind}.${index}`;
+        await secrets.set(secretRef, value);
+        saved.push({ name, secretRef });
+      }
+      return saved;
+    };
+    const service = store.createService({
+      id,
+      name: parsed.name,
+      icon: parsed.icon,
+      description: parsed.description,
+      transport: parsed.transport,
+      url: parsed.url,
+      command: parsed.command,
+      args: parsed.args,
+      headers: await save('header', parsed.headers),
+      env: await save('env', parsed.env),
+      timeoutMs: parsed.timeoutMs,
+      maxTimeoutMs: parsed.maxTimeoutMs,
+    });
+    return { service: await this.view(service), notice: parsed.notice };
+  }
+
+  async remove(idOrName: string): Promise<void> {
+    const service = this.get(idOrName);
+    await this.disconnect(service.id);
+    this.dependencies.store.deleteService(service.id);
+    for (const entry of [...service.headers, ...service.env])
+      await this.dependencies.secrets.delete(entry.secretRef);
+  }
+
+  /** Connect + initialize + list tools; records connected / error with a specific message. */
+  async test(idOrName: string, signal: AbortSignal): Promise<{ ok: boolean; message: string }> {
+    const service = this.get(idOrName);
+    await this.disconnect(service.id);
+    try {
+      const session = await this.session(service, signal);
+      const tools = await session.listTools(signal);
+      const message = `connected to ${session.serverName} ${session.serverVersion}: ${tools.length} tools`;
+      this.record(service.id, 'connected', message);
+      return { ok: true, message };
+    } catch (error) {
+      const message = describeFailure(error);
+      this.record(service.id, 'error', message);
+      return { ok: false, message };
+    }
+  }
+
+  /** Fetches the tool list into the `latest` snapshot and returns the diff to the accepted one. */
+  async sync(
+    idOrName: string,
+    options: { accept: boolean; signal: AbortSignal },
+  ): Promise<{ toolCount: number; changes: McpToolChange[] }> {
+    const service = this.get(idOrName);
+    let tools;
+    try {
+      tools = await (await this.session(service, options.signal)).listTools(options.signal);
+    } catch (error) {
+      const message = describeFailure(error);
+      this.record(service.id, 'error', message);
+      throw new AivoryError('connection', `Sync of "${service.name}" failed: ${message}`);
+    }
+    const { store, clock } = this.dependencies;
+    store.saveLatest(service.id, tools);
+    const changes = diffTools(store.listTools(service.id));
+    if (options.accept) store.acceptLatest(service.id);
+    store.updateService(service.id, { syncedAt: clock.now(), stale: false });
+    this.record(service.id, 'connected', `${tools.length} tools`);
+    return { toolCount: tools.length, changes };
+  }
+
+  diff(idOrName: string): McpToolChange[] {
+    return diffTools(this.dependencies.store.listTools(this.get(idOrName).id));
+  }
+
+  accept(idOrName: string): void {
+    const service = this.get(idOrName);
+    if (service.syncedAt === null) throw notSynced(service);
+    this.dependencies.store.acceptLatest(service.id);
+  }
+
+  /** "Available to me": only a synced service can be switched on. */
+  setEnabled(idOrName: string, enabled: boolean): McpService {
+    const service = this.get(idOrName);
+    if (enabled && service.syncedAt === null) throw notSynced(service);
+    return this.dependencies.store.updateService(service.id, { enabled });
+  }
+
+  setApproval(idOrName: string, tool: string, policy: McpApprovalPolicy): void {
+    this.dependencies.store.setToolApproval(this.get(idOrName).id, tool, policy);
+  }
+
+  tools(idOrName: string): McpToolRecord[] {
+    return this.dependencies.store.listTools(this.get(idOrName).id);
+  }
+
+  /** Enabled, synced services with the tools models may call (accepted and unchanged). */
+  callable(): { service: McpService; tools: McpToolRecord[] }[] {
+    const { store } = this.dependencies;
+    return store
+      .listServices()
+      .filter((service) => service.enabled && service.syncedAt !== null)
+      .map((service) => ({ service, tools: store.listTools(service.id).filter(isCallable) }));
+  }
+
+  /** Called when a server announces changed tools (the UI prompts a re-sync). */
+  onStale(listener: (serviceId: string) => void): void {
+    this.staleListeners.push(listener);
+  }
+
+  /** The live connection of a service, opened on first use and reused. */
+  session(service: McpService, signal: AbortSignal): Promise<McpSession> {
+    const existing = this.sessions.get(service.id);
+    if (existing) return existing;
+    const opening = this.open(service, signal);
+    this.sessions.set(service.id, opening);
+    opening.catch(() => this.sessions.delete(service.id));
+    return opening;
+  }
+
+  /** Closes every connection (the app or CLI is exiting). */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((id) => this.disconnect(id)));
+  }
+
+  private async open(service: McpService, signal: AbortSignal): Promise<McpSession> {
+    const endpoint = await this.endpoint(service, signal);
+    const session = await this.dependencies.connector.connect(endpoint, {
+      signal,
+      timeoutMs: CONNECT_TIMEOUT_MS,
+      onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
+    });
+    session.onToolsChanged(() => {
+      this.dependencies.store.updateService(service.id, { stale: true });
+      for (const listener of this.staleListeners) listener(service.id);
+    });
+    session.onClose((reason) => {
+      this.dependencies.logger.warn('MCP connection closed', { service: service.name, reason });
+      this.sessions.delete(service.id);
+    });
+    return session;
+  }
+
+  private async endpoint(service: McpService, signal: AbortSignal): Promise<McpEndpoint> {
+    const reveal = async (entries: McpService['headers']) => {
+      const values: Record<string, string> = {};
+      for (const entry of entries)
+        values[entry.name] = (await this.dependencies.secrets.get(entry.secretRef)) ?? '';
+      return values;
+    };
+    if (service.transport === 'stdio') {
+      if (!this.dependencies.allowLocalCommands()) {
+        throw new AivoryError(
+          'invalid-input',
+          'Local command MCP servers are off: aivory settings set mcp.allowLocalCommands true',
+        );
+      }
+      return {
+        transport: 'stdio',
+        command: service.command ?? '',
+        args: service.args,
+        env: await reveal(service.env),
+      };
+    }
+    const url = checkServiceUrl(service.url ?? '');
+    await checkResolvedAddresses(url, this.dependencies.resolver, signal);
+    return { transport: service.transport, url: url.url, headers: await reveal(service.headers) };
+  }
+
+  private async disconnect(serviceId: string): Promise<void> {
+    const session = this.sessions.get(serviceId);
+    this.sessions.delete(serviceId);
+    if (!session) return;
+    try {
+      await (await session).close();
+    } catch {
+      // It never opened: nothing to close.
+    }
+  }
+
+  private record(serviceId: string, state: 'connected' | 'error', message: string): void {
+    this.dependencies.store.updateService(serviceId, {
+      testState: state,
+      testMessage: message,
+      testedAt: this.dependencies.clock.now(),
+    });
+  }
+
+  private async view(service: McpService): Promise<McpServiceView> {
+    const mask = async (entries: McpService['headers']) =>
+      Promise.all(
+        entries.map(async (entry) => ({
+          name: entry.name,
+          value: maskSecret((await this.dependencies.secrets.get(entry.secretRef)) ?? ''),
+        })),
+      );
+    const tools = this.dependencies.store.listTools(service.id);
+    return {
+      ...service,
+      headers: await mask(service.headers),
+      env: await mask(service.env),
+      toolCount: tools.filter((tool) => tool.latest !== null).length,
+      callableCount: tools.filter(isCallable).length,
+      pendingChanges: diffTools(tools).length,
+    };
+  }
+}
+
+function notSynced(service: McpService): AivoryError {
+  return new AivoryError(
+    'invalid-input',
+    `"${service.name}" has never been synced: run aivory mcp sync ${service.name} first.`,
+  );
+}
+
+/** One line for a failure, never a stack. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof McpError || error instanceof AivoryError) return error.message;
+  return error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300);
+}

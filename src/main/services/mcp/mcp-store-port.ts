@@ -1,0 +1,53 @@
+/** What the MCP services need from persistence (SqliteMcpStore implements it). */
+import type {
+  McpApprovalPolicy,
+  McpSecretEntry,
+  McpService,
+  McpToolInfo,
+  McpToolRecord,
+  McpTransportKind,
+} from '../../../shared/mcp';
+
+export interface NewMcpService {
+  id: string;
+  name: string;
+  icon: string;
+  description: string;
+  transport: McpTransportKind;
+  url: string | null;
+  command: string | null;
+  args: string[];
+  env: McpSecretEntry[];
+  headers: McpSecretEntry[];
+  timeoutMs: number;
+  maxTimeoutMs: number;
+}
+
+export type McpServicePatch = Partial<
+  Pick<
+    McpService,
+    | 'enabled'
+    | 'testState'
+    | 'testMessage'
+    | 'testedAt'
+    | 'syncedAt'
+    | 'stale'
+    | 'timeoutMs'
+    | 'maxTimeoutMs'
+  >
+>;
+
+export interface McpStore {
+  listServices(): McpService[];
+  /** By id, or by name. */
+  getService(idOrName: string): McpService | null;
+  createService(input: NewMcpService): McpService;
+  updateService(id: string, patch: McpServicePatch): McpService;
+  deleteService(id: string): boolean;
+  listTools(serviceId: string): McpToolRecord[];
+  saveLatest(serviceId: string, tools: readonly McpToolInfo[]): void;
+  acceptLatest(serviceId: string): void;
+  setToolApproval(serviceId: string, tool: string, policy: McpApprovalPolicy): void;
+  allowForConversation(conversationId: string, serviceId: string, tool: string): void;
+  isAllowedForConversation(conversationId: string, serviceId: string, tool: string): boolean;
+}

@@ -1,0 +1,190 @@
+/**
+ * MCP tools as the model sees them: `<service>__<tool>` with the accepted snapshot's schema, and
+ * a call path that asks for approval first (per tool: ask / this conversation / always / deny;
+ * by default read-only tools run and the rest ask), then calls the server with the service's
+ * progress-aware timeout, converting the result (text capped, images saved as artifacts).
+ */
+import type { McpService, McpToolInfo } from '../../../shared/mcp';
+import { McpError } from '../../core/mcp-ports';
+import type { ApprovalAnswer, Tool, ToolContext, ToolOutput } from '../../core/ports';
+import type { ArtifactSink } from '../../tools/python-execute';
+import type { TurnMcpTools } from '../chat-service';
+import { namespaceTools } from './mcp-naming';
+import type { McpServices } from './mcp-services';
+import { describeFailure } from './mcp-services';
+import type { McpStore } from './mcp-store-port';
+
+/** Result text the model gets at most (characters). */
+export const MCP_MAX_OUTPUT_CHARS = 50_000;
+/** How long an approval prompt waits before it counts as a denial. */
+export const APPROVAL_TIMEOUT_MS = 5 * 60_000;
+const MAX_DESCRIPTION_CHARS = 4000;
+
+export interface McpTurnToolsDependencies {
+  services: McpServices;
+  store: McpStore;
+  artifacts: ArtifactSink;
+  /** Conversation whose artifact folder is used outside a conversation. */
+  scratchConversationId: string;
+}
+
+export interface McpToolEntry {
+  tool: Tool;
+  serviceId: string;
+  serviceName: string;
+  /** The tool's own name on its server. */
+  mcpTool: string;
+}
+
+/** Every tool models may call now, named deterministically around `reserved` names. */
+export function mcpTurnTools(dependencies: McpTurnToolsDependencies): TurnMcpTools {
+  return {
+    tools: (reserved) => Promise.resolve(buildEntries(dependencies, reserved)),
+  };
+}
+
+export function buildEntries(
+  dependencies: McpTurnToolsDependencies,
+  reserved: ReadonlySet<string>,
+): McpToolEntry[] {
+  const callable = dependencies.services
+    .callable()
+    .flatMap(({ service, tools }) =>
+      tools.flatMap((record) => (record.accepted ? [{ service, info: record.accepted }] : [])),
+    );
+  const names = namespaceTools(
+    callable.map(({ service, info }) => ({
+      serviceId: service.id,
+      serviceName: service.name,
+      tool: info.name,
+    })),
+    reserved,
+  );
+  return callable.map(({ service, info }, index) => ({
+    tool: toTool(dependencies, service, info, names[index] ?? info.name),
+    serviceId: service.id,
+    serviceName: service.name,
+    mcpTool: info.name,
+  }));
+}
+
+function toTool(
+  dependencies: McpTurnToolsDependencies,
+  service: McpService,
+  info: McpToolInfo,
+  name: string,
+): Tool {
+  const description =
+    `${info.description}\n\n(Tool "${info.name}" of the MCP service "${service.name}": ${service.description})`.slice(
+      0,
+      MAX_DESCRIPTION_CHARS,
+    );
+  return {
+    name,
+    description,
+    inputSchema: { type: 'object', ...info.inputSchema },
+    // The service's own deadline (extended by progress) runs inside; this outer one also covers
+    // the approval prompt.
+    timeoutMs: service.maxTimeoutMs + APPROVAL_TIMEOUT_MS + 5_000,
+    validate: (args) =>
+      typeof args === 'object' && args !== null && !Array.isArray(args)
+        ? null
+        : 'arguments must be a JSON object',
+    execute: (args, context) =>
+      invokeMcpTool(dependencies, service, info, name, args as Record<string, unknown>, context),
+  };
+}
+
+/** Approval, then the call; every failure is a tool error the model can read. */
+async function invokeMcpTool(
+  dependencies: McpTurnToolsDependencies,
+  service: McpService,
+  info: McpToolInfo,
+  toolName: string,
+  args: Record<string, unknown>,
+  context: ToolContext,
+): Promise<ToolOutput> {
+  const refusal = await approve(dependencies, service, info, toolName, args, context);
+  if (refusal !== null) return { content: refusal, isError: true };
+  try {
+    const session = await dependencies.services.session(service, context.signal);
+    const result = await session.callTool(info.name, args, {
+      signal: context.signal,
+      timeoutMs: service.timeoutMs,
+      maxTotalTimeoutMs: service.maxTimeoutMs,
+      maxOutputChars: MCP_MAX_OUTPUT_CHARS,
+    });
+    const conversation = context.conversationId ?? dependencies.scratchConversationId;
+    const artifacts = [];
+    for (const [index, image] of result.images.entries()) {
+      const extension = image.mime.split('/')[1]?.replace(/[^a-z0-9]/g, '') || 'bin';
+      artifacts.push(
+        await dependencies.artifacts.save(
+          conversation,
+          `${service.name}-${info.name}-${index + 1}.${extension}`,
+          image.data,
+          image.mime,
+        ),
+      );
+    }
+    return {
+      content: result.text === '' ? '(no text output)' : result.text,
+      isError: result.isError,
+      ...(artifacts.length > 0 ? { artifacts } : {}),
+    };
+  } catch (error) {
+    if (context.signal.aborted && !(error instanceof McpError && error.kind === 'timeout'))
+      throw error;
+    return { content: `MCP service "${service.name}": ${describeFailure(error)}`, isError: true };
+  }
+}
+
+/** Null when the call may go ahead; otherwise the refusal the model reads. */
+async function approve(
+  dependencies: McpTurnToolsDependencies,
+  service: McpService,
+  info: McpToolInfo,
+  toolName: string,
+  args: Record<string, unknown>,
+  context: ToolContext,
+): Promise<string | null> {
+  const { store } = dependencies;
+  const policy = store.listTools(service.id).find((record) => record.name === info.name)?.approval;
+  if (policy === 'deny') return `The user has blocked ${toolName} (settings → MCP services).`;
+  if (policy === 'allow') return null;
+  if (policy !== 'ask' && info.annotations?.readOnlyHint === true) return null;
+  if (
+    context.conversationId !== null &&
+    store.isAllowedForConversation(context.conversationId, service.id, info.name)
+  )
+    return null;
+  if (!context.approve) {
+    return `${toolName} needs the user's approval and nobody could be asked (non-interactive run: use --approve all, or allow the tool in settings).`;
+  }
+  const answer = await askWithTimeout(context, {
+    toolName,
+    service: service.name,
+    tool: info.name,
+    arguments: args,
+    conversationId: context.conversationId,
+    readOnlyHint: info.annotations?.readOnlyHint === true,
+    destructiveHint: info.annotations?.destructiveHint === true,
+  });
+  if (answer === 'deny') return `The user denied this call of ${toolName}.`;
+  if (answer === 'always') store.setToolApproval(service.id, info.name, 'allow');
+  if (answer === 'conversation' && context.conversationId !== null)
+    store.allowForConversation(context.conversationId, service.id, info.name);
+  return null;
+}
+
+async function askWithTimeout(
+  context: ToolContext,
+  request: Parameters<NonNullable<ToolContext['approve']>>[0],
+): Promise<ApprovalAnswer> {
+  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(APPROVAL_TIMEOUT_MS)]);
+  try {
+    return await (context.approve?.(request, signal) ?? Promise.resolve('deny'));
+  } catch {
+    return 'deny';
+  }
+}

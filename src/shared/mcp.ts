@@ -1,0 +1,86 @@
+/**
+ * MCP data that crosses boundaries (store ↔ services ↔ CLI/renderer). Plain data only; header
+ * and environment values are never here in clear: they live in the SecretStore and appear masked.
+ */
+
+export type McpTransportKind = 'streamable-http' | 'sse' | 'stdio';
+
+/** Tool hints as the server declared them (all optional; untrusted). */
+export interface McpToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** One tool as listed by the server: what a snapshot stores. */
+export interface McpToolInfo {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: McpToolAnnotations | null;
+}
+
+export type McpTestState = 'untested' | 'connected' | 'error';
+
+/** Per tool: `default` asks unless the tool says it is read-only; `allow` is "always allow". */
+export type McpApprovalPolicy = 'default' | 'ask' | 'allow' | 'deny';
+
+/** A header or environment variable: its name, and where its value is kept. */
+export interface McpSecretEntry {
+  name: string;
+  secretRef: string;
+}
+
+export interface McpService {
+  id: string;
+  name: string;
+  icon: string;
+  /** Tells the model when to use the service. */
+  description: string;
+  transport: McpTransportKind;
+  /** streamable-http / sse. */
+  url: string | null;
+  /** stdio. */
+  command: string | null;
+  args: string[];
+  env: McpSecretEntry[];
+  headers: McpSecretEntry[];
+  /** "Available to me": off until tested and synced. */
+  enabled: boolean;
+  /** Per-call deadline without progress. */
+  timeoutMs: number;
+  /** Progress extends a call up to this. */
+  maxTimeoutMs: number;
+  testState: McpTestState;
+  testMessage: string | null;
+  testedAt: number | null;
+  syncedAt: number | null;
+  /** The server said its tools changed (tools/list_changed) since the last sync. */
+  stale: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A tool of a service: the accepted version (callable) and the last synced one. */
+export interface McpToolRecord {
+  serviceId: string;
+  name: string;
+  accepted: McpToolInfo | null;
+  latest: McpToolInfo | null;
+  approval: McpApprovalPolicy;
+}
+
+export type McpToolChangeKind = 'added' | 'removed' | 'description' | 'schema' | 'annotations';
+
+/** One line of a sync diff (accepted → latest). */
+export interface McpToolChange {
+  tool: string;
+  kinds: McpToolChangeKind[];
+  before: McpToolInfo | null;
+  after: McpToolInfo | null;
+}
+
+/** A model's MCP default that no longer works, with the seed's marker. */
+export type McpDefaultMarker = '已删除' | '已停用' | '未同步';

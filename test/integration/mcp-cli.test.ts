@@ -1,0 +1,148 @@
+/**
+ * MCP from the real CLI against the real @modelcontextprotocol/server-everything: add (header
+ * stored as a secret, shown masked), test, sync with a diff that must be accepted, enable,
+ * approvals, direct calls (text and image), and a chat turn in which a scripted model calls the
+ * namespaced tool.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EverythingServer } from '../support/mcp-everything-server';
+import { startEverythingServer } from '../support/mcp-everything-server';
+import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import { cliEnv, jsonLines, makeDataDir, runCli } from '../support/run-cli';
+
+const SECRET = 'sk-mcp-secret-value-123456789';
+
+describe('aivory mcp with server-everything', () => {
+  let server: EverythingServer;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    server = await startEverythingServer('streamableHttp');
+    home = makeDataDir();
+    env = cliEnv(home);
+  }, 60_000);
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('adds, tests, syncs, accepts, enables, calls — and a model calls it in a turn', async () => {
+    const missing = await runCli(['mcp', 'add', '--name', 'everything', '--url', server.url], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('a tool description is required');
+
+    const added = await runCli(
+      [
+        'mcp',
+        'add',
+        '--name',
+        'everything',
+        '--url',
+        server.url,
+        '--description',
+        'Test utilities: echo, sums and a tiny image.',
+        '--header',
+        `Authorization: Bearer ${SECRET}`,
+        '--timeout',
+        '30',
+      ],
+      env,
+    );
+    expect(added.code).toBe(0);
+    expect(added.stderr).toContain('127.0.0.1 is on this machine or your local network');
+    const listed = JSON.parse((await runCli(['mcp', 'list', '--json'], env)).stdout) as {
+      headers: { name: string; value: string }[];
+      testState: string;
+      syncedAt: number | null;
+    }[];
+    expect(listed[0]).toMatchObject({ testState: 'untested', syncedAt: null });
+    expect(listed[0]?.headers[0]?.name).toBe('Authorization');
+    expect(listed[0]?.headers[0]?.value).not.toContain(SECRET);
+    // The value lives in the secret store, never in the database.
+    expect(readFileSync(join(home, 'aivory.db')).includes(SECRET)).toBe(false);
+
+    const early = await runCli(['mcp', 'enable', 'everything'], env);
+    expect(early.code).toBe(2);
+    expect(early.stderr).toContain('has never been synced');
+
+    const tested = await runCli(['mcp', 'test', 'everything'], env);
+    expect(tested.stdout).toMatch(/^✓ connected: connected to .+: \d+ tools/);
+
+    const synced = await runCli(['mcp', 'sync', 'everything'], env);
+    expect(synced.stdout).toMatch(/^Found \d+ tools\./);
+    expect(synced.stdout).toContain('+ echo: added');
+    expect(synced.stdout).toContain('cannot be called until you accept');
+    const notYet = await runCli(['mcp', 'call', 'everything', 'echo', '{"message":"hi"}'], env);
+    expect(notYet.code).toBe(2);
+    expect(notYet.stderr).toContain('cannot be called');
+
+    expect((await runCli(['mcp', 'accept', 'everything'], env)).code).toBe(0);
+    expect((await runCli(['mcp', 'enable', 'everything'], env)).code).toBe(0);
+    const resync = await runCli(['mcp', 'sync', 'everything'], env);
+    expect(resync.stdout).toContain('No changes since the accepted snapshot.');
+
+    // echo says it is read-only: it runs without a prompt.
+    const echo = await runCli(['mcp', 'call', 'everything', 'echo', '{"message":"hi"}'], env);
+    expect(echo.stdout).toBe('Echo: hi\n');
+    const image = await runCli(['mcp', 'call', 'everything', 'get-tiny-image', '{}'], env);
+    expect(image.code).toBe(0);
+    expect(image.stderr).toMatch(/📎 everything-get-tiny-image-1\.png → /);
+
+    // A tool set to "ask" is refused when nobody can answer, and runs with --approve all.
+    await runCli(['mcp', 'approval', 'everything', 'echo', 'ask'], env);
+    const refused = await runCli(['mcp', 'call', 'everything', 'echo', '{"message":"x"}'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('needs the user');
+    const approved = await runCli(
+      ['mcp', 'call', 'everything', 'echo', '{"message":"x"}', '--approve', 'all'],
+      env,
+    );
+    expect(approved.stdout).toBe('Echo: x\n');
+    await runCli(['mcp', 'approval', 'everything', 'echo', 'default'], env);
+
+    const llm = await startScriptedLlmServer([
+      {
+        content:
+          '<tool_call>{"name":"everything__echo","arguments":{"message":"from the model"}}</tool_call>',
+      },
+      { content: 'It echoed.' },
+    ]);
+    try {
+      const chat = await runCli(
+        [
+          'chat',
+          '--json',
+          '--base-url',
+          llm.baseUrl,
+          '--model',
+          'm',
+          '--tool-mode',
+          'prompt',
+          '--tools',
+          'none',
+          '--mcp',
+          'everything',
+          'Echo something',
+        ],
+        env,
+      );
+      const result = jsonLines(chat.stdout).find((event) => event.type === 'tool-result') as {
+        name: string;
+        status: string;
+        output: string;
+      };
+      expect(result).toMatchObject({ name: 'everything__echo', status: 'ok' });
+      expect(result.output).toContain('Echo: from the model');
+      const system = (llm.requests[0]?.body.messages as { content: string }[])[0]?.content ?? '';
+      expect(system).toContain('### everything__echo\n');
+      expect(system).toContain('Test utilities: echo, sums and a tiny image.');
+    } finally {
+      await llm.close();
+    }
+
+    const removed = await runCli(['mcp', 'remove', 'everything'], env);
+    expect(removed.code).toBe(0);
+    expect(JSON.parse((await runCli(['mcp', 'list', '--json'], env)).stdout)).toEqual([]);
+  }, 120_000);
+});

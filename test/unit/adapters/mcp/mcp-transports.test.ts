@@ -1,0 +1,69 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import {
+  childEnvironment,
+  forwardLines,
+  MAX_STDERR_LINE,
+  parseServiceUrl,
+} from '../../../../src/main/adapters/mcp/mcp-transports';
+
+describe('forwardLines', () => {
+  it('splits on newlines, joins split lines and UTF-8 characters, and flushes the tail', async () => {
+    const stream = new PassThrough();
+    const lines: string[] = [];
+    forwardLines(stream, (line) => lines.push(line));
+    const euro = Buffer.from('€');
+    stream.write('one\r\ntw');
+    stream.write(Buffer.concat([Buffer.from('o '), euro.subarray(0, 1)]));
+    stream.write(Buffer.concat([euro.subarray(1), Buffer.from('\nlast')]));
+    stream.end();
+    await new Promise((done) => stream.on('end', done));
+    expect(lines).toEqual(['one', 'two €', 'last']);
+  });
+
+  it('cuts an endless line once and drains a stream nobody listens to', async () => {
+    const stream = new PassThrough();
+    const lines: string[] = [];
+    forwardLines(stream, (line) => lines.push(line));
+    stream.write('x'.repeat(MAX_STDERR_LINE + 10));
+    stream.write('y'.repeat(100));
+    stream.write('\nnext\n');
+    stream.end();
+    await new Promise((done) => stream.on('end', done));
+    expect(lines).toEqual([`${'x'.repeat(MAX_STDERR_LINE)}…`, 'next']);
+    const unheard = new PassThrough();
+    forwardLines(unheard);
+    unheard.end('data\n');
+    await new Promise((done) => unheard.on('end', done));
+  });
+
+  it('survives a listener that throws', async () => {
+    const stream = new PassThrough();
+    const lines: string[] = [];
+    forwardLines(stream, (line) => {
+      lines.push(line);
+      throw new Error('sink broke');
+    });
+    stream.end('a\nb\n');
+    await new Promise((done) => stream.on('end', done));
+    expect(lines).toEqual(['a', 'b']);
+  });
+});
+
+describe('endpoint checks', () => {
+  it('builds the child environment from the user environment plus the service variables', () => {
+    expect(
+      childEnvironment({ PATH: '/bin', GONE: undefined, X: 'base' }, { X: 'service' }),
+    ).toEqual({
+      PATH: '/bin',
+      X: 'service',
+    });
+  });
+
+  it('accepts http(s) URLs without credentials only', () => {
+    expect(parseServiceUrl('http://127.0.0.1:3000/mcp').origin).toBe('http://127.0.0.1:3000');
+    expect(() => parseServiceUrl('ftp://x/')).toThrow('not supported');
+    expect(() => parseServiceUrl('http://user:pw@x/')).toThrow('must not contain');
+    expect(() => parseServiceUrl('not a url')).toThrow('is not a valid URL');
+  });
+});
