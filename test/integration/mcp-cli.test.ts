@@ -4,11 +4,11 @@
  * approvals, direct calls (text and image), and a chat turn in which a scripted model calls the
  * namespaced tool.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EverythingServer } from '../support/mcp-everything-server';
-import { startEverythingServer } from '../support/mcp-everything-server';
+import { EVERYTHING_SCRIPT, startEverythingServer } from '../support/mcp-everything-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import { cliEnv, jsonLines, makeDataDir, runCli } from '../support/run-cli';
 
@@ -82,6 +82,19 @@ describe('aivory mcp with server-everything', () => {
     const resync = await runCli(['mcp', 'sync', 'everything'], env);
     expect(resync.stdout).toContain('No changes since the accepted snapshot.');
 
+    // Prompts and resources, for the composer.
+    const prompts = await runCli(['mcp', 'prompts', 'everything'], env);
+    expect(prompts.stdout).toMatch(/^simple-prompt\t/m);
+    expect(prompts.stdout).toMatch(/^args-prompt\tcity/m);
+    const prompt = await runCli(['mcp', 'prompt', 'everything', 'args-prompt', 'city=Oslo'], env);
+    expect(prompt.stdout).toContain("What's weather in Oslo");
+    const resources = await runCli(['mcp', 'resources', 'everything'], env);
+    const uri = /^(demo:\/\/resource\/static\/document\/\S+)\t/m.exec(resources.stdout)?.[1];
+    expect(uri).toBeDefined();
+    const resource = await runCli(['mcp', 'resource', 'everything', uri ?? ''], env);
+    expect(resource.code).toBe(0);
+    expect(resource.stdout.length).toBeGreaterThan(10);
+
     // echo says it is read-only: it runs without a prompt.
     const echo = await runCli(['mcp', 'call', 'everything', 'echo', '{"message":"hi"}'], env);
     expect(echo.stdout).toBe('Echo: hi\n');
@@ -141,8 +154,58 @@ describe('aivory mcp with server-everything', () => {
       await llm.close();
     }
 
+    // A model's MCP defaults show why a checked service would not run.
+    const modelId = (
+      await runCli(
+        ['models', 'add', '--base-url', llm.baseUrl, '--model', 'm', '--mcp', 'everything'],
+        env,
+      )
+    ).stdout.trim();
+    expect((await runCli(['models', 'list'], env)).stdout).toMatch(/mcp: everything\n/);
+    await runCli(['mcp', 'disable', 'everything'], env);
+    expect((await runCli(['models', 'list'], env)).stdout).toMatch(/mcp: everything \(已停用\)\n/);
+
     const removed = await runCli(['mcp', 'remove', 'everything'], env);
     expect(removed.code).toBe(0);
     expect(JSON.parse((await runCli(['mcp', 'list', '--json'], env)).stdout)).toEqual([]);
+    expect((await runCli(['models', 'list'], env)).stdout).toMatch(/mcp: mcp_[\w-]+ \(已删除\)\n/);
+    expect((await runCli(['models', 'mcp', modelId, '--clear'], env)).stdout).toBe(
+      'mcp: all enabled\n',
+    );
+  }, 240_000);
+
+  it('runs a local command (stdio) server only once allowed, and keeps its stderr in a log', async () => {
+    const local = cliEnv(makeDataDir());
+    const add = [
+      'mcp',
+      'add',
+      '--name',
+      'local',
+      '--command',
+      process.execPath,
+      '--arg',
+      EVERYTHING_SCRIPT,
+      '--arg',
+      'stdio',
+      '--description',
+      'Local test server.',
+    ];
+    const refused = await runCli(add, local);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('aivory settings set mcp.allowLocalCommands true');
+    await runCli(['settings', 'set', 'mcp.allowLocalCommands', 'true'], local);
+    const added = await runCli(add, local);
+    expect(added.stderr).toContain(
+      `runs "${process.execPath} ${EVERYTHING_SCRIPT} stdio" on your machine`,
+    );
+    expect((await runCli(['mcp', 'sync', 'local', '--accept'], local)).code).toBe(0);
+    await runCli(['mcp', 'enable', 'local'], local);
+    const sum = await runCli(['mcp', 'call', 'local', 'get-sum', '{"a":2,"b":40}'], local);
+    expect(sum.stdout).toContain('42');
+    const logs = readdirSync(join(String(local.AIVORY_HOME), 'logs', 'mcp'));
+    expect(logs).toHaveLength(1);
+    expect(
+      readFileSync(join(String(local.AIVORY_HOME), 'logs', 'mcp', logs[0] ?? ''), 'utf8'),
+    ).not.toBe('');
   }, 120_000);
 });

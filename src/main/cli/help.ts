@@ -12,7 +12,9 @@ Usage:
                                        This conversation's own tool switches (over the model's defaults)
   aivory models list                   List saved models
   aivory models add --base-url URL --model NAME [--label TEXT] [--api-key KEY]
-                    [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--default]
+                    [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--mcp a,b] [--default]
+  aivory models mcp ID --mcp a,b|none | --clear
+                                       The MCP services checked by default for a model (marked 已删除/已停用/未同步 when they cannot run)
   aivory models remove ID
   aivory models default ID
   aivory settings [show]               Print the settings (search, sandbox, images, chat, ui) with their values
@@ -33,6 +35,7 @@ Usage:
   aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
   aivory mcp approval N TOOL ask|allow|deny|default
   aivory mcp call N TOOL JSON [--approve all|none|ask]
+  aivory mcp prompts N | prompt N NAME [key=value]… | resources N | resource N URI
                                        Your MCP services: test, sync with a diff to accept, approvals, calls
   aivory doctor [--model NAME] [--json]
                                        Check the data directory, the model server and why each tool is (not) available

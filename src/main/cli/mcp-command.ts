@@ -17,7 +17,7 @@ import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
 const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|deny|default | call N TOOL JSON | enable N | disable N | remove N';
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -134,6 +134,39 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       await services.remove(required(name));
       print(`Removed ${required(name)}.`);
       return EXIT_OK;
+    case 'prompts':
+    case 'resources': {
+      const library = await services.library(required(name), signal);
+      if (values.json) print(JSON.stringify(library));
+      else if (action === 'prompts')
+        for (const prompt of library.prompts)
+          print(
+            `${prompt.name}\t${prompt.arguments.map((arg) => (arg.required ? arg.name : `[${arg.name}]`)).join(' ')}\t${prompt.description}`,
+          );
+      else
+        for (const resource of library.resources)
+          print(`${resource.uri}\t${resource.mimeType ?? ''}\t${resource.name}`);
+      return EXIT_OK;
+    }
+    case 'prompt': {
+      const [promptName, ...pairs] = rest;
+      if (!promptName) throw usageError('Usage: aivory mcp prompt SERVICE NAME [key=value]…');
+      const args = Object.fromEntries(
+        pairs.map((pair) => {
+          const equals = pair.indexOf('=');
+          if (equals < 1) throw usageError(`Prompt arguments look like key=value (got "${pair}").`);
+          return [pair.slice(0, equals), pair.slice(equals + 1)];
+        }),
+      );
+      print(await services.getPrompt(required(name), promptName, args, signal));
+      return EXIT_OK;
+    }
+    case 'resource': {
+      const [uri] = rest;
+      if (!uri) throw usageError('Usage: aivory mcp resource SERVICE URI');
+      print(await services.readResource(required(name), uri, signal));
+      return EXIT_OK;
+    }
     case 'call':
       return callTool(context, io, required(name), rest, values.approve, signal);
     default:

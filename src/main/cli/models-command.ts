@@ -5,6 +5,7 @@ import { AivoryError } from '../../shared/errors';
 import { maskSecret } from '../adapters/secrets/file-secret-store';
 import type { AppContext } from '../services/app-context';
 import { assertHttpUrl, DEFAULT_CONTEXT_WINDOW, parseToolMode } from '../services/model-resolution';
+import { describeMcpDefaults } from '../services/mcp/mcp-model-defaults';
 import { parseToolList } from './chat-command';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -25,6 +26,8 @@ export async function modelsCommand(
       'tool-mode': { type: 'string', default: 'native' },
       'context-window': { type: 'string' },
       tools: { type: 'string' },
+      mcp: { type: 'string' },
+      clear: { type: 'boolean', default: false },
       default: { type: 'boolean', default: false },
     },
   });
@@ -38,7 +41,7 @@ export async function modelsCommand(
       for (const model of models) {
         const key = model.apiKeyRef ? await secrets.get(model.apiKeyRef) : null;
         io.stdout(
-          `${model.isDefault ? '*' : ' '} ${model.id}\t${model.label}\t${model.model} @ ${model.baseUrl}\t${model.toolMode}\tkey: ${key ? maskSecret(key) : 'none'}\n`,
+          `${model.isDefault ? '*' : ' '} ${model.id}\t${model.label}\t${model.model} @ ${model.baseUrl}\t${model.toolMode}\tkey: ${key ? maskSecret(key) : 'none'}\tmcp: ${describeMcpDefaults(model.defaultMcpServices, context.store.mcp.listServices())}\n`,
         );
       }
       return EXIT_OK;
@@ -66,11 +69,25 @@ export async function modelsCommand(
         toolMode: parseToolMode(values['tool-mode'] ?? 'native'),
         contextWindow,
         defaultTools: parseToolList(values.tools) ?? null,
+        defaultMcpServices: mcpServiceIds(context, values.mcp),
         apiKeyRef,
         isDefault: values.default || models.length === 0,
       };
       store.saveModel(config);
       io.stdout(`${config.id}\n`);
+      return EXIT_OK;
+    }
+    case 'mcp': {
+      const model = models.find((candidate) => candidate.id === id);
+      if (!model)
+        throw new AivoryError('not-found', `No saved model with id ${id ?? '(missing)'}.`);
+      if (values.mcp === undefined && !values.clear)
+        throw usageError('Usage: aivory models mcp ID --mcp a,b | --mcp none | --clear');
+      const defaultMcpServices = values.clear ? null : mcpServiceIds(context, values.mcp);
+      store.saveModel({ ...model, defaultMcpServices });
+      io.stdout(
+        `mcp: ${describeMcpDefaults(defaultMcpServices, context.store.mcp.listServices())}\n`,
+      );
       return EXIT_OK;
     }
     case 'remove':
@@ -87,6 +104,15 @@ export async function modelsCommand(
       return EXIT_OK;
     }
     default:
-      throw usageError(`Unknown action "${action}". Use list, add, remove ID or default ID.`);
+      throw usageError(
+        `Unknown action "${action}". Use list, add, remove ID, default ID or mcp ID.`,
+      );
   }
+}
+
+/** `--mcp a,b` (service names or ids) → ids; "none" → []; absent → null (every enabled one). */
+function mcpServiceIds(context: AppContext, text: string | undefined): string[] | null {
+  const names = parseToolList(text);
+  if (names === undefined) return null;
+  return names.map((name) => context.mcp.get(name).id);
 }

@@ -13,7 +13,13 @@ import type {
 } from '../../../shared/mcp';
 import type { HostResolver } from '../../adapters/fetch/host-resolver';
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
-import type { McpConnector, McpEndpoint, McpSession } from '../../core/mcp-ports';
+import type {
+  McpConnector,
+  McpEndpoint,
+  McpPromptInfo,
+  McpResourceInfo,
+  McpSession,
+} from '../../core/mcp-ports';
 import { McpError } from '../../core/mcp-ports';
 import type { Clock, IdGenerator, Logger, SecretStore } from '../../core/ports';
 import { diffTools, isCallable } from './mcp-diff';
@@ -175,6 +181,32 @@ export class McpServices {
       .listServices()
       .filter((service) => service.enabled && service.syncedAt !== null)
       .map((service) => ({ service, tools: store.listTools(service.id).filter(isCallable) }));
+  }
+
+  /** The service's prompts and resources, for the composer (inserted as text by the user). */
+  async library(
+    idOrName: string,
+    signal: AbortSignal,
+  ): Promise<{ prompts: McpPromptInfo[]; resources: McpResourceInfo[] }> {
+    const session = await this.session(this.get(idOrName), signal);
+    const [prompts, resources] = await Promise.all([
+      session.listPrompts(signal).catch(() => []),
+      session.listResources(signal).catch(() => []),
+    ]);
+    return { prompts, resources };
+  }
+
+  async getPrompt(
+    idOrName: string,
+    name: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<string> {
+    return (await this.session(this.get(idOrName), signal)).getPrompt(name, args, signal);
+  }
+
+  async readResource(idOrName: string, uri: string, signal: AbortSignal): Promise<string> {
+    return (await this.session(this.get(idOrName), signal)).readResource(uri, signal);
   }
 
   /** Called when a server announces changed tools (the UI prompts a re-sync). */
