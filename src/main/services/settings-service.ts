@@ -38,6 +38,15 @@ const chatSettings = z.object({
   defaultMode: z.enum(['fast', 'normal', 'deep']).default('normal'),
 });
 
+const webSettings = z.object({
+  /** web_fetch / fetch_image: refuse ports other than 80/443 (off: any port of a public address). */
+  refuseNonDefaultPorts: z.boolean().default(false),
+  /** Largest decoded body fetched, in megabytes. */
+  maxBodyMegabytes: z.number().int().min(1).max(50).default(5),
+  /** Wall-clock bound for one fetch, redirects included. */
+  deadlineSeconds: z.number().int().min(5).max(120).default(20),
+});
+
 const mcpSettings = z.object({
   /** stdio MCP servers run a local command with the user's permissions: off until switched on. */
   allowLocalCommands: z.boolean().default(false),
@@ -52,6 +61,7 @@ export const SETTINGS_SCHEMAS = {
   sandbox: sandboxSettings,
   images: imageSettings,
   chat: chatSettings,
+  web: webSettings,
   mcp: mcpSettings,
   ui: uiSettings,
 } as const;

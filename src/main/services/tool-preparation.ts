@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { createEndpointFetcher } from '../adapters/fetch/endpoint-fetcher';
+import type { FetchLimits } from '../adapters/fetch/fetch-limits';
 import { createGuardedFetcher } from '../adapters/fetch/guarded-fetcher';
 import { createPdfTextExtractor } from '../adapters/fetch/pdf-text-extractor';
 import type { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
@@ -23,7 +24,7 @@ import { createWebFetchTool, WEB_FETCH_NAME } from '../tools/web-fetch';
 import { createWebSearchTool, WEB_SEARCH_NAME } from '../tools/web-search';
 import type { SandboxManager } from './sandbox-manager';
 import { resolveSearchConfig, searchAvailability } from './search-config';
-import type { SettingsService } from './settings-service';
+import type { Settings, SettingsService } from './settings-service';
 import type { ToolRegistry } from './tool-registry';
 
 export interface ToolPreparationContext {
@@ -50,7 +51,7 @@ export async function prepareTools(
     !context.tools.get(name);
   if (wanted(WEB_FETCH_NAME))
     context.tools.register(
-      createWebFetchTool({ fetcher: guardedFetcher(), pdf: createPdfTextExtractor() }),
+      createWebFetchTool({ fetcher: guardedFetcher(context), pdf: createPdfTextExtractor() }),
     );
   if (wanted(PYTHON_EXECUTE_NAME) || wanted(FETCH_IMAGE_NAME))
     await prepareSandboxTools(context, wanted);
@@ -95,8 +96,17 @@ export const BACKEND_TOOLS: readonly string[] = [
 ];
 
 /** Public web pages and images: one guarded fetcher (SSRF checks on every hop). */
-function guardedFetcher() {
-  return createGuardedFetcher();
+function guardedFetcher(context: ToolPreparationContext) {
+  return createGuardedFetcher({ limits: fetchLimitsFromSettings(context.settings.get('web')) });
+}
+
+/** The guarded fetcher's limits from settings → web. */
+export function fetchLimitsFromSettings(web: Settings['web']): Partial<FetchLimits> {
+  return {
+    allowNonDefaultPorts: !web.refuseNonDefaultPorts,
+    maxBodyBytes: web.maxBodyMegabytes * 1024 * 1024,
+    deadlineMs: web.deadlineSeconds * 1000,
+  };
 }
 
 async function prepareSandboxTools(
@@ -108,7 +118,7 @@ async function prepareSandboxTools(
   if (wanted(FETCH_IMAGE_NAME)) {
     context.tools.register(
       createFetchImageTool({
-        fetcher: guardedFetcher(),
+        fetcher: guardedFetcher(context),
         scratchConversationId: SCRATCH_CONVERSATION_ID,
         downloads: {
           stageDownload: async (conversationId, name, bytes, signal) => {
