@@ -144,6 +144,16 @@ describe('hangs and disconnects', () => {
     expect((await session.callTool('echo', { message: 'ok' }, call())).text).toBe('echo: ok');
   });
 
+  it('fails a call whose event stream ends without a result, at once', async () => {
+    const session = await open('/mcp');
+    const started = Date.now();
+    const error = await failure(session.callTool('end-sse', {}, call({ timeoutMs: 20_000 })));
+    expect(error.kind).toBe('disconnected');
+    expect(error.message).toContain('without a result');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await session.callTool('echo', { message: 'ok' }, call())).text).toBe('echo: ok');
+  });
+
   it('cancels a hanging call through its signal', async () => {
     const session = await open('/mcp');
     const controller = new AbortController();

@@ -3,7 +3,7 @@
  * Streamable HTTP (POST JSON in; JSON or an event stream out; GET for the server's own event
  * stream) to misbehave on purpose. The path chooses the behaviour:
  *
- * - `/mcp` tools: echo, hang, destroy, destroy-sse, huge {chars, sse}, progress {steps,
+ * - `/mcp` tools: echo, hang, destroy, destroy-sse, end-sse, huge {chars, sse}, progress {steps,
  *   intervalMs} (then answers), progress-forever, images {count, bytes}
  * - `/changing` like /mcp, but each tools/list describes `echo` as "version N"
  * - `/many` `toolCount` tools in pages of `pageSize`

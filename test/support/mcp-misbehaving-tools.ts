@@ -21,6 +21,7 @@ export const MCP_TOOLS = [
   'hang',
   'destroy',
   'destroy-sse',
+  'end-sse',
   'huge',
   'progress',
   'progress-forever',
@@ -78,7 +79,8 @@ export function callTool(rpc: Rpc, response: ServerResponse, every: Every): void
     case 'destroy':
       response.socket?.destroy();
       return;
-    case 'destroy-sse': {
+    case 'destroy-sse':
+    case 'end-sse': {
       sseHeaders(response);
       const progress = {
         jsonrpc: '2.0',
@@ -86,7 +88,8 @@ export function callTool(rpc: Rpc, response: ServerResponse, every: Every): void
         params: { progressToken: token, progress: 1 },
       };
       sseMessage(response, progress);
-      setTimeout(() => response.socket?.destroy(), 100);
+      // destroy-sse cuts the socket; end-sse ends the answer politely, without a result.
+      setTimeout(() => (name === 'end-sse' ? response.end() : response.socket?.destroy()), 100);
       return;
     }
     case 'huge': {

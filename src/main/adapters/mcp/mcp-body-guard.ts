@@ -9,6 +9,7 @@ import { McpError } from '../../core/mcp-ports';
 import { networkFailure } from './mcp-errors';
 import { formatBytes } from './mcp-limits';
 
+/** How one body is guarded. */
 export interface BodyGuardOptions {
   origin: string;
   maxBytes: number;
@@ -16,6 +17,11 @@ export interface BodyGuardOptions {
   perEvent: boolean;
   /** Told when the body fails for any reason but our own abort. */
   onBroken?: (error: McpError) => void;
+  /**
+   * Told when an event stream ends normally without ever carrying an event id (a stream with
+   * ids may be resumed by the transport, so its early end is not final).
+   */
+  onEndedWithoutId?: () => void;
 }
 
 const LF = 0x0a;
@@ -53,6 +59,24 @@ export class EventSizeCounter {
   }
 }
 
+const ID_FIELD = Buffer.from('\nid:');
+
+/** Watches an event stream for an `id:` field at the start of any line. */
+export class EventIdWatch {
+  seen = false;
+  /** The last bytes of the previous chunk; a newline stands for the start of the stream. */
+  private tail: Buffer = Buffer.from('\n');
+
+  push(chunk: Uint8Array): void {
+    if (this.seen) return;
+    const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const seam = Buffer.concat([this.tail, buffer.subarray(0, ID_FIELD.length)]);
+    this.seen = seam.includes(ID_FIELD) || buffer.includes(ID_FIELD);
+    const joined = buffer.length >= 3 ? buffer : Buffer.concat([this.tail, buffer]);
+    this.tail = Buffer.from(joined.subarray(-3));
+  }
+}
+
 function tooLarge(origin: string, maxBytes: number): McpError {
   return new McpError(
     'too-large',
@@ -75,6 +99,7 @@ export function guardBody(
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const counter = options.perEvent ? new EventSizeCounter() : null;
+  const ids = options.perEvent ? new EventIdWatch() : null;
   let total = 0;
   const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: unknown) => {
     const failure = bodyFailure(error, options.origin);
@@ -93,8 +118,10 @@ export function guardBody(
       }
       if (chunk.done) {
         controller.close();
+        if (ids !== null && !ids.seen) options.onEndedWithoutId?.();
         return;
       }
+      ids?.push(chunk.value);
       total += chunk.value.length;
       const size = counter === null ? total : counter.push(chunk.value);
       if (size > options.maxBytes) {

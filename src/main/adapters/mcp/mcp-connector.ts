@@ -14,11 +14,11 @@ import type {
   McpConnectOptions,
   McpConnector,
   McpEndpoint,
+  McpFailureKind,
   McpSession,
 } from '../../core/mcp-ports';
 import { scopedAbort } from './mcp-abort';
 import { classifyFailure, isParseError, oneLine, seconds } from './mcp-errors';
-import type { McpFailureKind } from '../../core/mcp-ports';
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import { resolveLimits } from './mcp-limits';
 import type { McpConnectorOptions, McpLimits } from './mcp-limits';
@@ -26,9 +26,10 @@ import { McpLink } from './mcp-link';
 import { McpClientSession } from './mcp-session';
 import { buildTransport, parseServiceUrl } from './mcp-transports';
 
+/** The connector's options (caps, client name, child environment). */
 export type { McpConnectorOptions } from './mcp-limits';
 
-/** How long the legacy-SSE probe after a failed Streamable HTTP handshake may take. */
+/** Longest legacy-SSE probe after a failed Streamable HTTP handshake (within the deadline). */
 const PROBE_TIMEOUT_MS = 3000;
 /** How much of the probed event stream is read looking for the endpoint event. */
 const PROBE_BYTES = 4096;
@@ -69,6 +70,7 @@ async function connect(
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => link.emitToolsChanged());
 
   const timeoutMs = Math.max(1, options.timeoutMs);
+  const deadlineAt = Date.now() + timeoutMs;
   const scope = scopedAbort(options.signal);
   let overTime = false;
   const timer = setTimeout(() => {
@@ -91,7 +93,10 @@ async function connect(
         `${server} did not complete the MCP handshake within ${seconds(timeoutMs)} s`,
       );
     }
-    throw await connectFailure(error, endpoint, link, limits, options.signal);
+    throw await connectFailure(error, endpoint, link, limits, {
+      signal: options.signal,
+      deadlineAt,
+    });
   } finally {
     clearTimeout(timer);
     scope.dispose();
@@ -126,7 +131,7 @@ async function connectFailure(
   endpoint: McpEndpoint,
   link: McpLink,
   limits: McpLimits,
-  signal: AbortSignal,
+  probe: { signal: AbortSignal; deadlineAt: number },
 ): Promise<McpError> {
   const failure = classifyFailure(
     error,
@@ -143,7 +148,10 @@ async function connectFailure(
   if (endpoint.transport !== 'streamable-http' || !PROBED_KINDS.has(failure.kind)) return failure;
   // A server that answered with an event stream of garbage is not a legacy SSE server.
   if (isParseError(error)) return failure;
-  if (!(await servesLegacySse(endpoint, limits, signal))) return failure;
+  const probeMs = Math.min(PROBE_TIMEOUT_MS, probe.deadlineAt - Date.now());
+  if (probeMs <= 0 || !(await servesLegacySse(endpoint, limits, probe.signal, probeMs))) {
+    return failure;
+  }
   return new McpError(
     'wrong-transport',
     `${link.server} serves a legacy HTTP+SSE event stream at this URL, not Streamable HTTP; choose the SSE transport`,
@@ -155,6 +163,7 @@ async function servesLegacySse(
   endpoint: Exclude<McpEndpoint, { transport: 'stdio' }>,
   limits: McpLimits,
   signal: AbortSignal,
+  timeoutMs: number,
 ): Promise<boolean> {
   try {
     const url = parseServiceUrl(endpoint.url);
@@ -165,6 +174,7 @@ async function servesLegacySse(
       maxMessageBytes: limits.maxMessageBytes,
       events: {
         onResponseBroken: () => undefined,
+        onResponseEnded: () => undefined,
         onSessionExpired: () => undefined,
         onFailure: () => undefined,
       },
@@ -172,7 +182,7 @@ async function servesLegacySse(
     const response = await fetch(url, {
       method: 'GET',
       headers: { accept: 'text/event-stream' },
-      signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
     });
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (!response.ok || type !== 'text/event-stream' || response.body === null) {

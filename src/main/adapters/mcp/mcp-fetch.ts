@@ -13,12 +13,15 @@ import { networkFailure, oneLine } from './mcp-errors';
 export interface McpFetchEvents {
   /** The event-stream answer to request `id` broke before its end (socket closed, too large). */
   onResponseBroken(id: string | number, error: McpError): void;
+  /** The event-stream answer to request `id` ended normally, and cannot be resumed. */
+  onResponseEnded(id: string | number): void;
   /** The server answered 404 to a request carrying its session id: the session is gone. */
   onSessionExpired(): void;
   /** Every McpError the fetch throws (the legacy SSE transport keeps only their message). */
   onFailure(error: McpError): void;
 }
 
+/** What one connection's fetch may reach and send. */
 export interface McpFetchConfig {
   transport: 'streamable-http' | 'sse';
   /** The service URL; only its origin may be reached. */
@@ -207,15 +210,14 @@ function guardResponse(
 ): Response {
   if (response.body === null || NULL_BODY_STATUSES.has(response.status)) return response;
   const eventStream = mediaType(response) === 'text/event-stream';
-  const onBroken =
-    eventStream && id !== null
-      ? (error: McpError) => config.events.onResponseBroken(id, error)
-      : undefined;
+  const answer = eventStream ? id : null;
   const body = guardBody(response.body, {
     origin: config.url.origin,
     maxBytes: config.maxMessageBytes,
     perEvent: eventStream,
-    onBroken,
+    onBroken:
+      answer === null ? undefined : (error) => config.events.onResponseBroken(answer, error),
+    onEndedWithoutId: answer === null ? undefined : () => config.events.onResponseEnded(answer),
   });
   return new Response(body, {
     status: response.status,

@@ -49,6 +49,7 @@ export interface McpLimits {
 
 const MIB = 1024 * 1024;
 
+/** The defaults (see McpConnectorOptions for the reasons). */
 export const DEFAULT_MCP_LIMITS: Omit<McpLimits, 'environment'> = {
   maxTools: 1000,
   maxListItems: 1000,

@@ -8,12 +8,17 @@
 import { randomUUID } from 'node:crypto';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpError, McpTransportKind } from '../../core/mcp-ports';
+import { McpError } from '../../core/mcp-ports';
+import type { McpTransportKind } from '../../core/mcp-ports';
 import { INJECTED_FAILURE_CODE, isParseError } from './mcp-errors';
 import type { McpFetchEvents } from './mcp-fetch';
 
+/** How long after an answer stream's end a still-pending request is failed. */
+const ENDED_STREAM_GRACE_MS = 250;
+
 type LinkState = 'connecting' | 'open' | 'lost' | 'closed';
 
+/** One connection's state and listeners; also the fetch's event sink. */
 export class McpLink implements McpFetchEvents {
   /** Marks the failures this link injects, so a server cannot forge them. */
   readonly nonce = randomUUID();
@@ -63,6 +68,22 @@ export class McpLink implements McpFetchEvents {
 
   onResponseBroken(id: string | number, error: McpError): void {
     this.failRequest(id, error);
+  }
+
+  /**
+   * The answer stream of request `id` ended. When the request is still pending a moment later
+   * (the SDK dispatches the stream's last messages first), the server ended it without a result.
+   * Were it answered, the injected error finds no request and is dropped by the SDK.
+   */
+  onResponseEnded(id: string | number): void {
+    const timer = setTimeout(() => {
+      const error = new McpError(
+        'disconnected',
+        `${this.server} ended its answer stream without a result`,
+      );
+      this.failRequest(id, error);
+    }, ENDED_STREAM_GRACE_MS);
+    timer.unref();
   }
 
   onSessionExpired(): void {

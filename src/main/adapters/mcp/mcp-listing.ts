@@ -23,6 +23,7 @@ type Json = Record<string, unknown>;
 /** Fetches one page of a listing, given the previous page's cursor. */
 export type PageFetcher = (cursor: string | undefined) => Promise<Json>;
 
+/** Which list is paged, how far, and what happens past the cap. */
 export interface PagingRule {
   key: 'tools' | 'prompts' | 'resources';
   max: number;

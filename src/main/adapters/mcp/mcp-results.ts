@@ -64,6 +64,7 @@ function base64Bytes(data: string): number {
   return Math.max(0, Math.floor((data.replace(/\s/g, '').length * 3) / 4) - padding);
 }
 
+/** How many images a tool result may keep, and how big each may be. */
 export interface ImageLimits {
   maxImages: number;
   maxImageBytes: number;

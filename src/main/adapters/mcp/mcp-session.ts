@@ -43,6 +43,7 @@ type Json = z.infer<typeof AnyResult>;
 /** How long close() waits for the server to acknowledge the end of its session. */
 const TERMINATE_TIMEOUT_MS = 2000;
 
+/** What a session is made of (built by the connector). */
 export interface SessionParts {
   client: Client;
   link: McpLink;
@@ -51,6 +52,7 @@ export interface SessionParts {
   terminateSession?: () => Promise<void>;
 }
 
+/** The port's McpSession over one connected SDK client. */
 export class McpClientSession implements McpSession {
   readonly serverName: string;
   readonly serverVersion: string;

@@ -19,6 +19,7 @@ import type { McpLimits } from './mcp-limits';
 /** Longest stderr line passed on; a child printing without newlines cannot grow a buffer. */
 export const MAX_STDERR_LINE = 8192;
 
+/** The SDK transport plus what the session needs to know about it. */
 export interface BuiltTransport {
   transport: Transport;
   /** How messages name the server: its origin, or `command "x"`. */
@@ -27,6 +28,7 @@ export interface BuiltTransport {
   terminateSession?: () => Promise<void>;
 }
 
+/** What building a transport needs from the connection. */
 export interface TransportDeps {
   limits: McpLimits;
   events: McpFetchEvents;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EventSizeCounter, guardBody } from '../../../../src/main/adapters/mcp/mcp-body-guard';
+import {
+  EventIdWatch,
+  EventSizeCounter,
+  guardBody,
+} from '../../../../src/main/adapters/mcp/mcp-body-guard';
 import type { McpError } from '../../../../src/main/core/mcp-ports';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -38,7 +42,40 @@ describe('EventSizeCounter', () => {
   });
 });
 
+describe('EventIdWatch', () => {
+  it.each([
+    [['id: 1\ndata: x\n\n'], true],
+    [['data: x\n', 'id: 7\n\n'], true],
+    [['data: x\ni', 'd: 7\n\n'], true],
+    [['data: x\n', 'i', 'd:', ' 7\n'], true],
+    [['data: {"id":1}\n\n', 'data: x id: 2\n\n'], false],
+  ])('finds an id field in %j: %s', (chunks, seen) => {
+    const watch = new EventIdWatch();
+    for (const chunk of chunks) watch.push(bytes(chunk));
+    expect(watch.seen).toBe(seen);
+  });
+});
+
 describe('guardBody', () => {
+  it('reports an event stream that ends without ids, but not one with ids', async () => {
+    const ended: string[] = [];
+    const plain = guardBody(streamOf([bytes('data: 1\n\n')]), {
+      origin: 'http://o',
+      maxBytes: 100,
+      perEvent: true,
+      onEndedWithoutId: () => ended.push('plain'),
+    });
+    await drain(plain);
+    const resumable = guardBody(streamOf([bytes('id: 1\ndata: 1\n\n')]), {
+      origin: 'http://o',
+      maxBytes: 100,
+      perEvent: true,
+      onEndedWithoutId: () => ended.push('resumable'),
+    });
+    await drain(resumable);
+    expect(ended).toEqual(['plain']);
+  });
+
   it('passes a body under the cap through unchanged', async () => {
     const body = guardBody(streamOf([bytes('{"a":'), bytes('1}')]), {
       origin: 'http://o',

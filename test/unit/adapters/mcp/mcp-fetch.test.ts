@@ -44,6 +44,7 @@ function config(overrides: Partial<McpFetchConfig> = {}) {
     maxMessageBytes: 1024,
     events: {
       onResponseBroken: () => undefined,
+      onResponseEnded: () => undefined,
       onSessionExpired: () => (expired += 1),
       onFailure: (error) => failures.push(error),
     },
