@@ -27,6 +27,8 @@ export interface FakeImagesServer {
   requests: RecordedImageRequest[];
   /** When true, every request gets 401 with OpenAI's error body. */
   rejectAuth: boolean;
+  /** When set, images are answered as `url` entries pointing here instead of `b64_json`. */
+  answerWithUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startFakeImagesServer(): Promise<FakeImagesServer> {
     baseUrl: '',
     requests,
     rejectAuth: false,
+    answerWithUrl: null,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = createServer((request, response) => {
@@ -99,7 +102,11 @@ async function handle(
   const png = makePng(Math.ceil(width / divisor), Math.ceil(height / divisor));
   reply(response, 200, {
     created: 1,
-    data: Array.from({ length: count }, () => ({ b64_json: png.toString('base64') })),
+    data: Array.from({ length: count }, () =>
+      state.answerWithUrl === null
+        ? { b64_json: png.toString('base64') }
+        : { url: state.answerWithUrl },
+    ),
   });
 }
 

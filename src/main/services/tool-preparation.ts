@@ -10,7 +10,9 @@ import type { FetchLimits } from '../adapters/fetch/fetch-limits';
 import { createGuardedFetcher } from '../adapters/fetch/guarded-fetcher';
 import { createPdfTextExtractor } from '../adapters/fetch/pdf-text-extractor';
 import type { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
-import type { SecretStore, Store } from '../core/ports';
+import type { Logger, SecretStore, Store } from '../core/ports';
+import { AivoryError } from '../../shared/errors';
+import { downloadPublicImage } from '../tools/public-image';
 import { createPythonExecuteTool, PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import type { PythonSandbox } from '../tools/python-execute';
 import { createSearchBackend, searchEndpointOrigin } from '../tools/search-backends/create-backend';
@@ -163,7 +165,12 @@ async function prepareImages(context: ToolPreparationContext): Promise<void> {
   const apiKey = images.apiKeyRef ? await context.secrets.get(images.apiKeyRef) : null;
   context.tools.register(
     createImageGenerateTool({
-      images: new OpenAiImageClient({ baseUrl: images.baseUrl, apiKey, model: images.model }),
+      images: new OpenAiImageClient({
+        baseUrl: images.baseUrl,
+        apiKey,
+        model: images.model,
+        downloadImage: (url) => downloadGeneratedImage(context, url),
+      }),
       artifacts: artifactSink(context),
       previousGeneration: (conversationId) => previousGeneratedImage(context.store, conversationId),
       currentAttachments: (conversationId) =>
@@ -172,6 +179,24 @@ async function prepareImages(context: ToolPreparationContext): Promise<void> {
     }),
   );
 }
+
+/** An Images API answer given as a URL: fetched like any public image (SSRF-guarded, checked). */
+async function downloadGeneratedImage(
+  context: ToolPreparationContext,
+  url: string,
+): Promise<{ bytes: Uint8Array; mime: string }> {
+  const result = await downloadPublicImage(guardedFetcher(context), url, {
+    signal: AbortSignal.timeout(GENERATED_IMAGE_DOWNLOAD_MS),
+    logger: silentLogger,
+  });
+  if (!result.ok) {
+    throw new AivoryError('provider', `The image server answered with a URL: ${result.error}`);
+  }
+  return { bytes: result.image.bytes, mime: result.image.mediaType };
+}
+
+const GENERATED_IMAGE_DOWNLOAD_MS = 60_000;
+const silentLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 function artifactSink(context: ToolPreparationContext): FileArtifactSink {
   return new FileArtifactSink(

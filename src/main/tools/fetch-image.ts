@@ -9,7 +9,14 @@
 import type { Tool, ToolContext, ToolOutput } from '../core/ports';
 import { downloadName } from './web-download-name';
 import type { WebResourceFetcher } from './web-fetch-port';
-import { describeNonImage, sniffImage } from './web-image-sniff';
+import { downloadPublicImage } from './public-image';
+
+export {
+  checkImageMediaType,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_PIXELS,
+  MAX_IMAGE_SIDE,
+} from './public-image';
 
 export const FETCH_IMAGE_NAME = 'fetch_image';
 
@@ -19,15 +26,6 @@ export const FETCH_IMAGE_DESCRIPTION =
 export const FETCH_IMAGE_SCHEMA_JSON =
   '{"type":"object","properties":{"url":{"type":"string"},"filename":{"type":"string"}},"required":["url"]}';
 
-/** 20 MB: large photos fit; the sandbox upload route accepts 40 MiB. */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-/**
- * 50 megapixels: above any camera photo or 8K frame, below Pillow's decompression-bomb limit
- * (89 MP), so the model's Image.open() in the sandbox will not be refused or exhaust memory.
- */
-export const MAX_IMAGE_PIXELS = 50_000_000;
-/** Longest side accepted, for the same reason. */
-export const MAX_IMAGE_SIDE = 20_000;
 /** The fetch deadline (20 s) plus staging into the sandbox. */
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -54,10 +52,6 @@ export interface FetchImageDependencies {
   maxImageBytes?: number;
   timeoutMs?: number;
 }
-
-/** Content types that may carry an image; the bytes are checked either way. */
-const IMAGE_ACCEPT = 'image/png, image/jpeg, image/gif, image/webp, image/bmp;q=0.9';
-const GENERIC_BINARY = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
 
 export function createFetchImageTool(dependencies: FetchImageDependencies): Tool {
   return {
@@ -87,15 +81,6 @@ function validate(args: unknown): string | null {
   return null;
 }
 
-/** Refuses SVG and non-images by Content-Type before the body is downloaded. */
-export function checkImageMediaType(mediaType: string): string | null {
-  if (mediaType === 'image/svg+xml') {
-    return 'SVG images are refused (they are documents that can carry scripts and external references); look for a PNG or JPEG version';
-  }
-  if (mediaType.startsWith('image/') || GENERIC_BINARY.has(mediaType)) return null;
-  return `not an image: the server sent ${mediaType.slice(0, 80)}`;
-}
-
 async function run(
   dependencies: FetchImageDependencies,
   url: string,
@@ -103,40 +88,15 @@ async function run(
   context: ToolContext,
 ): Promise<ToolOutput> {
   if (!dependencies.downloads) return { content: FETCH_IMAGE_NO_SANDBOX, isError: true };
-  const maxBytes = dependencies.maxImageBytes ?? MAX_IMAGE_BYTES;
-  const result = await dependencies.fetcher.fetch({
-    url,
+  const download = await downloadPublicImage(dependencies.fetcher, url, {
     signal: context.signal,
-    accept: IMAGE_ACCEPT,
-    checkMediaType: checkImageMediaType,
-    limits: { maxBodyBytes: maxBytes },
     logger: context.logger,
+    ...(dependencies.maxImageBytes ? { maxBytes: dependencies.maxImageBytes } : {}),
   });
-  if (!result.ok) return { content: `Could not fetch ${url}: ${result.error}`, isError: true };
-  const { resource } = result;
-  const image = sniffImage(resource.body);
-  if (!image) {
-    const looksLike = describeNonImage(resource.body);
-    const refusal = looksLike === 'an SVG document' ? ' (SVG images are refused)' : '';
-    const claimed = resource.mediaType === '' ? 'no content type' : resource.mediaType;
-    return {
-      content: `Could not fetch ${url}: the content is ${looksLike}${refusal}, not an image (the server said ${claimed})`,
-      isError: true,
-    };
-  }
+  if (!download.ok) return { content: download.error, isError: true };
+  const { image } = download;
   const { width, height } = image;
-  if (width === null || height === null || width === 0 || height === 0) {
-    return {
-      content: `Could not fetch ${url}: the ${image.format.toUpperCase()} header is damaged (no image size)`,
-      isError: true,
-    };
-  }
-  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
-    return {
-      content: `Could not fetch ${url}: the image is ${width}×${height} pixels, more than the ${MAX_IMAGE_PIXELS / 1_000_000} megapixels (or ${MAX_IMAGE_SIDE} pixels a side) accepted`,
-      isError: true,
-    };
-  }
+  const resource = { body: image.bytes, finalUrl: image.finalUrl };
   const name = downloadName(filename, resource.finalUrl, image.extension);
   const conversationId = context.conversationId ?? dependencies.scratchConversationId;
   const path = await dependencies.downloads.stageDownload(

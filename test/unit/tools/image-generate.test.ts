@@ -44,6 +44,7 @@ afterAll(async () => {
 afterEach(() => {
   server.requests.length = 0;
   server.rejectAuth = false;
+  server.answerWithUrl = null;
 });
 
 function makeTool(
@@ -304,6 +305,44 @@ describe('image_generate', () => {
         size: expected,
       });
     }
+  });
+
+  it('downloads images answered as a URL through the given downloader; refuses them without one', async () => {
+    server.answerWithUrl = 'https://cdn.example/generated/1.png';
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const downloaded: string[] = [];
+    const withDownloader = new OpenAiImageClient({
+      baseUrl: server.baseUrl,
+      apiKey: API_KEY,
+      model: 'gpt-image-1',
+      maxRetries: 0,
+      downloadImage: (url) => {
+        downloaded.push(url);
+        return Promise.resolve({ bytes: png, mime: 'image/png' });
+      },
+    });
+    const result = await withDownloader.generate({
+      prompt: 'p',
+      n: 1,
+      size: '1024x1024',
+      signal: new AbortController().signal,
+    });
+    expect(downloaded).toEqual(['https://cdn.example/generated/1.png']);
+    expect(result.images).toEqual([{ bytes: png, mime: 'image/png' }]);
+    const without = new OpenAiImageClient({
+      baseUrl: server.baseUrl,
+      apiKey: API_KEY,
+      model: 'gpt-image-1',
+      maxRetries: 0,
+    });
+    await expect(
+      without.generate({
+        prompt: 'p',
+        n: 1,
+        size: '1024x1024',
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow('returned no image data (neither base64 nor a URL)');
   });
 
   it('401 becomes an auth error that does not contain the key', async () => {

@@ -35,17 +35,24 @@ export interface OpenAiImageClientOptions {
   /** Retries of a failed connection or a retryable status; default 1. */
   maxRetries?: number;
   fetch?: typeof fetch;
+  /**
+   * Downloads an image the server returned as a `url` instead of base64 (some compatible servers
+   * do); absent, such answers are refused. The app passes the SSRF-guarded image download.
+   */
+  downloadImage?: (url: string) => Promise<ImageData>;
 }
 
 export class OpenAiImageClient implements ImageClient {
   readonly model: string;
   private readonly client: OpenAI;
   private readonly errorContext: ProviderErrorContext;
+  private readonly downloadImage: ((url: string) => Promise<ImageData>) | undefined;
 
   /** @throws AivoryError `config` when `baseUrl` is not an http(s) URL. */
   constructor(options: OpenAiImageClientOptions) {
     assertHttpUrl(options.baseUrl, 'image server', '');
     this.model = options.model;
+    this.downloadImage = options.downloadImage;
     this.errorContext = {
       baseUrl: displayUrl(options.baseUrl),
       apiKey: options.apiKey,
@@ -82,7 +89,7 @@ export class OpenAiImageClient implements ImageClient {
         },
         { signal: request.signal },
       );
-      return { images: this.decode(response) };
+      return { images: await this.decode(response) };
     } catch (error) {
       throw toProviderError(error, this.errorContext);
     }
@@ -107,7 +114,7 @@ export class OpenAiImageClient implements ImageClient {
         },
         { signal: request.signal },
       );
-      return { images: this.decode(response) };
+      return { images: await this.decode(response) };
     } catch (error) {
       throw toProviderError(error, this.errorContext);
     }
@@ -120,17 +127,20 @@ export class OpenAiImageClient implements ImageClient {
       : {};
   }
 
-  private decode(response: ImagesResponse): ImageData[] {
+  private async decode(response: ImagesResponse): Promise<ImageData[]> {
     const images: ImageData[] = [];
     for (const item of response.data ?? []) {
-      if (typeof item.b64_json !== 'string' || item.b64_json === '') continue;
-      const bytes = new Uint8Array(Buffer.from(item.b64_json, 'base64'));
-      images.push({ bytes, mime: sniffMime(bytes, response.output_format) });
+      if (typeof item.b64_json === 'string' && item.b64_json !== '') {
+        const bytes = new Uint8Array(Buffer.from(item.b64_json, 'base64'));
+        images.push({ bytes, mime: sniffMime(bytes, response.output_format) });
+      } else if (typeof item.url === 'string' && item.url !== '' && this.downloadImage) {
+        images.push(await this.downloadImage(item.url));
+      }
     }
     if (images.length === 0) {
       throw new AivoryError(
         'provider',
-        `The image server at ${this.errorContext.baseUrl} returned no base64 image data.`,
+        `The image server at ${this.errorContext.baseUrl} returned no image data (neither base64 nor a URL).`,
       );
     }
     return images;
