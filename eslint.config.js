@@ -8,7 +8,8 @@ const sdkImports = [
   { name: 'dockerode', message: 'Only the sandbox sidecar (sandbox/src) may import dockerode.' },
   {
     name: 'electron',
-    message: 'Only the Electron shell (index.ts, window.ts, ipc/, preload) may import electron.',
+    message:
+      'Only the Electron shell (src/main/electron: index.ts, window.ts, ipc/, preload.ts) may import electron.',
   },
 ];
 const sdkPatterns = [
@@ -61,6 +62,61 @@ export default tseslint.config(
   },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
   {
+    // The renderer is browser code with DOM/JSX types (tsconfig.renderer.json); it reaches the
+    // main process only through its bridge, so Node built-ins and SDKs stay fenced off.
+    files: ['src/renderer/**', 'test/unit/renderer/**/*.tsx'],
+    languageOptions: {
+      globals: { ...globals.browser },
+      parserOptions: {
+        projectService: false,
+        project: ['./tsconfig.renderer.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    // Electron's types declare DOM globals, so the shell has its own program (tsconfig.electron.json).
+    files: ['src/main/electron/**'],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: ['./tsconfig.electron.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    // playwright-core's types pull in Electron's DOM globals, so the browser tests have their own
+    // program (tsconfig.e2e.json) instead of sharing the Node one.
+    files: ['test/e2e/**'],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: ['./tsconfig.e2e.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    files: ['src/renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: sdkImports,
+          patterns: [
+            ...sdkPatterns,
+            { group: ['node:*'], message: 'The renderer runs in a browser: no Node built-ins.' },
+            {
+              group: ['**/main/**'],
+              message: 'The renderer reaches the main process only through src/renderer/bridge.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/main/adapters/openai/**'],
     rules: { 'no-restricted-imports': fenceExcept('openai') },
   },
@@ -78,7 +134,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': fenceExcept('@modelcontextprotocol/sdk') },
   },
   {
-    files: ['src/main/index.ts', 'src/main/window.ts', 'src/main/ipc/**', 'src/preload/**'],
+    files: [
+      'src/main/electron/index.ts',
+      'src/main/electron/window.ts',
+      'src/main/electron/ipc/**',
+      'src/main/electron/preload.ts',
+    ],
     rules: { 'no-restricted-imports': fenceExcept('electron') },
   },
   {

@@ -39,6 +39,7 @@ Usage:
                                        Your MCP services: test, sync with a diff to accept, approvals, calls
   aivory doctor [--model NAME] [--json]
                                        Check the data directory, the model server and why each tool is (not) available
+  aivory serve [--port 5217] [--open]  The desktop UI in your browser (127.0.0.1 only; the printed URL carries a token)
   aivory sandbox serve [--host 127.0.0.1] [--port 48217]
                                        Run the Python sandbox sidecar (SANDBOX_* environment; key generated if unset)
   aivory sandbox image build [--image NAME] [--offline] [--force]

@@ -12,6 +12,7 @@ import { memoriesCommand } from './memories-command';
 import { modelsCommand } from './models-command';
 import { promptsCommand } from './prompts-command';
 import { sandboxCommand } from './sandbox-command';
+import { serveCommand } from './serve-command';
 import { settingsCommand } from './settings-command';
 import { skillsCommand } from './skills-command';
 import { toolCommand, toolsCommand } from './tool-command';
@@ -28,6 +29,7 @@ const COMMANDS = [
   'skills',
   'prompts',
   'memories',
+  'serve',
   'mcp',
 ] as const;
 
@@ -49,7 +51,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     // The sidecar needs no data directory: it may run alone on another host.
     if (command === 'sandbox') return await sandboxCommand(rest, io);
-    context = openAppContext({ env: io.env });
+    // `serve` is long-running like the desktop app: it keeps one sandbox container warm.
+    context = openAppContext({ env: io.env, ...(command === 'serve' ? { warmPool: 1 } : {}) });
     switch (command) {
       case 'chat':
         return await chatCommand(rest, context, io);
@@ -71,6 +74,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await mcpCommand(rest, context, io);
       case 'memories':
         return await memoriesCommand(rest, context, io);
+      case 'serve':
+        return await serveCommand(rest, context, io);
       default:
         return await modelsCommand(rest, context, io);
     }

@@ -1,0 +1,61 @@
+/**
+ * `aivory serve [--port 5217] [--open]`: the desktop UI in a browser. Serves the built renderer
+ * and the IPC contract over a WebSocket on 127.0.0.1, with a per-start token in the printed URL.
+ * Runs until Ctrl-C (or SIGTERM), then closes the server; the caller closes the AppContext.
+ */
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { startBrowserHost } from '../host/server/browser-host';
+import type { AppContext } from '../services/app-context';
+import { EXIT_OK, usageError } from './cli-errors';
+import type { CliIo } from './cli-io';
+
+/** The default port of `aivory serve` (any free port with --port 0). */
+export const DEFAULT_SERVE_PORT = 5217;
+
+/** Runs `aivory serve` until interrupted; returns the exit code. */
+export async function serveCommand(
+  argv: string[],
+  context: AppContext,
+  io: CliIo,
+): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: String(DEFAULT_SERVE_PORT) },
+      open: { type: 'boolean', default: false },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw usageError('--port must be a port number (0 picks a free one).');
+  }
+  const host = await startBrowserHost({ app: context, env: io.env, port });
+  io.stdout(`Aivory is running at ${host.url}\nPress Ctrl-C to stop.\n`);
+  if (values.open) openInBrowser(host.url);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      io.offInterrupt(stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    io.onInterrupt(stop);
+    process.on('SIGTERM', stop);
+  });
+  await host.close();
+  return EXIT_OK;
+}
+
+/** Opens the URL in the user's browser; a missing opener is not an error (the URL is printed). */
+function openInBrowser(url: string): void {
+  const [command, ...args] =
+    process.platform === 'darwin'
+      ? ['open', url]
+      : process.platform === 'win32'
+        ? ['cmd', '/c', 'start', '""', url]
+        : ['xdg-open', url];
+  if (command === undefined) return;
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
+}

@@ -1,0 +1,127 @@
+/**
+ * The Electron shell's security decisions as pure functions and constants, so they are unit
+ * tested under plain Node (the Electron binary cannot run on the build machines): the window's
+ * web preferences, the renderer CSP, which navigations and requests are allowed, which links may
+ * open in the system browser, and how `app://aivory/…` maps onto the built renderer.
+ */
+import { isAbsolute, join, normalize, relative, sep } from 'node:path';
+
+/** The renderer is served from this privileged custom scheme, never from `file://`. */
+export const APP_SCHEME = 'app';
+/** The host of every app URL. */
+export const APP_HOST = 'aivory';
+/** The origin the IPC sender policy accepts. */
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+/** The page the window loads. */
+export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
+
+/**
+ * The renderer's Content-Security-Policy: nothing but the app's own scripts and styles; images
+ * from the app, data/blob URLs and https (a remote image is only requested after a click); no
+ * network connections at all (everything goes through IPC); no frames, objects, forms or base.
+ */
+export function rendererCsp(): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self'",
+    "connect-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-src 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/**
+ * The main window's `webPreferences`: context isolation, the OS sandbox, no Node anywhere, web
+ * security on, no webviews or insecure content. `preload` is the bundled CommonJS preload.
+ */
+export function mainWindowWebPreferences(preloadPath: string) {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+  } as const;
+}
+
+/** True for a URL inside the app (same scheme and host); parsed, never prefix-matched. */
+export function isAppUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The URL to hand to the system browser for a link the user clicked, or null when it must not be
+ * opened: only http, https and mailto, and never with credentials in it.
+ */
+export function externalOpenUrl(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (!['http:', 'https:', 'mailto:'].includes(parsed.protocol)) return null;
+  if (parsed.username !== '' || parsed.password !== '') return null;
+  return parsed.href;
+}
+
+/**
+ * The renderer's network kill switch: requests it may make (the app's own files, data and blob
+ * URLs, devtools; https only for images the user asked to load). Everything else is cancelled.
+ */
+export function isAllowedRendererRequest(url: string, resourceType: string): boolean {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return false;
+  }
+  if (protocol === 'https:') return resourceType === 'image';
+  return (
+    ['app:', 'data:', 'blob:', 'devtools:'].includes(protocol) &&
+    (protocol !== 'app:' || isAppUrl(url))
+  );
+}
+
+/** Every permission request (camera, microphone, notifications, …) is refused. */
+export function allowPermission(_permission: string): boolean {
+  return false;
+}
+
+/**
+ * The file under `rendererRoot` that an `app://aivory/…` request names, or null when the request
+ * is for another host or tries to leave the root. `/` is `index.html`.
+ */
+export function appRequestFile(url: string, rendererRoot: string): string | null {
+  if (!isAppUrl(url)) return null;
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return null;
+  }
+  if (pathname.includes('\0') || pathname.includes('\\')) return null;
+  const target = normalize(join(rendererRoot, pathname === '/' ? 'index.html' : pathname));
+  const inside = relative(rendererRoot, target);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside) || inside.startsWith(sep))
+    return null;
+  return target;
+}

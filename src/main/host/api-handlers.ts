@@ -1,0 +1,60 @@
+/**
+ * The transport-neutral API: one handler per contract method, composed from the domain files in
+ * `handlers/`, plus the dispatcher that validates senders and payloads. The Electron IPC layer and
+ * the `aivory serve` WebSocket both call the `dispatch` built here.
+ */
+import type { AppContext } from '../services/app-context';
+import type { ApiHandlers, Dispatch } from './dispatcher';
+import { createDispatcher } from './dispatcher';
+import { EventHub } from './event-hub';
+import type { DiscoveryCandidate, HostContext } from './host-context';
+import { DEFAULT_DISCOVERY_CANDIDATES } from './host-context';
+import { createChatHandlers } from './handlers/chat-handlers';
+import { createConversationHandlers } from './handlers/conversation-handlers';
+import { createLibraryHandlers } from './handlers/library-handlers';
+import { createModelHandlers } from './handlers/model-handlers';
+import { createSettingsHandlers } from './handlers/settings-handlers';
+import type { SenderPolicy } from './sender';
+
+/** Version reported by `app.status` (kept in step with package.json by a unit test). */
+export const APP_VERSION = '0.1.0';
+
+/** Every handler of the contract, over one host context. */
+export function createApiHandlers(context: HostContext): ApiHandlers {
+  return {
+    ...createModelHandlers(context),
+    ...createConversationHandlers(context),
+    ...createChatHandlers(context),
+    ...createSettingsHandlers(context),
+    ...createLibraryHandlers(context),
+  };
+}
+
+/** What a transport needs: the dispatch function and the event hub. */
+export interface ApiHost {
+  dispatch: Dispatch;
+  events: EventHub;
+}
+
+/** The sender policy and start-up environment of one host. */
+export interface ApiHostOptions {
+  policy: SenderPolicy;
+  env: Record<string, string | undefined>;
+  discoveryCandidates?: readonly DiscoveryCandidate[];
+}
+
+/** The handlers, the event hub and the dispatcher over an opened AppContext. */
+export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost {
+  const events = new EventHub(app.logger);
+  const handlers = createApiHandlers({
+    app,
+    env: options.env,
+    events,
+    version: APP_VERSION,
+    discoveryCandidates: options.discoveryCandidates ?? DEFAULT_DISCOVERY_CANDIDATES,
+  });
+  return {
+    dispatch: createDispatcher({ handlers, policy: options.policy, logger: app.logger }),
+    events,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * `chat.send` / `chat.cancel`: starts a turn in the background through the chat service, publishes
+ * its TurnEvents on the hub (`turn.event`) and answers once the turn has started, with the ids the
+ * renderer needs. A turn that fails before it starts (empty text, unknown conversation, no model)
+ * answers with that error instead.
+ */
+import { AivoryError, toPublicError } from '../../../shared/errors';
+import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
+import type { TurnEndEvent } from '../../../shared/turn-events';
+import type { ResolvedModel } from '../../services/chat-service';
+import { modelOverridesFromEnv, resolveModel } from '../../services/model-resolution';
+import type { ApiHandlers } from '../dispatcher';
+import type { HostContext } from '../host-context';
+import { requireModel } from './model-handlers';
+
+type ChatHandlers = Pick<ApiHandlers, 'chat.send' | 'chat.cancel'>;
+
+/** The chat handlers over the host context. */
+export function createChatHandlers(context: HostContext): ChatHandlers {
+  return {
+    'chat.send': async (request) => startTurn(context, request),
+    'chat.cancel': ({ turnId }) => ({ canceled: context.app.chat.cancelTurn(turnId) }),
+  };
+}
+
+async function startTurn(
+  context: HostContext,
+  request: ParsedRequest<'chat.send'>,
+): Promise<InvokeResponse<'chat.send'>> {
+  const { app, events } = context;
+  const model = await turnModel(context, request.modelId);
+  await app.prepareTools(request.tools ?? model.defaultTools ?? undefined);
+  return new Promise((resolve, reject) => {
+    let started = false;
+    let turnId = '';
+    // turn-end is held back until the chat service has finished the message and recorded the
+    // turn, so a renderer that reloads the conversation on turn-end sees its final state.
+    let end: TurnEndEvent | null = null;
+    const { done } = app.chat.startTurn(
+      {
+        text: request.text,
+        model,
+        mode: request.mode ?? app.settings.get('chat').defaultMode,
+        ...(request.conversationId ? { conversationId: request.conversationId } : {}),
+        ...(request.tools ? { tools: request.tools } : {}),
+      },
+      (event) => {
+        if (event.type === 'turn-end') {
+          end = event;
+          return;
+        }
+        events.publish('turn.event', { turnId: event.turnId, event });
+        if (event.type === 'turn-start' && !started) {
+          started = true;
+          turnId = event.turnId;
+          resolve({
+            turnId: event.turnId,
+            conversationId: event.conversationId,
+            messageId: event.messageId,
+          });
+        }
+      },
+    );
+    done.then(
+      () => {
+        if (end) events.publish('turn.event', { turnId: end.turnId, event: end });
+        if (!started) reject(new AivoryError('internal', 'The turn ended before it started.'));
+      },
+      (error: unknown) => {
+        if (!started) {
+          reject(error);
+          return;
+        }
+        app.logger.error('turn failed after it started', { error: String(error) });
+        const event = end ?? failedEnd(turnId, error);
+        events.publish('turn.event', { turnId: event.turnId, event });
+      },
+    );
+  });
+}
+
+/** The turn-end a renderer gets when a started turn broke without reporting its end. */
+function failedEnd(turnId: string, error: unknown): TurnEndEvent {
+  return {
+    type: 'turn-end',
+    turnId,
+    stopReason: 'error',
+    answer: '',
+    toolCalls: {},
+    providerRounds: 0,
+    durationMs: 0,
+    error: toPublicError(error),
+  };
+}
+
+/**
+ * The model of a turn: the saved model named by the renderer, else the CLI's order (AIVORY_*
+ * start-up environment, then the saved default model).
+ */
+async function turnModel(
+  context: HostContext,
+  modelId: string | undefined,
+): Promise<ResolvedModel> {
+  const { store, secrets } = context.app;
+  if (modelId === undefined) {
+    return resolveModel(modelOverridesFromEnv(context.env), store.listModels(), secrets);
+  }
+  const saved = requireModel(store.listModels(), modelId);
+  return {
+    id: saved.id,
+    baseUrl: saved.baseUrl,
+    apiKey: saved.apiKeyRef ? await secrets.get(saved.apiKeyRef) : null,
+    model: saved.model,
+    toolMode: saved.toolMode,
+    contextWindow: saved.contextWindow,
+    defaultTools: saved.defaultTools,
+  };
+}

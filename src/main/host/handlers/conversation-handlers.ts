@@ -1,0 +1,83 @@
+/**
+ * `conversations.*`: list, full-text search (FTS5 snippets, plain text), one conversation with its
+ * messages and turn summaries, rename, delete, export as Markdown or JSON text.
+ */
+import type { Conversation } from '../../../shared/dto';
+import { AivoryError } from '../../../shared/errors';
+import type { InvokeResponse } from '../../../shared/ipc-contract';
+import { exportConversation } from '../../services/conversation-export';
+import type { ApiHandlers } from '../dispatcher';
+import type { HostContext } from '../host-context';
+
+type ConversationHandlers = Pick<
+  ApiHandlers,
+  | 'conversations.list'
+  | 'conversations.search'
+  | 'conversations.get'
+  | 'conversations.rename'
+  | 'conversations.delete'
+  | 'conversations.export'
+>;
+
+/** Longest file name stem an export gets from its conversation title. */
+const MAX_FILE_STEM_CHARS = 60;
+
+/** The conversation handlers over the host context. */
+export function createConversationHandlers(context: HostContext): ConversationHandlers {
+  const { store } = context.app;
+  const requireConversation = (id: string): Conversation => {
+    const conversation = store.getConversation(id);
+    if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
+    return conversation;
+  };
+  return {
+    'conversations.list': () => store.listConversations(),
+    'conversations.search': ({ query, limit }) =>
+      store.searchMessages(query, limit).map((hit) => ({
+        ...hit,
+        title: store.getConversation(hit.conversationId)?.title ?? '',
+      })),
+    'conversations.get': ({ id }) => {
+      const conversation = requireConversation(id);
+      return {
+        conversation,
+        messages: store.listMessages(id),
+        turns: store.listTurnRecords(id).map((record) => ({
+          turnId: record.id,
+          messageId: record.messageId,
+          stopReason: record.stopReason,
+          toolCalls: record.toolCalls,
+          durationMs: record.durationMs,
+        })),
+      };
+    },
+    'conversations.rename': ({ id, title }) => {
+      requireConversation(id);
+      store.renameConversation(id, title);
+      return requireConversation(id);
+    },
+    'conversations.delete': ({ id }) => {
+      requireConversation(id);
+      store.deleteConversation(id);
+      return { ok: true };
+    },
+    'conversations.export': ({ id, format }): InvokeResponse<'conversations.export'> => {
+      const conversation = requireConversation(id);
+      const text = exportConversation(conversation, store.listMessages(id), format);
+      return {
+        fileName: `${fileStem(conversation.title)}.${format}`,
+        mime: format === 'json' ? 'application/json' : 'text/markdown',
+        text,
+      };
+    },
+  };
+}
+
+/** A file name stem from a title: letters and digits of any script, the rest as dashes. */
+export function fileStem(title: string): string {
+  const stem = title
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, MAX_FILE_STEM_CHARS);
+  return stem === '' ? 'conversation' : stem;
+}

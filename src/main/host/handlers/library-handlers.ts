@@ -1,0 +1,50 @@
+/**
+ * `tools.status`, `memories.list`, `skills.list`, `prompts.list`: what the settings pages list.
+ * Editing these arrives with the settings pages; the CLI already edits them.
+ */
+import { MemoriesService } from '../../services/memories-service';
+import { PromptsService } from '../../services/prompts-service';
+import { SkillsService } from '../../services/skills-service';
+import { BACKEND_TOOLS } from '../../services/tool-preparation';
+import type { ApiHandlers } from '../dispatcher';
+import type { HostContext } from '../host-context';
+
+type LibraryHandlers = Pick<
+  ApiHandlers,
+  'tools.status' | 'memories.list' | 'skills.list' | 'prompts.list'
+>;
+
+/** The library handlers over the host context. */
+export function createLibraryHandlers(context: HostContext): LibraryHandlers {
+  const { store, tools, ids } = context.app;
+  return {
+    'tools.status': async () => {
+      await context.app.prepareTools();
+      const switches = store.getToolAvailability();
+      const names = new Set([...tools.all().map((tool) => tool.name), ...BACKEND_TOOLS]);
+      return Promise.all(
+        [...names].map(async (name) => {
+          const enabled = switches[name] !== false;
+          const registered = tools.get(name) !== undefined;
+          const reason = !enabled
+            ? 'switched off in settings'
+            : registered
+              ? null
+              : ((await context.app.toolStatus(name)) ?? 'not available');
+          return { name, available: enabled && registered, enabled, reason };
+        }),
+      );
+    },
+    'memories.list': () => new MemoriesService(store).list(),
+    'skills.list': () =>
+      new SkillsService(store).list().map((skill) => ({
+        name: skill.name,
+        icon: skill.icon,
+        whenToUse: skill.whenToUse,
+        builtIn: skill.builtIn,
+        assetCount: skill.assets.length,
+        updatedAt: skill.updatedAt,
+      })),
+    'prompts.list': () => new PromptsService(store, ids).list(),
+  };
+}

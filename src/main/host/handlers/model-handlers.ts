@@ -1,0 +1,155 @@
+/**
+ * `models.*` and `app.status`: saved models as masked views, the AIVORY_* start-up model, saving
+ * (key to the secret store), deleting, and the connection check of the setup screen.
+ */
+import type { ModelConfig } from '../../../shared/dto';
+import { AivoryError, toPublicError } from '../../../shared/errors';
+import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
+import { listModels } from '../../adapters/openai/openai-llm-client';
+import { maskSecret } from '../../adapters/secrets/file-secret-store';
+import type { SecretStore } from '../../core/ports';
+import { DEFAULT_CONTEXT_WINDOW, modelOverridesFromEnv } from '../../services/model-resolution';
+import type { ApiHandlers } from '../dispatcher';
+import type { HostContext } from '../host-context';
+import { discoverLocalServers } from './model-discovery';
+
+/** A server that does not list its models within this time counts as unreachable. */
+export const CONNECTION_CHECK_TIMEOUT_MS = 10_000;
+
+type ModelHandlers = Pick<
+  ApiHandlers,
+  'app.status' | 'models.list' | 'models.save' | 'models.delete' | 'models.test' | 'models.discover'
+>;
+
+/** The model handlers over the host context. */
+export function createModelHandlers(context: HostContext): ModelHandlers {
+  const { store, secrets } = context.app;
+  return {
+    'app.status': () => {
+      const environmentModel = environmentModelView(context.env);
+      return {
+        needsSetup: environmentModel === null && store.listModels().length === 0,
+        environmentModel,
+        version: context.version,
+      };
+    },
+    'models.list': async () => ({
+      models: await Promise.all(store.listModels().map((model) => modelView(model, secrets))),
+      environmentModel: environmentModelView(context.env),
+    }),
+    'models.save': async (request) => saveModel(context, request),
+    'models.delete': async ({ id }) => {
+      const model = requireModel(store.listModels(), id);
+      store.deleteModel(model.id);
+      if (model.apiKeyRef) await secrets.delete(model.apiKeyRef);
+      return { ok: true };
+    },
+    'models.test': async (request) => testConnection(context, request),
+    'models.discover': () => discoverLocalServers(context.discoveryCandidates),
+  };
+}
+
+async function saveModel(
+  context: HostContext,
+  request: ParsedRequest<'models.save'>,
+): Promise<InvokeResponse<'models.save'>> {
+  const { store, secrets, ids } = context.app;
+  const models = store.listModels();
+  const existing = request.id === undefined ? null : requireModel(models, request.id);
+  const id = existing?.id ?? ids.next('model');
+  let apiKeyRef = existing?.apiKeyRef ?? null;
+  if (request.apiKey === null && apiKeyRef) {
+    await secrets.delete(apiKeyRef);
+    apiKeyRef = null;
+  } else if (typeof request.apiKey === 'string') {
+    apiKeyRef = `model:${id}:api-key`;
+    await secrets.set(apiKeyRef, request.apiKey);
+  }
+  const config: ModelConfig = {
+    id,
+    label: request.label ?? existing?.label ?? request.model,
+    baseUrl: request.baseUrl,
+    model: request.model,
+    toolMode: request.toolMode ?? existing?.toolMode ?? 'native',
+    contextWindow: request.contextWindow ?? existing?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+    defaultTools:
+      request.defaultTools === undefined ? (existing?.defaultTools ?? null) : request.defaultTools,
+    apiKeyRef,
+    isDefault: request.isDefault ?? existing?.isDefault ?? models.length === 0,
+  };
+  store.saveModel(config);
+  return modelView(config, secrets);
+}
+
+/**
+ * Lists the server's models. A saved model's key is used only against that model's own base URL,
+ * so a request cannot send a stored key to another server.
+ */
+async function testConnection(
+  context: HostContext,
+  request: ParsedRequest<'models.test'>,
+): Promise<InvokeResponse<'models.test'>> {
+  let apiKey = request.apiKey ?? null;
+  if (apiKey === null && request.modelId !== undefined) {
+    const saved = requireModel(context.app.store.listModels(), request.modelId);
+    if (saved.apiKeyRef && sameUrl(saved.baseUrl, request.baseUrl)) {
+      apiKey = await context.app.secrets.get(saved.apiKeyRef);
+    }
+  }
+  try {
+    const models = await listModels({
+      baseUrl: request.baseUrl,
+      apiKey,
+      maxRetries: 0,
+      signal: AbortSignal.timeout(CONNECTION_CHECK_TIMEOUT_MS),
+    });
+    const modelListed = request.model === undefined ? null : models.includes(request.model);
+    return { ok: true, models, modelListed, error: null };
+  } catch (error) {
+    return { ok: false, models: [], modelListed: null, error: toPublicError(error).message };
+  }
+}
+
+/** The view of a saved model: the key masked, its reference dropped. */
+export async function modelView(
+  model: ModelConfig,
+  secrets: SecretStore,
+): Promise<InvokeResponse<'models.save'>> {
+  const key = model.apiKeyRef ? await secrets.get(model.apiKeyRef) : null;
+  return {
+    id: model.id,
+    label: model.label,
+    baseUrl: model.baseUrl,
+    model: model.model,
+    toolMode: model.toolMode,
+    contextWindow: model.contextWindow,
+    defaultTools: model.defaultTools,
+    isDefault: model.isDefault,
+    apiKeyMasked: key ? maskSecret(key) : null,
+  };
+}
+
+/** The AIVORY_BASE_URL / AIVORY_MODEL start-up model, or null when either is missing. */
+export function environmentModelView(
+  env: Record<string, string | undefined>,
+): InvokeResponse<'app.status'>['environmentModel'] {
+  const overrides = modelOverridesFromEnv(env);
+  if (!overrides.baseUrl || !overrides.model) return null;
+  return {
+    baseUrl: overrides.baseUrl,
+    model: overrides.model,
+    toolMode: overrides.toolMode === 'prompt' ? 'prompt' : 'native',
+    apiKeyMasked: overrides.apiKey ? maskSecret(overrides.apiKey) : null,
+  };
+}
+
+/** The saved model with this id, or a `not-found` error. */
+export function requireModel(models: readonly ModelConfig[], id: string): ModelConfig {
+  const model = models.find((candidate) => candidate.id === id);
+  if (!model) throw new AivoryError('not-found', `No saved model with id ${id}.`);
+  return model;
+}
+
+function sameUrl(left: string, right: string): boolean {
+  return left.replace(/\/+$/, '') === right.replace(/\/+$/, '');
+}

@@ -1,0 +1,42 @@
+/**
+ * What the API handlers need: the shared AppContext's services, the environment the host started
+ * with (AIVORY_* model defaults), the event hub, and the local servers model discovery probes.
+ */
+import type { AppContext } from '../services/app-context';
+import type { EventHub } from './event-hub';
+
+/** A local OpenAI-compatible server kind and the base URL it listens on by default. */
+export interface DiscoveryCandidate {
+  name: string;
+  baseUrl: string;
+}
+
+/** Default ports of the local servers the first-run screen looks for (seed: 本地模型). */
+export const DEFAULT_DISCOVERY_CANDIDATES: readonly DiscoveryCandidate[] = [
+  { name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1' },
+  { name: 'LM Studio', baseUrl: 'http://127.0.0.1:1234/v1' },
+  { name: 'llama.cpp', baseUrl: 'http://127.0.0.1:8080/v1' },
+  { name: 'vLLM', baseUrl: 'http://127.0.0.1:8000/v1' },
+  { name: 'Jan', baseUrl: 'http://127.0.0.1:1337/v1' },
+];
+
+/** Everything the handlers use. */
+export interface HostContext {
+  app: Pick<
+    AppContext,
+    | 'store'
+    | 'secrets'
+    | 'settings'
+    | 'chat'
+    | 'tools'
+    | 'ids'
+    | 'logger'
+    | 'prepareTools'
+    | 'toolStatus'
+  >;
+  env: Record<string, string | undefined>;
+  events: EventHub;
+  /** The app version shown in settings. */
+  version: string;
+  discoveryCandidates: readonly DiscoveryCandidate[];
+}

@@ -1,0 +1,167 @@
+/**
+ * The open conversation: its header (title, rename, export, delete), stored messages, live turns
+ * streaming in, and the composer.
+ */
+import type { ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
+import { messageText } from '../../../shared/message-parts';
+import { useT } from '../../i18n/use-t';
+import { budgetFromToolCalls } from '../../state/budget-text';
+import type { ShownTurn } from '../../state/app-state';
+import { useApp } from '../../state/store';
+import { AssistantMessage, UserMessage } from './message-view';
+import { Composer } from './composer';
+
+/** The open conversation (or a new one) with the composer. */
+export function ChatView(): ReactNode {
+  const t = useT();
+  const activeId = useApp((state) => state.activeId);
+  const messages = useApp((state) => state.messages);
+  const turns = useApp((state) => state.turns);
+  const budgets = useApp((state) => state.budgets);
+  const liveTurns = useApp((state) => state.liveTurns);
+  const sendingText = useApp((state) => state.sendingText);
+  const live = Object.values(liveTurns).filter(
+    (turn) => turn.conversationId === activeId && activeId !== null,
+  );
+  const liveIds = new Set(live.map((turn) => turn.messageId));
+  const running = live.find((turn) => turn.end === null) ?? null;
+  const bottom = useRef<HTMLDivElement>(null);
+  const lastLive = live.at(-1);
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length, lastLive?.parts, sendingText]);
+
+  return (
+    <main className="chat">
+      <ChatHeader />
+      <div className="messages" data-testid="messages">
+        {messages.length === 0 && live.length === 0 && sendingText === null && (
+          <div className="empty-chat">{t('chat.empty')}</div>
+        )}
+        {messages
+          .filter((message) => !liveIds.has(message.id))
+          .map((message) =>
+            message.role === 'user' ? (
+              <UserMessage key={message.id} text={messageText(message.parts)} />
+            ) : (
+              <AssistantMessage
+                key={message.id}
+                parts={message.parts}
+                status={message.status}
+                budget={
+                  budgets[message.id] ??
+                  budgetFromToolCalls(
+                    turns[message.id]?.turnId ?? '',
+                    turns[message.id]?.toolCalls ?? {},
+                  )
+                }
+                stopReason={turns[message.id]?.stopReason ?? null}
+                error={null}
+              />
+            ),
+          )}
+        {live.map((turn) => (
+          <LiveTurnView key={turn.turnId} turn={turn} />
+        ))}
+        {sendingText !== null && (
+          <>
+            <UserMessage text={sendingText} />
+            <AssistantMessage
+              parts={[]}
+              status="streaming"
+              budget={null}
+              stopReason={null}
+              error={null}
+            />
+          </>
+        )}
+        <div ref={bottom} />
+      </div>
+      <Composer runningTurnId={running?.turnId ?? null} />
+    </main>
+  );
+}
+
+function LiveTurnView(props: { turn: ShownTurn }): ReactNode {
+  const { turn } = props;
+  const end = turn.end;
+  const status =
+    end === null
+      ? 'streaming'
+      : end.stopReason === 'canceled'
+        ? 'canceled'
+        : end.stopReason === 'error'
+          ? 'error'
+          : 'complete';
+  return (
+    <>
+      {turn.userText !== null && <UserMessage text={turn.userText} />}
+      <AssistantMessage
+        parts={turn.parts}
+        status={status}
+        budget={turn.budget}
+        stopReason={end?.stopReason ?? null}
+        error={end?.error ?? null}
+      />
+    </>
+  );
+}
+
+function ChatHeader(): ReactNode {
+  const t = useT();
+  const activeId = useApp((state) => state.activeId);
+  const conversation = useApp((state) =>
+    state.conversations.find((item) => item.id === state.activeId),
+  );
+  const rename = useApp((state) => state.renameConversation);
+  const remove = useApp((state) => state.deleteConversation);
+  const exportConversation = useApp((state) => state.exportConversation);
+  if (activeId === null) return <header className="chat-header" />;
+  return (
+    <header className="chat-header">
+      <h1 className="chat-title" data-testid="chat-title">
+        {conversation?.title ?? ''}
+      </h1>
+      <div className="chat-header-actions">
+        <button
+          type="button"
+          className="button ghost"
+          data-testid="conversation-rename"
+          onClick={() => {
+            const title = window.prompt(t('chat.renamePrompt'), conversation?.title ?? '');
+            if (title !== null && title.trim() !== '') void rename(activeId, title);
+          }}
+        >
+          {t('chat.rename')}
+        </button>
+        <button
+          type="button"
+          className="button ghost"
+          data-testid="conversation-export-md"
+          onClick={() => void exportConversation(activeId, 'md')}
+        >
+          {t('chat.exportMarkdown')}
+        </button>
+        <button
+          type="button"
+          className="button ghost"
+          data-testid="conversation-export-json"
+          onClick={() => void exportConversation(activeId, 'json')}
+        >
+          {t('chat.exportJson')}
+        </button>
+        <button
+          type="button"
+          className="button ghost danger-text"
+          data-testid="conversation-delete"
+          onClick={() => {
+            if (window.confirm(t('chat.deleteConfirm'))) void remove(activeId);
+          }}
+        >
+          {t('chat.delete')}
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,55 @@
+/** One tool call as a card: name, status, duration, arguments, a result preview that expands. */
+import type { ReactNode } from 'react';
+import { useT } from '../../i18n/use-t';
+import type { ToolTrace } from '../../state/trace-items';
+
+/** Characters of the result shown before "show full output". */
+const PREVIEW_CHARS = 280;
+
+/** The card of one tool call (`data-testid="tool-trace"`). */
+export function ToolTraceCard(props: { trace: ToolTrace }): ReactNode {
+  const t = useT();
+  const { trace } = props;
+  const argumentsText = trace.arguments === null ? '' : JSON.stringify(trace.arguments, null, 2);
+  const output = trace.output ?? '';
+  const long = output.length > PREVIEW_CHARS;
+  return (
+    <div
+      className={`tool-trace status-${trace.status}`}
+      data-testid="tool-trace"
+      data-tool-name={trace.name}
+      data-status={trace.status}
+    >
+      <div className="tool-trace-head">
+        <span className="tool-status-dot" aria-hidden="true" />
+        <span className="tool-name">{trace.name}</span>
+        <span className="tool-status">
+          {t(trace.overBudget ? 'trace.budget' : `trace.${trace.status}`)}
+        </span>
+        {trace.durationMs !== null && (
+          <span className="tool-duration">{t('trace.duration', { ms: trace.durationMs })}</span>
+        )}
+      </div>
+      {argumentsText !== '' && (
+        <details className="tool-section">
+          <summary>{t('trace.arguments')}</summary>
+          <pre>{argumentsText}</pre>
+        </details>
+      )}
+      {trace.output !== null && (
+        <div className="tool-section tool-result">
+          <span className="tool-section-label">{t('trace.result')}</span>
+          <pre className="tool-preview" data-testid="tool-result-preview">
+            {long ? `${output.slice(0, PREVIEW_CHARS)}…` : output}
+          </pre>
+          {long && (
+            <details>
+              <summary>{t('trace.showFull')}</summary>
+              <pre>{output}</pre>
+            </details>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

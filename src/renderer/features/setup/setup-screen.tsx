@@ -1,0 +1,83 @@
+/**
+ * First run (no model configured): find local OpenAI-compatible servers on their default ports,
+ * or enter a provider's URL, key and model; the connection is checked before saving.
+ */
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import type { InvokeResponse } from '../../../shared/ipc-contract';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import type { ModelDraft } from './model-form';
+import { ModelForm } from './model-form';
+
+type Servers = InvokeResponse<'models.discover'>;
+
+/** The first-run screen. */
+export function SetupScreen(): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const finishSetup = useApp((state) => state.finishSetup);
+  const showError = useApp((state) => state.showError);
+  const [servers, setServers] = useState<Servers | null>(null);
+  const [searching, setSearching] = useState(false);
+  const [draft, setDraft] = useState<ModelDraft>({ baseUrl: '', model: '' });
+  const [formKey, setFormKey] = useState(0);
+  const discover = async (): Promise<void> => {
+    if (!bridge) return;
+    setSearching(true);
+    try {
+      setServers(await bridge.invoke('models.discover'));
+    } catch (error) {
+      showError(error);
+    } finally {
+      setSearching(false);
+    }
+  };
+  const choose = (baseUrl: string, model: string): void => {
+    setDraft({ baseUrl, model });
+    setFormKey((key) => key + 1);
+  };
+  return (
+    <div className="setup" data-testid="setup-screen">
+      <div className="setup-card">
+        <h1>{t('setup.title')}</h1>
+        <p className="muted">{t('setup.intro')}</p>
+        <section>
+          <button
+            type="button"
+            className="button"
+            data-testid="setup-discover"
+            disabled={searching}
+            onClick={() => void discover()}
+          >
+            {searching ? t('setup.discovering') : t('setup.discover')}
+          </button>
+          {servers !== null && servers.length === 0 && (
+            <p className="muted">{t('setup.noneFound')}</p>
+          )}
+          {servers?.map((server) => (
+            <div key={server.baseUrl} className="found-server" data-testid="setup-server">
+              <div>{t('setup.found', { name: server.name, url: server.baseUrl })}</div>
+              <div className="model-chips">
+                {server.models.map((model) => (
+                  <button
+                    type="button"
+                    key={model}
+                    className="chip"
+                    onClick={() => choose(server.baseUrl, model)}
+                  >
+                    {model}
+                  </button>
+                ))}
+              </div>
+            </div>
+          ))}
+        </section>
+        <section>
+          <h2>{t('setup.manual')}</h2>
+          <ModelForm key={formKey} initial={draft} onSaved={() => void finishSetup()} />
+        </section>
+      </div>
+    </div>
+  );
+}

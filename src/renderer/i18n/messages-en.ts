@@ -1,0 +1,103 @@
+/** English UI text. Keys are the contract for every language; `{name}` marks a parameter. */
+export const EN_MESSAGES = {
+  'app.title': 'Aivory',
+  'app.loading': 'Loading…',
+  'app.offline':
+    'Not connected to Aivory. Reconnecting… (if this lasts, open the URL printed by aivory serve again)',
+  'app.error': 'Something went wrong: {message}',
+  'app.dismiss': 'Dismiss',
+
+  'sidebar.newChat': 'New chat',
+  'sidebar.search': 'Search conversations',
+  'sidebar.empty': 'No conversations yet.',
+  'sidebar.noHits': 'Nothing found.',
+  'sidebar.settings': 'Settings',
+
+  'chat.empty': 'Ask anything. Tools run where you can watch them.',
+  'chat.rename': 'Rename',
+  'chat.renamePrompt': 'New title',
+  'chat.delete': 'Delete',
+  'chat.deleteConfirm': 'Delete this conversation? This cannot be undone.',
+  'chat.exportMarkdown': 'Export Markdown',
+  'chat.exportJson': 'Export JSON',
+  'chat.you': 'You',
+  'chat.assistant': 'Aivory',
+  'chat.reasoning': 'Reasoning',
+  'chat.thinking': 'Thinking…',
+  'chat.attachment': 'Attachment: {name}',
+  'chat.artifact': 'File: {name} ({size})',
+
+  'composer.placeholder': 'Message Aivory (Enter to send, Shift+Enter for a new line)',
+  'composer.send': 'Send',
+  'composer.stop': 'Stop',
+  'composer.mode': 'Mode',
+  'mode.fast': 'Fast',
+  'mode.normal': 'Normal',
+  'mode.deep': 'Deep research',
+
+  'trace.running': 'running',
+  'trace.ok': 'ok',
+  'trace.error': 'error',
+  'trace.skipped': 'skipped',
+  'trace.budget': 'over budget',
+  'trace.arguments': 'Arguments',
+  'trace.result': 'Result',
+  'trace.showFull': 'Show full output',
+  'trace.duration': '{ms} ms',
+
+  'budget.total': 'total',
+  'budget.rounds': 'rounds',
+
+  'stop.completed': 'Finished',
+  'stop.tool_budget_exceeded': 'The tool budget ran out, so the answer uses the results so far.',
+  'stop.tool_no_progress':
+    'More tool calls would add nothing, so the answer uses the results so far.',
+  'stop.tool_parse_failure': 'The model kept writing malformed tool calls.',
+  'stop.length': "The answer reached the model's length limit.",
+  'stop.canceled': 'Stopped.',
+  'stop.error': 'The turn failed: {message}',
+  'stop.interrupted': 'Interrupted: the app closed while this answer was being written.',
+
+  'markdown.loadImage': 'Load image from {host}',
+  'markdown.imageBlocked': 'Image not loaded',
+
+  'setup.title': 'Set up a model',
+  'setup.intro':
+    'Aivory needs an OpenAI-compatible model: a local server or a provider with an API key.',
+  'setup.discover': 'Find local servers',
+  'setup.discovering': 'Looking on the default ports…',
+  'setup.noneFound':
+    'No local server answered (Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000, Jan 1337).',
+  'setup.found': '{name} at {url}',
+  'setup.manual': 'Or enter a provider',
+  'setup.baseUrl': 'Base URL',
+  'setup.apiKey': 'API key (optional for local servers)',
+  'setup.model': 'Model',
+  'setup.toolMode': 'Tool calling',
+  'setup.toolMode.native': 'Native (function calling)',
+  'setup.toolMode.prompt': 'Prompt mode (<tool_call> text)',
+  'setup.test': 'Check connection',
+  'setup.testing': 'Checking…',
+  'setup.testOk': 'Connected. The server lists {count} models.',
+  'setup.testOkUnlisted': 'Connected, but "{model}" is not in its list (it may still work).',
+  'setup.testFailed': 'Could not connect: {message}',
+  'setup.save': 'Save and start',
+
+  'settings.title': 'Settings',
+  'settings.close': 'Close',
+  'settings.language': 'Language',
+  'settings.language.system': 'Follow the system',
+  'settings.models': 'Models',
+  'settings.model.default': 'default',
+  'settings.model.key': 'key {key}',
+  'settings.model.noKey': 'no key',
+  'settings.model.delete': 'Remove',
+  'settings.model.environment': 'From the environment (AIVORY_BASE_URL / AIVORY_MODEL)',
+  'settings.model.add': 'Add a model',
+  'settings.tools': 'Tools',
+  'settings.tool.available': 'available',
+  'settings.version': 'Aivory {version}',
+} as const;
+
+/** Every UI text key. */
+export type MessageKey = keyof typeof EN_MESSAGES;

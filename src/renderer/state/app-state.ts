@@ -1,0 +1,74 @@
+/** The shape of the one renderer store, made of three slices (session, conversations, chat). */
+import type { Conversation, Message, TurnMode } from '../../shared/dto';
+import type { EventPayload, InvokeResponse } from '../../shared/ipc-contract';
+import type { BudgetUpdateEvent } from '../../shared/turn-events';
+import type { AivoryBridge } from '../bridge/bridge';
+import type { LanguageSetting, Locale } from '../i18n/i18n';
+import type { LiveTurn } from './live-turn';
+
+/** Which screen shows. */
+export type Phase = 'loading' | 'setup' | 'ready';
+/** A stored turn's summary. */
+export type TurnSummary = InvokeResponse<'conversations.get'>['turns'][number];
+/** One full-text search hit. */
+export type SearchHit = InvokeResponse<'conversations.search'>[number];
+
+/** A live turn plus the user's text while it is not yet among the loaded messages. */
+export interface ShownTurn extends LiveTurn {
+  userText: string | null;
+}
+
+/** Session state and actions. */
+export interface SessionSlice {
+  bridge: AivoryBridge | null;
+  phase: Phase;
+  connected: boolean;
+  locale: Locale;
+  languageSetting: LanguageSetting;
+  settingsOpen: boolean;
+  error: string | null;
+  version: string;
+  /** Connects the store to a bridge and loads the first screen. */
+  start(bridge: AivoryBridge): Promise<void>;
+  setLanguage(setting: LanguageSetting): Promise<void>;
+  setSettingsOpen(open: boolean): void;
+  /** Called by the setup screen once a model is saved. */
+  finishSetup(): Promise<void>;
+  showError(error: unknown): void;
+  dismissError(): void;
+}
+
+/** Conversation state and actions. */
+export interface ConversationSlice {
+  conversations: Conversation[];
+  searchQuery: string;
+  hits: SearchHit[] | null;
+  activeId: string | null;
+  messages: Message[];
+  /** Turn summaries of the active conversation by assistant message id. */
+  turns: Record<string, TurnSummary>;
+  /** The last budget seen for an assistant message (kept after the turn is reloaded). */
+  budgets: Record<string, BudgetUpdateEvent>;
+  refreshConversations(): Promise<void>;
+  search(query: string): Promise<void>;
+  openConversation(id: string): Promise<void>;
+  newChat(): void;
+  renameConversation(id: string, title: string): Promise<void>;
+  deleteConversation(id: string): Promise<void>;
+  exportConversation(id: string, format: 'md' | 'json'): Promise<void>;
+}
+
+/** Chat state and actions. */
+export interface ChatSlice {
+  liveTurns: Record<string, ShownTurn>;
+  /** The text being sent before `chat.send` answers. */
+  sendingText: string | null;
+  mode: TurnMode;
+  setMode(mode: TurnMode): void;
+  send(text: string): Promise<void>;
+  stop(turnId: string): Promise<void>;
+  receiveTurnEvent(payload: EventPayload<'turn.event'>): void;
+}
+
+/** The whole store. */
+export type AppState = SessionSlice & ConversationSlice & ChatSlice;

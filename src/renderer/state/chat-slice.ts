@@ -1,0 +1,70 @@
+/**
+ * Chat: sending, stopping, and following turns live. Events are keyed by turnId and may arrive
+ * before `chat.send` answers, so a turn is created by whichever comes first.
+ */
+import type { StateCreator } from 'zustand';
+import type { AppState, ChatSlice, ShownTurn } from './app-state';
+import { applyTurnEvent, emptyTurn } from './live-turn';
+
+function shown(turn: ShownTurn | undefined, turnId: string): ShownTurn {
+  return turn ?? { ...emptyTurn(turnId), userText: null };
+}
+
+/** The chat slice. */
+export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
+  liveTurns: {},
+  sendingText: null,
+  mode: 'normal',
+  setMode(mode) {
+    set({ mode });
+  },
+  async send(text) {
+    const { bridge, activeId, mode } = get();
+    if (!bridge || text.trim() === '' || get().sendingText !== null) return;
+    set({ sendingText: text });
+    try {
+      const sent = await bridge.invoke('chat.send', {
+        text,
+        mode,
+        ...(activeId ? { conversationId: activeId } : {}),
+      });
+      const turn = shown(get().liveTurns[sent.turnId], sent.turnId);
+      set({
+        liveTurns: {
+          ...get().liveTurns,
+          [sent.turnId]: {
+            ...turn,
+            conversationId: sent.conversationId,
+            messageId: sent.messageId,
+            userText: text,
+          },
+        },
+        activeId: get().activeId ?? sent.conversationId,
+        sendingText: null,
+      });
+      if (activeId === null) await get().refreshConversations();
+    } catch (error) {
+      set({ sendingText: null });
+      get().showError(error);
+    }
+  },
+  async stop(turnId) {
+    try {
+      await get().bridge?.invoke('chat.cancel', { turnId });
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  receiveTurnEvent({ turnId, event }) {
+    const turn = applyTurnEvent(shown(get().liveTurns[turnId], turnId), event);
+    const next: ShownTurn = { ...shown(get().liveTurns[turnId], turnId), ...turn };
+    set({ liveTurns: { ...get().liveTurns, [turnId]: next } });
+    if (event.type === 'budget-update' && next.messageId !== null) {
+      set({ budgets: { ...get().budgets, [next.messageId]: event } });
+    }
+    if (event.type === 'turn-end' && next.conversationId !== null) {
+      void get().refreshConversations();
+      if (get().activeId === next.conversationId) void get().openConversation(next.conversationId);
+    }
+  },
+});

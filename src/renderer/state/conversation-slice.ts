@@ -1,0 +1,88 @@
+/** Conversations: the list, search, the open conversation's messages, rename/delete/export. */
+import type { StateCreator } from 'zustand';
+import type { AppState, ConversationSlice, ShownTurn } from './app-state';
+
+/** The conversation slice. */
+export const createConversationSlice: StateCreator<AppState, [], [], ConversationSlice> = (
+  set,
+  get,
+) => {
+  /** Runs a bridge call; failures go to the error banner. */
+  const guarded = async (task: (bridge: NonNullable<AppState['bridge']>) => Promise<void>) => {
+    const bridge = get().bridge;
+    if (!bridge) return;
+    try {
+      await task(bridge);
+    } catch (error) {
+      get().showError(error);
+    }
+  };
+  return {
+    conversations: [],
+    searchQuery: '',
+    hits: null,
+    activeId: null,
+    messages: [],
+    turns: {},
+    budgets: {},
+    refreshConversations: () =>
+      guarded(async (bridge) => set({ conversations: await bridge.invoke('conversations.list') })),
+    search: (query) =>
+      guarded(async (bridge) => {
+        set({ searchQuery: query });
+        if (query.trim() === '') {
+          set({ hits: null });
+          return;
+        }
+        const hits = await bridge.invoke('conversations.search', { query });
+        if (get().searchQuery === query) set({ hits });
+      }),
+    openConversation: (id) =>
+      guarded(async (bridge) => {
+        const loaded = await bridge.invoke('conversations.get', { id });
+        const loadedIds = new Set(loaded.messages.map((message) => message.id));
+        const liveTurns: Record<string, ShownTurn> = {};
+        for (const turn of Object.values(get().liveTurns)) {
+          const persisted = turn.messageId !== null && loadedIds.has(turn.messageId);
+          // An ended turn now stored is shown from the store; a running one stays live.
+          if (persisted && turn.end !== null) continue;
+          liveTurns[turn.turnId] = persisted ? { ...turn, userText: null } : turn;
+        }
+        set({
+          activeId: id,
+          messages: loaded.messages,
+          turns: Object.fromEntries(loaded.turns.map((turn) => [turn.messageId, turn])),
+          liveTurns,
+        });
+      }),
+    newChat() {
+      set({ activeId: null, messages: [], turns: {} });
+    },
+    renameConversation: (id, title) =>
+      guarded(async (bridge) => {
+        await bridge.invoke('conversations.rename', { id, title });
+        await get().refreshConversations();
+      }),
+    deleteConversation: (id) =>
+      guarded(async (bridge) => {
+        await bridge.invoke('conversations.delete', { id });
+        if (get().activeId === id) get().newChat();
+        await get().refreshConversations();
+      }),
+    exportConversation: (id, format) =>
+      guarded(async (bridge) => {
+        const exported = await bridge.invoke('conversations.export', { id, format });
+        downloadText(exported.fileName, exported.mime, exported.text);
+      }),
+  };
+};
+
+/** Offers text as a file download (the browser host's way to hand over a file). */
+function downloadText(fileName: string, mime: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  window.setTimeout(() => URL.revokeObjectURL(url), 0);
+}

@@ -1,0 +1,55 @@
+/**
+ * A turn as the renderer follows it live: the assistant message's parts (folded with the same
+ * `applyEventToParts` the chat service persists with), the latest budget, the calls still running
+ * and the end. Pure: `applyTurnEvent(turn, event)` returns a new turn.
+ */
+import type { MessagePart } from '../../shared/dto';
+import { applyEventToParts } from '../../shared/message-parts';
+import type { BudgetUpdateEvent, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
+
+/** A running (or just ended) turn. */
+export interface LiveTurn {
+  turnId: string;
+  conversationId: string | null;
+  messageId: string | null;
+  parts: MessagePart[];
+  budget: BudgetUpdateEvent | null;
+  /** toolCallId → tool name, for calls announced but not yet answered. */
+  running: Record<string, string>;
+  end: TurnEndEvent | null;
+}
+
+/** A turn known only by its id (its events may arrive before `chat.send` answers). */
+export function emptyTurn(turnId: string): LiveTurn {
+  return {
+    turnId,
+    conversationId: null,
+    messageId: null,
+    parts: [],
+    budget: null,
+    running: {},
+    end: null,
+  };
+}
+
+/** The turn after `event`. */
+export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
+  const next: LiveTurn = { ...turn, parts: applyEventToParts(turn.parts, event) };
+  switch (event.type) {
+    case 'turn-start':
+      return { ...next, conversationId: event.conversationId, messageId: event.messageId };
+    case 'tool-call-start':
+      return { ...next, running: { ...turn.running, [event.toolCallId]: event.name } };
+    case 'tool-result': {
+      const running = { ...turn.running };
+      delete running[event.toolCallId];
+      return { ...next, running };
+    }
+    case 'budget-update':
+      return { ...next, budget: event };
+    case 'turn-end':
+      return { ...next, running: {}, end: event };
+    default:
+      return next;
+  }
+}

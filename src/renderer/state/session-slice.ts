@@ -1,0 +1,64 @@
+/** Session: the bridge, which screen shows, language, settings panel, the error banner. */
+import type { StateCreator } from 'zustand';
+import { resolveLocale } from '../i18n/i18n';
+import type { AppState, SessionSlice } from './app-state';
+
+/** The browser's preferred languages (empty outside a browser, e.g. in unit tests). */
+function preferredLanguages(): readonly string[] {
+  return typeof navigator === 'undefined' ? [] : navigator.languages;
+}
+
+/** The session slice. */
+export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = (set, get) => ({
+  bridge: null,
+  phase: 'loading',
+  connected: true,
+  locale: resolveLocale('system', preferredLanguages()),
+  languageSetting: 'system',
+  settingsOpen: false,
+  error: null,
+  version: '',
+  async start(bridge) {
+    set({ bridge });
+    bridge.onConnectionChange((connected) => set({ connected }));
+    bridge.onEvent('turn.event', (payload) => get().receiveTurnEvent(payload));
+    try {
+      const [status, settings] = await Promise.all([
+        bridge.invoke('app.status'),
+        bridge.invoke('settings.get'),
+      ]);
+      set({
+        version: status.version,
+        languageSetting: settings.ui.language,
+        locale: resolveLocale(settings.ui.language, preferredLanguages()),
+        mode: settings.chat.defaultMode,
+        phase: status.needsSetup ? 'setup' : 'ready',
+      });
+      if (!status.needsSetup) await get().refreshConversations();
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  async setLanguage(setting) {
+    const bridge = get().bridge;
+    set({ languageSetting: setting, locale: resolveLocale(setting, preferredLanguages()) });
+    try {
+      await bridge?.invoke('settings.set', { key: 'ui', values: { language: setting } });
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  setSettingsOpen(open) {
+    set({ settingsOpen: open });
+  },
+  async finishSetup() {
+    set({ phase: 'ready' });
+    await get().refreshConversations();
+  },
+  showError(error) {
+    set({ error: error instanceof Error ? error.message : String(error) });
+  },
+  dismissError() {
+    set({ error: null });
+  },
+});

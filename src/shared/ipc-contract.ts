@@ -1,0 +1,279 @@
+/**
+ * The one contract between the renderer and the main process: every request/response method the
+ * renderer may call and every event the main process pushes. Both transports use it unchanged:
+ * Electron IPC (the preload exposes `window.aivory`) and the WebSocket of `aivory serve`.
+ *
+ * Every payload has a zod schema and its TypeScript type is inferred from it. Requests are
+ * validated by the host (`src/main/host/`) before any service runs; a response is
+ * `{ ok: true, value }` or `{ ok: false, error: { code, message } }`, never a thrown stack.
+ *
+ * To add a domain (MCP is next), add one `…Methods` map below, spread it into `invokeContract`,
+ * add its handlers under `src/main/host/handlers/`, and add any events to `eventContract`.
+ */
+import { z } from 'zod';
+import {
+  connectionCheckSchema,
+  conversationSchema,
+  discoveredServerSchema,
+  environmentModelSchema,
+  idSchema,
+  MAX_MESSAGE_CHARS,
+  MAX_TITLE_CHARS,
+  MAX_URL_CHARS,
+  memorySchema,
+  messageSchema,
+  modelViewSchema,
+  promptTemplateSchema,
+  searchHitSchema,
+  settingsViewSchema,
+  skillSummarySchema,
+  toolModeSchema,
+  toolStatusSchema,
+  turnModeSchema,
+  turnSummarySchema,
+} from './ipc/dto-schemas';
+import { publicErrorSchema, turnEventSchema } from './ipc/turn-event-schema';
+
+/** A request schema and the schema of its successful response. */
+export interface MethodSchema {
+  request: z.ZodType;
+  response: z.ZodType;
+}
+
+function method<Request extends z.ZodType, Response extends z.ZodType>(
+  request: Request,
+  response: Response,
+): { request: Request; response: Response } {
+  return { request, response };
+}
+
+/** Requests without parameters are `{}` (or omitted); unknown keys are refused. */
+const empty = z.object({}).strict().optional();
+const ok = z.object({ ok: z.literal(true) });
+const byId = z.object({ id: idSchema }).strict();
+const httpUrl = z
+  .string()
+  .trim()
+  .max(MAX_URL_CHARS)
+  .refine((text) => /^https?:\/\/[^\s]+$/i.test(text), 'must be an http(s) URL');
+const modelName = z.string().trim().min(1).max(300);
+/** An API key as typed by the user; null clears a saved one. */
+const apiKeyInput = z.string().trim().min(1).max(4096);
+
+const appMethods = {
+  /** What the first screen needs: is a model configured, and which host is this. */
+  'app.status': method(
+    empty,
+    z.object({
+      needsSetup: z.boolean(),
+      environmentModel: environmentModelSchema.nullable(),
+      version: z.string(),
+    }),
+  ),
+};
+
+const conversationMethods = {
+  'conversations.list': method(empty, z.array(conversationSchema)),
+  /** Full-text search over message text (SQLite FTS5); best match first. */
+  'conversations.search': method(
+    z
+      .object({
+        query: z.string().trim().min(1).max(500),
+        limit: z.number().int().min(1).max(100).optional(),
+      })
+      .strict(),
+    z.array(searchHitSchema),
+  ),
+  'conversations.get': method(
+    byId,
+    z.object({
+      conversation: conversationSchema,
+      messages: z.array(messageSchema),
+      turns: z.array(turnSummarySchema),
+    }),
+  ),
+  'conversations.rename': method(
+    z.object({ id: idSchema, title: z.string().trim().min(1).max(MAX_TITLE_CHARS) }).strict(),
+    conversationSchema,
+  ),
+  'conversations.delete': method(byId, ok),
+  /** The export as text; the renderer offers it as a download. */
+  'conversations.export': method(
+    z.object({ id: idSchema, format: z.enum(['md', 'json']) }).strict(),
+    z.object({ fileName: z.string(), mime: z.string(), text: z.string() }),
+  ),
+};
+
+const chatMethods = {
+  /**
+   * Starts a turn; resolves once it has started. Its events arrive on `turn.event` (they may
+   * arrive before this response: the renderer keys them by `turnId`).
+   */
+  'chat.send': method(
+    z
+      .object({
+        conversationId: idSchema.optional(),
+        text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS),
+        /** A saved model; absent: AIVORY_* start-up defaults, then the saved default model. */
+        modelId: idSchema.optional(),
+        mode: turnModeSchema.optional(),
+        /** Tools for this turn; absent: the model's defaults, else every available tool. */
+        tools: z.array(z.string().min(1).max(100)).max(100).optional(),
+      })
+      .strict(),
+    z.object({ turnId: z.string(), conversationId: z.string(), messageId: z.string() }),
+  ),
+  'chat.cancel': method(
+    z.object({ turnId: idSchema }).strict(),
+    z.object({ canceled: z.boolean() }),
+  ),
+};
+
+const modelFields = {
+  label: z.string().trim().min(1).max(200).optional(),
+  baseUrl: httpUrl,
+  model: modelName,
+  toolMode: toolModeSchema.optional(),
+  contextWindow: z.number().int().min(1024).max(10_000_000).optional(),
+  defaultTools: z.array(z.string().min(1).max(100)).max(100).nullable().optional(),
+  isDefault: z.boolean().optional(),
+};
+
+const modelMethods = {
+  'models.list': method(
+    empty,
+    z.object({
+      models: z.array(modelViewSchema),
+      environmentModel: environmentModelSchema.nullable(),
+    }),
+  ),
+  /** Creates (no `id`) or replaces a model; `apiKey` absent keeps the saved key, null clears it. */
+  'models.save': method(
+    z
+      .object({
+        id: idSchema.optional(),
+        ...modelFields,
+        apiKey: apiKeyInput.nullable().optional(),
+      })
+      .strict(),
+    modelViewSchema,
+  ),
+  'models.delete': method(byId, ok),
+  /** Lists the server's models; `modelId` lets a saved model's key be used without sending it. */
+  'models.test': method(
+    z
+      .object({
+        baseUrl: httpUrl,
+        apiKey: apiKeyInput.optional(),
+        modelId: idSchema.optional(),
+        model: modelName.optional(),
+      })
+      .strict(),
+    connectionCheckSchema,
+  ),
+  /** Probes local servers on their default ports (Ollama, LM Studio, llama.cpp, vLLM, Jan). */
+  'models.discover': method(empty, z.array(discoveredServerSchema)),
+};
+
+/** One settings group and the fields to change; the service validates the result whole. */
+const settingsPatch = z.discriminatedUnion('key', [
+  z
+    .object({
+      key: z.literal('search'),
+      values: settingsViewSchema.shape.search.omit({ apiKeyMasked: true }).partial().strict(),
+    })
+    .strict(),
+  z
+    .object({
+      key: z.literal('sandbox'),
+      values: settingsViewSchema.shape.sandbox.omit({ apiKeyMasked: true }).partial().strict(),
+    })
+    .strict(),
+  z
+    .object({
+      key: z.literal('images'),
+      values: settingsViewSchema.shape.images.omit({ apiKeyMasked: true }).partial().strict(),
+    })
+    .strict(),
+  z
+    .object({ key: z.literal('chat'), values: settingsViewSchema.shape.chat.partial().strict() })
+    .strict(),
+  z
+    .object({ key: z.literal('ui'), values: settingsViewSchema.shape.ui.partial().strict() })
+    .strict(),
+]);
+
+const settingsMethods = {
+  'settings.get': method(empty, settingsViewSchema),
+  'settings.set': method(settingsPatch, settingsViewSchema),
+  /** Stores (or, with null, removes) the key of a settings group in the secret store. */
+  'settings.setKey': method(
+    z
+      .object({ key: z.enum(['search', 'sandbox', 'images']), apiKey: apiKeyInput.nullable() })
+      .strict(),
+    settingsViewSchema,
+  ),
+};
+
+const libraryMethods = {
+  'tools.status': method(empty, z.array(toolStatusSchema)),
+  'memories.list': method(empty, z.array(memorySchema)),
+  'skills.list': method(empty, z.array(skillSummarySchema)),
+  'prompts.list': method(empty, z.array(promptTemplateSchema)),
+};
+
+// ── MCP (reserved) ─────────────────────────────────────────────────────────────────────────────
+// The MCP methods join here as `mcpMethods` ('mcp.list', 'mcp.add', 'mcp.test', 'mcp.sync',
+// 'mcp.diff', 'mcp.accept', 'mcp.enable', 'mcp.disable', 'mcp.remove') spread into
+// `invokeContract`, plus 'approval.answer' (the renderer's reply to an `approval.request` event,
+// keyed by its `approvalId`). Nothing else in the contract, the dispatcher or the bridges changes.
+
+/** Every request/response method, by name (`domain.verb`). */
+export const invokeContract = {
+  ...appMethods,
+  ...conversationMethods,
+  ...chatMethods,
+  ...modelMethods,
+  ...settingsMethods,
+  ...libraryMethods,
+} satisfies Record<string, MethodSchema>;
+
+/** Every event the main process pushes to the renderer, by name. */
+export const eventContract = {
+  /** One TurnEvent of a running turn (all turns: a renderer filters by `turnId`). */
+  'turn.event': z.object({ turnId: z.string(), event: turnEventSchema }),
+  // MCP (reserved): 'approval.request': { approvalId, conversationId, server, tool, arguments }.
+} satisfies Record<string, z.ZodType>;
+
+/** A method name of the contract. */
+export type InvokeMethod = keyof typeof invokeContract;
+/** An event name of the contract. */
+export type EventName = keyof typeof eventContract;
+
+/** What the renderer passes to a method (defaults not yet applied). */
+export type InvokeRequest<M extends InvokeMethod> = z.input<(typeof invokeContract)[M]['request']>;
+/** The request after validation (defaults applied), as handlers receive it. */
+export type ParsedRequest<M extends InvokeMethod> = z.output<(typeof invokeContract)[M]['request']>;
+/** A method's successful response. */
+export type InvokeResponse<M extends InvokeMethod> = z.infer<
+  (typeof invokeContract)[M]['response']
+>;
+/** An event's payload. */
+export type EventPayload<E extends EventName> = z.infer<(typeof eventContract)[E]>;
+
+/** The schema of `{ code, message }`. */
+export const publicErrorPayloadSchema = publicErrorSchema;
+/** A failed call's error. */
+export type PublicErrorPayload = z.infer<typeof publicErrorSchema>;
+
+/** The envelope every method call resolves to on both transports. */
+export type InvokeResult<M extends InvokeMethod> =
+  { ok: true; value: InvokeResponse<M> } | { ok: false; error: PublicErrorPayload };
+
+/** True when `name` is a method of the contract (transports refuse every other name). */
+export function isInvokeMethod(name: unknown): name is InvokeMethod {
+  return typeof name === 'string' && Object.hasOwn(invokeContract, name);
+}
+
+/** Every method name, for the preload and the WebSocket client. */
+export const INVOKE_METHODS = Object.keys(invokeContract) as InvokeMethod[];

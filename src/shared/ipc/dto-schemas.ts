@@ -1,0 +1,207 @@
+/**
+ * zod schemas of the plain data the IPC contract returns (conversations, messages, models as the
+ * renderer sees them, settings, library items). Views never carry a secret: API keys appear only
+ * as `apiKeyMasked` (`sk-…abcd`).
+ */
+import { z } from 'zod';
+import {
+  artifactReferenceSchema,
+  stopReasonSchema,
+  toolCallStatusSchema,
+} from './turn-event-schema';
+
+/** Longest id the contract accepts (ids are short prefixes + random parts). */
+export const MAX_ID_CHARS = 200;
+/** Longest user message the composer may send (about 100k characters, a long pasted document). */
+export const MAX_MESSAGE_CHARS = 100_000;
+/** Longest conversation title. */
+export const MAX_TITLE_CHARS = 200;
+/** Longest URL a model or sandbox endpoint may have. */
+export const MAX_URL_CHARS = 2048;
+
+/** An id as requests carry it. */
+export const idSchema = z.string().trim().min(1).max(MAX_ID_CHARS);
+/** Native function calling or prompt-mode text calls. */
+export const toolModeSchema = z.enum(['native', 'prompt']);
+/** Fast, normal or deep research. */
+export const turnModeSchema = z.enum(['fast', 'normal', 'deep']);
+
+/** A conversation. */
+export const conversationSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  modelId: z.string().nullable(),
+  /** The conversation's own tool switches over the model's defaults. */
+  toolToggles: z.record(z.string(), z.boolean()),
+});
+
+/** One ordered part of a message. */
+export const messagePartSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('reasoning'), text: z.string() }),
+  z.object({
+    kind: z.literal('tool-call'),
+    toolCallId: z.string(),
+    name: z.string(),
+    arguments: z.unknown(),
+  }),
+  z.object({
+    kind: z.literal('tool-result'),
+    toolCallId: z.string(),
+    name: z.string(),
+    status: toolCallStatusSchema,
+    output: z.string(),
+    durationMs: z.number(),
+  }),
+  z.object({ kind: z.literal('artifact'), artifact: artifactReferenceSchema }),
+  z.object({ kind: z.literal('attachment'), attachment: artifactReferenceSchema }),
+]);
+
+/** A message's life. */
+export const messageStatusSchema = z.enum([
+  'streaming',
+  'complete',
+  'canceled',
+  'error',
+  'interrupted',
+]);
+
+/** A stored message. */
+export const messageSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  role: z.enum(['user', 'assistant', 'system']),
+  status: messageStatusSchema,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  parts: z.array(messagePartSchema),
+});
+
+/** The bookkeeping of a finished turn, as the UI shows it under its message. */
+export const turnSummarySchema = z.object({
+  turnId: z.string(),
+  messageId: z.string(),
+  stopReason: z.union([stopReasonSchema, z.literal('interrupted')]),
+  toolCalls: z.record(z.string(), z.number()),
+  durationMs: z.number(),
+});
+
+/** One full-text search hit. */
+export const searchHitSchema = z.object({
+  conversationId: z.string(),
+  messageId: z.string(),
+  title: z.string(),
+  /** Matched text with the hits between « and »; plain text, never HTML. */
+  snippet: z.string(),
+});
+
+/** A saved model as the renderer sees it: the key only masked. */
+export const modelViewSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  baseUrl: z.string(),
+  model: z.string(),
+  toolMode: toolModeSchema,
+  contextWindow: z.number(),
+  defaultTools: z.array(z.string()).nullable(),
+  isDefault: z.boolean(),
+  apiKeyMasked: z.string().nullable(),
+});
+
+/** A model given by AIVORY_BASE_URL / AIVORY_MODEL at start-up (skips the first-run screen). */
+export const environmentModelSchema = z.object({
+  baseUrl: z.string(),
+  model: z.string(),
+  toolMode: toolModeSchema,
+  apiKeyMasked: z.string().nullable(),
+});
+
+/** A local OpenAI-compatible server found by probing its default port. */
+export const discoveredServerSchema = z.object({
+  name: z.string(),
+  baseUrl: z.string(),
+  models: z.array(z.string()),
+});
+
+/** The result of checking a model server. */
+export const connectionCheckSchema = z.object({
+  ok: z.boolean(),
+  /** Models the server lists (empty when it could not be reached). */
+  models: z.array(z.string()),
+  /** Whether the requested model is among them (null when no model was named). */
+  modelListed: z.boolean().nullable(),
+  /** Why the check failed, written for the user. */
+  error: z.string().nullable(),
+});
+
+/** A tool's availability. */
+export const toolStatusSchema = z.object({
+  name: z.string(),
+  /** Registered and switched on: offered to models. */
+  available: z.boolean(),
+  /** The global switch (settings → tools). */
+  enabled: z.boolean(),
+  /** Why it is not available, or null. */
+  reason: z.string().nullable(),
+});
+
+/** A saved memory. */
+export const memorySchema = z.object({
+  id: z.string(),
+  memoryText: z.string(),
+  slot: z.string().nullable(),
+  value: z.string().nullable(),
+  status: z.enum(['ACTIVE', 'ARCHIVED']),
+  createdAt: z.number(),
+  conversationId: z.string().nullable(),
+});
+
+/** A skill as lists show it. */
+export const skillSummarySchema = z.object({
+  name: z.string(),
+  icon: z.string(),
+  whenToUse: z.string(),
+  builtIn: z.boolean(),
+  assetCount: z.number(),
+  updatedAt: z.number(),
+});
+
+/** A prompt template with its variables. */
+export const promptTemplateSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  tags: z.array(z.string()),
+  variables: z.array(z.string()),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+/** A settings group whose key lives in the secret store: the reference becomes a mask. */
+const maskedKey = { apiKeyMasked: z.string().nullable() };
+
+/** Every setting the renderer may read; `apiKeyRef` never leaves the main process. */
+export const settingsViewSchema = z.object({
+  search: z.object({
+    provider: z.enum(['disabled', 'searxng', 'serper', 'brave']),
+    baseUrl: z.string(),
+    engines: z.string(),
+    ...maskedKey,
+  }),
+  sandbox: z.object({
+    baseUrl: z.string(),
+    execTimeoutSeconds: z.number(),
+    idleReapSeconds: z.number(),
+    ...maskedKey,
+  }),
+  images: z.object({
+    provider: z.enum(['disabled', 'openai']),
+    baseUrl: z.string(),
+    model: z.string(),
+    ...maskedKey,
+  }),
+  chat: z.object({ defaultMode: turnModeSchema }),
+  ui: z.object({ language: z.enum(['system', 'zh-CN', 'en']) }),
+});

@@ -1,0 +1,128 @@
+/**
+ * zod schemas of the TurnEvent union (`../turn-events.ts`), so the event channel of the IPC
+ * contract has a schema like every other payload. `test/unit/host/ipc-contract.test.ts` checks
+ * at type level that the inferred type equals `TurnEvent`.
+ */
+import { z } from 'zod';
+
+/** A counter with its cap; `limit` is null for uncapped tools. */
+export const budgetCounterSchema = z.object({
+  used: z.number(),
+  limit: z.number().nullable(),
+});
+
+/** A file produced by a tool and attached to the assistant message. */
+export const artifactReferenceSchema = z.object({
+  name: z.string(),
+  path: z.string(),
+  mime: z.string(),
+  size: z.number(),
+});
+
+/** `{ code, message }`: what crosses a boundary instead of an exception. */
+export const publicErrorSchema = z.object({ code: z.string(), message: z.string() });
+
+/** Why a turn ended. */
+export const stopReasonSchema = z.enum([
+  'completed',
+  'tool_budget_exceeded',
+  'tool_no_progress',
+  'tool_parse_failure',
+  'length',
+  'canceled',
+  'error',
+]);
+
+/** Status of one tool call. */
+export const toolCallStatusSchema = z.enum(['ok', 'error', 'skipped', 'budget']);
+
+const turnStart = z.object({
+  type: z.literal('turn-start'),
+  turnId: z.string(),
+  conversationId: z.string(),
+  messageId: z.string(),
+  model: z.string(),
+  toolMode: z.enum(['native', 'prompt']),
+  mode: z.enum(['fast', 'normal', 'deep']),
+});
+
+const roundStart = z.object({
+  type: z.literal('round-start'),
+  turnId: z.string(),
+  round: z.number(),
+  finalAnswer: z.boolean(),
+});
+
+const textDelta = z.object({ type: z.literal('text-delta'), turnId: z.string(), text: z.string() });
+
+const reasoningDelta = z.object({
+  type: z.literal('reasoning-delta'),
+  turnId: z.string(),
+  text: z.string(),
+});
+
+const toolCallStart = z.object({
+  type: z.literal('tool-call-start'),
+  turnId: z.string(),
+  toolCallId: z.string(),
+  name: z.string(),
+});
+
+const toolCallEnd = z.object({
+  type: z.literal('tool-call-end'),
+  turnId: z.string(),
+  toolCallId: z.string(),
+  name: z.string(),
+  arguments: z.unknown(),
+});
+
+const toolResult = z.object({
+  type: z.literal('tool-result'),
+  turnId: z.string(),
+  toolCallId: z.string(),
+  name: z.string(),
+  status: toolCallStatusSchema,
+  output: z.string(),
+  durationMs: z.number(),
+  artifacts: z.array(artifactReferenceSchema),
+});
+
+const budgetUpdate = z.object({
+  type: z.literal('budget-update'),
+  turnId: z.string(),
+  perTool: z.record(z.string(), budgetCounterSchema),
+  total: budgetCounterSchema,
+  rounds: budgetCounterSchema,
+});
+
+const protocolRetry = z.object({
+  type: z.literal('protocol-retry'),
+  turnId: z.string(),
+  attempt: z.number(),
+  error: z.string(),
+});
+
+const turnEnd = z.object({
+  type: z.literal('turn-end'),
+  turnId: z.string(),
+  stopReason: stopReasonSchema,
+  answer: z.string(),
+  toolCalls: z.record(z.string(), z.number()),
+  providerRounds: z.number(),
+  durationMs: z.number(),
+  error: publicErrorSchema.optional(),
+});
+
+/** Every event a running turn reports; discriminated by `type`. */
+export const turnEventSchema = z.discriminatedUnion('type', [
+  turnStart,
+  roundStart,
+  textDelta,
+  reasoningDelta,
+  toolCallStart,
+  toolCallEnd,
+  toolResult,
+  budgetUpdate,
+  protocolRetry,
+  turnEnd,
+]);

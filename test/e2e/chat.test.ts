@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScriptedLlmServer } from '../support/scripted-llm-server';
+import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import type { TestBrowser } from './helpers/browser';
+import { openBrowser, screenshot } from './helpers/browser';
+import { chatScript, SLOW_PROMPT, TOOLS_PROMPT } from './helpers/chat-script';
+import type { ServeProcess } from './helpers/serve-process';
+import { startServe } from './helpers/serve-process';
+
+describe('e2e: chatting in the browser host (model from AIVORY_* variables, prompt mode)', () => {
+  let llm: ScriptedLlmServer;
+  let serve: ServeProcess;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    llm = await startScriptedLlmServer(chatScript);
+    serve = await startServe({
+      AIVORY_BASE_URL: llm.baseUrl,
+      AIVORY_MODEL: 'scripted-model',
+      AIVORY_TOOL_MODE: 'prompt',
+    });
+    browser = await openBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    await llm?.close();
+  });
+
+  it('a turn with two tool calls shows live trace cards, the budget meter and the answer', async () => {
+    const { page } = browser;
+    await page.goto(serve.url);
+    await page.getByTestId('composer-input').fill(TOOLS_PROMPT);
+    await page.getByTestId('composer-input').press('Enter');
+
+    const traces = page.getByTestId('tool-trace');
+    const memory = traces.and(page.locator('[data-tool-name="save_memory"]'));
+    await memory.waitFor();
+    // The first card is on screen while the turn is still running (the Stop button is there).
+    expect(await page.getByTestId('turn-stop').count()).toBe(1);
+    await expect.poll(() => memory.getAttribute('data-status')).toBe('ok');
+    const skill = traces.and(page.locator('[data-tool-name="use_skill"]'));
+    await expect.poll(() => skill.getAttribute('data-status')).toBe('ok');
+
+    const answer = page.getByTestId('message-assistant').last();
+    await expect
+      .poll(() => answer.getAttribute('data-status'), { timeout: 15_000 })
+      .toBe('complete');
+    expect(await answer.locator('strong').textContent()).toBe('document-generation');
+    expect(await answer.textContent()).toContain('Done: I saved the memory');
+    expect(await traces.count()).toBe(2);
+    // save_memory and use_skill have no per-tool cap; the turn's total is capped at 48.
+    expect(await page.getByTestId('budget-meter').textContent()).toBe(
+      'save_memory 1 · use_skill 1 · total 2/48',
+    );
+    await screenshot(page, 'chat-tool-traces');
+    await memory.locator('summary').first().click();
+    expect(await memory.locator('pre').first().textContent()).toContain('The user likes green tea');
+    expect(await page.getByTestId('turn-stop').count()).toBe(0);
+  }, 60_000);
+
+  it('Stop mid-stream leaves a canceled message, also after a reload', async () => {
+    const { page } = browser;
+    await page.goto(serve.url);
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('composer-input').fill(SLOW_PROMPT);
+    await page.getByTestId('composer-send').click();
+    const answer = page.getByTestId('message-assistant').filter({ hasText: 'Once upon a time' });
+    await answer.waitFor();
+    await page.getByTestId('turn-stop').click();
+    await expect.poll(() => answer.getAttribute('data-status')).toBe('canceled');
+    expect(await answer.getByTestId('stop-reason').getAttribute('data-reason')).toBe('canceled');
+    const streamed = (await answer.locator('.markdown').textContent()) ?? '';
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(streamed.length).toBeLessThan('Once upon a time, '.repeat(400).length);
+    await screenshot(page, 'chat-stopped');
+
+    await page.reload();
+    await page.getByTestId('conversation-item').filter({ hasText: SLOW_PROMPT }).click();
+    const stored = page.getByTestId('message-assistant').filter({ hasText: 'Once upon a time' });
+    await expect.poll(() => stored.getAttribute('data-status')).toBe('canceled');
+    expect(await stored.getByTestId('stop-reason').textContent()).toBe('Stopped.');
+  }, 60_000);
+
+  it('switching the language to 简体中文 changes every string and survives a reload', async () => {
+    const { page } = browser;
+    await page.goto(serve.url);
+    expect(await page.getByTestId('composer-input').getAttribute('placeholder')).toContain(
+      'Message Aivory',
+    );
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-language').selectOption('zh-CN');
+    expect(await page.getByTestId('settings-close').textContent()).toContain('关闭');
+    await screenshot(page, 'settings-zh');
+    await page.getByTestId('settings-close').click();
+    expect(await page.getByTestId('composer-input').getAttribute('placeholder')).toContain(
+      '给 Aivory 发消息',
+    );
+    expect(await page.getByTestId('new-chat').textContent()).toContain('新对话');
+
+    await page.reload();
+    // Titles are the first 60 characters of the first message.
+    await page
+      .getByTestId('conversation-item')
+      .filter({ hasText: TOOLS_PROMPT.slice(0, 40) })
+      .click();
+    await page.getByTestId('tool-trace').first().waitFor();
+    expect(await page.getByTestId('composer-send').textContent()).toBe('发送');
+    expect(await page.getByTestId('tool-trace').first().locator('.tool-status').textContent()).toBe(
+      '成功',
+    );
+    // After a reload the meter shows the stored counts (the live caps are gone).
+    expect(await page.getByTestId('budget-meter').textContent()).toBe(
+      'save_memory 1 · use_skill 1 · 总计 2',
+    );
+    await screenshot(page, 'chat-zh');
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-language').selectOption('en');
+    expect(await page.getByTestId('settings-close').textContent()).toContain('Close');
+  }, 60_000);
+});

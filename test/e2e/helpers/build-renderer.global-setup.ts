@@ -1,0 +1,31 @@
+/**
+ * vitest global setup: builds the renderer (`vite build` → out/renderer) when it is missing or
+ * older than any renderer or shared source, so `npm test` always drives the current UI.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const BUILT = join(ROOT, 'out', 'renderer', 'index.html');
+const SOURCES = ['src/renderer', 'src/shared', 'vite.config.ts'].map((path) => join(ROOT, path));
+
+function newestMtime(path: string): number {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(
+    stats.mtimeMs,
+    ...readdirSync(path).map((entry) => newestMtime(join(path, entry))),
+  );
+}
+
+/** Runs once before the test files. */
+export default function setup(): void {
+  const built = existsSync(BUILT) ? statSync(BUILT).mtimeMs : 0;
+  const newest = Math.max(...SOURCES.filter(existsSync).map(newestMtime));
+  if (built >= newest) return;
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
+}
