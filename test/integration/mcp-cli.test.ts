@@ -66,6 +66,9 @@ describe('aivory mcp with server-everything', () => {
     expect(early.code).toBe(2);
     expect(early.stderr).toContain('has never been synced');
 
+    expect((await runCli(['doctor'], env)).stdout).toContain(
+      '✗ mcp everything: never synced: aivory mcp sync everything',
+    );
     const tested = await runCli(['mcp', 'test', 'everything'], env);
     expect(tested.stdout).toMatch(/^✓ connected: connected to .+: \d+ tools/);
 
@@ -81,6 +84,10 @@ describe('aivory mcp with server-everything', () => {
     expect((await runCli(['mcp', 'enable', 'everything'], env)).code).toBe(0);
     const resync = await runCli(['mcp', 'sync', 'everything'], env);
     expect(resync.stdout).toContain('No changes since the accepted snapshot.');
+
+    expect((await runCli(['doctor'], env)).stdout).toMatch(
+      /✓ mcp everything: (\d+) of \1 tools callable\n/,
+    );
 
     // Prompts and resources, for the composer.
     const prompts = await runCli(['mcp', 'prompts', 'everything'], env);

@@ -51,11 +51,14 @@ export async function doctorCommand(
     }),
   );
   checks.push(...(await toolChecks(context)));
+  checks.push(...(await mcpChecks(context)));
   if (values.json) io.stdout(`${JSON.stringify(checks, null, 2)}\n`);
   else
     for (const check of checks)
       io.stdout(`${check.ok ? '✓' : '✗'} ${check.subject}: ${check.detail}\n`);
-  return checks.every((check) => check.ok || check.subject.startsWith('tool '))
+  return checks.every(
+    (check) => check.ok || check.subject.startsWith('tool ') || check.subject.startsWith('mcp '),
+  )
     ? EXIT_OK
     : EXIT_FAILED;
 }
@@ -138,4 +141,28 @@ async function sandboxDetail(context: AppContext): Promise<string> {
   } catch (error) {
     return `${status.state} sandbox at ${status.url} does not answer: ${toPublicError(error).message}`;
   }
+}
+
+/** Each MCP service: whether models can use it now, and if not, the next step. */
+async function mcpChecks(context: AppContext): Promise<DoctorCheck[]> {
+  const services = await context.mcp.list();
+  return services.map((service) => {
+    const subject = `mcp ${service.name}`;
+    if (service.syncedAt === null)
+      return { subject, ok: false, detail: `never synced: aivory mcp sync ${service.name}` };
+    if (!service.enabled)
+      return { subject, ok: false, detail: `disabled: aivory mcp enable ${service.name}` };
+    if (service.testState === 'error')
+      return { subject, ok: false, detail: `last test failed: ${service.testMessage ?? ''}` };
+    const pending =
+      service.pendingChanges > 0
+        ? `; ${service.pendingChanges} changes wait for review (aivory mcp diff ${service.name})`
+        : '';
+    const stale = service.stale ? '; the server reported changed tools: sync again' : '';
+    return {
+      subject,
+      ok: service.callableCount > 0,
+      detail: `${service.callableCount} of ${service.toolCount} tools callable${pending}${stale}`,
+    };
+  });
 }
