@@ -235,6 +235,10 @@ describe('ChatService', () => {
     await expect(run({ text: 'x', model, mode: 'normal', attachments: [huge] })).rejects.toThrow(
       'big.bin is 40.0 MiB; attachments are limited to 40 MiB.',
     );
+    const big = { name: 'part.bin', data: new Uint8Array(35 * 1024 * 1024) };
+    await expect(
+      run({ text: 'x', model, mode: 'normal', attachments: [big, big, big] }),
+    ).rejects.toThrow('The attached files add up to 105.0 MiB; one message can carry 100 MiB.');
     await expect(run({ text: '  ', model, mode: 'normal' })).rejects.toThrow(
       'The message is empty.',
     );

@@ -38,6 +38,7 @@ describe('aivory conversations tools', () => {
     expect(switched.code).toBe(0);
     expect(switched.stdout).toMatch(/^✗ save_memory\s+switched off for this conversation$/m);
     expect(switched.stdout).toMatch(/^✓ use_skill\s+in the model's defaults$/m);
+    expect(switched.stdout).toMatch(/^✓ web_fetch\s+in the model's defaults$/m);
 
     await runCli([...base, '--conversation', id, 'again'], env);
     expect(offers(1, 'save_memory')).toBe(false);

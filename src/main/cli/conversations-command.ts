@@ -7,6 +7,7 @@ import type { AppContext } from '../services/app-context';
 import { exportConversation } from '../services/conversation-export';
 import { toolLayer } from '../services/tool-selection';
 import { BACKEND_TOOLS } from '../services/tool-preparation';
+import { WEB_FETCH_NAME } from '../tools/web-fetch';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { preview } from './trace-format';
@@ -119,6 +120,7 @@ function describeConversationTools(
   const names = [
     ...new Set([
       ...context.tools.all().map((tool) => tool.name),
+      WEB_FETCH_NAME,
       ...BACKEND_TOOLS,
       ...Object.keys(toggles),
     ]),

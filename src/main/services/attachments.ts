@@ -16,6 +16,8 @@ import { sniffMimeType } from './mime-types';
 /** The sidecar's default upload cap (SANDBOX_MAX_UPLOAD_BYTES, seed 003): 40 MiB. */
 export const MAX_ATTACHMENT_BYTES = 40 * 1024 * 1024;
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
+/** All files of one message together. */
+export const MAX_ATTACHMENTS_TOTAL_BYTES = 100 * 1024 * 1024;
 /** Text attachments up to this many characters are also put in the message itself. */
 const MAX_INLINE_TEXT_CHARS = 20_000;
 
@@ -42,6 +44,13 @@ export function checkAttachments(inputs: readonly AttachmentInput[]): void {
     throw new AivoryError(
       'invalid-input',
       `At most ${MAX_ATTACHMENTS_PER_MESSAGE} files can be attached to one message (got ${inputs.length}).`,
+    );
+  }
+  const total = inputs.reduce((sum, input) => sum + input.data.byteLength, 0);
+  if (total > MAX_ATTACHMENTS_TOTAL_BYTES) {
+    throw new AivoryError(
+      'invalid-input',
+      `The attached files add up to ${(total / 1024 / 1024).toFixed(1)} MiB; one message can carry ${MAX_ATTACHMENTS_TOTAL_BYTES / 1024 / 1024} MiB.`,
     );
   }
   for (const input of inputs) {

@@ -2,6 +2,7 @@
  * Prompt templates: the user's personal library of prompts to insert into the composer. A body may
  * hold `{{variable}}` placeholders; `templateVariables` names them and `fillTemplate` fills them.
  */
+import { fillPlaceholders, placeholderNames } from '../../shared/prompt-template-text';
 import type { PromptTemplate, PromptTemplateWithVariables } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import type { IdGenerator, Store } from '../core/ports';
@@ -12,9 +13,6 @@ export const MAX_PROMPT_TITLE_CHARS = 200;
 /** Tags are for filtering a personal library; a handful is plenty. */
 export const MAX_PROMPT_TAGS = 10;
 export const MAX_PROMPT_TAG_CHARS = 40;
-
-/** `{{name}}` or `{{ name }}`: letters (any script), digits, `_`, `.` and `-`. */
-const VARIABLE_PATTERN = /\{\{\s*([\p{L}\p{N}_.-]+)\s*\}\}/gu;
 
 export type PromptStore = Pick<
   Store,
@@ -32,18 +30,10 @@ export interface PromptTemplateInput {
 }
 
 /** The distinct placeholder names of `body`, in order of first appearance. */
-export function templateVariables(body: string): string[] {
-  const names = new Set<string>();
-  for (const match of body.matchAll(VARIABLE_PATTERN)) if (match[1]) names.add(match[1]);
-  return [...names];
-}
+export const templateVariables = placeholderNames;
 
 /** Replaces each placeholder that has a value in `values`; the others stay as written. */
-export function fillTemplate(body: string, values: Readonly<Record<string, string>>): string {
-  return body.replace(VARIABLE_PATTERN, (placeholder, name: string) =>
-    Object.hasOwn(values, name) ? (values[name] ?? placeholder) : placeholder,
-  );
-}
+export const fillTemplate = fillPlaceholders;
 
 function invalid(message: string): AivoryError {
   return new AivoryError('invalid-input', message);
