@@ -88,7 +88,7 @@ export default tseslint.config(
   {
     // playwright-core's types pull in Electron's DOM globals, so the browser tests have their own
     // program (tsconfig.e2e.json) instead of sharing the Node one.
-    files: ['test/e2e/**'],
+    files: ['test/e2e/**', 'bench/ui/**'],
     languageOptions: {
       parserOptions: {
         projectService: false,

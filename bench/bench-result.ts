@@ -22,9 +22,11 @@ export interface Goal {
 export interface BenchMetric {
   /** Short name of the metric, printed first on its line. */
   name: string;
+  /** How the measured value sums up its runs; printed before it (default "median"). */
+  statistic?: string;
   measured: Measurement;
   baseline: Measurement;
-  /** `measured.value / baseline.value`. */
+  /** `measured.value / baseline.value` (NaN when the baseline is 0: printed as n/a). */
   ratio: number;
   goal: Goal;
 }

@@ -13,6 +13,7 @@ import { runOrchestratorBench } from './orchestrator';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
 import { runSandboxBench } from './sandbox';
+import { runUiBench } from './ui';
 
 interface NamedBench {
   name: string;
@@ -28,6 +29,7 @@ async function runAllBenches(options: { iterations?: number } = {}): Promise<num
     { name: 'orchestrator', run: () => runOrchestratorBench(options) },
     { name: 'parser', run: () => runParserThroughputBench() },
     { name: 'sandbox', run: () => runSandboxBench() },
+    { name: 'ui', run: () => runUiBench() },
   ];
   let failures = 0;
   for (const bench of benches) {

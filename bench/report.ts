@@ -12,10 +12,11 @@ export function formatResult(result: BenchResult): string[] {
 
 export function formatMetric(metric: BenchMetric): string {
   const verdict = metric.goal.met ? 'PASS' : metric.goal.missLabel;
+  const ratio = Number.isFinite(metric.ratio) ? metric.ratio.toFixed(2) : 'n/a';
   return (
-    `${metric.name}: ${metric.measured.label} median ${formatValue(metric.measured)}` +
-    ` vs ${metric.baseline.label} ${formatValue(metric.baseline)}` +
-    ` → ratio ${metric.ratio.toFixed(2)} (goal ${metric.goal.description}) ${verdict}`
+    `${metric.name}: ${metric.measured.label} ${metric.statistic ?? 'median'} ` +
+    `${formatValue(metric.measured)} vs ${metric.baseline.label} ${formatValue(metric.baseline)}` +
+    ` → ratio ${ratio} (goal ${metric.goal.description}) ${verdict}`
   );
 }
 

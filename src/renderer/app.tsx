@@ -1,7 +1,9 @@
 /** The app shell: loading, first-run setup, or the sidebar + chat; settings over it; errors. */
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
+import { ApprovalPrompt } from './features/approval/approval-prompt';
 import { ChatView } from './features/chat/chat-view';
+import { McpStaleBanner } from './features/mcp/mcp-stale-banner';
 import { ConversationList } from './features/conversations/conversation-list';
 import { SettingsPanel } from './features/settings/settings-panel';
 import { SetupScreen } from './features/setup/setup-screen';
@@ -23,6 +25,7 @@ export function App(): ReactNode {
     <div className="app" data-locale={locale}>
       {!connected && <div className="banner offline">{t('app.offline')}</div>}
       <ErrorBanner />
+      <McpStaleBanner />
       {phase === 'loading' && <div className="loading">{t('app.loading')}</div>}
       {phase === 'setup' && <SetupScreen />}
       {phase === 'ready' && (
@@ -32,6 +35,7 @@ export function App(): ReactNode {
         </div>
       )}
       {settingsOpen && <SettingsPanel />}
+      <ApprovalPrompt />
     </div>
   );
 }

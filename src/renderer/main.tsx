@@ -8,6 +8,8 @@ import './styles/base.css';
 import './styles/chat.css';
 import './styles/content.css';
 import './styles/panels.css';
+import './styles/composer.css';
+import './styles/settings.css';
 
 const root = document.getElementById('root');
 if (root) {

@@ -7,7 +7,7 @@
  * validated by the host (`src/main/host/`) before any service runs; a response is
  * `{ ok: true, value }` or `{ ok: false, error: { code, message } }`, never a thrown stack.
  *
- * To add a domain (MCP is next), add one `…Methods` map below, spread it into `invokeContract`,
+ * To add a domain, add one `…Methods` map below, spread it into `invokeContract`,
  * add its handlers under `src/main/host/handlers/`, and add any events to `eventContract`.
  */
 import { z } from 'zod';
@@ -33,6 +33,12 @@ import {
   turnSummarySchema,
 } from './ipc/dto-schemas';
 import { publicErrorSchema, turnEventSchema } from './ipc/turn-event-schema';
+import { attachmentsSchema, chatExtrasMethods } from './ipc/chat-extras-methods';
+import { approvalEvents, approvalMethods } from './ipc/approval-methods';
+import { libraryEditMethods } from './ipc/library-methods';
+import { mcpEvents, mcpMethods } from './ipc/mcp-methods';
+import { settingsPageMethods } from './ipc/settings-methods';
+import { secretsMethods } from './ipc/secrets-methods';
 
 /** A request schema and the schema of its successful response. */
 export interface MethodSchema {
@@ -113,14 +119,21 @@ const chatMethods = {
     z
       .object({
         conversationId: idSchema.optional(),
-        text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS),
+        /** May be empty when files are attached. */
+        text: z.string().trim().max(MAX_MESSAGE_CHARS),
         /** A saved model; absent: AIVORY_* start-up defaults, then the saved default model. */
         modelId: idSchema.optional(),
         mode: turnModeSchema.optional(),
         /** Tools for this turn; absent: the model's defaults, else every available tool. */
         tools: z.array(z.string().min(1).max(100)).max(100).optional(),
+        /** Files attached to the message (see chat-extras-methods.ts for the caps). */
+        attachments: attachmentsSchema.optional(),
       })
-      .strict(),
+      .strict()
+      .refine(
+        (request) => request.text !== '' || (request.attachments?.length ?? 0) > 0,
+        'a message needs text or an attached file',
+      ),
     z.object({ turnId: z.string(), conversationId: z.string(), messageId: z.string() }),
   ),
   'chat.cancel': method(
@@ -136,6 +149,8 @@ const modelFields = {
   toolMode: toolModeSchema.optional(),
   contextWindow: z.number().int().min(1024).max(10_000_000).optional(),
   defaultTools: z.array(z.string().min(1).max(100)).max(100).nullable().optional(),
+  /** MCP service ids checked by default; null: every enabled service. */
+  defaultMcpServices: z.array(idSchema).max(100).nullable().optional(),
   isDefault: z.boolean().optional(),
 };
 
@@ -201,6 +216,12 @@ const settingsPatch = z.discriminatedUnion('key', [
   z
     .object({ key: z.literal('ui'), values: settingsViewSchema.shape.ui.partial().strict() })
     .strict(),
+  z
+    .object({ key: z.literal('web'), values: settingsViewSchema.shape.web.partial().strict() })
+    .strict(),
+  z
+    .object({ key: z.literal('mcp'), values: settingsViewSchema.shape.mcp.partial().strict() })
+    .strict(),
 ]);
 
 const settingsMethods = {
@@ -222,12 +243,6 @@ const libraryMethods = {
   'prompts.list': method(empty, z.array(promptTemplateSchema)),
 };
 
-// ── MCP (reserved) ─────────────────────────────────────────────────────────────────────────────
-// The MCP methods join here as `mcpMethods` ('mcp.list', 'mcp.add', 'mcp.test', 'mcp.sync',
-// 'mcp.diff', 'mcp.accept', 'mcp.enable', 'mcp.disable', 'mcp.remove') spread into
-// `invokeContract`, plus 'approval.answer' (the renderer's reply to an `approval.request` event,
-// keyed by its `approvalId`). Nothing else in the contract, the dispatcher or the bridges changes.
-
 /** Every request/response method, by name (`domain.verb`). */
 export const invokeContract = {
   ...appMethods,
@@ -236,13 +251,20 @@ export const invokeContract = {
   ...modelMethods,
   ...settingsMethods,
   ...libraryMethods,
+  ...chatExtrasMethods,
+  ...mcpMethods,
+  ...secretsMethods,
+  ...approvalMethods,
+  ...settingsPageMethods,
+  ...libraryEditMethods,
 } satisfies Record<string, MethodSchema>;
 
 /** Every event the main process pushes to the renderer, by name. */
 export const eventContract = {
   /** One TurnEvent of a running turn (all turns: a renderer filters by `turnId`). */
   'turn.event': z.object({ turnId: z.string(), event: turnEventSchema }),
-  // MCP (reserved): 'approval.request': { approvalId, conversationId, server, tool, arguments }.
+  ...mcpEvents,
+  ...approvalEvents,
 } satisfies Record<string, z.ZodType>;
 
 /** A method name of the contract. */

@@ -37,6 +37,12 @@ export interface ScriptedResponse {
   chunkSize?: number;
   /** Delay between SSE chunks. */
   delayMs?: number;
+  /**
+   * Paces the chunks at this rate against the wall clock instead of `delayMs`: chunk N goes out
+   * at start + N / rate, and chunks a late timer made overdue go out at once (a steady token
+   * rate, e.g. 200 tokens/s with one token per chunk, whatever the timer granularity).
+   */
+  chunksPerSecond?: number;
   /** Non-200: reply with this status and an OpenAI-style error JSON body. */
   status?: number;
   errorMessage?: string;
@@ -316,9 +322,13 @@ async function streamCompletion(
     'cache-control': 'no-cache',
     connection: 'keep-alive',
   });
+  const startedAt = Date.now();
   for (const [position, event] of events.entries()) {
     if (scripted.hangAfterChunks !== undefined && position >= scripted.hangAfterChunks) return;
-    if (position > 0 && scripted.delayMs) await sleep(scripted.delayMs);
+    if (scripted.chunksPerSecond) {
+      const wait = startedAt + (position * 1000) / scripted.chunksPerSecond - Date.now();
+      if (wait > 0) await sleep(wait);
+    } else if (position > 0 && scripted.delayMs) await sleep(scripted.delayMs);
     if (response.destroyed) return;
     response.write(event);
   }

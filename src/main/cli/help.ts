@@ -32,6 +32,8 @@ Usage:
   aivory memories edit ID TEXT | archive ID | restore ID | delete ID
   aivory mcp add --name N --url URL --description D [--icon I] [--header 'K: V']… [--timeout S] [--max-timeout S] [--transport streamable-http|sse]
   aivory mcp add --name N --command CMD [--arg A]… [--env K=V]… --description D   (stdio; needs settings mcp.allowLocalCommands true)
+  aivory mcp edit N [--name N2] [--url URL] [--description D] [--icon I] [--header 'K: V']… [--timeout S] …
+                                       (headers given replace the saved ones; a new address needs a new test)
   aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
   aivory mcp approval N TOOL ask|allow|deny|default
   aivory mcp call N TOOL JSON [--approve all|none|ask]

@@ -7,6 +7,7 @@ import { AivoryError } from '../../shared/errors';
 import type { McpApprovalPolicy, McpToolChange } from '../../shared/mcp';
 import type { AppContext } from '../services/app-context';
 import { describeChange } from '../services/mcp/mcp-diff';
+import type { McpServiceInput } from '../services/mcp/mcp-service-input';
 import type { McpServiceView } from '../services/mcp/mcp-services';
 import { buildEntries } from '../services/mcp/mcp-turn-tools';
 import { SCRATCH_CONVERSATION_ID } from '../services/tool-preparation';
@@ -17,7 +18,7 @@ import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
 const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -45,30 +46,23 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
   const signal = interruptSignal(io);
   const print = (text: string) => io.stdout(text.endsWith('\n') ? text : `${text}\n`);
   switch (action) {
-    case 'add': {
-      const transport = values.transport;
-      if (transport !== undefined && !['streamable-http', 'sse', 'stdio'].includes(transport))
-        throw usageError('--transport must be streamable-http, sse or stdio.');
-      const { service, notice } = await services.add({
-        name: values.name ?? '',
-        ...(values.icon ? { icon: values.icon } : {}),
-        ...(values.description !== undefined ? { description: values.description } : {}),
-        ...(transport ? { transport: transport as 'streamable-http' | 'sse' | 'stdio' } : {}),
-        ...(values.url ? { url: values.url } : {}),
-        ...(values.command ? { command: values.command } : {}),
-        args: values.arg ?? [],
-        env: values.env ?? [],
-        headers: values.header ?? [],
-        ...(values.timeout ? { timeoutSeconds: seconds(values.timeout, '--timeout') } : {}),
-        ...(values['max-timeout']
-          ? { maxTimeoutSeconds: seconds(values['max-timeout'], '--max-timeout') }
-          : {}),
-      });
+    case 'add':
+    case 'edit': {
+      const flags = serviceFlags(values);
+      const { service, notice } =
+        action === 'add'
+          ? await services.add({ name: values.name ?? '', ...flags })
+          : await services.update(required(name), {
+              ...(values.name ? { name: values.name } : {}),
+              ...flags,
+            });
       if (notice) io.stderr(`Notice: ${notice}\n`);
       print(
         values.json
           ? JSON.stringify(service)
-          : `Added ${service.name} (${service.id}). Next: aivory mcp test ${service.name}, then aivory mcp sync ${service.name} --accept, then aivory mcp enable ${service.name}.`,
+          : action === 'edit'
+            ? `Updated ${service.name}${service.testState === 'untested' ? ` (test it again: aivory mcp test ${service.name})` : ''}.`
+            : `Added ${service.name} (${service.id}). Next: aivory mcp test ${service.name}, then aivory mcp sync ${service.name} --accept, then aivory mcp enable ${service.name}.`,
       );
       return EXIT_OK;
     }
@@ -256,6 +250,43 @@ function printChanges(
       ? 'Accepted: these tools can be called now.'
       : `New and changed tools cannot be called until you accept: aivory mcp accept ${name}`,
   );
+}
+
+/** The service fields given on the command line (absent flags are left out). */
+function serviceFlags(values: {
+  url?: string | undefined;
+  icon?: string | undefined;
+  description?: string | undefined;
+  header?: string[] | undefined;
+  timeout?: string | undefined;
+  'max-timeout'?: string | undefined;
+  transport?: string | undefined;
+  command?: string | undefined;
+  arg?: string[] | undefined;
+  env?: string[] | undefined;
+}): Partial<McpServiceInput> {
+  const transport = values.transport;
+  if (
+    transport !== undefined &&
+    transport !== 'streamable-http' &&
+    transport !== 'sse' &&
+    transport !== 'stdio'
+  )
+    throw usageError('--transport must be streamable-http, sse or stdio.');
+  return {
+    ...(values.icon ? { icon: values.icon } : {}),
+    ...(values.description !== undefined ? { description: values.description } : {}),
+    ...(transport ? { transport } : {}),
+    ...(values.url ? { url: values.url } : {}),
+    ...(values.command ? { command: values.command } : {}),
+    ...(values.arg ? { args: values.arg } : {}),
+    ...(values.env ? { env: values.env } : {}),
+    ...(values.header ? { headers: values.header } : {}),
+    ...(values.timeout ? { timeoutSeconds: seconds(values.timeout, '--timeout') } : {}),
+    ...(values['max-timeout']
+      ? { maxTimeoutSeconds: seconds(values['max-timeout'], '--max-timeout') }
+      : {}),
+  };
 }
 
 function required(name: string | undefined): string {

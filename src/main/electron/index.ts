@@ -1,26 +1,27 @@
 /**
  * The Electron main process: the composition root of the desktop app. Serves the built renderer
- * on app://aivory (with the CSP), opens the shared AppContext (secrets through safeStorage, one
- * warm sandbox), registers the IPC API, denies permissions and cuts the renderer off the network.
+ * on app://aivory (with the CSP; from the Vite dev server under `npm run dev`), opens the shared
+ * AppContext (secrets through safeStorage, one warm sandbox), warns when the keychain is weak,
+ * registers the IPC API, denies permissions and cuts the renderer off the network.
  */
-import { app, net, protocol, safeStorage, session } from 'electron';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { EncryptedSecretStore } from '../adapters/secrets/encrypted-secret-store';
-import { FileSecretStore } from '../adapters/secrets/file-secret-store';
+import { app, protocol, safeStorage, session, shell } from 'electron';
+import { fileURLToPath } from 'node:url';
 import { resolveDataDir } from '../adapters/data-dir';
 import { createApiHost } from '../host/api-handlers';
 import type { AppContext } from '../services/app-context';
 import { openAppContext } from '../services/app-context';
+import { dataFileRoots } from '../host/files/data-files';
+import { proxyToDevServer, serveAppFile } from './app-protocol';
+import { appFilesResponse, isAppFilesUrl } from './data-file-protocol';
 import { registerApiIpc } from './ipc/typed-ipc';
 import {
   allowPermission,
   APP_ORIGIN,
   APP_SCHEME,
-  appRequestFile,
+  devServerOrigin,
   isAllowedRendererRequest,
-  rendererCsp,
 } from './security';
+import { createDesktopSecretStore, keychainStatus } from './secret-storage';
 import { createMainWindow } from './window';
 
 /** Built layout: out/main/index.js, out/preload/preload.cjs, out/renderer/. */
@@ -35,14 +36,15 @@ let context: AppContext | null = null;
 
 async function start(): Promise<void> {
   await app.whenReady();
+  const env = { ...process.env, AIVORY_HOME: resolveDataDir(process.env) };
+  const dataDir = env.AIVORY_HOME;
+  const devServer = devServerOrigin(process.env, app.isPackaged);
   protocol.handle(APP_SCHEME, async (request) => {
-    const file = appRequestFile(request.url, RENDERER_ROOT);
-    if (file === null) return new Response('Not found', { status: 404 });
-    const response = await net.fetch(pathToFileURL(file).href);
-    const headers = new Headers(response.headers);
-    headers.set('Content-Security-Policy', rendererCsp());
-    headers.set('X-Content-Type-Options', 'nosniff');
-    return new Response(response.body, { status: response.status, headers });
+    if (isAppFilesUrl(request.url))
+      return appFilesResponse(request.url, dataFileRoots(dataDir, env));
+    return devServer === null
+      ? serveAppFile(request.url, RENDERER_ROOT)
+      : proxyToDevServer(request.url, devServer);
   });
   const defaultSession = session.defaultSession;
   defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
@@ -50,16 +52,33 @@ async function start(): Promise<void> {
   );
   defaultSession.setPermissionCheckHandler((_contents, permission) => allowPermission(permission));
   defaultSession.webRequest.onBeforeRequest((details, callback) =>
-    callback({ cancel: !isAllowedRendererRequest(details.url, details.resourceType) }),
+    callback({
+      cancel: !isAllowedRendererRequest(details.url, details.resourceType, devServer),
+    }),
   );
 
-  const env = { ...process.env, AIVORY_HOME: resolveDataDir(process.env) };
-  const secrets = new EncryptedSecretStore(
-    new FileSecretStore(join(env.AIVORY_HOME, 'secrets.json')),
-    safeStorage,
-  );
-  context = openAppContext({ env, secrets, warmPool: 1 });
-  const host = createApiHost(context, { env, policy: { allowedOrigins: [APP_ORIGIN] } });
+  context = openAppContext({
+    env,
+    secrets: createDesktopSecretStore(safeStorage, dataDir),
+    warmPool: 1,
+  });
+  const keychain = keychainStatus(safeStorage, process.platform);
+  if (keychain.warning !== null) {
+    context.logger.warn(keychain.warning, {
+      protection: keychain.protection,
+      backend: keychain.backend,
+    });
+    console.warn(`Aivory: ${keychain.warning}`);
+  }
+  const host = createApiHost(context, {
+    env,
+    policy: { allowedOrigins: [APP_ORIGIN] },
+    secretStorage: { protection: keychain.protection, backend: keychain.backend },
+    desktop: {
+      openPath: (path) => shell.openPath(path),
+      showItemInFolder: (path) => shell.showItemInFolder(path),
+    },
+  });
   const window = await createMainWindow(PRELOAD_PATH);
   const unregister = registerApiIpc(window, host);
   window.on('closed', unregister);

@@ -19,21 +19,47 @@ export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
  * The renderer's Content-Security-Policy: nothing but the app's own scripts and styles; images
  * from the app, data/blob URLs and https (a remote image is only requested after a click); no
  * network connections at all (everything goes through IPC); no frames, objects, forms or base.
+ *
+ * With `devServer` (`npm run dev` only, never in a packaged app) Vite's needs are added:
+ * its inline React-refresh preamble and injected styles, and the hot-update WebSocket.
  */
-export function rendererCsp(): string {
+export function rendererCsp(devServer: string | null = null): string {
+  const dev = devServer !== null;
+  const socket = dev ? devServer.replace(/^http/, 'ws') : '';
   return [
     "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
+    dev ? "script-src 'self' 'unsafe-inline'" : "script-src 'self'",
+    dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     "img-src 'self' data: blob: https:",
     "font-src 'self'",
-    "connect-src 'none'",
+    dev ? `connect-src 'self' ${socket}` : "connect-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-src 'none'",
     "frame-ancestors 'none'",
     "object-src 'none'",
   ].join('; ');
+}
+
+/**
+ * The Vite dev server's origin for `npm run dev`: `AIVORY_DEV_SERVER_URL` when the app is not
+ * packaged and the URL is plain http on a loopback address; null otherwise (a packaged app never
+ * loads anything but its own files, whatever the environment says).
+ */
+export function devServerOrigin(
+  env: Record<string, string | undefined>,
+  isPackaged: boolean,
+): string | null {
+  const raw = env.AIVORY_DEV_SERVER_URL?.trim();
+  if (isPackaged || !raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  return url.protocol === 'http:' && loopback && url.username === '' ? url.origin : null;
 }
 
 /**
@@ -85,16 +111,25 @@ export function externalOpenUrl(url: string): string | null {
 
 /**
  * The renderer's network kill switch: requests it may make (the app's own files, data and blob
- * URLs, devtools; https only for images the user asked to load). Everything else is cancelled.
+ * URLs, devtools; https only for images the user asked to load; in development the dev server's
+ * hot-update WebSocket). Everything else is cancelled.
  */
-export function isAllowedRendererRequest(url: string, resourceType: string): boolean {
-  let protocol: string;
+export function isAllowedRendererRequest(
+  url: string,
+  resourceType: string,
+  devServer: string | null = null,
+): boolean {
+  let parsed: URL;
   try {
-    protocol = new URL(url).protocol;
+    parsed = new URL(url);
   } catch {
     return false;
   }
+  const protocol = parsed.protocol;
   if (protocol === 'https:') return resourceType === 'image';
+  if (devServer !== null && protocol === 'ws:') {
+    return parsed.host === new URL(devServer).host;
+  }
   return (
     ['app:', 'data:', 'blob:', 'devtools:'].includes(protocol) &&
     (protocol !== 'app:' || isAppUrl(url))

@@ -4,6 +4,7 @@
  * the `aivory serve` WebSocket both call the `dispatch` built here.
  */
 import type { AppContext } from '../services/app-context';
+import { ApprovalBroker } from './approval-broker';
 import type { ApiHandlers, Dispatch } from './dispatcher';
 import { createDispatcher } from './dispatcher';
 import { EventHub } from './event-hub';
@@ -11,9 +12,18 @@ import type { DiscoveryCandidate, HostContext } from './host-context';
 import { DEFAULT_DISCOVERY_CANDIDATES } from './host-context';
 import { createChatHandlers } from './handlers/chat-handlers';
 import { createConversationHandlers } from './handlers/conversation-handlers';
+import { createConversationToolsHandlers } from './handlers/conversation-tools-handlers';
+import type { DesktopShell } from './handlers/files-handlers';
+import { createFilesHandlers } from './handlers/files-handlers';
 import { createLibraryHandlers } from './handlers/library-handlers';
 import { createModelHandlers } from './handlers/model-handlers';
 import { createSettingsHandlers } from './handlers/settings-handlers';
+import { createApprovalHandlers } from './handlers/approval-handlers';
+import { createLibraryEditHandlers } from './handlers/library-edit-handlers';
+import { createMcpHandlers } from './handlers/mcp-handlers';
+import { createSettingsPageHandlers } from './handlers/settings-page-handlers';
+import { createSecretsHandlers } from './handlers/secrets-handlers';
+import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
 import type { SenderPolicy } from './sender';
 
 /** Version reported by `app.status` (kept in step with package.json by a unit test). */
@@ -27,6 +37,13 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
     ...createChatHandlers(context),
     ...createSettingsHandlers(context),
     ...createLibraryHandlers(context),
+    ...createConversationToolsHandlers(context),
+    ...createFilesHandlers(context),
+    ...createMcpHandlers(context),
+    ...createApprovalHandlers(context),
+    ...createSettingsPageHandlers(context),
+    ...createSecretsHandlers(context),
+    ...createLibraryEditHandlers(context),
   };
 }
 
@@ -34,6 +51,8 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
 export interface ApiHost {
   dispatch: Dispatch;
   events: EventHub;
+  /** MCP approvals waiting for a window's answer. */
+  approvals: ApprovalBroker;
 }
 
 /** The sender policy and start-up environment of one host. */
@@ -41,20 +60,33 @@ export interface ApiHostOptions {
   policy: SenderPolicy;
   env: Record<string, string | undefined>;
   discoveryCandidates?: readonly DiscoveryCandidate[];
+  /** The Electron shell's file opener (`files.open` / `files.reveal`); absent in the browser. */
+  desktop?: DesktopShell;
+  /** The Electron shell's verdict on how saved keys are protected (`secrets.status`). */
+  secretStorage?: SecretStorageStatus;
 }
 
 /** The handlers, the event hub and the dispatcher over an opened AppContext. */
 export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost {
   const events = new EventHub(app.logger);
+  const approvals = new ApprovalBroker({ events, ids: app.ids });
+  app.mcp.onStale((serviceId) => {
+    const name = app.store.mcp.getService(serviceId)?.name ?? serviceId;
+    events.publish('mcp.stale', { serviceId, name });
+  });
   const handlers = createApiHandlers({
     app,
     env: options.env,
     events,
+    approvals,
     version: APP_VERSION,
     discoveryCandidates: options.discoveryCandidates ?? DEFAULT_DISCOVERY_CANDIDATES,
+    ...(options.desktop ? { desktop: options.desktop } : {}),
+    ...(options.secretStorage ? { secretStorage: options.secretStorage } : {}),
   });
   return {
     dispatch: createDispatcher({ handlers, policy: options.policy, logger: app.logger }),
     events,
+    approvals,
   };
 }

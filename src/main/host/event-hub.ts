@@ -15,6 +15,7 @@ export type HubListener = (event: HubEvent) => void;
 /** The event fan-out shared by every transport of one host. */
 export class EventHub {
   private readonly listeners = new Set<HubListener>();
+  private readonly emptyWatchers = new Set<() => void>();
 
   constructor(private readonly logger: Pick<Logger, 'error'>) {}
 
@@ -22,7 +23,19 @@ export class EventHub {
   subscribe(listener: HubListener): () => void {
     this.listeners.add(listener);
     return () => {
-      this.listeners.delete(listener);
+      if (!this.listeners.delete(listener) || this.listeners.size > 0) return;
+      for (const watcher of [...this.emptyWatchers]) watcher();
+    };
+  }
+
+  /**
+   * Calls `watcher` each time the last listener leaves (no window or socket is left to show an
+   * event; pending approvals are denied). Returns the function that removes the watcher.
+   */
+  onEmpty(watcher: () => void): () => void {
+    this.emptyWatchers.add(watcher);
+    return () => {
+      this.emptyWatchers.delete(watcher);
     };
   }
 

@@ -2,8 +2,11 @@
  * What the API handlers need: the shared AppContext's services, the environment the host started
  * with (AIVORY_* model defaults), the event hub, and the local servers model discovery probes.
  */
+import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
 import type { AppContext } from '../services/app-context';
+import type { ApprovalBroker } from './approval-broker';
 import type { EventHub } from './event-hub';
+import type { DesktopShell } from './handlers/files-handlers';
 
 /** A local OpenAI-compatible server kind and the base URL it listens on by default. */
 export interface DiscoveryCandidate {
@@ -33,9 +36,20 @@ export interface HostContext {
     | 'logger'
     | 'prepareTools'
     | 'toolStatus'
+    | 'dataDir'
+    | 'mcp'
+    | 'sandbox'
+    | 'settingsChanged'
+    | 'mcpToolNames'
   >;
   env: Record<string, string | undefined>;
   events: EventHub;
+  /** MCP approval requests waiting for the user (chat.send's approver). */
+  approvals: ApprovalBroker;
+  /** The desktop shell's file opener (Electron); absent in the browser host. */
+  desktop?: DesktopShell;
+  /** How saved keys are protected (the Electron shell's safeStorage verdict); absent: the file. */
+  secretStorage?: SecretStorageStatus;
   /** The app version shown in settings. */
   version: string;
   discoveryCandidates: readonly DiscoveryCandidate[];

@@ -26,6 +26,13 @@ import { mcpStderrLog } from './mcp/mcp-stderr-log';
 import { mcpTurnTools } from './mcp/mcp-turn-tools';
 import { backendStatus, prepareTools, SCRATCH_CONVERSATION_ID } from './tool-preparation';
 import { SettingsService } from './settings-service';
+import type { SettingsKey } from './settings-service';
+import type { McpToolName } from './tool-selection';
+import { FETCH_IMAGE_NAME } from '../tools/fetch-image';
+import { IMAGE_GENERATE_NAME } from '../tools/image-generate';
+import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
+import { WEB_FETCH_NAME } from '../tools/web-fetch';
+import { WEB_SEARCH_NAME } from '../tools/web-search';
 import { ToolRegistry } from './tool-registry';
 
 export interface AppContext {
@@ -47,9 +54,25 @@ export interface AppContext {
   prepareTools(selection?: readonly string[]): Promise<void>;
   /** Why a backend-dependent tool (python_execute, aivory_web_search) is not registered. */
   toolStatus(name: string): Promise<string | null>;
+  /**
+   * Call after a settings group changed in a long-running process (desktop, `aivory serve`): the
+   * tools built from it are dropped and rebuilt at the next turn; a sandbox change also stops a
+   * local sidecar so the next use picks the sandbox again.
+   */
+  settingsChanged(key: SettingsKey): Promise<void>;
+  /** The MCP tools a turn could offer now, as models see them (enabled, synced, accepted). */
+  mcpToolNames(): Promise<McpToolName[]>;
   /** Stops a local sandbox (archiving its workspaces) and closes the store. */
   close(): Promise<void>;
 }
+
+/** The backend tools each settings group feeds. */
+const TOOLS_BY_SETTING: Partial<Record<SettingsKey, readonly string[]>> = {
+  search: [WEB_SEARCH_NAME],
+  images: [IMAGE_GENERATE_NAME],
+  web: [WEB_FETCH_NAME, FETCH_IMAGE_NAME],
+  sandbox: [PYTHON_EXECUTE_NAME, FETCH_IMAGE_NAME],
+};
 
 export function openAppContext(
   options: {
@@ -88,6 +111,12 @@ export function openAppContext(
     allowLocalCommands: () => settings.get('mcp').allowLocalCommands,
     stderrSink: mcpStderrLog(join(dataDir, 'logs', 'mcp')),
   });
+  const turnMcp = mcpTurnTools({
+    services: mcp,
+    store: store.mcp,
+    artifacts,
+    scratchConversationId: SCRATCH_CONVERSATION_ID,
+  });
   const chat = new ChatService({
     store,
     tools,
@@ -98,12 +127,7 @@ export function openAppContext(
     logger,
     limitOverrides: limitOverridesFromEnv(env),
     attachments: new FileArtifactSink(join(dataDir, 'uploads')),
-    mcp: mcpTurnTools({
-      services: mcp,
-      store: store.mcp,
-      artifacts,
-      scratchConversationId: SCRATCH_CONVERSATION_ID,
-    }),
+    mcp: turnMcp,
   });
   const sandbox = new SandboxManager({
     env,
@@ -127,6 +151,16 @@ export function openAppContext(
     mcp,
     prepareTools: (selection) => prepareTools(preparation, selection),
     toolStatus: (name) => backendStatus(preparation, name),
+    mcpToolNames: async () =>
+      (await turnMcp.tools(new Set(tools.available().map((tool) => tool.name)))).map((entry) => ({
+        name: entry.tool.name,
+        serviceId: entry.serviceId,
+        serviceName: entry.serviceName,
+      })),
+    settingsChanged: async (key) => {
+      for (const name of TOOLS_BY_SETTING[key] ?? []) tools.unregister(name);
+      if (key === 'sandbox') await sandbox.reset();
+    },
     close: async () => {
       try {
         await mcp.close();

@@ -17,7 +17,7 @@ import {
   storeAttachments,
 } from './attachments';
 import { buildHistory } from './history';
-import { turnToolNames } from './tool-selection';
+import { defaultToolNames, mcpToolNamesOf, turnToolNames } from './tool-selection';
 import { MessageWriter } from './message-writer';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
@@ -224,35 +224,29 @@ export class ChatService {
     const registry = this.dependencies.tools;
     const builtIns = registry.available().map((tool) => tool.name);
     const mcp = this.dependencies.mcp ? await this.dependencies.mcp.tools(new Set(builtIns)) : [];
-    const wanted = (services: readonly string[] | null | undefined) =>
-      mcp
-        .filter(
-          (entry) =>
-            services == null ||
-            services.includes(entry.serviceId) ||
-            services.includes(entry.serviceName),
-        )
-        .map((entry) => entry.tool.name);
+    const named = mcp.map((entry) => ({ ...entry, name: entry.tool.name }));
+    const mcpTools = (names: readonly string[]) =>
+      mcp.filter((entry) => names.includes(entry.tool.name)).map((entry) => entry.tool);
     if (request.tools) {
-      const explicit = registry.select(request.tools);
-      const picked = request.mcpServices ? wanted(request.mcpServices) : [];
-      return [
-        ...explicit,
-        ...mcp.filter((entry) => picked.includes(entry.tool.name)).map((entry) => entry.tool),
-      ];
+      const picked = request.mcpServices ? mcpToolNamesOf(named, request.mcpServices) : [];
+      return [...registry.select(request.tools), ...mcpTools(picked)];
     }
-    const defaults = [
-      ...(request.model.defaultTools ?? builtIns),
-      ...wanted(request.mcpServices ?? request.model.defaultMcpServices),
-    ];
+    const defaults = defaultToolNames(
+      builtIns,
+      {
+        defaultTools: request.model.defaultTools,
+        defaultMcpServices: request.mcpServices ?? request.model.defaultMcpServices,
+      },
+      named,
+    );
     const names = turnToolNames(
-      [...builtIns, ...mcp.map((entry) => entry.tool.name)],
+      [...builtIns, ...named.map((entry) => entry.name)],
       defaults,
       toggles,
     );
     return [
       ...registry.select(names.filter((name) => builtIns.includes(name))),
-      ...mcp.filter((entry) => names.includes(entry.tool.name)).map((entry) => entry.tool),
+      ...mcpTools(names),
     ];
   }
 

@@ -44,6 +44,14 @@ export class SandboxManager {
     return this.resolved;
   }
 
+  /** Forgets the decision (settings changed): a local sidecar is stopped, the next use decides again. */
+  async reset(): Promise<void> {
+    const pending = this.resolved;
+    this.resolved = null;
+    if (pending) await pending.catch(() => undefined);
+    await this.close();
+  }
+
   /** Stops a local sidecar (its workspaces are archived first). */
   async close(): Promise<void> {
     const local = this.local;

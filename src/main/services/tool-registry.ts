@@ -20,6 +20,12 @@ export class ToolRegistry {
     if (!this.get(tool.name)) this.tools.push(tool);
   }
 
+  /** Drops a backend tool so the next preparation builds it again from changed settings. */
+  unregister(name: string): void {
+    const index = this.tools.findIndex((tool) => tool.name === name);
+    if (index >= 0) this.tools.splice(index, 1);
+  }
+
   /** Every registered tool, enabled or not. */
   all(): readonly Tool[] {
     return this.tools;

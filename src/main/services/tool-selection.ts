@@ -21,3 +21,34 @@ export function toolLayer(
   if (toggle !== undefined) return toggle ? 'conversation-on' : 'conversation-off';
   return (modelDefaults?.includes(name) ?? true) ? 'model-default' : 'not-model-default';
 }
+
+/** An MCP tool as the turn names it, with its service. */
+export interface McpToolName {
+  name: string;
+  serviceId: string;
+  serviceName: string;
+}
+
+/** MCP tools of the given services (ids or names); null or undefined: every service. */
+export function mcpToolNamesOf(
+  mcp: readonly McpToolName[],
+  services: readonly string[] | null | undefined,
+): string[] {
+  return mcp
+    .filter(
+      (entry) =>
+        services == null ||
+        services.includes(entry.serviceId) ||
+        services.includes(entry.serviceName),
+    )
+    .map((entry) => entry.name);
+}
+
+/** The model's default names: its built-in defaults (null: all) and its MCP services' tools. */
+export function defaultToolNames(
+  builtIns: readonly string[],
+  model: { defaultTools: readonly string[] | null; defaultMcpServices?: readonly string[] | null },
+  mcp: readonly McpToolName[],
+): string[] {
+  return [...(model.defaultTools ?? builtIns), ...mcpToolNamesOf(mcp, model.defaultMcpServices)];
+}

@@ -33,6 +33,19 @@ export interface AivoryBridge {
   onEvent<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void;
   /** Reports connection changes (the WebSocket may drop; Electron's IPC never does). */
   onConnectionChange(listener: (connected: boolean) => void): () => void;
+  /**
+   * The address of a data-directory file (an artifact or an attachment copy) for `<img>` and
+   * download links: `/files?path=…&token=…` in the browser host, `app://aivory/files?path=…` on
+   * the desktop. The host decides what it serves.
+   */
+  fileUrl(path: string, download: boolean): string;
+}
+
+/** `/files` on the page's own origin with the given query parameters. */
+export function filesUrl(pageUrl: string, parameters: Readonly<Record<string, string>>): string {
+  const url = new URL('/files', pageUrl);
+  for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+  return url.href;
 }
 
 /** The raw transport both bridges adapt: result envelopes, untyped events. */

@@ -9,7 +9,7 @@ import type {
   InvokeResult,
 } from '../../shared/ipc-contract';
 import type { AivoryBridge } from './bridge';
-import { unwrap } from './bridge';
+import { filesUrl, unwrap } from './bridge';
 
 /** What the preload exposes as `window.aivory` (see src/main/electron/preload.ts). */
 export interface PreloadApi {
@@ -42,6 +42,9 @@ export function createElectronBridge(api: PreloadApi): AivoryBridge {
     },
     onConnectionChange() {
       return () => undefined;
+    },
+    fileUrl(path, download) {
+      return filesUrl(window.location.href, { path, ...(download ? { download: '1' } : {}) });
     },
   };
 }

@@ -11,7 +11,7 @@ import type {
 } from '../../shared/ipc-contract';
 import { hostFrameSchema, MAX_REQUEST_ID } from '../../shared/ipc/ws-frames';
 import type { AivoryBridge } from './bridge';
-import { BridgeError, unwrap } from './bridge';
+import { BridgeError, filesUrl, unwrap } from './bridge';
 
 const TOKEN_KEY = 'aivory.token';
 /** Wait between reconnect attempts. */
@@ -113,6 +113,13 @@ export function createWebSocketBridge(token: string): AivoryBridge {
     onConnectionChange(listener) {
       connectionListeners.add(listener);
       return () => connectionListeners.delete(listener);
+    },
+    fileUrl(path, download) {
+      return filesUrl(window.location.href, {
+        path,
+        token,
+        ...(download ? { download: '1' } : {}),
+      });
     },
   };
 }

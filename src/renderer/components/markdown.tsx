@@ -4,15 +4,31 @@
  * user clicks — a remote image URL can carry data out.
  */
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useT } from '../i18n/use-t';
+import { CodeBlock } from './code-block';
 import type { Block, Inline } from './markdown-parse';
 import { isSafeLink, parseMarkdown } from './markdown-parse';
+import { splitMarkdownChunks } from './markdown-chunks';
 
-/** Renders Markdown text as safe React elements. */
+/**
+ * Renders Markdown text as safe React elements. The text is parsed chunk by chunk (blank lines
+ * outside fences), each chunk memoised: while an answer streams, only its last chunk changes.
+ */
 export function Markdown(props: { text: string }): ReactNode {
-  return <div className="markdown">{parseMarkdown(props.text).map(renderBlock)}</div>;
+  return (
+    <div className="markdown">
+      {splitMarkdownChunks(props.text).map((chunk, index) => (
+        <MarkdownChunk key={index} text={chunk} />
+      ))}
+    </div>
+  );
 }
+
+/** One chunk's blocks (no wrapper element, so the DOM is that of the whole text). */
+const MarkdownChunk = memo(function MarkdownChunk(props: { text: string }): ReactNode {
+  return <>{parseMarkdown(props.text).map(renderBlock)}</>;
+});
 
 function renderBlock(block: Block, key: number): ReactNode {
   switch (block.type) {
@@ -23,11 +39,7 @@ function renderBlock(block: Block, key: number): ReactNode {
       return <Tag key={key}>{block.children.map(renderInline)}</Tag>;
     }
     case 'code':
-      return (
-        <pre key={key} className="code-block" data-language={block.language || undefined}>
-          <code>{block.text}</code>
-        </pre>
-      );
+      return <CodeBlock key={key} language={block.language} text={block.text} />;
     case 'list': {
       const items = block.items.map((item, index) => <li key={index}>{item.map(renderInline)}</li>);
       return block.ordered ? <ol key={key}>{items}</ol> : <ul key={key}>{items}</ul>;

@@ -1,5 +1,13 @@
 /** English UI text. Keys are the contract for every language; `{name}` marks a parameter. */
+import { KEYCHAIN_EN } from './messages-keychain-en';
+import { MCP_EN } from './messages-mcp-en';
+import { SETTINGS_EN } from './messages-settings-en';
+
+/** English UI text (the settings and MCP pages' text lives in their own files). */
 export const EN_MESSAGES = {
+  ...SETTINGS_EN,
+  ...MCP_EN,
+  ...KEYCHAIN_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':
@@ -24,13 +32,50 @@ export const EN_MESSAGES = {
   'chat.assistant': 'Aivory',
   'chat.reasoning': 'Reasoning',
   'chat.thinking': 'Thinking…',
-  'chat.attachment': 'Attachment: {name}',
+  'chat.attachment': 'Attachment: {name} ({size})',
   'chat.artifact': 'File: {name} ({size})',
 
   'composer.placeholder': 'Message Aivory (Enter to send, Shift+Enter for a new line)',
   'composer.send': 'Send',
   'composer.stop': 'Stop',
   'composer.mode': 'Mode',
+  'composer.attach': 'Attach',
+  'composer.dropHint': 'Drop files to attach them',
+  'composer.attachmentChip': '{name} ({size})',
+  'composer.removeAttachment': 'Remove {name}',
+  'composer.model': 'Model',
+  'composer.modelDefault': 'Default: {name}',
+  'composer.tools': 'Tools',
+  'composer.prompts': 'Prompts',
+
+  'attach.tooMany': 'At most {max} files can be attached to one message.',
+  'attach.tooLarge': '{name} is larger than {max} MiB, the limit for one file.',
+  'attach.totalTooLarge': 'The files of one message may total at most {max} MiB.',
+  'attach.readFailed': 'A file could not be read.',
+
+  'file.download': 'Download',
+  'file.open': 'Open',
+  'file.reveal': 'Show in folder',
+
+  'tools.title': 'Tools in this conversation',
+  'tools.newChatHint': 'Send a first message, then switch tools for this conversation here.',
+  'tools.loading': 'Loading…',
+  'tools.reset': "Reset to the model's defaults",
+  'tools.unavailable': 'unavailable',
+  'tools.layer.global-off': 'switched off in settings',
+  'tools.layer.conversation-on': 'on for this conversation',
+  'tools.layer.conversation-off': 'off for this conversation',
+  'tools.layer.model-default': "model's default",
+  'tools.layer.not-model-default': "not among the model's defaults",
+
+  'prompts.title': 'Insert a prompt',
+  'prompts.empty': 'No prompt templates yet (add them with aivory prompts add).',
+  'prompts.insert': 'Insert',
+  'prompts.back': 'Back',
+
+  'code.copy': 'Copy',
+  'code.copied': 'Copied',
+  'code.copyFailed': 'Copy failed',
   'mode.fast': 'Fast',
   'mode.normal': 'Normal',
   'mode.deep': 'Deep research',
@@ -87,15 +132,6 @@ export const EN_MESSAGES = {
   'settings.close': 'Close',
   'settings.language': 'Language',
   'settings.language.system': 'Follow the system',
-  'settings.models': 'Models',
-  'settings.model.default': 'default',
-  'settings.model.key': 'key {key}',
-  'settings.model.noKey': 'no key',
-  'settings.model.delete': 'Remove',
-  'settings.model.environment': 'From the environment (AIVORY_BASE_URL / AIVORY_MODEL)',
-  'settings.model.add': 'Add a model',
-  'settings.tools': 'Tools',
-  'settings.tool.available': 'available',
   'settings.version': 'Aivory {version}',
 } as const;
 

@@ -1,8 +1,14 @@
 /** 简体中文界面文字；键与英文一一对应（类型检查保证没有遗漏）。 */
 import type { MessageKey } from './messages-en';
+import { KEYCHAIN_ZH } from './messages-keychain-zh';
+import { MCP_ZH } from './messages-mcp-zh';
+import { SETTINGS_ZH } from './messages-settings-zh';
 
 /** Simplified Chinese UI text. */
 export const ZH_MESSAGES: Record<MessageKey, string> = {
+  ...SETTINGS_ZH,
+  ...MCP_ZH,
+  ...KEYCHAIN_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
   'app.offline': '未连接到 Aivory，正在重连…（若持续如此，请重新打开 aivory serve 打印的网址）',
@@ -26,13 +32,50 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'chat.assistant': 'Aivory',
   'chat.reasoning': '推理过程',
   'chat.thinking': '思考中…',
-  'chat.attachment': '附件：{name}',
+  'chat.attachment': '附件：{name}（{size}）',
   'chat.artifact': '文件：{name}（{size}）',
 
   'composer.placeholder': '给 Aivory 发消息（Enter 发送，Shift+Enter 换行）',
   'composer.send': '发送',
   'composer.stop': '停止',
   'composer.mode': '模式',
+  'composer.attach': '添加附件',
+  'composer.dropHint': '松开鼠标即可添加附件',
+  'composer.attachmentChip': '{name}（{size}）',
+  'composer.removeAttachment': '移除 {name}',
+  'composer.model': '模型',
+  'composer.modelDefault': '默认：{name}',
+  'composer.tools': '工具',
+  'composer.prompts': '提示词',
+
+  'attach.tooMany': '一条消息最多只能添加 {max} 个文件。',
+  'attach.tooLarge': '{name} 超过了单个文件 {max} MiB 的上限。',
+  'attach.totalTooLarge': '一条消息的文件合计不能超过 {max} MiB。',
+  'attach.readFailed': '有文件无法读取。',
+
+  'file.download': '下载',
+  'file.open': '打开',
+  'file.reveal': '在文件夹中显示',
+
+  'tools.title': '本对话可用的工具',
+  'tools.newChatHint': '先发送第一条消息，之后可在这里为本对话开关工具。',
+  'tools.loading': '加载中…',
+  'tools.reset': '恢复为模型的默认设置',
+  'tools.unavailable': '不可用',
+  'tools.layer.global-off': '已在设置中关闭',
+  'tools.layer.conversation-on': '本对话已开启',
+  'tools.layer.conversation-off': '本对话已关闭',
+  'tools.layer.model-default': '模型默认开启',
+  'tools.layer.not-model-default': '不在模型默认工具中',
+
+  'prompts.title': '插入提示词',
+  'prompts.empty': '还没有提示词模板（可用 aivory prompts add 添加）。',
+  'prompts.insert': '插入',
+  'prompts.back': '返回',
+
+  'code.copy': '复制',
+  'code.copied': '已复制',
+  'code.copyFailed': '复制失败',
   'mode.fast': '快速',
   'mode.normal': '标准',
   'mode.deep': '深度研究',
@@ -87,14 +130,5 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'settings.close': '关闭',
   'settings.language': '语言',
   'settings.language.system': '跟随系统',
-  'settings.models': '模型',
-  'settings.model.default': '默认',
-  'settings.model.key': '密钥 {key}',
-  'settings.model.noKey': '无密钥',
-  'settings.model.delete': '移除',
-  'settings.model.environment': '来自环境变量（AIVORY_BASE_URL / AIVORY_MODEL）',
-  'settings.model.add': '添加模型',
-  'settings.tools': '工具',
-  'settings.tool.available': '可用',
   'settings.version': 'Aivory {version}',
 };

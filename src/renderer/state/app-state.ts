@@ -4,6 +4,7 @@ import type { EventPayload, InvokeResponse } from '../../shared/ipc-contract';
 import type { BudgetUpdateEvent } from '../../shared/turn-events';
 import type { AivoryBridge } from '../bridge/bridge';
 import type { LanguageSetting, Locale } from '../i18n/i18n';
+import type { PendingAttachment, ShownFile } from './attachment-rules';
 import type { LiveTurn } from './live-turn';
 
 /** Which screen shows. */
@@ -16,6 +17,8 @@ export type SearchHit = InvokeResponse<'conversations.search'>[number];
 /** A live turn plus the user's text while it is not yet among the loaded messages. */
 export interface ShownTurn extends LiveTurn {
   userText: string | null;
+  /** The files sent with that text (not yet stored, so without paths). */
+  userFiles?: ShownFile[];
 }
 
 /** Session state and actions. */
@@ -63,9 +66,15 @@ export interface ChatSlice {
   liveTurns: Record<string, ShownTurn>;
   /** The text being sent before `chat.send` answers. */
   sendingText: string | null;
+  /** The files being sent with it. */
+  sendingFiles: ShownFile[];
   mode: TurnMode;
   setMode(mode: TurnMode): void;
-  send(text: string): Promise<void>;
+  /** The saved model the composer uses; null: the environment model, else the saved default. */
+  modelId: string | null;
+  setModelId(id: string | null): void;
+  /** Sends a message (text, files or both); resolves false when it was not sent. */
+  send(text: string, files?: readonly PendingAttachment[]): Promise<boolean>;
   stop(turnId: string): Promise<void>;
   receiveTurnEvent(payload: EventPayload<'turn.event'>): void;
 }

@@ -4,6 +4,8 @@
  */
 import type { StateCreator } from 'zustand';
 import type { AppState, ChatSlice, ShownTurn } from './app-state';
+import type { ShownFile } from './attachment-rules';
+import { attachmentsPayload } from './attachment-rules';
 import { applyTurnEvent, emptyTurn } from './live-turn';
 
 function shown(turn: ShownTurn | undefined, turnId: string): ShownTurn {
@@ -14,19 +16,33 @@ function shown(turn: ShownTurn | undefined, turnId: string): ShownTurn {
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
   liveTurns: {},
   sendingText: null,
+  sendingFiles: [],
   mode: 'normal',
   setMode(mode) {
     set({ mode });
   },
-  async send(text) {
-    const { bridge, activeId, mode } = get();
-    if (!bridge || text.trim() === '' || get().sendingText !== null) return;
-    set({ sendingText: text });
+  modelId: null,
+  setModelId(modelId) {
+    set({ modelId });
+  },
+  async send(text, files = []) {
+    const { bridge, activeId, mode, modelId } = get();
+    if (!bridge || (text.trim() === '' && files.length === 0) || get().sendingText !== null)
+      return false;
+    const shownFiles = files.map((file): ShownFile => ({
+      name: file.name,
+      size: file.size,
+      mime: file.mime,
+      path: null,
+    }));
+    set({ sendingText: text, sendingFiles: shownFiles });
     try {
       const sent = await bridge.invoke('chat.send', {
         text,
         mode,
         ...(activeId ? { conversationId: activeId } : {}),
+        ...(modelId ? { modelId } : {}),
+        ...(files.length > 0 ? { attachments: attachmentsPayload(files) } : {}),
       });
       const turn = shown(get().liveTurns[sent.turnId], sent.turnId);
       set({
@@ -37,15 +53,19 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
             conversationId: sent.conversationId,
             messageId: sent.messageId,
             userText: text,
+            userFiles: shownFiles,
           },
         },
         activeId: get().activeId ?? sent.conversationId,
         sendingText: null,
+        sendingFiles: [],
       });
       if (activeId === null) await get().refreshConversations();
+      return true;
     } catch (error) {
-      set({ sendingText: null });
+      set({ sendingText: null, sendingFiles: [] });
       get().showError(error);
+      return false;
     }
   },
   async stop(turnId) {

@@ -2,6 +2,7 @@
 import type { StateCreator } from 'zustand';
 import { resolveLocale } from '../i18n/i18n';
 import type { AppState, SessionSlice } from './app-state';
+import { batchPerFrame } from './frame-batch';
 
 /** The browser's preferred languages (empty outside a browser, e.g. in unit tests). */
 function preferredLanguages(): readonly string[] {
@@ -21,7 +22,11 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   async start(bridge) {
     set({ bridge });
     bridge.onConnectionChange((connected) => set({ connected }));
-    bridge.onEvent('turn.event', (payload) => get().receiveTurnEvent(payload));
+    // Streamed deltas arrive by the hundred per second: one render per frame, not per delta.
+    bridge.onEvent(
+      'turn.event',
+      batchPerFrame((payload) => get().receiveTurnEvent(payload)),
+    );
     try {
       const [status, settings] = await Promise.all([
         bridge.invoke('app.status'),

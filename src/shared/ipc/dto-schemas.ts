@@ -106,6 +106,18 @@ export const modelViewSchema = z.object({
   toolMode: toolModeSchema,
   contextWindow: z.number(),
   defaultTools: z.array(z.string()).nullable(),
+  /** MCP service ids checked by default; null: every enabled service (the host always sets it). */
+  defaultMcpServices: z.array(z.string()).nullable().optional(),
+  /** Each default service by name, with 已删除 / 已停用 / 未同步 when it cannot run. */
+  mcpDefaults: z
+    .array(
+      z.object({
+        serviceId: z.string(),
+        name: z.string().nullable(),
+        marker: z.enum(['已删除', '已停用', '未同步']).nullable(),
+      }),
+    )
+    .optional(),
   isDefault: z.boolean(),
   apiKeyMasked: z.string().nullable(),
 });
@@ -203,5 +215,13 @@ export const settingsViewSchema = z.object({
     ...maskedKey,
   }),
   chat: z.object({ defaultMode: turnModeSchema }),
+  /** web_fetch / fetch_image limits. */
+  web: z.object({
+    refuseNonDefaultPorts: z.boolean(),
+    maxBodyMegabytes: z.number(),
+    deadlineSeconds: z.number(),
+  }),
+  /** stdio MCP services are allowed (they run a local command). */
+  mcp: z.object({ allowLocalCommands: z.boolean() }),
   ui: z.object({ language: z.enum(['system', 'zh-CN', 'en']) }),
 });

@@ -24,8 +24,10 @@ export default function setup(): void {
   const built = existsSync(BUILT) ? statSync(BUILT).mtimeMs : 0;
   const newest = Math.max(...SOURCES.filter(existsSync).map(newestMtime));
   if (built >= newest) return;
+  // vitest sets NODE_ENV=test, which would give React's development build: build what users run.
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
     cwd: ROOT,
     stdio: 'ignore',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 }

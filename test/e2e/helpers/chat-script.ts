@@ -17,7 +17,7 @@ const USE_SKILL =
 type Message = { role: string; content: string };
 
 /** The turn's own user message and how many tool results followed it. */
-function turnState(request: RecordedRequest): { text: string; toolResults: number } {
+export function turnState(request: RecordedRequest): { text: string; toolResults: number } {
   const messages = (request.body.messages ?? []) as Message[];
   const isResult = (message: Message): boolean =>
     message.role === 'user' && /^<tool_(result|error)/.test(message.content.trim());

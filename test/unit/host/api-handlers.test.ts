@@ -84,9 +84,10 @@ describe('API handlers', () => {
         AIVORY_TOOL_MODE: 'prompt',
       },
     });
-    const events: HubEvent[] = [];
+    const events: Extract<HubEvent, { name: 'turn.event' }>[] = [];
     const ended = new Promise<void>((resolve) => {
       fixture?.host.events.subscribe((event) => {
+        if (event.name !== 'turn.event') return;
         events.push(event);
         if (event.payload.event.type === 'turn-end') resolve();
       });
@@ -158,7 +159,8 @@ describe('API handlers', () => {
     });
     const ended = new Promise<unknown>((resolve) => {
       fixture?.host.events.subscribe((event) => {
-        if (event.payload.event.type === 'turn-end') resolve(event.payload.event);
+        if (event.name === 'turn.event' && event.payload.event.type === 'turn-end')
+          resolve(event.payload.event);
       });
     });
     const sent = await fixture.value('chat.send', { text: 'Go slowly' });

@@ -289,4 +289,44 @@ describe('MCP services', () => {
       ),
     ).toEqual(names.slice(0, 2));
   });
+
+  it('edits a service: headers replaced (old secrets gone), a new address needs a new test', async () => {
+    const { services, setTools, store } = fixture();
+    await add(services);
+    setTools([tool('search', 'Search', true)]);
+    await services.sync('Files', { accept: true, signal });
+    await services.test('Files', signal);
+    expect(services.get('Files').testState).toBe('connected');
+    const before = services.get('Files').headers[0]?.secretRef ?? '';
+
+    const renamed = await services.update('Files', { name: 'Notes', timeoutSeconds: 90 });
+    // Only the name and timeout changed: still connected, same secret.
+    expect(renamed.service).toMatchObject({
+      name: 'Notes',
+      timeoutMs: 90_000,
+      testState: 'connected',
+    });
+    expect(services.get('Notes').headers[0]?.secretRef).toBe(before);
+
+    const moved = await services.update('Notes', {
+      url: 'https://other.example.com/mcp',
+      headers: ['Authorization: Bearer new-token-123456'],
+    });
+    expect(moved.service).toMatchObject({
+      url: 'https://other.example.com/mcp',
+      testState: 'untested',
+    });
+    expect(moved.service.headers).toEqual([
+      { name: 'Authorization', value: expect.not.stringContaining('new-token') },
+    ]);
+    // The snapshot and the approvals survive an edit.
+    expect(store.mcp.listTools(moved.service.id).map((record) => record.name)).toEqual(['search']);
+    await expect(services.update('Notes', { url: 'http://169.254.169.254/' })).rejects.toThrow(
+      'Refused',
+    );
+    await add(services, 'Other', 'https://x.example.com/mcp');
+    await expect(services.update('Other', { name: 'Notes' })).rejects.toThrow(
+      'An MCP service named "Notes" exists.',
+    );
+  });
 });

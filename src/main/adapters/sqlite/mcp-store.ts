@@ -133,6 +133,32 @@ export class SqliteMcpStore implements McpStore {
     return this.mustGet(id);
   }
 
+  updateConfig(id: string, config: Omit<NewMcpService, 'id'>): McpService {
+    try {
+      const changed = this.sql.run(
+        `UPDATE mcp_services SET name = @name, icon = @icon, description = @description,
+           transport = @transport, url = @url, command = @command, args = @args, env = @env,
+           headers = @headers, timeout_ms = @timeoutMs, max_timeout_ms = @maxTimeoutMs,
+           updated_at = @now WHERE id = @id`,
+        {
+          ...config,
+          id,
+          args: JSON.stringify(config.args),
+          env: JSON.stringify(config.env),
+          headers: JSON.stringify(config.headers),
+          now: this.clock.now(),
+        },
+      ).changes;
+      if (changed === 0) throw new AivoryError('not-found', `No MCP service with id ${id}.`);
+    } catch (error) {
+      if (error instanceof Error && /UNIQUE/.test(error.message)) {
+        throw new AivoryError('invalid-input', `An MCP service named "${config.name}" exists.`);
+      }
+      throw error;
+    }
+    return this.mustGet(id);
+  }
+
   deleteService(id: string): boolean {
     return this.sql.run('DELETE FROM mcp_services WHERE id = ?', id).changes > 0;
   }

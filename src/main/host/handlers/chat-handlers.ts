@@ -12,6 +12,7 @@ import { modelOverridesFromEnv, resolveModel } from '../../services/model-resolu
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 import { requireModel } from './model-handlers';
+import { decodeAttachments, preparationSelection } from './turn-inputs';
 
 type ChatHandlers = Pick<ApiHandlers, 'chat.send' | 'chat.cancel'>;
 
@@ -29,7 +30,9 @@ async function startTurn(
 ): Promise<InvokeResponse<'chat.send'>> {
   const { app, events } = context;
   const model = await turnModel(context, request.modelId);
-  await app.prepareTools(request.tools ?? model.defaultTools ?? undefined);
+  await app.prepareTools(
+    preparationSelection(app.store, request.conversationId, request.tools, model.defaultTools),
+  );
   return new Promise((resolve, reject) => {
     let started = false;
     let turnId = '';
@@ -41,8 +44,13 @@ async function startTurn(
         text: request.text,
         model,
         mode: request.mode ?? app.settings.get('chat').defaultMode,
+        // MCP approvals go to the windows as `approval.request`; canceling the turn denies them.
+        approve: context.approvals.approverFor(() => turnId || null),
         ...(request.conversationId ? { conversationId: request.conversationId } : {}),
         ...(request.tools ? { tools: request.tools } : {}),
+        ...(request.attachments?.length
+          ? { attachments: decodeAttachments(request.attachments) }
+          : {}),
       },
       (event) => {
         if (event.type === 'turn-end') {
@@ -114,5 +122,6 @@ async function turnModel(
     toolMode: saved.toolMode,
     contextWindow: saved.contextWindow,
     defaultTools: saved.defaultTools,
+    defaultMcpServices: saved.defaultMcpServices ?? null,
   };
 }

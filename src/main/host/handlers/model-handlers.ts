@@ -8,6 +8,8 @@ import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract
 import { listModels } from '../../adapters/openai/openai-llm-client';
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import type { SecretStore } from '../../core/ports';
+import type { McpService } from '../../../shared/mcp';
+import { mcpDefaultEntries } from '../../services/mcp/mcp-model-defaults';
 import { DEFAULT_CONTEXT_WINDOW, modelOverridesFromEnv } from '../../services/model-resolution';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
@@ -34,7 +36,9 @@ export function createModelHandlers(context: HostContext): ModelHandlers {
       };
     },
     'models.list': async () => ({
-      models: await Promise.all(store.listModels().map((model) => modelView(model, secrets))),
+      models: await Promise.all(
+        store.listModels().map((model) => modelView(model, secrets, store.mcp.listServices())),
+      ),
       environmentModel: environmentModelView(context.env),
     }),
     'models.save': async (request) => saveModel(context, request),
@@ -74,11 +78,15 @@ async function saveModel(
     contextWindow: request.contextWindow ?? existing?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
     defaultTools:
       request.defaultTools === undefined ? (existing?.defaultTools ?? null) : request.defaultTools,
+    defaultMcpServices:
+      request.defaultMcpServices === undefined
+        ? (existing?.defaultMcpServices ?? null)
+        : request.defaultMcpServices,
     apiKeyRef,
     isDefault: request.isDefault ?? existing?.isDefault ?? models.length === 0,
   };
   store.saveModel(config);
-  return modelView(config, secrets);
+  return modelView(config, secrets, store.mcp.listServices());
 }
 
 /**
@@ -110,10 +118,14 @@ async function testConnection(
   }
 }
 
-/** The view of a saved model: the key masked, its reference dropped. */
+/**
+ * The view of a saved model: the key masked, its reference dropped, its MCP defaults with the
+ * 已删除 / 已停用 / 未同步 markers of services that can no longer run.
+ */
 export async function modelView(
   model: ModelConfig,
   secrets: SecretStore,
+  services: readonly McpService[],
 ): Promise<InvokeResponse<'models.save'>> {
   const key = model.apiKeyRef ? await secrets.get(model.apiKeyRef) : null;
   return {
@@ -124,6 +136,8 @@ export async function modelView(
     toolMode: model.toolMode,
     contextWindow: model.contextWindow,
     defaultTools: model.defaultTools,
+    defaultMcpServices: model.defaultMcpServices ?? null,
+    mcpDefaults: mcpDefaultEntries(model.defaultMcpServices, services),
     isDefault: model.isDefault,
     apiKeyMasked: key ? maskSecret(key) : null,
   };

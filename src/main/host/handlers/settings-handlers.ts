@@ -19,6 +19,7 @@ export function createSettingsHandlers(context: HostContext): SettingsHandlers {
     'settings.get': () => settingsView(settings, secrets),
     'settings.set': async (request) => {
       settings.update(request.key, request.values);
+      await context.app.settingsChanged(request.key);
       return settingsView(settings, secrets);
     },
     'settings.setKey': async ({ key, apiKey }) => {
@@ -30,6 +31,7 @@ export function createSettingsHandlers(context: HostContext): SettingsHandlers {
         await secrets.set(ref, apiKey);
         settings.update(key, { apiKeyRef: ref });
       }
+      await context.app.settingsChanged(key);
       return settingsView(settings, secrets);
     },
   };
@@ -52,6 +54,8 @@ export async function settingsView(
     sandbox: { ...sandbox, apiKeyMasked: await masked(sandboxKey) },
     images: { ...images, apiKeyMasked: await masked(imagesKey) },
     chat: settings.get('chat'),
+    web: settings.get('web'),
+    mcp: settings.get('mcp'),
     ui: settings.get('ui'),
   };
 }

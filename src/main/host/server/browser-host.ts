@@ -9,7 +9,9 @@ import type { AppContext } from '../../services/app-context';
 import type { ApiHost } from '../api-handlers';
 import { createApiHost } from '../api-handlers';
 import type { DiscoveryCandidate } from '../host-context';
+import { dataFileRoots } from '../files/data-files';
 import { createAccessToken } from './access-token';
+import { isFilesRequest, serveDataFile } from './files-route';
 import { serveStatic, setSecurityHeaders } from './static-files';
 import { createWebSocketTransport } from './websocket-transport';
 
@@ -48,9 +50,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
   const sockets = new Set<Socket>();
   let origins: string[] = [];
+  let hosts: string[] = [];
+  const roots = dataFileRoots(options.app.dataDir, options.env);
   const server = createServer((request, response) => {
     setSecurityHeaders(response, origins[0] ?? '');
-    serveStatic(rendererDir, request, response).catch(() => response.destroy());
+    const answer = isFilesRequest(request.url)
+      ? serveDataFile(request, response, { token, allowedHosts: hosts, roots })
+      : serveStatic(rendererDir, request, response);
+    answer.catch(() => response.destroy());
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -63,6 +70,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   origins = [`http://${LOOPBACK_HOST}:${port}`, `http://localhost:${port}`];
+  hosts = [`${LOOPBACK_HOST}:${port}`, `localhost:${port}`];
   const api = createApiHost(options.app, {
     env: options.env,
     policy: { allowedOrigins: origins },
@@ -71,7 +79,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const transport = createWebSocketTransport({
     token,
     allowedOrigins: origins,
-    allowedHosts: [`${LOOPBACK_HOST}:${port}`, `localhost:${port}`],
+    allowedHosts: hosts,
     dispatch: api.dispatch,
     events: api.events,
     logger: options.app.logger,

@@ -10,6 +10,7 @@ import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
 import type { HostFrame } from '../../../shared/ipc/ws-frames';
 import { requestFrameSchema } from '../../../shared/ipc/ws-frames';
+import { MAX_REQUEST_FRAME_BYTES } from '../../../shared/ipc/chat-extras-methods';
 import type { Logger } from '../../core/ports';
 import type { Dispatch } from '../dispatcher';
 import { failure } from '../dispatcher';
@@ -17,8 +18,11 @@ import type { EventHub } from '../event-hub';
 import type { SenderDescriptor } from '../sender';
 import { tokenMatches } from './access-token';
 
-/** Largest frame a browser may send (a long pasted message fits; a flood does not). */
-export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+/**
+ * Largest frame a browser may send: a `chat.send` with its attached files in base64 (the
+ * contract caps them; only an authenticated socket gets this far).
+ */
+export const MAX_FRAME_BYTES = MAX_REQUEST_FRAME_BYTES;
 /** A socket whose unsent backlog exceeds this is a stalled client: it is closed. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 

@@ -72,18 +72,9 @@ export class McpServices {
   }
 
   async add(input: McpServiceInput): Promise<{ service: McpServiceView; notice: string | null }> {
-    const { store, secrets, ids } = this.dependencies;
+    const { store, ids } = this.dependencies;
     const parsed = parseServiceInput(input, this.dependencies.allowLocalCommands());
     const id = ids.next('mcp');
-    const save = async (kind: string, entries: [string, string][]) => {
-      const saved = [];
-      for (const [index, [name, value]] of entries.entries()) {
-        const secretRef = `mcp.${id}.${kind}.${index}`;
-        await secrets.set(secretRef, value);
-        saved.push({ name, secretRef });
-      }
-      return saved;
-    };
     const service = store.createService({
       id,
       name: parsed.name,
@@ -93,12 +84,82 @@ export class McpServices {
       url: parsed.url,
       command: parsed.command,
       args: parsed.args,
-      headers: await save('header', parsed.headers),
-      env: await save('env', parsed.env),
+      headers: await this.saveSecrets(id, 'header', parsed.headers),
+      env: await this.saveSecrets(id, 'env', parsed.env),
       timeoutMs: parsed.timeoutMs,
       maxTimeoutMs: parsed.maxTimeoutMs,
     });
     return { service: await this.view(service), notice: parsed.notice };
+  }
+
+  /**
+   * Changes a service. Headers / env given replace the old ones (their secrets are deleted);
+   * absent, they are kept. A changed address, transport or command disconnects the service and
+   * makes it untested again; snapshots and approvals stay.
+   */
+  async update(
+    idOrName: string,
+    changes: Partial<McpServiceInput>,
+  ): Promise<{ service: McpServiceView; notice: string | null }> {
+    const current = this.get(idOrName);
+    const parsed = parseServiceInput(
+      {
+        name: changes.name ?? current.name,
+        icon: changes.icon ?? current.icon,
+        description: changes.description ?? current.description,
+        transport: changes.transport ?? current.transport,
+        ...((changes.url ?? current.url) ? { url: changes.url ?? current.url ?? '' } : {}),
+        ...((changes.command ?? current.command)
+          ? { command: changes.command ?? current.command ?? '' }
+          : {}),
+        args: changes.args ?? current.args,
+        headers: changes.headers ?? [],
+        env: changes.env ?? [],
+        timeoutSeconds: changes.timeoutSeconds ?? current.timeoutMs / 1000,
+        maxTimeoutSeconds: changes.maxTimeoutSeconds ?? current.maxTimeoutMs / 1000,
+      },
+      current.transport === 'stdio' || this.dependencies.allowLocalCommands(),
+    );
+    const replace = async (
+      kind: string,
+      given: unknown,
+      old: McpService['headers'],
+      entries: [string, string][],
+    ) => {
+      if (given === undefined) return old;
+      for (const entry of old) await this.dependencies.secrets.delete(entry.secretRef);
+      return this.saveSecrets(current.id, kind, entries);
+    };
+    const headers = await replace('header', changes.headers, current.headers, parsed.headers);
+    const env = await replace('env', changes.env, current.env, parsed.env);
+    const moved =
+      parsed.url !== current.url ||
+      parsed.transport !== current.transport ||
+      parsed.command !== current.command ||
+      changes.headers !== undefined ||
+      changes.env !== undefined;
+    if (moved) await this.disconnect(current.id);
+    const service = this.dependencies.store.updateConfig(current.id, {
+      name: parsed.name,
+      icon: parsed.icon,
+      description: parsed.description,
+      transport: parsed.transport,
+      url: parsed.url,
+      command: parsed.command,
+      args: parsed.args,
+      headers,
+      env,
+      timeoutMs: parsed.timeoutMs,
+      maxTimeoutMs: parsed.maxTimeoutMs,
+    });
+    const updated = moved
+      ? this.dependencies.store.updateService(service.id, {
+          testState: 'untested',
+          testMessage: null,
+          testedAt: null,
+        })
+      : service;
+    return { service: await this.view(updated), notice: parsed.notice };
   }
 
   async remove(idOrName: string): Promise<void> {
@@ -271,6 +332,22 @@ export class McpServices {
     const url = checkServiceUrl(service.url ?? '');
     await checkResolvedAddresses(url, this.dependencies.resolver, signal);
     return { transport: service.transport, url: url.url, headers: await reveal(service.headers) };
+  }
+
+  /** Stores header / env values in the secret store; the service keeps only references. */
+  private async saveSecrets(
+    serviceId: string,
+    kind: string,
+    entries: readonly [string, string][],
+  ): Promise<McpService['headers']> {
+    const saved = [];
+    const stamp = this.dependencies.clock.now().toString(36);
+    for (const [index, [name, value]] of entries.entries()) {
+      const secretRef = `mcp.${serviceId}.${kind}.${stamp}.${index}`;
+      await this.dependencies.secrets.set(secretRef, value);
+      saved.push({ name, secretRef });
+    }
+    return saved;
   }
 
   private async disconnect(serviceId: string): Promise<void> {

@@ -43,6 +43,8 @@ export interface McpStore {
   getService(idOrName: string): McpService | null;
   createService(input: NewMcpService): McpService;
   updateService(id: string, patch: McpServicePatch): McpService;
+  /** Replaces what the user configured (name … timeouts); keeps state, snapshots, approvals. */
+  updateConfig(id: string, config: Omit<NewMcpService, 'id'>): McpService;
   deleteService(id: string): boolean;
   listTools(serviceId: string): McpToolRecord[];
   saveLatest(serviceId: string, tools: readonly McpToolInfo[]): void;

@@ -3,7 +3,7 @@
  * streaming in, and the composer.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { messageText } from '../../../shared/message-parts';
 import { useT } from '../../i18n/use-t';
 import { budgetFromToolCalls } from '../../state/budget-text';
@@ -11,6 +11,7 @@ import type { ShownTurn } from '../../state/app-state';
 import { useApp } from '../../state/store';
 import { AssistantMessage, UserMessage } from './message-view';
 import { Composer } from './composer';
+import { useMessageWindow } from './use-message-window';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -21,11 +22,50 @@ export function ChatView(): ReactNode {
   const budgets = useApp((state) => state.budgets);
   const liveTurns = useApp((state) => state.liveTurns);
   const sendingText = useApp((state) => state.sendingText);
+  const sendingFiles = useApp((state) => state.sendingFiles);
   const live = Object.values(liveTurns).filter(
     (turn) => turn.conversationId === activeId && activeId !== null,
   );
   const liveIds = new Set(live.map((turn) => turn.messageId));
   const running = live.find((turn) => turn.end === null) ?? null;
+  // Stored messages re-render only when they change, not on every streamed delta; a long
+  // conversation renders from its end (use-message-window.ts).
+  const { start, sentinel } = useMessageWindow(activeId, messages.length);
+  const liveKey = [...liveIds].join(' ');
+  const stored = useMemo(
+    () =>
+      messages
+        .slice(start)
+        .filter((message) => !liveIds.has(message.id))
+        .map((message) =>
+          message.role === 'user' ? (
+            <UserMessage
+              key={message.id}
+              text={messageText(message.parts)}
+              files={message.parts.flatMap((part) =>
+                part.kind === 'attachment' ? [part.attachment] : [],
+              )}
+            />
+          ) : (
+            <AssistantMessage
+              key={message.id}
+              parts={message.parts}
+              status={message.status}
+              budget={
+                budgets[message.id] ??
+                budgetFromToolCalls(
+                  turns[message.id]?.turnId ?? '',
+                  turns[message.id]?.toolCalls ?? {},
+                )
+              }
+              stopReason={turns[message.id]?.stopReason ?? null}
+              error={null}
+            />
+          ),
+        ),
+    // liveIds is read through liveKey, its string form.
+    [messages, turns, budgets, liveKey, start],
+  );
   const bottom = useRef<HTMLDivElement>(null);
   const lastLive = live.at(-1);
   useEffect(() => {
@@ -39,34 +79,12 @@ export function ChatView(): ReactNode {
         {messages.length === 0 && live.length === 0 && sendingText === null && (
           <div className="empty-chat">{t('chat.empty')}</div>
         )}
-        {messages
-          .filter((message) => !liveIds.has(message.id))
-          .map((message) =>
-            message.role === 'user' ? (
-              <UserMessage key={message.id} text={messageText(message.parts)} />
-            ) : (
-              <AssistantMessage
-                key={message.id}
-                parts={message.parts}
-                status={message.status}
-                budget={
-                  budgets[message.id] ??
-                  budgetFromToolCalls(
-                    turns[message.id]?.turnId ?? '',
-                    turns[message.id]?.toolCalls ?? {},
-                  )
-                }
-                stopReason={turns[message.id]?.stopReason ?? null}
-                error={null}
-              />
-            ),
-          )}
-        {live.map((turn) => (
-          <LiveTurnView key={turn.turnId} turn={turn} />
-        ))}
+        {start > 0 && <div ref={sentinel} className="messages-earlier" aria-hidden />}
+        {/* One keyed list: a finished turn's message turns into its stored copy in place. */}
+        {[...stored, ...live.flatMap(liveTurnElements)]}
         {sendingText !== null && (
           <>
-            <UserMessage text={sendingText} />
+            <UserMessage text={sendingText} files={sendingFiles} />
             <AssistantMessage
               parts={[]}
               status="streaming"
@@ -83,8 +101,12 @@ export function ChatView(): ReactNode {
   );
 }
 
-function LiveTurnView(props: { turn: ShownTurn }): ReactNode {
-  const { turn } = props;
+/**
+ * A live turn's user message and answer, keyed so that the answer keeps its component when the
+ * reload after `turn-end` brings its stored copy (same message id): remounting a long answer
+ * would re-render all of it at once.
+ */
+function liveTurnElements(turn: ShownTurn): ReactNode[] {
   const end = turn.end;
   const status =
     end === null
@@ -94,18 +116,19 @@ function LiveTurnView(props: { turn: ShownTurn }): ReactNode {
         : end.stopReason === 'error'
           ? 'error'
           : 'complete';
-  return (
-    <>
-      {turn.userText !== null && <UserMessage text={turn.userText} />}
-      <AssistantMessage
-        parts={turn.parts}
-        status={status}
-        budget={turn.budget}
-        stopReason={end?.stopReason ?? null}
-        error={end?.error ?? null}
-      />
-    </>
-  );
+  return [
+    turn.userText !== null && (
+      <UserMessage key={`live-user-${turn.turnId}`} text={turn.userText} files={turn.userFiles} />
+    ),
+    <AssistantMessage
+      key={turn.messageId ?? `live-${turn.turnId}`}
+      parts={turn.parts}
+      status={status}
+      budget={turn.budget}
+      stopReason={end?.stopReason ?? null}
+      error={end?.error ?? null}
+    />,
+  ];
 }
 
 function ChatHeader(): ReactNode {

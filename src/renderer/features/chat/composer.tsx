@@ -1,39 +1,93 @@
-/** The composer: a text area (Enter sends, Shift+Enter breaks the line), mode, Send or Stop. */
-import type { ReactNode } from 'react';
-import { useState } from 'react';
+/**
+ * The composer: a text area (Enter sends, Shift+Enter breaks the line), files (picker or drop,
+ * shown as chips), prompt templates, the conversation's tools, the model, the mode, Send or Stop.
+ */
+import type { DragEvent, ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TurnMode } from '../../../shared/dto';
+import { PaperclipIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
+import { insertIntoComposer } from '../../state/composer-rules';
 import { useApp } from '../../state/store';
+import { AttachmentChips } from '../composer/attachment-chips';
+import { ModelPicker } from '../composer/model-picker';
+import { McpPicker } from '../composer/mcp-picker';
+import { PromptPicker } from '../composer/prompt-picker';
+import { ToolToggles } from '../composer/tool-toggles';
+import type { Attachments } from '../composer/use-attachments';
+import { useAttachments } from '../composer/use-attachments';
 
 const MODES: readonly TurnMode[] = ['fast', 'normal', 'deep'];
+
+/** True when a drag carries files (not text or a link). */
+function carriesFiles(event: DragEvent): boolean {
+  return event.dataTransfer.types.includes('Files');
+}
+
+/** A file dropped beside the composer must not replace the app with the file (browser host). */
+function useNoFileNavigation(): void {
+  useEffect(() => {
+    const refuse = (event: globalThis.DragEvent): void => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    };
+    window.addEventListener('dragover', refuse);
+    window.addEventListener('drop', refuse);
+    return () => {
+      window.removeEventListener('dragover', refuse);
+      window.removeEventListener('drop', refuse);
+    };
+  }, []);
+}
 
 /** The message box; Stop replaces Send while `runningTurnId` runs. */
 export function Composer(props: { runningTurnId: string | null }): ReactNode {
   const t = useT();
   const [text, setText] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const attachments = useAttachments();
+  useNoFileNavigation();
   const send = useApp((state) => state.send);
-  const stop = useApp((state) => state.stop);
-  const mode = useApp((state) => state.mode);
-  const setMode = useApp((state) => state.setMode);
   const sending = useApp((state) => state.sendingText !== null);
   const busy = sending || props.runningTurnId !== null;
+  const empty = text.trim() === '' && attachments.files.length === 0;
   const submit = (): void => {
-    if (busy || text.trim() === '') return;
-    void send(text);
+    if (busy || attachments.reading || empty) return;
+    const sentText = text;
+    const sentFiles = attachments.files;
     setText('');
+    attachments.replace([]);
+    void send(sentText, sentFiles).then((sent) => {
+      if (sent) return;
+      setText((current) => (current === '' ? sentText : current));
+      attachments.replace(sentFiles);
+    });
   };
   return (
     <form
-      className="composer"
+      className={`composer${dragging ? ' dragging' : ''}`}
+      data-testid="composer"
       onSubmit={(event) => {
         event.preventDefault();
         submit();
       }}
+      onDragOver={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        setDragging(false);
+        void attachments.add([...event.dataTransfer.files]);
+      }}
     >
+      <AttachmentChips files={attachments.files} onRemove={attachments.remove} />
       <textarea
         data-testid="composer-input"
         value={text}
-        placeholder={t('composer.placeholder')}
+        placeholder={t(dragging ? 'composer.dropHint' : 'composer.placeholder')}
         rows={3}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={(event) => {
@@ -44,40 +98,98 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
         }}
       />
       <div className="composer-actions">
-        <label className="mode-picker">
-          <span>{t('composer.mode')}</span>
-          <select
-            data-testid="mode-picker"
-            value={mode}
-            onChange={(event) => setMode(event.target.value as TurnMode)}
-          >
-            {MODES.map((value) => (
-              <option key={value} value={value}>
-                {t(`mode.${value}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="composer-tools">
+          <AttachButton attachments={attachments} />
+          <PromptPicker
+            onInsert={(inserted) => setText((current) => insertIntoComposer(current, inserted))}
+          />
+          <McpPicker
+            onInsert={(inserted) => setText((current) => insertIntoComposer(current, inserted))}
+          />
+          <ToolToggles />
+          <ModelPicker />
+          <ModePicker />
+        </div>
         {props.runningTurnId !== null ? (
-          <button
-            type="button"
-            className="button danger"
-            data-testid="turn-stop"
-            onClick={() => void stop(props.runningTurnId ?? '')}
-          >
-            ■ {t('composer.stop')}
-          </button>
+          <StopButton turnId={props.runningTurnId} />
         ) : (
           <button
             type="submit"
             className="button primary"
             data-testid="composer-send"
-            disabled={busy || text.trim() === ''}
+            disabled={busy || attachments.reading || empty}
           >
             {t('composer.send')}
           </button>
         )}
       </div>
     </form>
+  );
+}
+
+/** The hidden file input and the button that opens it. */
+function AttachButton(props: { attachments: Attachments }): ReactNode {
+  const t = useT();
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        data-testid="composer-attach-input"
+        onChange={(event) => {
+          void props.attachments.add([...(event.target.files ?? [])]);
+          event.target.value = '';
+        }}
+      />
+      <button
+        type="button"
+        className="button ghost"
+        data-testid="composer-attach"
+        title={t('composer.attach')}
+        onClick={() => input.current?.click()}
+      >
+        <PaperclipIcon /> {t('composer.attach')}
+      </button>
+    </>
+  );
+}
+
+function ModePicker(): ReactNode {
+  const t = useT();
+  const mode = useApp((state) => state.mode);
+  const setMode = useApp((state) => state.setMode);
+  return (
+    <label className="mode-picker">
+      <span>{t('composer.mode')}</span>
+      <select
+        data-testid="mode-picker"
+        value={mode}
+        onChange={(event) => setMode(event.target.value as TurnMode)}
+      >
+        {MODES.map((value) => (
+          <option key={value} value={value}>
+            {t(`mode.${value}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function StopButton(props: { turnId: string }): ReactNode {
+  const t = useT();
+  const stop = useApp((state) => state.stop);
+  return (
+    <button
+      type="button"
+      className="button danger"
+      data-testid="turn-stop"
+      onClick={() => void stop(props.turnId)}
+    >
+      ■ {t('composer.stop')}
+    </button>
   );
 }

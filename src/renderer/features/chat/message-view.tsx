@@ -10,6 +10,8 @@ import { useT } from '../../i18n/use-t';
 import { budgetText } from '../../state/budget-text';
 import type { TurnSummary } from '../../state/app-state';
 import { displayItems } from '../../state/trace-items';
+import type { ShownFile } from '../../state/attachment-rules';
+import { FileView } from './file-view';
 import { ToolTraceCard } from './tool-trace-card';
 
 /** A stop reason as stored (live reasons plus `interrupted`). */
@@ -24,13 +26,21 @@ export interface AssistantMessageProps {
   error: PublicError | null;
 }
 
-/** The user's message, as plain text. */
-export function UserMessage(props: { text: string }): ReactNode {
+/** The user's message, as plain text, with the files sent along. */
+export function UserMessage(props: { text: string; files?: readonly ShownFile[] }): ReactNode {
   const t = useT();
+  const files = props.files ?? [];
   return (
     <div className="message message-user" data-testid="message-user">
       <div className="message-role">{t('chat.you')}</div>
-      <div className="message-body user-text">{props.text}</div>
+      {props.text !== '' && <div className="message-body user-text">{props.text}</div>}
+      {files.length > 0 && (
+        <div className="message-files">
+          {files.map((file, index) => (
+            <FileView key={`${index}-${file.name}`} file={file} attached />
+          ))}
+        </div>
+      )}
     </div>
   );
 }
@@ -63,15 +73,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
             case 'tool':
               return <ToolTraceCard key={item.trace.toolCallId} trace={item.trace} />;
             case 'file':
-              return (
-                <div key={index} className="file-chip" title={item.artifact.path}>
-                  📎{' '}
-                  {t(item.attached ? 'chat.attachment' : 'chat.artifact', {
-                    name: item.artifact.name,
-                    size: formatSize(item.artifact.size),
-                  })}
-                </div>
-              );
+              return <FileView key={index} file={item.artifact} attached={item.attached} />;
           }
         })}
       </div>
@@ -100,10 +102,4 @@ function StopReason(props: {
       {t(`stop.${reason}`, { message: props.error?.message ?? '' })}
     </span>
   );
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

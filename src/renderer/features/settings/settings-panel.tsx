@@ -1,55 +1,50 @@
-/** Settings: language, models (keys masked), tool availability, version. */
+/**
+ * Settings, following the seed's information architecture: 通用; AI 与模型 → 模型; 能力与集成 →
+ * 工具 / MCP 服务 / 技能 / 提示词; 记忆. A navigation column and the chosen page.
+ */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
-import type { LanguageSetting } from '../../i18n/i18n';
+import { useState } from 'react';
+import type { MessageKey } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
-import { ModelForm } from '../setup/model-form';
+import { McpPage } from '../mcp/mcp-page';
+import { GeneralPage } from './general-page';
+import { MemoriesPage } from './memories-page';
+import { ModelsPage } from './models-page';
+import { PromptsPage } from './prompts-page';
+import { SkillsPage } from './skills-page';
+import { ToolsPage } from './tools-page';
 
-type Models = InvokeResponse<'models.list'>;
-type Tools = InvokeResponse<'tools.status'>;
+/** A page of the settings panel. */
+export type SettingsPageId =
+  'general' | 'models' | 'tools' | 'mcp' | 'skills' | 'prompts' | 'memory';
 
-/** The settings drawer. */
+/** The navigation: groups (null title = top level) and their pages. */
+const NAVIGATION: readonly { title: MessageKey | null; pages: readonly SettingsPageId[] }[] = [
+  { title: null, pages: ['general'] },
+  { title: 'set.nav.ai', pages: ['models'] },
+  { title: 'set.nav.capabilities', pages: ['tools', 'mcp', 'skills', 'prompts'] },
+  { title: null, pages: ['memory'] },
+];
+
+const PAGE_LABELS: Record<SettingsPageId, MessageKey> = {
+  general: 'set.nav.general',
+  models: 'set.nav.models',
+  tools: 'set.nav.tools',
+  mcp: 'set.nav.mcp',
+  skills: 'set.nav.skills',
+  prompts: 'set.nav.prompts',
+  memory: 'set.nav.memory',
+};
+
+/** The settings dialog. */
 export function SettingsPanel(): ReactNode {
   const t = useT();
-  const bridge = useApp((state) => state.bridge);
   const close = useApp((state) => state.setSettingsOpen);
-  const languageSetting = useApp((state) => state.languageSetting);
-  const setLanguage = useApp((state) => state.setLanguage);
-  const version = useApp((state) => state.version);
-  const showError = useApp((state) => state.showError);
-  const [models, setModels] = useState<Models | null>(null);
-  const [tools, setTools] = useState<Tools | null>(null);
-  const [adding, setAdding] = useState(false);
-  const load = async (): Promise<void> => {
-    if (!bridge) return;
-    try {
-      const [modelList, toolList] = await Promise.all([
-        bridge.invoke('models.list'),
-        bridge.invoke('tools.status'),
-      ]);
-      setModels(modelList);
-      setTools(toolList);
-    } catch (error) {
-      showError(error);
-    }
-  };
-  // Loaded once when the panel opens.
-  useEffect(() => {
-    void load();
-  }, []);
-  const removeModel = async (id: string): Promise<void> => {
-    try {
-      await bridge?.invoke('models.delete', { id });
-      await load();
-    } catch (error) {
-      showError(error);
-    }
-  };
+  const [page, setPage] = useState<SettingsPageId>('general');
   return (
     <div className="overlay" role="dialog" aria-modal="true" data-testid="settings-panel">
-      <div className="panel">
+      <div className="panel settings-panel">
         <header className="panel-header">
           <h1>{t('settings.title')}</h1>
           <button
@@ -61,79 +56,51 @@ export function SettingsPanel(): ReactNode {
             ✕ {t('settings.close')}
           </button>
         </header>
-        <section>
-          <h2>{t('settings.language')}</h2>
-          <select
-            data-testid="settings-language"
-            value={languageSetting}
-            onChange={(event) => void setLanguage(event.target.value as LanguageSetting)}
-          >
-            <option value="system">{t('settings.language.system')}</option>
-            <option value="zh-CN">简体中文</option>
-            <option value="en">English</option>
-          </select>
-        </section>
-        <section>
-          <h2>{t('settings.models')}</h2>
-          <ul className="settings-list">
-            {models?.environmentModel && (
-              <li>
-                <span>
-                  {models.environmentModel.model} @ {models.environmentModel.baseUrl}
-                </span>
-                <span className="muted">{t('settings.model.environment')}</span>
-              </li>
-            )}
-            {models?.models.map((model) => (
-              <li key={model.id} data-testid="settings-model">
-                <span>
-                  {model.label} — {model.model} @ {model.baseUrl}
-                </span>
-                <span className="muted">
-                  {model.isDefault ? `${t('settings.model.default')} · ` : ''}
-                  {model.apiKeyMasked
-                    ? t('settings.model.key', { key: model.apiKeyMasked })
-                    : t('settings.model.noKey')}
-                </span>
-                <button
-                  type="button"
-                  className="button ghost danger-text"
-                  onClick={() => void removeModel(model.id)}
-                >
-                  {t('settings.model.delete')}
-                </button>
-              </li>
+        <div className="settings-body">
+          <nav className="settings-nav" aria-label={t('settings.title')}>
+            {NAVIGATION.map((group, index) => (
+              <div key={index} className="settings-nav-group">
+                {group.title && <h2>{t(group.title)}</h2>}
+                {group.pages.map((id) => (
+                  <button
+                    key={id}
+                    type="button"
+                    className={`settings-nav-item${id === page ? ' active' : ''}`}
+                    aria-current={id === page ? 'page' : undefined}
+                    data-testid={`settings-nav-${id}`}
+                    onClick={() => setPage(id)}
+                  >
+                    {t(PAGE_LABELS[id])}
+                  </button>
+                ))}
+              </div>
             ))}
-          </ul>
-          {adding ? (
-            <ModelForm
-              initial={{ baseUrl: '', model: '' }}
-              onSaved={() => {
-                setAdding(false);
-                void load();
-              }}
-            />
-          ) : (
-            <button type="button" className="button" onClick={() => setAdding(true)}>
-              ＋ {t('settings.model.add')}
-            </button>
-          )}
-        </section>
-        <section>
-          <h2>{t('settings.tools')}</h2>
-          <ul className="settings-list">
-            {tools?.map((tool) => (
-              <li key={tool.name} data-testid="settings-tool" data-available={tool.available}>
-                <span className="tool-name">{tool.name}</span>
-                <span className="muted">
-                  {tool.available ? t('settings.tool.available') : tool.reason}
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-        <footer className="muted">{t('settings.version', { version })}</footer>
+          </nav>
+          <div className="settings-content">
+            <h2 className="settings-page-title">{t(PAGE_LABELS[page])}</h2>
+            <Page id={page} />
+          </div>
+        </div>
       </div>
     </div>
   );
+}
+
+function Page(props: { id: SettingsPageId }): ReactNode {
+  switch (props.id) {
+    case 'general':
+      return <GeneralPage />;
+    case 'models':
+      return <ModelsPage />;
+    case 'tools':
+      return <ToolsPage />;
+    case 'mcp':
+      return <McpPage />;
+    case 'skills':
+      return <SkillsPage />;
+    case 'prompts':
+      return <PromptsPage />;
+    case 'memory':
+      return <MemoriesPage />;
+  }
 }

@@ -1,0 +1,53 @@
+/**
+ * `files.open` / `files.reveal`: the desktop's "open" and "show in folder" for a message's files.
+ * Only files of the data directory's artifacts/ and uploads/ folders (real paths checked, see
+ * `../files/data-files.ts`); the Electron shell supplies the opener. The browser host has none and
+ * answers that these are desktop features (it offers a download link instead).
+ */
+import { AivoryError } from '../../../shared/errors';
+import type { ApiHandlers } from '../dispatcher';
+import { dataFileRoots, resolveDataFile } from '../files/data-files';
+import type { HostContext } from '../host-context';
+
+/** What the desktop shell does with a file (Electron's `shell.openPath` / `showItemInFolder`). */
+export interface DesktopShell {
+  /** Opens the file with the system's default app; resolves to an error text, '' on success. */
+  openPath(path: string): Promise<string>;
+  /** Shows the file selected in the system's file manager. */
+  showItemInFolder(path: string): void;
+}
+
+type FilesHandlers = Pick<ApiHandlers, 'files.open' | 'files.reveal'>;
+
+/** The files handlers over the host context. */
+export function createFilesHandlers(context: HostContext): FilesHandlers {
+  const roots = dataFileRoots(context.app.dataDir, context.env);
+  const prepare = async (path: string): Promise<{ shell: DesktopShell; file: string }> => {
+    const shell = context.desktop;
+    if (!shell) {
+      throw new AivoryError(
+        'config',
+        'Opening files is only available in the desktop app; use Download in the browser.',
+      );
+    }
+    const file = await resolveDataFile(roots, path);
+    if (file === null) throw new AivoryError('not-found', "No such file among Aivory's files.");
+    return { shell, file };
+  };
+  return {
+    'files.open': async ({ path }) => {
+      const { shell, file } = await prepare(path);
+      const failure = await shell.openPath(file);
+      if (failure !== '') {
+        context.app.logger.warn('opening a file failed', { error: failure });
+        throw new AivoryError('config', 'The system could not open this file.');
+      }
+      return { ok: true };
+    },
+    'files.reveal': async ({ path }) => {
+      const { shell, file } = await prepare(path);
+      shell.showItemInFolder(file);
+      return { ok: true };
+    },
+  };
+}

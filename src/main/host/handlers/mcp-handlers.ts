@@ -1,0 +1,179 @@
+/**
+ * `mcp.*`: the settings page's MCP services over `McpServices`. Views are built field by field
+ * (header and environment values only ever masked); a stdio service needs the local-commands
+ * setting and the user's explicit confirmation of the command line.
+ */
+import type { z } from 'zod';
+import { AivoryError } from '../../../shared/errors';
+import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
+import type { mcpServiceViewSchema } from '../../../shared/ipc/mcp-methods';
+import type { McpToolInfo } from '../../../shared/mcp';
+import { isCallable } from '../../services/mcp/mcp-diff';
+import type { McpServiceView } from '../../services/mcp/mcp-services';
+import type { ApiHandlers } from '../dispatcher';
+import type { HostContext } from '../host-context';
+
+/** A test, sync or library call gives up after this long (the service's own limits are inside). */
+export const MCP_REQUEST_TIMEOUT_MS = 60_000;
+
+type McpMethod = Extract<keyof ApiHandlers, `mcp.${string}`>;
+type McpHandlers = Pick<ApiHandlers, McpMethod>;
+type ServiceView = z.infer<typeof mcpServiceViewSchema>;
+
+/** The MCP handlers over the host context. */
+export function createMcpHandlers(context: HostContext): McpHandlers {
+  const { mcp } = context.app;
+  const viewOf = async (id: string): Promise<ServiceView> => {
+    const service = mcp.get(id);
+    const view = (await mcp.list()).find((candidate) => candidate.id === service.id);
+    if (!view) throw new AivoryError('not-found', `No MCP service named "${id}".`);
+    return serviceView(view);
+  };
+  const signal = (): AbortSignal => AbortSignal.timeout(MCP_REQUEST_TIMEOUT_MS);
+  return {
+    'mcp.list': async () => ({
+      services: (await mcp.list()).map(serviceView),
+      allowLocalCommands: context.app.settings.get('mcp').allowLocalCommands,
+    }),
+    'mcp.add': async (request) => addService(context, request),
+    'mcp.remove': async ({ id }) => {
+      await mcp.remove(id);
+      return { ok: true };
+    },
+    'mcp.test': async ({ id }) => {
+      const result = await mcp.test(id, signal());
+      return { ...result, service: await viewOf(id) };
+    },
+    'mcp.sync': async ({ id, accept }) => {
+      const result = await mcp.sync(id, { accept: accept ?? false, signal: signal() });
+      return {
+        toolCount: result.toolCount,
+        changes: result.changes.map(toolChange),
+        service: await viewOf(id),
+      };
+    },
+    'mcp.diff': ({ id }) => mcp.diff(id).map(toolChange),
+    'mcp.accept': async ({ id }) => {
+      mcp.accept(id);
+      return viewOf(id);
+    },
+    'mcp.setEnabled': async ({ id, enabled }) => {
+      mcp.setEnabled(id, enabled);
+      return viewOf(id);
+    },
+    'mcp.tools': ({ id }) => toolRecords(context, id),
+    'mcp.setApproval': ({ id, tool, policy }) => {
+      if (!mcp.tools(id).some((record) => record.name === tool)) {
+        throw new AivoryError('not-found', `The service has no tool named "${tool}".`);
+      }
+      mcp.setApproval(id, tool, policy);
+      return toolRecords(context, id);
+    },
+    'mcp.library': async ({ id }) => mcp.library(id, signal()),
+    'mcp.getPrompt': async ({ id, name, arguments: args }) => ({
+      text: await mcp.getPrompt(id, name, args ?? {}, signal()),
+    }),
+    'mcp.readResource': async ({ id, uri }) => ({
+      text: await mcp.readResource(id, uri, signal()),
+    }),
+  };
+}
+
+async function addService(
+  context: HostContext,
+  request: ParsedRequest<'mcp.add'>,
+): Promise<InvokeResponse<'mcp.add'>> {
+  if (request.transport === 'stdio') {
+    if (!context.app.settings.get('mcp').allowLocalCommands) {
+      throw new AivoryError(
+        'invalid-input',
+        'Local command MCP servers are off: switch on "allow local command servers" first.',
+      );
+    }
+    if (request.confirmCommand !== true) {
+      throw new AivoryError(
+        'invalid-input',
+        'A local command server runs with your permissions: confirm the command first.',
+      );
+    }
+  }
+  const { service, notice } = await context.app.mcp.add({
+    name: request.name,
+    icon: request.icon,
+    description: request.description,
+    transport: request.transport,
+    ...(request.url === undefined ? {} : { url: request.url }),
+    ...(request.headers ? { headers: request.headers.map((h) => `${h.name}: ${h.value}`) } : {}),
+    ...(request.timeoutSeconds === undefined ? {} : { timeoutSeconds: request.timeoutSeconds }),
+    ...(request.maxTimeoutSeconds === undefined
+      ? {}
+      : { maxTimeoutSeconds: request.maxTimeoutSeconds }),
+    ...(request.command === undefined ? {} : { command: request.command }),
+    ...(request.args ? { args: request.args } : {}),
+    ...(request.env ? { env: request.env.map((entry) => `${entry.name}=${entry.value}`) } : {}),
+  });
+  return { service: serviceView(service), notice };
+}
+
+/** A service view with exactly the contract's fields (nothing else can slip through). */
+export function serviceView(view: McpServiceView): ServiceView {
+  return {
+    id: view.id,
+    name: view.name,
+    icon: view.icon,
+    description: view.description,
+    transport: view.transport,
+    url: view.url,
+    command: view.command,
+    args: [...view.args],
+    headers: view.headers.map(({ name, value }) => ({ name, value })),
+    env: view.env.map(({ name, value }) => ({ name, value })),
+    enabled: view.enabled,
+    timeoutMs: view.timeoutMs,
+    maxTimeoutMs: view.maxTimeoutMs,
+    testState: view.testState,
+    testMessage: view.testMessage,
+    testedAt: view.testedAt,
+    syncedAt: view.syncedAt,
+    stale: view.stale,
+    toolCount: view.toolCount,
+    callableCount: view.callableCount,
+    pendingChanges: view.pendingChanges,
+    createdAt: view.createdAt,
+    updatedAt: view.updatedAt,
+  };
+}
+
+function toolRecords(context: HostContext, id: string): InvokeResponse<'mcp.tools'> {
+  return context.app.mcp
+    .tools(id)
+    .map((record) => ({
+      name: record.name,
+      accepted: toolInfo(record.accepted),
+      latest: toolInfo(record.latest),
+      approval: record.approval,
+      callable: isCallable(record),
+    }))
+    .sort((left, right) => left.name.localeCompare(right.name));
+}
+
+function toolChange(
+  change: ReturnType<HostContext['app']['mcp']['diff']>[number],
+): InvokeResponse<'mcp.diff'>[number] {
+  return {
+    tool: change.tool,
+    kinds: [...change.kinds],
+    before: toolInfo(change.before),
+    after: toolInfo(change.after),
+  };
+}
+
+function toolInfo(info: McpToolInfo | null): InvokeResponse<'mcp.tools'>[number]['accepted'] {
+  if (info === null) return null;
+  return {
+    name: info.name,
+    description: info.description,
+    inputSchema: info.inputSchema,
+    annotations: info.annotations === null ? null : { ...info.annotations },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The MCP approval prompt: when a turn's MCP tool needs consent, a modal card shows the tool, its
+ * service, the server's (untrusted) hints and the exact arguments, with four answers — allow
+ * once, allow for this conversation, always allow, deny.
+ */
+import type { ReactNode } from 'react';
+import { useEffect, useState } from 'react';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import type { ApprovalRequestView } from './approval-queue';
+import { argumentsText, enqueue, settle } from './approval-queue';
+
+type Answer = 'once' | 'conversation' | 'always' | 'deny';
+const ANSWERS: readonly Answer[] = ['once', 'conversation', 'always', 'deny'];
+
+/** Follows `approval.request` / `approval.settled` and shows the oldest waiting request. */
+export function ApprovalPrompt(): ReactNode {
+  const bridge = useApp((state) => state.bridge);
+  const showError = useApp((state) => state.showError);
+  const [queue, setQueue] = useState<ApprovalRequestView[]>([]);
+  useEffect(() => {
+    if (!bridge) return;
+    const stopRequests = bridge.onEvent('approval.request', (request) =>
+      setQueue((current) => enqueue(current, request)),
+    );
+    const stopSettled = bridge.onEvent('approval.settled', ({ approvalId }) =>
+      setQueue((current) => settle(current, approvalId)),
+    );
+    return () => {
+      stopRequests();
+      stopSettled();
+    };
+  }, [bridge]);
+  const current = queue[0];
+  if (!current || !bridge) return null;
+  const answer = async (choice: Answer): Promise<void> => {
+    setQueue((items) => settle(items, current.approvalId));
+    try {
+      await bridge.invoke('approval.answer', { approvalId: current.approvalId, answer: choice });
+    } catch (error) {
+      showError(error);
+    }
+  };
+  return (
+    <ApprovalCard
+      request={current}
+      waiting={queue.length - 1}
+      onAnswer={(choice) => void answer(choice)}
+    />
+  );
+}
+
+/** The card of one request (exported for static rendering in tests). */
+export function ApprovalCard(props: {
+  request: ApprovalRequestView;
+  waiting: number;
+  onAnswer(answer: Answer): void;
+}): ReactNode {
+  const t = useT();
+  const { request } = props;
+  return (
+    <div className="overlay approval-overlay" role="dialog" aria-modal="true">
+      <div
+        className="approval-card"
+        data-testid="approval-card"
+        data-tool-name={request.toolName}
+        data-approval-id={request.approvalId}
+      >
+        <h2>{t('approval.title')}</h2>
+        <p className="muted">
+          <code data-testid="approval-tool">{request.toolName}</code>
+        </p>
+        <p>{t('approval.intro', { service: request.service, tool: request.tool })}</p>
+        <pre className="approval-arguments" data-testid="approval-arguments">
+          {argumentsText(request)}
+        </pre>
+        {request.readOnlyHint && <p className="muted">{t('approval.readOnly')}</p>}
+        {request.destructiveHint && <p className="check-failed">{t('approval.destructive')}</p>}
+        <div className="form-actions">
+          {ANSWERS.map((choice) => (
+            <button
+              key={choice}
+              type="button"
+              className={`button${choice === 'deny' ? ' danger' : choice === 'once' ? ' primary' : ''}`}
+              data-testid={`approval-${choice}`}
+              // Enter typed out of habit denies rather than allows.
+              autoFocus={choice === 'deny'}
+              onClick={() => props.onAnswer(choice)}
+            >
+              {t(`approval.${choice}`)}
+            </button>
+          ))}
+        </div>
+        {props.waiting > 0 && (
+          <p className="muted">{t('approval.more', { count: props.waiting })}</p>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * A file on a message: an attachment the user sent or a file a tool produced. Raster images show
+ * inline (from the host's own `/files`, never a remote address); every file has its name and
+ * size, and in the browser a download link, on the desktop "open" and "show in folder".
+ */
+import type { ReactNode } from 'react';
+import { PaperclipIcon } from '../../components/icons';
+import { useT } from '../../i18n/use-t';
+import type { ShownFile } from '../../state/attachment-rules';
+import { formatSize, isInlineImage } from '../../state/attachment-rules';
+import { useApp } from '../../state/store';
+
+/** One file with its actions (`data-testid="message-file"`). */
+export function FileView(props: { file: ShownFile; attached: boolean }): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const { file } = props;
+  const path = file.path;
+  const label = t(props.attached ? 'chat.attachment' : 'chat.artifact', {
+    name: file.name,
+    size: formatSize(file.size),
+  });
+  return (
+    <div
+      className={`message-file ${props.attached ? 'attached' : 'produced'}`}
+      data-testid="message-file"
+      data-kind={props.attached ? 'attachment' : 'artifact'}
+      data-name={file.name}
+    >
+      {bridge && path !== null && isInlineImage(file) && (
+        <img
+          className="file-image"
+          data-testid="file-image"
+          src={bridge.fileUrl(path, false)}
+          alt={file.name}
+          loading="lazy"
+        />
+      )}
+      <div className="file-chip">
+        <span className="file-label">
+          <PaperclipIcon /> {label}
+        </span>
+        {bridge && path !== null && <FileActions path={path} name={file.name} />}
+      </div>
+    </div>
+  );
+}
+
+/** Download in the browser; open and show in folder on the desktop. */
+function FileActions(props: { path: string; name: string }): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const showError = useApp((state) => state.showError);
+  if (!bridge) return null;
+  if (bridge.host === 'browser') {
+    return (
+      <a
+        className="file-action"
+        data-testid="file-download"
+        href={bridge.fileUrl(props.path, true)}
+        download={props.name}
+      >
+        {t('file.download')}
+      </a>
+    );
+  }
+  const run = (method: 'files.open' | 'files.reveal'): void => {
+    bridge.invoke(method, { path: props.path }).catch(showError);
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className="file-action"
+        data-testid="file-open"
+        onClick={() => run('files.open')}
+      >
+        {t('file.open')}
+      </button>
+      <button
+        type="button"
+        className="file-action"
+        data-testid="file-reveal"
+        onClick={() => run('files.reveal')}
+      >
+        {t('file.reveal')}
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,253 @@
+/**
+ * MCP prompts and resources in the composer: pick an enabled service, then one of its prompts
+ * (filling its arguments) or resources; the text is inserted for the user to edit and send. Only
+ * what the user picks reaches the message: nothing from the server is sent on its own.
+ */
+import type { ReactNode } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import type { InvokeResponse } from '../../../shared/ipc-contract';
+import { Popover } from '../../components/popover';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+
+type Service = InvokeResponse<'mcp.list'>['services'][number];
+type Library = InvokeResponse<'mcp.library'>;
+type McpPrompt = Library['prompts'][number];
+
+/** The "MCP" button of the composer; `onInsert` gets the text to insert. */
+export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const showError = useApp((state) => state.showError);
+  const [open, setOpen] = useState(false);
+  const [services, setServices] = useState<Service[] | null>(null);
+  const [service, setService] = useState<Service | null>(null);
+  const [library, setLibrary] = useState<Library | null>(null);
+  const [prompt, setPrompt] = useState<McpPrompt | null>(null);
+  useEffect(() => {
+    if (!open || !bridge) return undefined;
+    let current = true;
+    bridge.invoke('mcp.list').then((list) => {
+      if (current) setServices(list.services.filter((entry) => entry.enabled));
+    }, showError);
+    return () => {
+      current = false;
+    };
+  }, [open, bridge, showError]);
+  useEffect(() => {
+    if (!service || !bridge) return undefined;
+    let current = true;
+    setLibrary(null);
+    bridge.invoke('mcp.library', { id: service.id }).then((found) => {
+      if (current) setLibrary(found);
+    }, showError);
+    return () => {
+      current = false;
+    };
+  }, [service, bridge, showError]);
+  const onOpenChange = useCallback((next: boolean) => {
+    setOpen(next);
+    setService(null);
+    setPrompt(null);
+  }, []);
+  const insert = (text: string): void => {
+    props.onInsert(text);
+    onOpenChange(false);
+  };
+  const fetchPrompt = (chosen: McpPrompt, args: Record<string, string>): void => {
+    if (!bridge || !service) return;
+    bridge
+      .invoke('mcp.getPrompt', { id: service.id, name: chosen.name, arguments: args })
+      .then((answer) => insert(answer.text), showError);
+  };
+  const fetchResource = (uri: string): void => {
+    if (!bridge || !service) return;
+    bridge
+      .invoke('mcp.readResource', { id: service.id, uri })
+      .then((answer) => insert(answer.text), showError);
+  };
+  return (
+    <Popover
+      label={t('mcpPicker.open')}
+      testId="mcp-picker-open"
+      open={open}
+      onOpenChange={onOpenChange}
+    >
+      <div className="popover-title">{t('mcpPicker.title')}</div>
+      <McpPickerBody
+        service={service}
+        services={services}
+        library={library}
+        prompt={prompt}
+        onService={setService}
+        onPrompt={setPrompt}
+        fetchPrompt={fetchPrompt}
+        fetchResource={fetchResource}
+      />
+    </Popover>
+  );
+}
+
+/** Which step the picker is at: services, then a service's library, then prompt arguments. */
+function McpPickerBody(props: {
+  service: Service | null;
+  services: Service[] | null;
+  library: Library | null;
+  prompt: McpPrompt | null;
+  onService(service: Service | null): void;
+  onPrompt(prompt: McpPrompt | null): void;
+  fetchPrompt(prompt: McpPrompt, args: Record<string, string>): void;
+  fetchResource(uri: string): void;
+}): ReactNode {
+  const { service, prompt } = props;
+  if (service === null) return <ServiceList services={props.services} onPick={props.onService} />;
+  if (prompt !== null) {
+    return (
+      <PromptArguments
+        prompt={prompt}
+        onBack={() => props.onPrompt(null)}
+        onInsert={(args) => props.fetchPrompt(prompt, args)}
+      />
+    );
+  }
+  return (
+    <LibraryList
+      library={props.library}
+      onBack={() => props.onService(null)}
+      onPrompt={(chosen) =>
+        chosen.arguments.length === 0 ? props.fetchPrompt(chosen, {}) : props.onPrompt(chosen)
+      }
+      onResource={props.fetchResource}
+    />
+  );
+}
+
+function ServiceList(props: {
+  services: Service[] | null;
+  onPick(service: Service): void;
+}): ReactNode {
+  const t = useT();
+  if (props.services === null) return <p className="popover-hint">{t('tools.loading')}</p>;
+  if (props.services.length === 0)
+    return <p className="popover-hint">{t('mcpPicker.noServices')}</p>;
+  return (
+    <ul className="prompt-list">
+      {props.services.map((service) => (
+        <li key={service.id}>
+          <button
+            type="button"
+            className="prompt-item"
+            data-testid="mcp-picker-service"
+            onClick={() => props.onPick(service)}
+          >
+            {service.icon} {service.name}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function LibraryList(props: {
+  library: Library | null;
+  onBack(): void;
+  onPrompt(prompt: McpPrompt): void;
+  onResource(uri: string): void;
+}): ReactNode {
+  const t = useT();
+  const { library } = props;
+  const empty = library !== null && library.prompts.length + library.resources.length === 0;
+  return (
+    <>
+      {library === null && <p className="popover-hint">{t('tools.loading')}</p>}
+      {empty && <p className="popover-hint">{t('mcpPicker.empty')}</p>}
+      {library !== null && library.prompts.length > 0 && (
+        <div className="popover-hint">{t('mcpPicker.prompts')}</div>
+      )}
+      <ul className="prompt-list">
+        {(library?.prompts ?? []).map((prompt) => (
+          <li key={`prompt:${prompt.name}`}>
+            <button
+              type="button"
+              className="prompt-item"
+              data-testid="mcp-picker-prompt"
+              title={prompt.description}
+              onClick={() => props.onPrompt(prompt)}
+            >
+              {prompt.name}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {library !== null && library.resources.length > 0 && (
+        <div className="popover-hint">{t('mcpPicker.resources')}</div>
+      )}
+      <ul className="prompt-list">
+        {(library?.resources ?? []).map((resource) => (
+          <li key={`resource:${resource.uri}`}>
+            <button
+              type="button"
+              className="prompt-item"
+              data-testid="mcp-picker-resource"
+              title={resource.uri}
+              onClick={() => props.onResource(resource.uri)}
+            >
+              {resource.name || resource.uri}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="popover-actions">
+        <button type="button" className="button ghost" onClick={props.onBack}>
+          {t('mcpPicker.back')}
+        </button>
+      </div>
+    </>
+  );
+}
+
+function PromptArguments(props: {
+  prompt: McpPrompt;
+  onBack(): void;
+  onInsert(args: Record<string, string>): void;
+}): ReactNode {
+  const t = useT();
+  const [values, setValues] = useState<Record<string, string>>({});
+  const missing = props.prompt.arguments.some(
+    (argument) => argument.required && (values[argument.name] ?? '').trim() === '',
+  );
+  const filled = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+  return (
+    <div className="prompt-form">
+      <div className="popover-hint">{props.prompt.name}</div>
+      {props.prompt.arguments.map((argument) => (
+        <label key={argument.name} className="prompt-variable" title={argument.description}>
+          <span>
+            {argument.name}
+            {argument.required ? ' *' : ''}
+          </span>
+          <input
+            data-testid="mcp-picker-argument"
+            data-name={argument.name}
+            value={values[argument.name] ?? ''}
+            onChange={(event) => setValues({ ...values, [argument.name]: event.target.value })}
+          />
+        </label>
+      ))}
+      <div className="popover-actions">
+        <button type="button" className="button ghost" onClick={props.onBack}>
+          {t('mcpPicker.back')}
+        </button>
+        <button
+          type="button"
+          className="button primary"
+          data-testid="mcp-picker-insert"
+          disabled={missing}
+          onClick={() => props.onInsert(filled)}
+        >
+          {t('mcpPicker.insert')}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * 能力与集成 → MCP 服务: the user's services as cards (test, sync, diff, accept, enable, approvals,
+ * remove), the new-service form, the seed's empty state, and the "allow local command servers"
+ * switch. A server announcing changed tools (`mcp.stale`) refreshes the list.
+ */
+import type { ReactNode } from 'react';
+import { useEffect, useState } from 'react';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import { Switch } from '../settings/form-controls';
+import { useLoaded } from '../settings/use-loaded';
+import { McpServiceCard } from './mcp-service-card';
+import { McpServiceForm } from './mcp-service-form';
+
+/** The MCP services page. */
+export function McpPage(): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const showError = useApp((state) => state.showError);
+  const list = useLoaded((bridgeNow) => bridgeNow.invoke('mcp.list'));
+  const [adding, setAdding] = useState(false);
+  const { reload } = list;
+  useEffect(() => bridge?.onEvent('mcp.stale', () => void reload()), [bridge, reload]);
+  const allowLocal = async (allow: boolean): Promise<void> => {
+    try {
+      await bridge?.invoke('settings.set', { key: 'mcp', values: { allowLocalCommands: allow } });
+      await reload();
+    } catch (error) {
+      showError(error);
+    }
+  };
+  const data = list.data;
+  if (data === null) return <p className="muted">{t('form.loading')}</p>;
+  return (
+    <div className="settings-page" data-testid="settings-page-mcp">
+      <p className="muted">{t('mcp.intro')}</p>
+      {data.services.length === 0 && !adding && <EmptyState />}
+      <div className="mcp-services">
+        {data.services.map((service) => (
+          <McpServiceCard key={service.id} service={service} onChanged={() => void reload()} />
+        ))}
+      </div>
+      {adding ? (
+        <McpServiceForm
+          allowLocalCommands={data.allowLocalCommands}
+          onDone={() => {
+            setAdding(false);
+            void reload();
+          }}
+          onCancel={() => setAdding(false)}
+        />
+      ) : (
+        <button
+          type="button"
+          className="button primary"
+          data-testid="mcp-new"
+          onClick={() => setAdding(true)}
+        >
+          ＋ {t('mcp.new')}
+        </button>
+      )}
+      <section className="settings-block">
+        <Switch
+          checked={data.allowLocalCommands}
+          label={t('mcp.allowLocal')}
+          testId="mcp-allow-local"
+          onChange={(allow) => void allowLocal(allow)}
+        />
+        <p className="muted">{t('mcp.allowLocalHint')}</p>
+      </section>
+    </div>
+  );
+}
+
+/** The seed's empty state: four questions to answer before adding a service. */
+function EmptyState(): ReactNode {
+  const t = useT();
+  return (
+    <div className="empty-state" data-testid="mcp-empty">
+      <h3>{t('mcp.emptyTitle')}</h3>
+      <ol>
+        <li>{t('mcp.emptyQ1')}</li>
+        <li>{t('mcp.emptyQ2')}</li>
+        <li>{t('mcp.emptyQ3')}</li>
+        <li>{t('mcp.emptyQ4')}</li>
+      </ol>
+      <p className="muted">{t('mcp.emptyAdvice')}</p>
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+/**
+ * One MCP service: its endpoint and masked headers, the test state (未测试 / 连接正常 / 连接错误
+ * with the reason), "found N / last synced at …", the stale marker, the diff waiting to be
+ * accepted, the "available to me" switch (refused until synced), tools with their approval
+ * policy, and remove.
+ */
+import type { ReactNode } from 'react';
+import { useEffect, useState } from 'react';
+import type { InvokeResponse } from '../../../shared/ipc-contract';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import { FieldErrorText, Switch } from '../settings/form-controls';
+import { errorMessage } from '../settings/form-rules';
+import type { BridgeTask } from '../settings/use-loaded';
+import { McpDiffView } from './mcp-diff-view';
+import { McpToolsList } from './mcp-tools-list';
+
+type ServiceView = InvokeResponse<'mcp.accept'>;
+type Changes = InvokeResponse<'mcp.diff'>;
+type Busy = 'test' | 'sync' | 'accept' | null;
+
+/** The card of `service`; `onChanged` reloads the list. */
+export function McpServiceCard(props: { service: ServiceView; onChanged(): void }): ReactNode {
+  const t = useT();
+  const locale = useApp((state) => state.locale);
+  const bridge = useApp((state) => state.bridge);
+  const { service } = props;
+  const [busy, setBusy] = useState<Busy>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [changes, setChanges] = useState<Changes | null>(null);
+  const [toolsOpen, setToolsOpen] = useState(false);
+  const id = service.id;
+  useEffect(() => {
+    if (service.pendingChanges === 0 || !bridge) return;
+    bridge.invoke('mcp.diff', { id }).then(setChanges, () => undefined);
+  }, [bridge, id, service.pendingChanges]);
+  const run = async (kind: Busy, task: BridgeTask): Promise<void> => {
+    setBusy(kind);
+    setError(null);
+    try {
+      await task();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(null);
+      props.onChanged();
+    }
+  };
+  const sync = () =>
+    run('sync', async () => {
+      const result = await bridge?.invoke('mcp.sync', { id });
+      if (result) setChanges(result.changes);
+    });
+  const accept = () =>
+    run('accept', async () => {
+      await bridge?.invoke('mcp.accept', { id });
+      setChanges([]);
+    });
+  const endpoint =
+    service.transport === 'stdio'
+      ? [service.command ?? '', ...service.args].join(' ')
+      : (service.url ?? '');
+  return (
+    <article
+      className="mcp-service"
+      data-testid="mcp-service"
+      data-name={service.name}
+      data-enabled={service.enabled}
+    >
+      <header className="mcp-service-head">
+        <span className="mcp-icon" aria-hidden="true">
+          {service.icon}
+        </span>
+        <strong>{service.name}</strong>
+        <span className="badge">{t(transportLabel(service.transport))}</span>
+        <span
+          className={`badge state-${service.testState}`}
+          data-testid="mcp-test-state"
+          data-state={service.testState}
+        >
+          {t(`mcp.state.${service.testState}`)}
+        </span>
+        <Switch
+          checked={service.enabled}
+          disabled={service.syncedAt === null}
+          label={t('mcp.enabled')}
+          testId="mcp-enabled"
+          onChange={(enabled) =>
+            void run(null, () => bridge?.invoke('mcp.setEnabled', { id, enabled }))
+          }
+        />
+      </header>
+      <p className="mcp-description">{service.description}</p>
+      <p className="muted mcp-endpoint">
+        <code>{endpoint}</code>
+      </p>
+      {service.headers.length > 0 && (
+        <p className="muted" data-testid="mcp-headers">
+          {t('mcp.headers', {
+            list: service.headers.map((header) => `${header.name}: ${header.value}`).join(', '),
+          })}
+        </p>
+      )}
+      {service.testState === 'error' && service.testMessage && (
+        <p className="check-failed" data-testid="mcp-test-message">
+          {service.testMessage}
+        </p>
+      )}
+      <p className="muted" data-testid="mcp-sync-info">
+        {service.syncedAt === null
+          ? t('mcp.neverSynced')
+          : t('mcp.found', {
+              count: service.toolCount,
+              time: new Date(service.syncedAt).toLocaleString(locale),
+            })}
+        {service.syncedAt !== null && ` · ${t('mcp.callable', { count: service.callableCount })}`}
+      </p>
+      {service.syncedAt === null && <p className="field-hint">{t('mcp.enableNeedsSync')}</p>}
+      {service.stale && (
+        <p className="notice" data-testid="mcp-stale">
+          {t('mcp.stale')}
+        </p>
+      )}
+      {service.pendingChanges > 0 && (
+        <p className="notice" data-testid="mcp-pending">
+          {t('mcp.pending', { count: service.pendingChanges })}
+        </p>
+      )}
+      {changes !== null && <McpDiffView changes={changes} />}
+      <div className="row-actions">
+        <button
+          type="button"
+          className="button"
+          data-testid="mcp-test"
+          disabled={busy !== null}
+          onClick={() => void run('test', () => bridge?.invoke('mcp.test', { id }))}
+        >
+          {busy === 'test' ? t('mcp.testing') : t('mcp.test')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="mcp-sync"
+          disabled={busy !== null}
+          onClick={() => void sync()}
+        >
+          {busy === 'sync' ? t('mcp.syncing') : t('mcp.sync')}
+        </button>
+        {service.pendingChanges > 0 && (
+          <button
+            type="button"
+            className="button primary"
+            data-testid="mcp-accept"
+            disabled={busy !== null}
+            onClick={() => void accept()}
+          >
+            {t('mcp.accept')}
+          </button>
+        )}
+        {service.syncedAt !== null && (
+          <button
+            type="button"
+            className="button ghost"
+            data-testid="mcp-tools-toggle"
+            onClick={() => setToolsOpen(!toolsOpen)}
+          >
+            {t(toolsOpen ? 'mcp.hideTools' : 'mcp.showTools')}
+          </button>
+        )}
+        <button
+          type="button"
+          className="button ghost danger-text"
+          data-testid="mcp-remove"
+          onClick={() => {
+            if (window.confirm(t('form.confirmRemove', { name: service.name })))
+              void run(null, () => bridge?.invoke('mcp.remove', { id }));
+          }}
+        >
+          {t('form.remove')}
+        </button>
+      </div>
+      <FieldErrorText error={error} testId="mcp-error" />
+      {toolsOpen && <McpToolsList serviceId={id} />}
+    </article>
+  );
+}
+
+function transportLabel(transport: ServiceView['transport']) {
+  if (transport === 'stdio') return 'mcp.form.stdio' as const;
+  return transport === 'sse' ? ('mcp.form.sse' as const) : ('mcp.form.streamableHttp' as const);
+}

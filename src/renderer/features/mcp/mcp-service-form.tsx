@@ -1,0 +1,238 @@
+/**
+ * 新建 MCP 服务: name, icon, tool description, transport, URL, request headers (secret values),
+ * timeouts; a notice for loopback/LAN hosts; a stdio service (only when local command servers are
+ * allowed) is added after an explicit confirmation that shows the exact command line.
+ */
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import type { InvokeRequest } from '../../../shared/ipc-contract';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import type { FieldErrors, SaveState } from '../settings/form-controls';
+import { Field, SaveRow } from '../settings/form-controls';
+import {
+  checkInteger,
+  checkRequired,
+  checkUrl,
+  errorMessage,
+  fieldOfError,
+  localHostOf,
+} from '../settings/form-rules';
+import type { Entry } from './entry-rows';
+import { EntryRows } from './entry-rows';
+import { useFormErrors } from '../settings/use-form-errors';
+
+type Transport = 'streamable-http' | 'sse' | 'stdio';
+
+const FIELD_ALIASES = {
+  name: [],
+  icon: [],
+  description: [],
+  url: ['address', 'redirect', 'refused'],
+  headers: ['header'],
+  timeoutSeconds: ['timeout'],
+  command: ['command'],
+  env: ['environment'],
+};
+
+/** The new-service form. */
+export function McpServiceForm(props: {
+  allowLocalCommands: boolean;
+  onDone(): void;
+  onCancel(): void;
+}): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const [name, setName] = useState('');
+  const [icon, setIcon] = useState('🔌');
+  const [description, setDescription] = useState('');
+  const [transport, setTransport] = useState<Transport>('streamable-http');
+  const [url, setUrl] = useState('');
+  const [headers, setHeaders] = useState<Entry[]>([]);
+  const [timeout, setTimeoutText] = useState('60');
+  const [command, setCommand] = useState('');
+  const [args, setArgs] = useState('');
+  const [env, setEnv] = useState<Entry[]>([]);
+  const [confirming, setConfirming] = useState(false);
+  const { errors, setErrors, edited } = useFormErrors();
+  const [state, setState] = useState<SaveState>('idle');
+  const stdio = transport === 'stdio';
+  const argList = args
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const commandLine = [command.trim(), ...argList].join(' ');
+  const localHost = stdio ? null : localHostOf(url);
+
+  const check = (): FieldErrors => ({
+    name: checkRequired(name),
+    icon: checkRequired(icon),
+    description: checkRequired(description),
+    url: stdio ? null : checkUrl(url, true),
+    command: stdio ? checkRequired(command) : null,
+    timeoutSeconds: checkInteger(timeout, 1, 3600),
+  });
+  const request = (): InvokeRequest<'mcp.add'> => {
+    const filled = (entries: Entry[]) => entries.filter((entry) => entry.name.trim() !== '');
+    const common = {
+      name: name.trim(),
+      icon: icon.trim(),
+      description: description.trim(),
+      transport,
+      timeoutSeconds: Number(timeout),
+    };
+    if (stdio) {
+      return {
+        ...common,
+        command: command.trim(),
+        args: argList,
+        env: filled(env),
+        confirmCommand: true,
+      };
+    }
+    return { ...common, url: url.trim(), headers: filled(headers) };
+  };
+  const submit = async (confirmed: boolean): Promise<void> => {
+    const problems = check();
+    setErrors(problems);
+    if (Object.values(problems).some(Boolean) || !bridge) return;
+    if (stdio && !confirmed) {
+      setConfirming(true);
+      return;
+    }
+    setConfirming(false);
+    setState('saving');
+    try {
+      await bridge.invoke('mcp.add', request());
+      setState('saved');
+      props.onDone();
+    } catch (error) {
+      const message = errorMessage(error);
+      const field = fieldOfError(message, FIELD_ALIASES);
+      if (field === null) setState({ failed: message });
+      else {
+        setErrors({ ...problems, [field]: message });
+        setState('idle');
+      }
+    }
+  };
+
+  return (
+    <div className="editor mcp-form" data-testid="mcp-form">
+      <h3>{t('mcp.form.title')}</h3>
+      <div className="row-fields">
+        <Field label="mcp.form.icon" testId="mcp-form-icon" error={errors.icon}>
+          <input
+            className="icon-input"
+            data-testid="mcp-form-icon"
+            value={icon}
+            onChange={(e) => edited('icon', setIcon)(e.target.value)}
+          />
+        </Field>
+        <Field label="mcp.form.name" testId="mcp-form-name" error={errors.name}>
+          <input
+            data-testid="mcp-form-name"
+            value={name}
+            placeholder="12306"
+            onChange={(e) => edited('name', setName)(e.target.value)}
+          />
+        </Field>
+      </div>
+      <Field label="mcp.form.description" testId="mcp-form-description" error={errors.description}>
+        <textarea
+          data-testid="mcp-form-description"
+          rows={2}
+          value={description}
+          onChange={(e) => edited('description', setDescription)(e.target.value)}
+        />
+      </Field>
+      <Field label="mcp.form.transport" testId="mcp-form-transport">
+        <select
+          data-testid="mcp-form-transport"
+          value={transport}
+          onChange={(e) => setTransport(e.target.value as Transport)}
+        >
+          <option value="streamable-http">{t('mcp.form.streamableHttp')}</option>
+          <option value="sse">{t('mcp.form.sse')}</option>
+          {props.allowLocalCommands && <option value="stdio">{t('mcp.form.stdio')}</option>}
+        </select>
+      </Field>
+      {stdio ? (
+        <>
+          <Field label="mcp.form.command" testId="mcp-form-command" error={errors.command}>
+            <input
+              data-testid="mcp-form-command"
+              value={command}
+              placeholder="npx"
+              onChange={(e) => edited('command', setCommand)(e.target.value)}
+            />
+          </Field>
+          <Field label="mcp.form.args" testId="mcp-form-args">
+            <textarea
+              data-testid="mcp-form-args"
+              rows={3}
+              value={args}
+              onChange={(e) => setArgs(e.target.value)}
+            />
+          </Field>
+          <EntryRows kind="env" entries={env} error={errors.env} onChange={edited('env', setEnv)} />
+        </>
+      ) : (
+        <>
+          <Field label="mcp.form.url" testId="mcp-form-url" error={errors.url}>
+            <input
+              data-testid="mcp-form-url"
+              value={url}
+              placeholder="https://mcp.example.com/mcp"
+              onChange={(e) => edited('url', setUrl)(e.target.value)}
+            />
+          </Field>
+          {localHost && (
+            <p className="notice" data-testid="mcp-form-local-notice">
+              {t('mcp.form.localNotice', { host: localHost })}
+            </p>
+          )}
+          <EntryRows
+            kind="header"
+            entries={headers}
+            error={errors.headers}
+            onChange={edited('headers', setHeaders)}
+          />
+        </>
+      )}
+      <Field label="mcp.form.timeout" testId="mcp-form-timeout" error={errors.timeoutSeconds}>
+        <input
+          data-testid="mcp-form-timeout"
+          inputMode="numeric"
+          value={timeout}
+          onChange={(e) => edited('timeoutSeconds', setTimeoutText)(e.target.value)}
+        />
+      </Field>
+      {confirming && (
+        <div className="confirm-box" role="alertdialog" data-testid="mcp-stdio-confirm">
+          <strong>{t('mcp.form.confirmTitle')}</strong>
+          <p>{t('mcp.form.confirmBody')}</p>
+          <pre data-testid="mcp-stdio-command">{commandLine}</pre>
+          <button
+            type="button"
+            className="button danger"
+            data-testid="mcp-stdio-confirm-yes"
+            onClick={() => void submit(true)}
+          >
+            {t('mcp.form.confirm')}
+          </button>
+        </div>
+      )}
+      <SaveRow
+        state={state}
+        testId="mcp-form-save"
+        label="mcp.form.save"
+        onSave={() => void submit(false)}
+      >
+        <button type="button" className="button ghost" onClick={props.onCancel}>
+          {t('form.cancel')}
+        </button>
+      </SaveRow>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+/** 通用: language, the default mode of new turns, the version. */
+import type { ReactNode } from 'react';
+import type { TurnMode } from '../../../shared/dto';
+import type { LanguageSetting } from '../../i18n/i18n';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import { SecretStorageLine } from './secret-storage-line';
+
+const MODES: readonly TurnMode[] = ['fast', 'normal', 'deep'];
+
+/** The general page (the one settings opens on). */
+export function GeneralPage(): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const languageSetting = useApp((state) => state.languageSetting);
+  const setLanguage = useApp((state) => state.setLanguage);
+  const mode = useApp((state) => state.mode);
+  const setMode = useApp((state) => state.setMode);
+  const showError = useApp((state) => state.showError);
+  const version = useApp((state) => state.version);
+  const saveMode = async (next: TurnMode): Promise<void> => {
+    setMode(next);
+    try {
+      await bridge?.invoke('settings.set', { key: 'chat', values: { defaultMode: next } });
+    } catch (error) {
+      showError(error);
+    }
+  };
+  return (
+    <div className="settings-page" data-testid="settings-page-general">
+      <section className="settings-block">
+        <h3>{t('settings.language')}</h3>
+        <select
+          data-testid="settings-language"
+          value={languageSetting}
+          onChange={(event) => void setLanguage(event.target.value as LanguageSetting)}
+        >
+          <option value="system">{t('settings.language.system')}</option>
+          <option value="zh-CN">简体中文</option>
+          <option value="en">English</option>
+        </select>
+      </section>
+      <section className="settings-block">
+        <h3>{t('set.general.mode')}</h3>
+        <select
+          data-testid="settings-default-mode"
+          value={mode}
+          onChange={(event) => void saveMode(event.target.value as TurnMode)}
+        >
+          {MODES.map((value) => (
+            <option key={value} value={value}>
+              {t(`mode.${value}`)}
+            </option>
+          ))}
+        </select>
+      </section>
+      <SecretStorageLine />
+      <section className="settings-block">
+        <h3>{t('set.general.about')}</h3>
+        <p className="muted">{t('settings.version', { version })}</p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,215 @@
+/**
+ * A model's settings: name, provider URL, key (the saved one only masked), model, tool mode,
+ * context window, and the built-in / MCP tools checked by default. "Check connection" lists the
+ * server's models (a saved key is used only against the model's own URL).
+ */
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import type { ToolMode } from '../../../shared/dto';
+import type { InvokeRequest, InvokeResponse } from '../../../shared/ipc-contract';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import type { DefaultOption } from './defaults-picker';
+import { DefaultsPicker } from './defaults-picker';
+import type { FieldErrors, SaveState } from './form-controls';
+import { Field, SaveRow } from './form-controls';
+import { checkInteger, checkRequired, checkUrl, errorMessage, fieldOfError } from './form-rules';
+import { useFormErrors } from './use-form-errors';
+
+type ModelView = InvokeResponse<'models.save'>;
+type Check = InvokeResponse<'models.test'>;
+
+const DEFAULT_CONTEXT_WINDOW = 32_768;
+const FIELD_ALIASES = {
+  baseUrl: ['url'],
+  model: [],
+  contextWindow: ['context'],
+  label: [],
+  apiKey: ['key'],
+};
+
+/** The editor of a saved model (`model`) or a new one (null). */
+export function ModelEditor(props: {
+  model: ModelView | null;
+  toolOptions: readonly DefaultOption[];
+  mcpOptions: readonly DefaultOption[];
+  onDone(): void;
+}): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const saved = props.model;
+  const [label, setLabel] = useState(saved?.label ?? '');
+  const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [clearKey, setClearKey] = useState(false);
+  const [model, setModel] = useState(saved?.model ?? '');
+  const [toolMode, setToolMode] = useState<ToolMode>(saved?.toolMode ?? 'native');
+  const [context, setContext] = useState(String(saved?.contextWindow ?? DEFAULT_CONTEXT_WINDOW));
+  const [tools, setTools] = useState<string[] | null>(saved?.defaultTools ?? null);
+  const [services, setServices] = useState<string[] | null>(saved?.defaultMcpServices ?? null);
+  const { errors, setErrors, edited } = useFormErrors();
+  const [state, setState] = useState<SaveState>('idle');
+  const [check, setCheck] = useState<Check | null>(null);
+
+  const request = (): InvokeRequest<'models.save'> => ({
+    ...(saved ? { id: saved.id } : {}),
+    ...(label.trim() ? { label: label.trim() } : {}),
+    baseUrl: baseUrl.trim(),
+    model: model.trim(),
+    toolMode,
+    contextWindow: Number(context),
+    defaultTools: tools,
+    defaultMcpServices: services,
+    ...(apiKey.trim() ? { apiKey: apiKey.trim() } : clearKey ? { apiKey: null } : {}),
+  });
+  const save = async (): Promise<void> => {
+    const problems: FieldErrors = {
+      baseUrl: checkUrl(baseUrl, true),
+      model: checkRequired(model),
+      contextWindow: checkInteger(context, 1024, 10_000_000),
+    };
+    setErrors(problems);
+    if (Object.values(problems).some(Boolean) || !bridge) return;
+    setState('saving');
+    try {
+      await bridge.invoke('models.save', request());
+      setState('saved');
+      props.onDone();
+    } catch (error) {
+      const message = errorMessage(error);
+      const field = fieldOfError(message, FIELD_ALIASES);
+      if (field === null) setState({ failed: message });
+      else {
+        setErrors({ ...problems, [field]: message });
+        setState('idle');
+      }
+    }
+  };
+  const test = async (): Promise<void> => {
+    if (!bridge || checkUrl(baseUrl, true)) return;
+    try {
+      setCheck(
+        await bridge.invoke('models.test', {
+          baseUrl: baseUrl.trim(),
+          ...(apiKey.trim() ? { apiKey: apiKey.trim() } : saved ? { modelId: saved.id } : {}),
+          ...(model.trim() ? { model: model.trim() } : {}),
+        }),
+      );
+    } catch (error) {
+      setCheck({ ok: false, models: [], modelListed: null, error: errorMessage(error) });
+    }
+  };
+
+  return (
+    <div className="model-editor" data-testid="model-editor">
+      <Field label="set.models.label" testId="model-label" error={errors.label}>
+        <input
+          data-testid="model-label"
+          value={label}
+          onChange={(e) => edited('label', setLabel)(e.target.value)}
+        />
+      </Field>
+      <Field label="set.models.baseUrl" testId="model-base-url" error={errors.baseUrl}>
+        <input
+          data-testid="model-base-url"
+          value={baseUrl}
+          placeholder="https://api.example.com/v1"
+          onChange={(e) => edited('baseUrl', setBaseUrl)(e.target.value)}
+        />
+      </Field>
+      <Field label="set.models.apiKey" testId="model-api-key" error={errors.apiKey}>
+        <input
+          type="password"
+          autoComplete="off"
+          data-testid="model-api-key"
+          value={apiKey}
+          placeholder={
+            saved?.apiKeyMasked ? t('set.models.apiKeySaved', { mask: saved.apiKeyMasked }) : ''
+          }
+          onChange={(e) => edited('apiKey', setApiKey)(e.target.value)}
+        />
+      </Field>
+      {saved?.apiKeyMasked && (
+        <label className="inline">
+          <input
+            type="checkbox"
+            data-testid="model-clear-key"
+            checked={clearKey}
+            onChange={(e) => setClearKey(e.target.checked)}
+          />
+          <span>{t('set.models.clearKey')}</span>
+        </label>
+      )}
+      <Field label="set.models.model" testId="model-name" error={errors.model}>
+        <input
+          data-testid="model-name"
+          list="model-editor-options"
+          value={model}
+          onChange={(e) => edited('model', setModel)(e.target.value)}
+        />
+        <datalist id="model-editor-options">
+          {(check?.models ?? []).map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
+      </Field>
+      <Field label="set.models.toolMode" testId="model-tool-mode">
+        <select
+          data-testid="model-tool-mode"
+          value={toolMode}
+          onChange={(e) => setToolMode(e.target.value as ToolMode)}
+        >
+          <option value="native">{t('setup.toolMode.native')}</option>
+          <option value="prompt">{t('setup.toolMode.prompt')}</option>
+        </select>
+      </Field>
+      <Field label="set.models.contextWindow" testId="model-context" error={errors.contextWindow}>
+        <input
+          data-testid="model-context"
+          inputMode="numeric"
+          value={context}
+          onChange={(e) => edited('contextWindow', setContext)(e.target.value)}
+        />
+      </Field>
+      <DefaultsPicker
+        title="set.models.builtInDefaults"
+        allLabel="set.models.allTools"
+        someLabel="set.models.someTools"
+        options={props.toolOptions}
+        selected={tools}
+        testId="model-tool-defaults"
+        onChange={setTools}
+      />
+      <DefaultsPicker
+        title="set.models.mcpDefaultsTitle"
+        allLabel="set.models.allServices"
+        someLabel="set.models.someServices"
+        emptyLabel="set.models.noServices"
+        options={props.mcpOptions}
+        selected={services}
+        testId="model-mcp-defaults"
+        onChange={setServices}
+      />
+      <SaveRow state={state} testId="model-save" onSave={() => void save()}>
+        <button
+          type="button"
+          className="button"
+          data-testid="model-check"
+          onClick={() => void test()}
+        >
+          {t('set.models.check')}
+        </button>
+        <button type="button" className="button ghost" onClick={props.onDone}>
+          {t('form.cancel')}
+        </button>
+      </SaveRow>
+      {check && (
+        <p className={check.ok ? 'check-ok' : 'check-failed'} data-testid="model-check-result">
+          {check.ok
+            ? t('set.models.checkOk', { count: check.models.length })
+            : t('set.models.checkFailed', { message: check.error ?? '' })}
+        </p>
+      )}
+    </div>
+  );
+}

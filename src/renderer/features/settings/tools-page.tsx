@@ -1,0 +1,91 @@
+/**
+ * 能力与集成 → 工具: the global switch of every built-in tool (with the reason a tool that needs a
+ * backend is hidden), then web search, the code sandbox (with its status line), image generation
+ * and web fetching limits.
+ */
+import type { ReactNode } from 'react';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import { Switch } from './form-controls';
+import { GroupForm } from './group-form';
+import { IMAGES_GROUP, SANDBOX_GROUP, SEARCH_GROUP, WEB_GROUP } from './group-specs';
+import type { SettingsView } from './group-specs';
+import { SandboxStatusLine } from './sandbox-status';
+import { useLoaded } from './use-loaded';
+
+/** The tools page. */
+export function ToolsPage(): ReactNode {
+  const t = useT();
+  const settings = useLoaded((bridge) => bridge.invoke('settings.get'));
+  const view = settings.data;
+  return (
+    <div className="settings-page" data-testid="settings-page-tools">
+      <ToolSwitches />
+      {view === null ? (
+        <p className="muted">{t('form.loading')}</p>
+      ) : (
+        <Groups view={view} onSaved={settings.set} />
+      )}
+    </div>
+  );
+}
+
+function Groups(props: { view: SettingsView; onSaved(view: SettingsView): void }): ReactNode {
+  const t = useT();
+  return (
+    <>
+      <p className="muted">{t('set.restartHint')}</p>
+      <GroupForm spec={SEARCH_GROUP} view={props.view} onSaved={props.onSaved} />
+      <GroupForm spec={SANDBOX_GROUP} view={props.view} onSaved={props.onSaved}>
+        <SandboxStatusLine />
+      </GroupForm>
+      <GroupForm spec={IMAGES_GROUP} view={props.view} onSaved={props.onSaved} />
+      <GroupForm spec={WEB_GROUP} view={props.view} onSaved={props.onSaved} />
+    </>
+  );
+}
+
+function ToolSwitches(): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const showError = useApp((state) => state.showError);
+  const tools = useLoaded((bridgeNow) => bridgeNow.invoke('tools.status'));
+  const toggle = async (name: string, enabled: boolean): Promise<void> => {
+    try {
+      const next = await bridge?.invoke('tools.setAvailability', { name, enabled });
+      if (next) tools.set(next);
+    } catch (error) {
+      showError(error);
+    }
+  };
+  return (
+    <section className="settings-block">
+      <h3>{t('set.tools.availability')}</h3>
+      <p className="muted">{t('set.tools.availabilityHint')}</p>
+      <ul className="settings-list">
+        {tools.data?.map((tool) => (
+          <li
+            key={tool.name}
+            data-testid="settings-tool"
+            data-tool-name={tool.name}
+            data-available={tool.available}
+          >
+            <Switch
+              checked={tool.enabled}
+              label={<span className="tool-name">{tool.name}</span>}
+              testId={`tool-switch-${tool.name}`}
+              onChange={(enabled) => void toggle(tool.name, enabled)}
+            />
+            <span className={tool.available ? 'check-ok' : 'muted'}>
+              {tool.available
+                ? t('set.tools.available')
+                : tool.enabled
+                  ? t('set.tools.unavailable', { reason: tool.reason ?? '' })
+                  : t('set.tools.off')}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

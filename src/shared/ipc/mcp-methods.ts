@@ -1,0 +1,205 @@
+/**
+ * The MCP part of the IPC contract (settings → MCP services): list, add, test, sync with a diff,
+ * accept, enable, per-tool approval policy, remove, and the service's prompts and resources. Views
+ * never carry a header or environment value in clear: `headers` / `env` values are masks.
+ */
+import { z } from 'zod';
+import { idSchema, MAX_URL_CHARS } from './dto-schemas';
+
+/** How the app reaches a service. */
+export const mcpTransportSchema = z.enum(['streamable-http', 'sse', 'stdio']);
+/** Per tool: `default` asks unless the tool says it is read-only; `allow` is "always allow". */
+export const mcpApprovalPolicySchema = z.enum(['default', 'ask', 'allow', 'deny']);
+/** The three states of the seed's test button. */
+export const mcpTestStateSchema = z.enum(['untested', 'connected', 'error']);
+
+/** A header or environment variable as views show it: the value masked. */
+const maskedEntrySchema = z.object({ name: z.string(), value: z.string() });
+
+/** A service as the settings page shows it. */
+export const mcpServiceViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  icon: z.string(),
+  description: z.string(),
+  transport: mcpTransportSchema,
+  url: z.string().nullable(),
+  command: z.string().nullable(),
+  args: z.array(z.string()),
+  headers: z.array(maskedEntrySchema),
+  env: z.array(maskedEntrySchema),
+  enabled: z.boolean(),
+  timeoutMs: z.number(),
+  maxTimeoutMs: z.number(),
+  testState: mcpTestStateSchema,
+  testMessage: z.string().nullable(),
+  testedAt: z.number().nullable(),
+  syncedAt: z.number().nullable(),
+  /** The server announced changed tools since the last sync. */
+  stale: z.boolean(),
+  toolCount: z.number(),
+  callableCount: z.number(),
+  pendingChanges: z.number(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+/** One tool as a server listed it. */
+export const mcpToolInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  annotations: z
+    .object({
+      title: z.string().optional(),
+      readOnlyHint: z.boolean().optional(),
+      destructiveHint: z.boolean().optional(),
+      idempotentHint: z.boolean().optional(),
+      openWorldHint: z.boolean().optional(),
+    })
+    .nullable(),
+});
+
+/** One line of a sync diff (accepted → latest). */
+export const mcpToolChangeSchema = z.object({
+  tool: z.string(),
+  kinds: z.array(z.enum(['added', 'removed', 'description', 'schema', 'annotations'])),
+  before: mcpToolInfoSchema.nullable(),
+  after: mcpToolInfoSchema.nullable(),
+});
+
+/** A tool of a service: accepted and latest snapshots, approval policy, callable now. */
+export const mcpToolRecordSchema = z.object({
+  name: z.string(),
+  accepted: mcpToolInfoSchema.nullable(),
+  latest: mcpToolInfoSchema.nullable(),
+  approval: mcpApprovalPolicySchema,
+  callable: z.boolean(),
+});
+
+const byId = z.object({ id: idSchema }).strict();
+const ok = z.object({ ok: z.literal(true) });
+const secretEntry = z
+  .object({
+    name: z.string().trim().min(1, 'a name is required').max(100),
+    value: z.string().min(1, 'a value is required').max(8192),
+  })
+  .strict();
+
+/** A new service as the form sends it (the service validates it further). */
+export const mcpAddRequestSchema = z
+  .object({
+    name: z.string().trim().min(1, 'a name is required').max(64, 'at most 64 characters'),
+    icon: z.string().trim().min(1, 'an icon is required').max(32, 'at most 32 characters'),
+    description: z
+      .string()
+      .trim()
+      .min(1, 'a tool description is required (it tells the model when to use the service)')
+      .max(1000, 'at most 1000 characters'),
+    transport: mcpTransportSchema,
+    url: z.string().trim().min(1, 'a URL is required').max(MAX_URL_CHARS).optional(),
+    headers: z.array(secretEntry).max(50).optional(),
+    timeoutSeconds: z.number().int().min(1).max(3600).optional(),
+    maxTimeoutSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600)
+      .optional(),
+    /** stdio only. */
+    command: z.string().trim().min(1, 'a command is required').max(4096).optional(),
+    args: z.array(z.string().max(4096)).max(100).optional(),
+    env: z.array(secretEntry).max(100).optional(),
+    /** stdio only: the user confirmed the exact command line shown to them. */
+    confirmCommand: z.literal(true).optional(),
+  })
+  .strict();
+
+const libraryPromptSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  arguments: z.array(
+    z.object({ name: z.string(), description: z.string(), required: z.boolean() }),
+  ),
+});
+const libraryResourceSchema = z.object({
+  uri: z.string(),
+  name: z.string(),
+  description: z.string(),
+  mimeType: z.string().nullable(),
+});
+
+/** The `mcp.*` methods, spread into `invokeContract`. */
+export const mcpMethods = {
+  'mcp.list': {
+    request: z.object({}).strict().optional(),
+    response: z.object({
+      services: z.array(mcpServiceViewSchema),
+      /** settings → mcp.allowLocalCommands: stdio services may be added. */
+      allowLocalCommands: z.boolean(),
+    }),
+  },
+  /** Adds a service; header/env values go to the secret store. `notice` for local hosts. */
+  'mcp.add': {
+    request: mcpAddRequestSchema,
+    response: z.object({ service: mcpServiceViewSchema, notice: z.string().nullable() }),
+  },
+  'mcp.remove': { request: byId, response: ok },
+  /** Connect + initialize + list tools; records connected / error with the reason. */
+  'mcp.test': {
+    request: byId,
+    response: z.object({ ok: z.boolean(), message: z.string(), service: mcpServiceViewSchema }),
+  },
+  /** Fetches the tool list as the latest snapshot; the diff against the accepted one. */
+  'mcp.sync': {
+    request: z.object({ id: idSchema, accept: z.boolean().optional() }).strict(),
+    response: z.object({
+      toolCount: z.number(),
+      changes: z.array(mcpToolChangeSchema),
+      service: mcpServiceViewSchema,
+    }),
+  },
+  'mcp.diff': { request: byId, response: z.array(mcpToolChangeSchema) },
+  /** Accepts the latest snapshot: new and changed tools become callable. */
+  'mcp.accept': { request: byId, response: mcpServiceViewSchema },
+  /** "Available to me"; refused until the service has been synced. */
+  'mcp.setEnabled': {
+    request: z.object({ id: idSchema, enabled: z.boolean() }).strict(),
+    response: mcpServiceViewSchema,
+  },
+  'mcp.tools': { request: byId, response: z.array(mcpToolRecordSchema) },
+  'mcp.setApproval': {
+    request: z
+      .object({ id: idSchema, tool: z.string().min(1).max(200), policy: mcpApprovalPolicySchema })
+      .strict(),
+    response: z.array(mcpToolRecordSchema),
+  },
+  /** The service's prompts and resources (for inserting into the composer). */
+  'mcp.library': {
+    request: byId,
+    response: z.object({
+      prompts: z.array(libraryPromptSchema),
+      resources: z.array(libraryResourceSchema),
+    }),
+  },
+  'mcp.getPrompt': {
+    request: z
+      .object({
+        id: idSchema,
+        name: z.string().min(1).max(200),
+        arguments: z.record(z.string().max(100), z.string().max(10_000)).optional(),
+      })
+      .strict(),
+    response: z.object({ text: z.string() }),
+  },
+  'mcp.readResource': {
+    request: z.object({ id: idSchema, uri: z.string().min(1).max(MAX_URL_CHARS) }).strict(),
+    response: z.object({ text: z.string() }),
+  },
+};
+
+/** MCP events, spread into `eventContract`. */
+export const mcpEvents = {
+  /** A server announced changed tools (tools/list_changed): the user should re-sync. */
+  'mcp.stale': z.object({ serviceId: z.string(), name: z.string() }),
+};

@@ -1,0 +1,208 @@
+/**
+ * The bundled Electron main (`npm run build:electron` → out/main/index.js) really starts: built
+ * with the same Vite config into a private directory, then run under plain Node with a fake
+ * `electron` module (the Electron binary cannot be installed here). The store must open and apply
+ * the migrations copied beside the bundle, keys must be encrypted through safeStorage, the
+ * renderer must be served on app://, and every package the bundle loads at runtime must be a
+ * production dependency (electron-builder packages only those).
+ */
+import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBundleWithFakeElectron } from '../support/fake-electron/load';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const MIGRATIONS = join(ROOT, 'src', 'main', 'adapters', 'sqlite', 'migrations');
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  scripts: Record<string, string>;
+};
+
+/** out/.bundle-check-PID/{main,renderer → out/renderer}: the built layout, private to this run. */
+const BUILD_ROOT = join(ROOT, 'out', `.bundle-check-${process.pid}`);
+const BUNDLE = join(BUILD_ROOT, 'main', 'index.js');
+const homes: string[] = [];
+
+function buildMainBundle(): void {
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '-c',
+      'vite.electron.config.ts',
+      '--mode',
+      'main',
+      '--outDir',
+      join(BUILD_ROOT, 'main'),
+      '--logLevel',
+      'error',
+    ],
+    { cwd: ROOT, stdio: 'pipe' },
+  );
+  symlinkSync(join(ROOT, 'out', 'renderer'), join(BUILD_ROOT, 'renderer'), 'dir');
+}
+
+function newHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'aivory-bundle-'));
+  homes.push(home);
+  return home;
+}
+
+/** Runs the bundle against a fresh data directory. */
+async function runBundle(bundle: string, env: Record<string, string> = {}) {
+  const home = newHome();
+  const run = await runBundleWithFakeElectron(bundle, {
+    AIVORY_HOME: home,
+    AIVORY_LOCAL_SANDBOX: '0',
+    ...env,
+  });
+  return { ...run, home };
+}
+
+/** Bare package names the bundle imports, requires or resolves at runtime. */
+function runtimePackages(source: string): Set<string> {
+  const patterns = [
+    /^import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/gm,
+    /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+    /\brequire(?:\.resolve)?\(\s*["']([^"']+)["']\s*\)/g,
+    /createRequire\([^)]*\)\.resolve\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  const names = new Set<string>();
+  for (const pattern of patterns) {
+    for (const match of source.matchAll(pattern)) {
+      const specifier = match[1] ?? '';
+      if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+      if (builtinModules.includes(specifier.split('/')[0] ?? '')) continue;
+      const parts = specifier.split('/');
+      names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? ''));
+    }
+  }
+  return names;
+}
+
+function schemaVersion(home: string): number {
+  const database = new Database(join(home, 'aivory.db'), { readonly: true });
+  try {
+    return Number(database.pragma('user_version', { simple: true }));
+  } finally {
+    database.close();
+  }
+}
+
+function sqlFiles(directory: string): string[] {
+  return readdirSync(directory)
+    .filter((name) => name.endsWith('.sql'))
+    .sort();
+}
+
+describe('the bundled Electron main', () => {
+  beforeAll(() => {
+    rmSync(BUILD_ROOT, { recursive: true, force: true });
+    buildMainBundle();
+  }, 60_000);
+  afterAll(() => {
+    rmSync(BUILD_ROOT, { recursive: true, force: true });
+    for (const home of homes) rmSync(home, { recursive: true, force: true });
+  });
+
+  it('is what npm run build:electron builds, with the migrations copied beside it', () => {
+    expect(PACKAGE.scripts['build:electron']).toContain(
+      'vite build -c vite.electron.config.ts --mode main',
+    );
+    expect(sqlFiles(join(BUILD_ROOT, 'main', 'migrations'))).toEqual(sqlFiles(MIGRATIONS));
+    expect(sqlFiles(MIGRATIONS).length).toBeGreaterThan(0);
+  });
+
+  it('loads at runtime only Node built-ins, electron and production dependencies (no tsx)', () => {
+    const packages = runtimePackages(readFileSync(BUNDLE, 'utf8'));
+    expect(packages).toContain('better-sqlite3');
+    expect(packages).toContain('dockerode');
+    expect(packages).toContain('@modelcontextprotocol/sdk');
+    expect(packages).toContain('unpdf');
+    expect(packages).not.toContain('tsx');
+    const undeclared = [...packages].filter(
+      (name) => name !== 'electron' && PACKAGE.dependencies[name] === undefined,
+    );
+    expect(undeclared, 'imported by the bundle but not in "dependencies"').toEqual([]);
+    for (const name of packages) {
+      if (name === 'electron') continue;
+      expect(existsSync(join(ROOT, 'node_modules', name, 'package.json')), name).toBe(true);
+    }
+  });
+
+  it('starts under Node: the store opens, migrations apply, keys go through safeStorage', async () => {
+    const run = await runBundle(BUNDLE);
+    expect(run.stderr).not.toContain('failed to start');
+    expect(run.code).toBe(0);
+    const report = run.report as Record<string, unknown>;
+    expect(report.status).toMatchObject({ ok: true, value: { needsSetup: true } });
+    expect(report.saved).toMatchObject({ ok: true, value: { model: 'bundle-model' } });
+    expect(report.conversations).toEqual({ ok: true, value: [] });
+    expect(report.secretStorage).toEqual({
+      ok: true,
+      value: { protection: 'os-keychain', backend: 'gnome_libsecret' },
+    });
+    expect(schemaVersion(run.home)).toBe(sqlFiles(MIGRATIONS).length);
+    const secrets = readFileSync(join(run.home, 'secrets.json'), 'utf8');
+    expect(secrets).toContain('os-encrypted:v1:');
+    expect(secrets).not.toContain('sk-bundle-secret-1234');
+    const log = join(run.home, 'logs', 'aivory.log');
+    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toContain('keyring');
+    expect(run.stderr).not.toContain('keyring');
+  }, 60_000);
+
+  it('serves the renderer on app:// with the CSP and keeps the request kill switch', async () => {
+    const { report } = await runBundle(BUNDLE);
+    const [page, escape] = (report?.pages ?? []) as Record<string, unknown>[];
+    expect(page).toMatchObject({ status: 200, hasRoot: true });
+    expect(String(page?.contentType)).toContain('text/html');
+    expect(String(page?.csp)).toContain("connect-src 'none'");
+    expect(escape).toMatchObject({ status: 404 });
+    expect(report?.filter).toEqual({
+      'app://aivory/index.html': true,
+      'https://evil.example/x': false,
+      'file:///etc/passwd': false,
+    });
+  }, 60_000);
+
+  it('warns about a basic_text keychain and refuses to save keys without one', async () => {
+    const weak = await runBundle(BUNDLE, { FAKE_ELECTRON_BACKEND: 'basic_text' });
+    expect(weak.code).toBe(0);
+    expect(weak.stderr).toContain('No system keyring');
+    expect(readFileSync(join(weak.home, 'logs', 'aivory.log'), 'utf8')).toContain(
+      'No system keyring',
+    );
+    expect(weak.report?.secretStorage).toMatchObject({ value: { protection: 'basic-text' } });
+
+    const none = await runBundle(BUNDLE, { FAKE_ELECTRON_ENCRYPTION: 'unavailable' });
+    expect(none.code).toBe(0);
+    expect(none.report?.saved).toMatchObject({ ok: false, error: { code: 'config' } });
+    expect(none.report?.secretStorage).toMatchObject({ value: { protection: 'unavailable' } });
+    expect(existsSync(join(none.home, 'secrets.json'))).toBe(false);
+  }, 60_000);
+
+  it('fails to start when its migrations are not beside it', async () => {
+    const bare = join(BUILD_ROOT, 'bare');
+    mkdirSync(bare);
+    copyFileSync(BUNDLE, join(bare, 'index.js'));
+    const run = await runBundle(join(bare, 'index.js'));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Aivory failed to start');
+    expect(run.stderr).toMatch(/migrations/);
+    expect(run.report).toBeNull();
+  }, 60_000);
+});

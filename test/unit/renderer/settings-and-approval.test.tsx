@@ -1,0 +1,163 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { ApprovalCard } from '../../../src/renderer/features/approval/approval-prompt';
+import type { ApprovalRequestView } from '../../../src/renderer/features/approval/approval-queue';
+import { enqueue, settle } from '../../../src/renderer/features/approval/approval-queue';
+import { McpDiffView } from '../../../src/renderer/features/mcp/mcp-diff-view';
+import { mcpOptions } from '../../../src/renderer/features/settings/defaults-picker';
+import {
+  checkInteger,
+  checkUrl,
+  fieldOfError,
+  localHostOf,
+} from '../../../src/renderer/features/settings/form-rules';
+import {
+  checkDraft,
+  patchOf,
+  SANDBOX_GROUP,
+  SEARCH_GROUP,
+} from '../../../src/renderer/features/settings/group-specs';
+
+const REQUEST: ApprovalRequestView = {
+  approvalId: 'approval_1',
+  turnId: 'turn_1',
+  conversationId: 'conv_1',
+  toolName: 'everything__echo',
+  service: 'everything',
+  tool: 'echo',
+  arguments: { message: '<b>hi</b>', nested: { n: 1 } },
+  readOnlyHint: false,
+  destructiveHint: true,
+};
+
+describe('renderer: approval prompt', () => {
+  it('the card shows the exact arguments (as text, never HTML) and the four answers', () => {
+    const html = renderToStaticMarkup(
+      <ApprovalCard request={REQUEST} waiting={1} onAnswer={() => undefined} />,
+    );
+    expect(html).toContain('data-testid="approval-card"');
+    expect(html).toContain('&quot;message&quot;: &quot;&lt;b&gt;hi&lt;/b&gt;&quot;');
+    expect(html).toContain('&quot;n&quot;: 1');
+    for (const answer of ['once', 'conversation', 'always', 'deny']) {
+      expect(html).toContain(`data-testid="approval-${answer}"`);
+    }
+    expect(html).toContain('Allow for this conversation');
+    expect(html).toContain('may change or delete data');
+    expect(html).toContain('1 more waiting');
+  });
+
+  it('the queue keeps arrival order, ignores repeats and drops settled requests', () => {
+    const second = { ...REQUEST, approvalId: 'approval_2' };
+    const queue = enqueue(enqueue(enqueue([], REQUEST), second), REQUEST);
+    expect(queue.map((item) => item.approvalId)).toEqual(['approval_1', 'approval_2']);
+    expect(settle(queue, 'approval_1').map((item) => item.approvalId)).toEqual(['approval_2']);
+  });
+});
+
+describe('renderer: settings form rules', () => {
+  it('checks numbers and URLs with translated problems', () => {
+    expect(checkInteger('120', 10, 600)).toBeNull();
+    expect(checkInteger('5', 10, 600)).toEqual({
+      key: 'form.range',
+      params: { min: 10, max: 600 },
+    });
+    expect(checkInteger('1.5', 10, 600)).toEqual({ key: 'form.number' });
+    expect(checkInteger(' ', 10, 600)).toEqual({ key: 'form.required' });
+    expect(checkUrl('')).toBeNull();
+    expect(checkUrl('', true)).toEqual({ key: 'form.required' });
+    expect(checkUrl('ftp://x')).toEqual({ key: 'form.url' });
+    expect(checkUrl('https://searx.example.com')).toBeNull();
+  });
+
+  it('a host error lands on the field it names', () => {
+    const fields = { execTimeoutSeconds: [], idleReapSeconds: [], headers: ['header'] };
+    expect(fieldOfError('Invalid setting sandbox.idleReapSeconds: Too small: >=60.', fields)).toBe(
+      'idleReapSeconds',
+    );
+    expect(
+      fieldOfError('Invalid request for settings.set: values.execTimeoutSeconds: Too big', fields),
+    ).toBe('execTimeoutSeconds');
+    expect(fieldOfError('A header must look like "Name: value"', fields)).toBe('headers');
+    expect(fieldOfError('Something else broke.', fields)).toBeNull();
+  });
+
+  it('group drafts are checked against the seed ranges and sent as typed values', () => {
+    expect(
+      checkDraft(SANDBOX_GROUP, {
+        baseUrl: 'nope',
+        execTimeoutSeconds: '5',
+        idleReapSeconds: '60',
+      }),
+    ).toEqual({
+      baseUrl: { key: 'form.url' },
+      execTimeoutSeconds: { key: 'form.range', params: { min: 10, max: 600 } },
+    });
+    expect(
+      patchOf(SANDBOX_GROUP, { baseUrl: ' ', execTimeoutSeconds: '300', idleReapSeconds: '600' }),
+    ).toEqual({
+      key: 'sandbox',
+      values: { baseUrl: '', execTimeoutSeconds: 300, idleReapSeconds: 600 },
+    });
+    expect(
+      patchOf(SEARCH_GROUP, { provider: 'searxng', baseUrl: 'http://127.0.0.1:8888', engines: '' }),
+    ).toEqual({
+      key: 'search',
+      values: { provider: 'searxng', baseUrl: 'http://127.0.0.1:8888', engines: '' },
+    });
+  });
+
+  it('local hosts get the notice; public ones do not', () => {
+    expect(localHostOf('http://127.0.0.1:3001/mcp')).toBe('127.0.0.1');
+    expect(localHostOf('http://192.168.1.20/mcp')).toBe('192.168.1.20');
+    expect(localHostOf('http://nas.local/mcp')).toBe('nas.local');
+    expect(localHostOf('https://mcp.example.com/mcp')).toBeNull();
+    expect(localHostOf('not a url')).toBeNull();
+  });
+
+  it("a model's MCP options carry 已停用 / 未同步, and 已删除 for defaults whose service is gone", () => {
+    const options = mcpOptions(
+      [
+        { id: 'mcp_a', name: 'a', enabled: true, syncedAt: 1 },
+        { id: 'mcp_b', name: 'b', enabled: false, syncedAt: 1 },
+        { id: 'mcp_c', name: 'c', enabled: true, syncedAt: null },
+      ],
+      [{ serviceId: 'mcp_gone', name: null, marker: '已删除' }],
+    );
+    expect(options.map((option) => [option.value, option.marker])).toEqual([
+      ['mcp_a', null],
+      ['mcp_b', '已停用'],
+      ['mcp_c', '未同步'],
+      ['mcp_gone', '已删除'],
+    ]);
+  });
+
+  it('a diff lists each tool with what changed', () => {
+    const html = renderToStaticMarkup(
+      <McpDiffView
+        changes={[
+          {
+            tool: 'echo',
+            kinds: ['added'],
+            before: null,
+            after: { name: 'echo', description: 'Echoes', inputSchema: {}, annotations: null },
+          },
+          {
+            tool: 'sum',
+            kinds: ['description', 'schema'],
+            before: { name: 'sum', description: 'Adds', inputSchema: {}, annotations: null },
+            after: {
+              name: 'sum',
+              description: 'Adds (and leaks)',
+              inputSchema: {},
+              annotations: null,
+            },
+          },
+        ]}
+      />,
+    );
+    expect(html).toContain('data-tool="echo" data-kinds="added"');
+    expect(html).toContain('data-tool="sum" data-kinds="description,schema"');
+    expect(html).toContain('description changed');
+    expect(html).toContain('Adds (and leaks)');
+  });
+});
