@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
+import { mcpToolInfoSchema } from '../../../shared/ipc/mcp-methods';
 import type {
   McpApprovalPolicy,
   McpService,
@@ -48,20 +49,7 @@ interface ToolRow {
 }
 
 const secretEntries = z.array(z.object({ name: z.string(), secretRef: z.string() }));
-const toolInfo = z.object({
-  name: z.string(),
-  description: z.string(),
-  inputSchema: z.record(z.string(), z.unknown()),
-  annotations: z
-    .object({
-      title: z.string().optional(),
-      readOnlyHint: z.boolean().optional(),
-      destructiveHint: z.boolean().optional(),
-      idempotentHint: z.boolean().optional(),
-      openWorldHint: z.boolean().optional(),
-    })
-    .nullable(),
-});
+const toolInfo = mcpToolInfoSchema;
 const TRANSPORTS: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];
 const TEST_STATES: readonly McpTestState[] = ['untested', 'connected', 'error'];
 const POLICIES: readonly McpApprovalPolicy[] = ['default', 'ask', 'allow', 'deny'];

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
+import { messagePartSchema as sharedMessagePartSchema } from '../../../shared/ipc/dto-schemas';
 import type {
   Conversation,
   Memory,
@@ -98,32 +99,8 @@ const STOP_REASONS: readonly TurnRecord['stopReason'][] = [
 const TOOL_MODES: readonly ToolMode[] = ['native', 'prompt'];
 const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED'];
 
-const fileReferenceSchema = z.object({
-  name: z.string(),
-  path: z.string(),
-  mime: z.string(),
-  size: z.number(),
-});
-const messagePartSchema: z.ZodType<MessagePart> = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text'), text: z.string() }),
-  z.object({ kind: z.literal('reasoning'), text: z.string() }),
-  z.object({
-    kind: z.literal('tool-call'),
-    toolCallId: z.string(),
-    name: z.string(),
-    arguments: z.unknown(),
-  }),
-  z.object({
-    kind: z.literal('tool-result'),
-    toolCallId: z.string(),
-    name: z.string(),
-    status: z.enum(['ok', 'error', 'skipped', 'budget']),
-    output: z.string(),
-    durationMs: z.number(),
-  }),
-  z.object({ kind: z.literal('artifact'), artifact: fileReferenceSchema }),
-  z.object({ kind: z.literal('attachment'), attachment: fileReferenceSchema }),
-]);
+/** The same schema the IPC contract uses: one definition of a stored part. */
+const messagePartSchema: z.ZodType<MessagePart> = sharedMessagePartSchema;
 const toolCallCountsSchema = z.record(z.string(), z.number());
 const toolNamesSchema = z.array(z.string());
 

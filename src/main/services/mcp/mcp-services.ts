@@ -24,9 +24,9 @@ import { McpError } from '../../core/mcp-ports';
 import type { Clock, IdGenerator, Logger, SecretStore } from '../../core/ports';
 import { diffTools, isCallable } from './mcp-diff';
 import { checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
-import type { McpStore } from './mcp-store-port';
+import type { McpStore, NewMcpService } from './mcp-store-port';
 import { parseServiceInput } from './mcp-service-input';
-import type { McpServiceInput } from './mcp-service-input';
+import type { McpServiceInput, ParsedServiceInput } from './mcp-service-input';
 
 /** Connect + initialize deadline for tests, syncs and calls. */
 const CONNECT_TIMEOUT_MS = 20_000;
@@ -77,17 +77,11 @@ export class McpServices {
     const id = ids.next('mcp');
     const service = store.createService({
       id,
-      name: parsed.name,
-      icon: parsed.icon,
-      description: parsed.description,
-      transport: parsed.transport,
-      url: parsed.url,
-      command: parsed.command,
-      args: parsed.args,
-      headers: await this.saveSecrets(id, 'header', parsed.headers),
-      env: await this.saveSecrets(id, 'env', parsed.env),
-      timeoutMs: parsed.timeoutMs,
-      maxTimeoutMs: parsed.maxTimeoutMs,
+      ...configOf(
+        parsed,
+        await this.saveSecrets(id, 'header', parsed.headers),
+        await this.saveSecrets(id, 'env', parsed.env),
+      ),
     });
     return { service: await this.view(service), notice: parsed.notice };
   }
@@ -139,19 +133,10 @@ export class McpServices {
       changes.headers !== undefined ||
       changes.env !== undefined;
     if (moved) await this.disconnect(current.id);
-    const service = this.dependencies.store.updateConfig(current.id, {
-      name: parsed.name,
-      icon: parsed.icon,
-      description: parsed.description,
-      transport: parsed.transport,
-      url: parsed.url,
-      command: parsed.command,
-      args: parsed.args,
-      headers,
-      env,
-      timeoutMs: parsed.timeoutMs,
-      maxTimeoutMs: parsed.maxTimeoutMs,
-    });
+    const service = this.dependencies.store.updateConfig(
+      current.id,
+      configOf(parsed, headers, env),
+    );
     const updated = moved
       ? this.dependencies.store.updateService(service.id, {
           testState: 'untested',
@@ -387,6 +372,27 @@ export class McpServices {
       pendingChanges: diffTools(tools).length,
     };
   }
+}
+
+/** The stored configuration from validated input and the secret references of its values. */
+function configOf(
+  parsed: ParsedServiceInput,
+  headers: McpService['headers'],
+  env: McpService['env'],
+): Omit<NewMcpService, 'id'> {
+  return {
+    name: parsed.name,
+    icon: parsed.icon,
+    description: parsed.description,
+    transport: parsed.transport,
+    url: parsed.url,
+    command: parsed.command,
+    args: parsed.args,
+    headers,
+    env,
+    timeoutMs: parsed.timeoutMs,
+    maxTimeoutMs: parsed.maxTimeoutMs,
+  };
 }
 
 function notSynced(service: McpService): AivoryError {

@@ -1,27 +1,27 @@
 /** What the MCP services need from persistence (SqliteMcpStore implements it). */
 import type {
   McpApprovalPolicy,
-  McpSecretEntry,
   McpService,
   McpToolInfo,
   McpToolRecord,
-  McpTransportKind,
 } from '../../../shared/mcp';
 
-export interface NewMcpService {
-  id: string;
-  name: string;
-  icon: string;
-  description: string;
-  transport: McpTransportKind;
-  url: string | null;
-  command: string | null;
-  args: string[];
-  env: McpSecretEntry[];
-  headers: McpSecretEntry[];
-  timeoutMs: number;
-  maxTimeoutMs: number;
-}
+/** What the user configured for a new service (state, timestamps and snapshots come later). */
+export type NewMcpService = Pick<
+  McpService,
+  | 'id'
+  | 'name'
+  | 'icon'
+  | 'description'
+  | 'transport'
+  | 'url'
+  | 'command'
+  | 'args'
+  | 'env'
+  | 'headers'
+  | 'timeoutMs'
+  | 'maxTimeoutMs'
+>;
 
 export type McpServicePatch = Partial<
   Pick<
