@@ -154,6 +154,16 @@ describe('e2e: settings and MCP services in the browser host', () => {
     await card.getByTestId('mcp-enabled').click();
     await expect.poll(() => card.getAttribute('data-enabled')).toBe('true');
 
+    // Editing keeps what is not changed (the masked header stays saved).
+    await card.getByTestId('mcp-edit').click();
+    await card.getByTestId('mcp-form-headers-kept').waitFor();
+    await card.getByTestId('mcp-form-description').fill('Echo, sums and a tiny image.');
+    await card.getByTestId('mcp-form-save').click();
+    await expect
+      .poll(() => card.textContent(), { timeout: 30_000 })
+      .toContain('Echo, sums and a tiny image.');
+    expect(await card.getAttribute('data-enabled')).toBe('true');
+
     await card.getByTestId('mcp-tools-toggle').click();
     await card.getByTestId('mcp-approval-echo').selectOption('ask');
     await expect.poll(() => card.getByTestId('mcp-approval-echo').inputValue()).toBe('ask');

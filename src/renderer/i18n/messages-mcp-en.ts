@@ -96,4 +96,7 @@ export const MCP_EN = {
   'mcpPicker.empty': 'This service offers no prompts or resources.',
   'mcpPicker.insert': 'Insert',
   'mcpPicker.back': 'Back',
+  'mcp.form.editTitle': 'Edit {name}',
+  'mcp.form.headersKept': 'Saved headers ({names}) are kept unless you enter new ones here.',
+  'mcp.edit': 'Edit',
 } as const;

@@ -144,6 +144,14 @@ export const mcpMethods = {
     request: mcpAddRequestSchema,
     response: z.object({ service: mcpServiceViewSchema, notice: z.string().nullable() }),
   },
+  /**
+   * Changes a service: only the fields given. Headers / env given replace the saved ones (their
+   * values are never sent back, so absent keeps them); a new address makes it untested again.
+   */
+  'mcp.update': {
+    request: mcpAddRequestSchema.partial().extend({ id: idSchema }).strict(),
+    response: z.object({ service: mcpServiceViewSchema, notice: z.string().nullable() }),
+  },
   'mcp.remove': { request: byId, response: ok },
   /** Connect + initialize + list tools; records connected / error with the reason. */
   'mcp.test': {

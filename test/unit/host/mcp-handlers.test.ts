@@ -142,6 +142,32 @@ describe('MCP handlers with server-everything', () => {
     expect(after.tools.some((row) => row.name === 'everything__echo')).toBe(false);
   }, 60_000);
 
+  it('mcp.update changes only what is given; new headers replace the saved ones, masked', async () => {
+    fixture = openHostFixture();
+    const id = await addEverything(fixture);
+    const renamed = await fixture.value('mcp.update', { id, description: 'Echo and sums.' });
+    expectContract('mcp.update', renamed);
+    expect(renamed.service).toMatchObject({
+      description: 'Echo and sums.',
+      testState: 'connected',
+      headers: [{ name: 'Authorization', value: expect.stringMatching(/…/) }],
+    });
+    const rekeyed = await fixture.value('mcp.update', {
+      id,
+      headers: [{ name: 'X-Token', value: 'another-secret-value-987654' }],
+    });
+    expect(rekeyed.service.headers).toEqual([
+      { name: 'X-Token', value: expect.stringMatching(/…/) },
+    ]);
+    expect(rekeyed.service.testState).toBe('untested');
+    expect(JSON.stringify(rekeyed)).not.toContain('another-secret-value-987654');
+    expect(await fixture.call('mcp.update', { id, url: 'ftp://x/' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-input' },
+    });
+    expect(await fixture.call('mcp.update', { id, bogus: 1 })).toMatchObject({ ok: false });
+  }, 60_000);
+
   it('refuses bad services with the field named, and stdio unless allowed and confirmed', async () => {
     fixture = openHostFixture();
     const base = { name: 'x', icon: 'x', description: 'd', transport: 'streamable-http' } as const;

@@ -36,6 +36,7 @@ export function createMcpHandlers(context: HostContext): McpHandlers {
       allowLocalCommands: context.app.settings.get('mcp').allowLocalCommands,
     }),
     'mcp.add': async (request) => addService(context, request),
+    'mcp.update': async (request) => updateService(context, request),
     'mcp.remove': async ({ id }) => {
       await mcp.remove(id);
       return { ok: true };
@@ -102,6 +103,40 @@ async function addService(
     icon: request.icon,
     description: request.description,
     transport: request.transport,
+    ...(request.url === undefined ? {} : { url: request.url }),
+    ...(request.headers ? { headers: request.headers.map((h) => `${h.name}: ${h.value}`) } : {}),
+    ...(request.timeoutSeconds === undefined ? {} : { timeoutSeconds: request.timeoutSeconds }),
+    ...(request.maxTimeoutSeconds === undefined
+      ? {}
+      : { maxTimeoutSeconds: request.maxTimeoutSeconds }),
+    ...(request.command === undefined ? {} : { command: request.command }),
+    ...(request.args ? { args: request.args } : {}),
+    ...(request.env ? { env: request.env.map((entry) => `${entry.name}=${entry.value}`) } : {}),
+  });
+  return { service: serviceView(service), notice };
+}
+
+async function updateService(
+  context: HostContext,
+  request: ParsedRequest<'mcp.update'>,
+): Promise<InvokeResponse<'mcp.update'>> {
+  const current = context.app.mcp.get(request.id);
+  const commandChanged =
+    (request.command !== undefined && request.command !== current.command) ||
+    (request.args !== undefined && request.args.join('\u0000') !== current.args.join('\u0000'));
+  if ((request.transport === 'stdio' || current.transport === 'stdio') && commandChanged) {
+    if (request.confirmCommand !== true) {
+      throw new AivoryError(
+        'invalid-input',
+        'A local command server runs with your permissions: confirm the command first.',
+      );
+    }
+  }
+  const { service, notice } = await context.app.mcp.update(request.id, {
+    ...(request.name === undefined ? {} : { name: request.name }),
+    ...(request.icon === undefined ? {} : { icon: request.icon }),
+    ...(request.description === undefined ? {} : { description: request.description }),
+    ...(request.transport === undefined ? {} : { transport: request.transport }),
     ...(request.url === undefined ? {} : { url: request.url }),
     ...(request.headers ? { headers: request.headers.map((h) => `${h.name}: ${h.value}`) } : {}),
     ...(request.timeoutSeconds === undefined ? {} : { timeoutSeconds: request.timeoutSeconds }),

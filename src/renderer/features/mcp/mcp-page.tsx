@@ -37,7 +37,12 @@ export function McpPage(): ReactNode {
       {data.services.length === 0 && !adding && <EmptyState />}
       <div className="mcp-services">
         {data.services.map((service) => (
-          <McpServiceCard key={service.id} service={service} onChanged={() => void reload()} />
+          <McpServiceCard
+            key={service.id}
+            service={service}
+            allowLocalCommands={data.allowLocalCommands}
+            onChanged={() => void reload()}
+          />
         ))}
       </div>
       {adding ? (

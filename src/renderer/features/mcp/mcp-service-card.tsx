@@ -13,6 +13,7 @@ import { FieldErrorText, Switch } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
 import type { BridgeTask } from '../settings/use-loaded';
 import { McpDiffView } from './mcp-diff-view';
+import { McpServiceForm } from './mcp-service-form';
 import { McpToolsList } from './mcp-tools-list';
 
 type ServiceView = InvokeResponse<'mcp.accept'>;
@@ -20,7 +21,11 @@ type Changes = InvokeResponse<'mcp.diff'>;
 type Busy = 'test' | 'sync' | 'accept' | null;
 
 /** The card of `service`; `onChanged` reloads the list. */
-export function McpServiceCard(props: { service: ServiceView; onChanged(): void }): ReactNode {
+export function McpServiceCard(props: {
+  service: ServiceView;
+  allowLocalCommands: boolean;
+  onChanged(): void;
+}): ReactNode {
   const t = useT();
   const locale = useApp((state) => state.locale);
   const bridge = useApp((state) => state.bridge);
@@ -29,6 +34,7 @@ export function McpServiceCard(props: { service: ServiceView; onChanged(): void 
   const [error, setError] = useState<string | null>(null);
   const [changes, setChanges] = useState<Changes | null>(null);
   const [toolsOpen, setToolsOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
   const id = service.id;
   useEffect(() => {
     if (service.pendingChanges === 0 || !bridge) return;
@@ -169,6 +175,14 @@ export function McpServiceCard(props: { service: ServiceView; onChanged(): void 
         )}
         <button
           type="button"
+          className="button ghost"
+          data-testid="mcp-edit"
+          onClick={() => setEditing(true)}
+        >
+          {t('mcp.edit')}
+        </button>
+        <button
+          type="button"
           className="button ghost danger-text"
           data-testid="mcp-remove"
           onClick={() => {
@@ -181,6 +195,17 @@ export function McpServiceCard(props: { service: ServiceView; onChanged(): void 
       </div>
       <FieldErrorText error={error} testId="mcp-error" />
       {toolsOpen && <McpToolsList serviceId={id} />}
+      {editing && (
+        <McpServiceForm
+          allowLocalCommands={props.allowLocalCommands}
+          editing={service}
+          onDone={() => {
+            setEditing(false);
+            props.onChanged();
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      )}
     </article>
   );
 }

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import type { InvokeRequest } from '../../../shared/ipc-contract';
+import type { InvokeRequest, InvokeResponse } from '../../../shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { FieldErrors, SaveState } from '../settings/form-controls';
@@ -35,23 +35,33 @@ const FIELD_ALIASES = {
   env: ['environment'],
 };
 
-/** The new-service form. */
+type ServiceView = InvokeResponse<'mcp.accept'>;
+
+/**
+ * The new-service form, or with `editing` the same form for an existing service: its saved
+ * header / env values are never sent back, so those lists start empty and replace the saved ones
+ * only when filled in.
+ */
 export function McpServiceForm(props: {
   allowLocalCommands: boolean;
+  editing?: ServiceView;
   onDone(): void;
   onCancel(): void;
 }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
-  const [name, setName] = useState('');
-  const [icon, setIcon] = useState('🔌');
-  const [description, setDescription] = useState('');
-  const [transport, setTransport] = useState<Transport>('streamable-http');
-  const [url, setUrl] = useState('');
+  const editing = props.editing;
+  const [name, setName] = useState(editing?.name ?? '');
+  const [icon, setIcon] = useState(editing?.icon ?? '🔌');
+  const [description, setDescription] = useState(editing?.description ?? '');
+  const [transport, setTransport] = useState<Transport>(editing?.transport ?? 'streamable-http');
+  const [url, setUrl] = useState(editing?.url ?? '');
   const [headers, setHeaders] = useState<Entry[]>([]);
-  const [timeout, setTimeoutText] = useState('60');
-  const [command, setCommand] = useState('');
-  const [args, setArgs] = useState('');
+  const [timeout, setTimeoutText] = useState(
+    editing ? String(Math.round(editing.timeoutMs / 1000)) : '60',
+  );
+  const [command, setCommand] = useState(editing?.command ?? '');
+  const [args, setArgs] = useState(editing?.args.join('\n') ?? '');
   const [env, setEnv] = useState<Entry[]>([]);
   const [confirming, setConfirming] = useState(false);
   const { errors, setErrors, edited } = useFormErrors();
@@ -86,24 +96,34 @@ export function McpServiceForm(props: {
         ...common,
         command: command.trim(),
         args: argList,
-        env: filled(env),
+        ...(editing && filled(env).length === 0 ? {} : { env: filled(env) }),
         confirmCommand: true,
       };
     }
-    return { ...common, url: url.trim(), headers: filled(headers) };
+    const given = filled(headers);
+    return {
+      ...common,
+      url: url.trim(),
+      ...(editing && given.length === 0 ? {} : { headers: given }),
+    };
   };
+  const commandChanged =
+    editing === undefined ||
+    command.trim() !== (editing.command ?? '') ||
+    argList.join('\n') !== editing.args.join('\n');
   const submit = async (confirmed: boolean): Promise<void> => {
     const problems = check();
     setErrors(problems);
     if (Object.values(problems).some(Boolean) || !bridge) return;
-    if (stdio && !confirmed) {
+    if (stdio && commandChanged && !confirmed) {
       setConfirming(true);
       return;
     }
     setConfirming(false);
     setState('saving');
     try {
-      await bridge.invoke('mcp.add', request());
+      if (editing) await bridge.invoke('mcp.update', { ...request(), id: editing.id });
+      else await bridge.invoke('mcp.add', request());
       setState('saved');
       props.onDone();
     } catch (error) {
@@ -119,7 +139,7 @@ export function McpServiceForm(props: {
 
   return (
     <div className="editor mcp-form" data-testid="mcp-form">
-      <h3>{t('mcp.form.title')}</h3>
+      <h3>{editing ? t('mcp.form.editTitle', { name: editing.name }) : t('mcp.form.title')}</h3>
       <div className="row-fields">
         <Field label="mcp.form.icon" testId="mcp-form-icon" error={errors.icon}>
           <input
@@ -198,6 +218,13 @@ export function McpServiceForm(props: {
             error={errors.headers}
             onChange={edited('headers', setHeaders)}
           />
+          {editing && editing.headers.length > 0 && (
+            <p className="muted" data-testid="mcp-form-headers-kept">
+              {t('mcp.form.headersKept', {
+                names: editing.headers.map((header) => header.name).join(', '),
+              })}
+            </p>
+          )}
         </>
       )}
       <Field label="mcp.form.timeout" testId="mcp-form-timeout" error={errors.timeoutSeconds}>
