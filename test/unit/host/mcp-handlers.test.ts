@@ -15,7 +15,7 @@ import { startEverythingServer } from '../../support/mcp-everything-server';
 import type { ScriptedLlmServer } from '../../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../../support/scripted-llm-server';
 import type { HostFixture } from './host-fixture';
-import { openHostFixture } from './host-fixture';
+import { openHostFixture, TRUSTED_SENDER } from './host-fixture';
 
 const SECRET = 'Bearer sk-mcp-secret-value-123456789';
 const ECHO_CALL =
@@ -165,7 +165,10 @@ describe('MCP handlers with server-everything', () => {
       ok: false,
       error: { code: 'invalid-input' },
     });
-    expect(await fixture.call('mcp.update', { id, bogus: 1 })).toMatchObject({ ok: false });
+    // Unknown keys are refused by the dispatcher (a payload straight from the wire).
+    expect(
+      await fixture.host.dispatch('mcp.update', { id, bogus: 1 }, TRUSTED_SENDER),
+    ).toMatchObject({ ok: false });
   }, 60_000);
 
   it('refuses bad services with the field named, and stdio unless allowed and confirmed', async () => {
