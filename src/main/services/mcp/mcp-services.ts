@@ -15,21 +15,17 @@ import type { HostResolver } from '../../adapters/fetch/host-resolver';
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import type {
   McpConnector,
-  McpEndpoint,
   McpPromptInfo,
   McpResourceInfo,
   McpSession,
 } from '../../core/mcp-ports';
 import { McpError } from '../../core/mcp-ports';
 import type { Clock, IdGenerator, Logger, SecretStore } from '../../core/ports';
+import { McpConnections } from './mcp-connections';
 import { diffTools, isCallable } from './mcp-diff';
-import { checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import type { McpStore, NewMcpService } from './mcp-store-port';
 import { parseServiceInput } from './mcp-service-input';
 import type { McpServiceInput, ParsedServiceInput } from './mcp-service-input';
-
-/** Connect + initialize deadline for tests, syncs and calls. */
-const CONNECT_TIMEOUT_MS = 20_000;
 
 export interface McpServicesDependencies {
   store: McpStore;
@@ -55,10 +51,15 @@ export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
 }
 
 export class McpServices {
-  private readonly sessions = new Map<string, Promise<McpSession>>();
   private readonly staleListeners: ((serviceId: string) => void)[] = [];
+  private readonly connections: McpConnections;
 
-  constructor(private readonly dependencies: McpServicesDependencies) {}
+  constructor(private readonly dependencies: McpServicesDependencies) {
+    this.connections = new McpConnections(dependencies, (serviceId) => {
+      dependencies.store.updateService(serviceId, { stale: true });
+      for (const listener of this.staleListeners) listener(serviceId);
+    });
+  }
 
   async list(): Promise<McpServiceView[]> {
     return Promise.all(this.dependencies.store.listServices().map((service) => this.view(service)));
@@ -262,61 +263,16 @@ export class McpServices {
 
   /** The live connection of a service, opened on first use and reused. */
   session(service: McpService, signal: AbortSignal): Promise<McpSession> {
-    const existing = this.sessions.get(service.id);
-    if (existing) return existing;
-    const opening = this.open(service, signal);
-    this.sessions.set(service.id, opening);
-    opening.catch(() => this.sessions.delete(service.id));
-    return opening;
+    return this.connections.session(service, signal);
   }
 
   /** Closes every connection (the app or CLI is exiting). */
   async close(): Promise<void> {
-    await Promise.all([...this.sessions.keys()].map((id) => this.disconnect(id)));
+    await this.connections.close();
   }
 
-  private async open(service: McpService, signal: AbortSignal): Promise<McpSession> {
-    const endpoint = await this.endpoint(service, signal);
-    const session = await this.dependencies.connector.connect(endpoint, {
-      signal,
-      timeoutMs: CONNECT_TIMEOUT_MS,
-      onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
-    });
-    session.onToolsChanged(() => {
-      this.dependencies.store.updateService(service.id, { stale: true });
-      for (const listener of this.staleListeners) listener(service.id);
-    });
-    session.onClose((reason) => {
-      this.dependencies.logger.warn('MCP connection closed', { service: service.name, reason });
-      this.sessions.delete(service.id);
-    });
-    return session;
-  }
-
-  private async endpoint(service: McpService, signal: AbortSignal): Promise<McpEndpoint> {
-    const reveal = async (entries: McpService['headers']) => {
-      const values: Record<string, string> = {};
-      for (const entry of entries)
-        values[entry.name] = (await this.dependencies.secrets.get(entry.secretRef)) ?? '';
-      return values;
-    };
-    if (service.transport === 'stdio') {
-      if (!this.dependencies.allowLocalCommands()) {
-        throw new AivoryError(
-          'invalid-input',
-          'Local command MCP servers are off: aivory settings set mcp.allowLocalCommands true',
-        );
-      }
-      return {
-        transport: 'stdio',
-        command: service.command ?? '',
-        args: service.args,
-        env: await reveal(service.env),
-      };
-    }
-    const url = checkServiceUrl(service.url ?? '');
-    await checkResolvedAddresses(url, this.dependencies.resolver, signal);
-    return { transport: service.transport, url: url.url, headers: await reveal(service.headers) };
+  private disconnect(serviceId: string): Promise<void> {
+    return this.connections.disconnect(serviceId);
   }
 
   /** Stores header / env values in the secret store; the service keeps only references. */
@@ -333,17 +289,6 @@ export class McpServices {
       saved.push({ name, secretRef });
     }
     return saved;
-  }
-
-  private async disconnect(serviceId: string): Promise<void> {
-    const session = this.sessions.get(serviceId);
-    this.sessions.delete(serviceId);
-    if (!session) return;
-    try {
-      await (await session).close();
-    } catch {
-      // It never opened: nothing to close.
-    }
   }
 
   private record(serviceId: string, state: 'connected' | 'error', message: string): void {

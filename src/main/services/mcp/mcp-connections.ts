@@ -1,0 +1,88 @@
+/**
+ * One live connection per MCP service, opened on first use and reused by tests, syncs and calls;
+ * dropped when the server goes away. The endpoint is built at connect time: header and env values
+ * come out of the secret store, the URL passes the address rules, and stdio needs the setting.
+ */
+import { AivoryError } from '../../../shared/errors';
+import type { McpService } from '../../../shared/mcp';
+import type { McpEndpoint, McpSession } from '../../core/mcp-ports';
+import { checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
+import type { McpServicesDependencies } from './mcp-services';
+
+/** Connect + initialize deadline for tests, syncs and calls. */
+const CONNECT_TIMEOUT_MS = 20_000;
+
+export class McpConnections {
+  private readonly sessions = new Map<string, Promise<McpSession>>();
+
+  constructor(
+    private readonly dependencies: McpServicesDependencies,
+    /** tools/list_changed from a service. */
+    private readonly onToolsChanged: (serviceId: string) => void,
+  ) {}
+
+  session(service: McpService, signal: AbortSignal): Promise<McpSession> {
+    const existing = this.sessions.get(service.id);
+    if (existing) return existing;
+    const opening = this.open(service, signal);
+    this.sessions.set(service.id, opening);
+    opening.catch(() => this.sessions.delete(service.id));
+    return opening;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((id) => this.disconnect(id)));
+  }
+
+  async disconnect(serviceId: string): Promise<void> {
+    const session = this.sessions.get(serviceId);
+    this.sessions.delete(serviceId);
+    if (!session) return;
+    try {
+      await (await session).close();
+    } catch {
+      // It never opened: nothing to close.
+    }
+  }
+
+  private async open(service: McpService, signal: AbortSignal): Promise<McpSession> {
+    const endpoint = await this.endpoint(service, signal);
+    const session = await this.dependencies.connector.connect(endpoint, {
+      signal,
+      timeoutMs: CONNECT_TIMEOUT_MS,
+      onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
+    });
+    session.onToolsChanged(() => this.onToolsChanged(service.id));
+    session.onClose((reason) => {
+      this.dependencies.logger.warn('MCP connection closed', { service: service.name, reason });
+      this.sessions.delete(service.id);
+    });
+    return session;
+  }
+
+  private async endpoint(service: McpService, signal: AbortSignal): Promise<McpEndpoint> {
+    const reveal = async (entries: McpService['headers']) => {
+      const values: Record<string, string> = {};
+      for (const entry of entries)
+        values[entry.name] = (await this.dependencies.secrets.get(entry.secretRef)) ?? '';
+      return values;
+    };
+    if (service.transport === 'stdio') {
+      if (!this.dependencies.allowLocalCommands()) {
+        throw new AivoryError(
+          'invalid-input',
+          'Local command MCP servers are off: aivory settings set mcp.allowLocalCommands true',
+        );
+      }
+      return {
+        transport: 'stdio',
+        command: service.command ?? '',
+        args: service.args,
+        env: await reveal(service.env),
+      };
+    }
+    const url = checkServiceUrl(service.url ?? '');
+    await checkResolvedAddresses(url, this.dependencies.resolver, signal);
+    return { transport: service.transport, url: url.url, headers: await reveal(service.headers) };
+  }
+}
