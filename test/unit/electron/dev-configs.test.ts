@@ -58,9 +58,13 @@ describe('npm run dev', () => {
     const watcher = (await build(electronWatchConfig('main', outDir))) as Watcher;
     try {
       await new Promise<void>((resolve, reject) => {
+        // Closing a bundle runs the plugins' closeBundle hooks (the migrations copy): wait for it,
+        // not only for the watcher's END, which can come first.
+        let closing: Promise<void> = Promise.resolve();
         watcher.on('event', (event) => {
-          if (event.code === 'BUNDLE_END' || event.code === 'ERROR') void event.result.close();
-          if (event.code === 'END') resolve();
+          if (event.code === 'BUNDLE_END' || event.code === 'ERROR')
+            closing = event.result?.close() ?? Promise.resolve();
+          if (event.code === 'END') closing.then(resolve, reject);
           if (event.code === 'ERROR') reject(event.error);
         });
       });
