@@ -1,6 +1,7 @@
 /**
- * Runs the real `aivory serve --port 0` (bin/aivory.js) in a child process with its own data
- * directory and waits for the URL it prints.
+ * Runs the real `aivory serve --port 0` (bin/aivory.js) in a child process and waits for the URL
+ * it prints. `startServe` gives it a fresh data directory (e2e); `serveAt` runs it over an
+ * existing one (bench/ui).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,17 +12,25 @@ import { cliEnv, spawnCli } from '../../support/run-cli';
 /** `aivory serve` starts tsx and opens the store; on a loaded 2-core machine that takes a while. */
 const START_TIMEOUT_MS = 30_000;
 
-export interface ServeProcess {
+/** A running `aivory serve` over a data directory it does not own. */
+export interface RunningServe {
   url: string;
-  home: string;
   child: ChildProcess;
   output(): string;
+  /** Stops serve (SIGINT) and waits for it to exit. */
   stop(): Promise<void>;
 }
 
-/** Starts `aivory serve` with `env` added to a clean CLI environment. */
-export async function startServe(env: Record<string, string> = {}): Promise<ServeProcess> {
-  const home = mkdtempSync(join(tmpdir(), 'aivory-e2e-'));
+export interface ServeProcess extends RunningServe {
+  home: string;
+}
+
+/** Starts `aivory serve` on `home` with `env` added to a clean CLI environment. */
+export async function serveAt(
+  home: string,
+  env: Record<string, string> = {},
+  startTimeoutMs = START_TIMEOUT_MS,
+): Promise<RunningServe> {
   const child = spawnCli(['serve', '--port', '0'], cliEnv(home, env));
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -29,7 +38,7 @@ export async function startServe(env: Record<string, string> = {}): Promise<Serv
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`serve did not start:\n${output}`)),
-      START_TIMEOUT_MS,
+      startTimeoutMs,
     );
     const check = (): void => {
       const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
@@ -38,22 +47,33 @@ export async function startServe(env: Record<string, string> = {}): Promise<Serv
       resolve(match[1]);
     };
     child.stdout?.on('data', check);
-    child.on('exit', (code) => {
+    child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`serve exited with ${code}:\n${output}`));
     });
   });
   return {
     url,
-    home,
     child,
     output: () => output,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
-        await exited;
-      }
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
+/** Starts `aivory serve` with its own temporary data directory, removed on stop. */
+export async function startServe(env: Record<string, string> = {}): Promise<ServeProcess> {
+  const home = mkdtempSync(join(tmpdir(), 'aivory-e2e-'));
+  const serve = await serveAt(home, env);
+  return {
+    ...serve,
+    home,
+    stop: async () => {
+      await serve.stop();
       rmSync(home, { recursive: true, force: true });
     },
   };
