@@ -47,3 +47,22 @@ export function sniffMimeType(name: string, data: Uint8Array): string {
   if (head([0x25, 0x50, 0x44, 0x46])) return 'application/pdf';
   return mimeTypeForFileName(name);
 }
+
+/** Raster image types by the extension their files get. */
+const RASTER_EXTENSIONS: Readonly<Record<string, string>> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+
+/**
+ * The type and extension of image bytes a tool handed over, from the bytes alone (png, jpeg, gif,
+ * webp); anything else is `application/octet-stream` / `bin`. A declared MIME type never names a
+ * file: `image/bat` would otherwise be saved as `….bat`.
+ */
+export function rasterImageType(data: Uint8Array): { mime: string; extension: string } {
+  const mime = sniffMimeType('', data);
+  const extension = RASTER_EXTENSIONS[mime];
+  return extension ? { mime, extension } : { mime: 'application/octet-stream', extension: 'bin' };
+}

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiHost } from '../../../src/main/host/api-handlers';
@@ -85,6 +85,50 @@ describe('host: files.open / files.reveal and conversation tool switches', () =>
       }
     }
     expect(desktop.calls).toEqual([]);
+  });
+
+  it('open refuses files that could run as a program or whose bytes disagree with their name; reveal still works', async () => {
+    const dir = join(data.home, 'artifacts', 'conv_1');
+    const traps: Record<string, string | Buffer> = {
+      'run-me.bat': '@echo off\r\ncalc.exe\r\n',
+      'run.sh': '#!/bin/sh\necho hi\n',
+      'notes.desktop': '[Desktop Entry]\nExec=sh -c id\n',
+      'tool-1.exe': Buffer.from('MZ\x90\x00'),
+      noext: 'plain',
+      'report.pdf.': '%PDF-1.7',
+      'page.txt': '<!doctype html><script>alert(1)</script>',
+      'script.txt': '#!/usr/bin/env python3\nprint(1)\n',
+      'app.docx': Buffer.concat([
+        Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+        Buffer.alloc(22),
+        Buffer.from([20, 0, 0, 0]),
+        Buffer.from('META-INF/MANIFEST.MF'),
+      ]),
+    };
+    for (const [name, content] of Object.entries(traps)) writeFileSync(join(dir, name), content);
+    const refused = [...Object.keys(traps), 'page.html', 'drawing.svg', 'fake.png'];
+    for (const name of refused) {
+      const answer = await call(host, 'files.open', { path: join(dir, name) });
+      expect(answer, name).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-input', message: expect.stringContaining('Show in folder') },
+      });
+    }
+    expect(desktop.calls).toEqual([]);
+    for (const name of refused)
+      expect(await call(host, 'files.reveal', { path: join(dir, name) })).toMatchObject({
+        ok: true,
+      });
+    writeFileSync(join(dir, 'summary.md'), '# Result\n\n| a | b |\n');
+    writeFileSync(join(dir, 'report.pdf'), '%PDF-1.7\n');
+    for (const name of ['summary.md', 'report.pdf'])
+      expect(await call(host, 'files.open', { path: join(dir, name) }), name).toMatchObject({
+        ok: true,
+      });
+    expect(desktop.calls.filter((entry) => entry.startsWith('open '))).toEqual([
+      `open ${join(dir, 'summary.md')}`,
+      `open ${join(dir, 'report.pdf')}`,
+    ]);
   });
 
   it('malformed payloads are refused before any path is looked at', async () => {

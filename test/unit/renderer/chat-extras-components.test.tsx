@@ -96,6 +96,23 @@ describe('renderer: files, code blocks and composer chips (static render)', () =
     expect(html).not.toContain('file-download');
   });
 
+  it('desktop: a file that could run as a program has only "show in folder"', () => {
+    withBridge('electron');
+    for (const name of ['run-me.bat', 'page.html', 'logo.svg', 'tool.exe']) {
+      const html = renderToStaticMarkup(
+        <AssistantMessage
+          status="complete"
+          parts={[{ kind: 'artifact', artifact: { ...PLOT, name } }]}
+          budget={null}
+          stopReason={null}
+          error={null}
+        />,
+      );
+      expect(html, name).not.toContain('data-testid="file-open"');
+      expect(html, name).toContain('data-testid="file-reveal"');
+    }
+  });
+
   it('a user message being sent shows its files without links; the composer chips can be removed', () => {
     withBridge('browser');
     const sending = renderToStaticMarkup(

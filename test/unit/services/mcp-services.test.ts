@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileSecretStore } from '../../../src/main/adapters/secrets/file-secret-store';
 import { openStore } from '../../../src/main/adapters/sqlite/sqlite-store';
-import type { McpConnector, McpSession } from '../../../src/main/core/mcp-ports';
+import type { McpConnector, McpImage, McpSession } from '../../../src/main/core/mcp-ports';
 import type { ApprovalAnswer, ApprovalRequest, ToolOutput } from '../../../src/main/core/ports';
 import { McpServices } from '../../../src/main/services/mcp/mcp-services';
 import { namespaceTools } from '../../../src/main/services/mcp/mcp-naming';
@@ -33,13 +33,15 @@ function fixture() {
   let serverTools: McpToolInfo[] = [];
   let changed: (() => void) | null = null;
   const calls: { name: string; args: Record<string, unknown> }[] = [];
+  let images: McpImage[] = [];
+  const saved: { name: string; mime: string }[] = [];
   const session: McpSession = {
     serverName: 'fake',
     serverVersion: '1.0',
     listTools: () => Promise.resolve(serverTools),
     callTool: (name, args) => {
       calls.push({ name, args });
-      return Promise.resolve({ isError: false, text: `ran ${name}`, images: [], truncated: false });
+      return Promise.resolve({ isError: false, text: `ran ${name}`, images, truncated: false });
     },
     listPrompts: () => Promise.resolve([]),
     getPrompt: () => Promise.resolve(''),
@@ -73,7 +75,12 @@ function fixture() {
       {
         services,
         store: store.mcp,
-        artifacts: { save: () => Promise.reject(new Error('no images here')) },
+        artifacts: {
+          save: (conversationId, name, data, mime) => {
+            saved.push({ name, mime });
+            return Promise.resolve({ name, path: `/a/${name}`, mime, size: data.length });
+          },
+        },
         scratchConversationId: 'scratch',
       },
       new Set(['web_fetch']),
@@ -87,6 +94,10 @@ function fixture() {
       serverTools = tools;
     },
     announceChange: () => changed?.(),
+    saved,
+    setImages: (next: McpImage[]) => {
+      images = next;
+    },
   };
 }
 
@@ -207,6 +218,34 @@ describe('MCP services', () => {
     services.setApproval('Files', 'read', 'deny');
     expect((await run('Files__read', 'once')).content).toContain('has blocked Files__read');
     expect(calls.map((call) => call.name)).toEqual(['read', 'write', 'write', 'write']);
+  });
+
+  it('names a result image from its bytes, never from the MIME type the server declares', async () => {
+    const { services, setTools, entries, setImages, saved } = fixture();
+    await add(services);
+    setTools([tool('shot', 'Screenshot', true)]);
+    await services.sync('Files', { accept: true, signal });
+    services.setEnabled('Files', true);
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
+    const script = new TextEncoder().encode('@echo off\r\ncalc.exe\r\n');
+    setImages([
+      { mime: 'image/bat', data: script },
+      { mime: 'image/x-msdownload', data: png },
+      { mime: 'image/png', data: new Uint8Array([0xff, 0xd8, 0xff, 0xe0]) },
+      { mime: 'image/svg+xml', data: new TextEncoder().encode('<svg onload="x()"/>') },
+    ]);
+    const entry = entries().find((candidate) => candidate.tool.name === 'Files__shot');
+    const output = await entry?.tool.execute(
+      {},
+      { conversationId: null, signal, logger: recordingLogger() },
+    );
+    expect(output?.artifacts).toHaveLength(4);
+    expect(saved).toEqual([
+      { name: 'Files-shot-1.bin', mime: 'application/octet-stream' },
+      { name: 'Files-shot-2.png', mime: 'image/png' },
+      { name: 'Files-shot-3.jpg', mime: 'image/jpeg' },
+      { name: 'Files-shot-4.bin', mime: 'application/octet-stream' },
+    ]);
   });
 
   it('validates services and shows header values only masked', async () => {

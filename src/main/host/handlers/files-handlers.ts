@@ -3,8 +3,15 @@
  * Only files of the data directory's artifacts/ and uploads/ folders (real paths checked, see
  * `../files/data-files.ts`); the Electron shell supplies the opener. The browser host has none and
  * answers that these are desktop features (it offers a download link instead).
+ *
+ * "Open" hands a file to the system's default app, so a tool's output named `run-me.bat` would run
+ * on one click: only documents, raster images and media whose bytes agree with their extension are
+ * opened (`shared/openable-files.ts`); anything else is refused with "show in folder" as the way.
  */
+import { open } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { AivoryError } from '../../../shared/errors';
+import { fileExtension, OPENABLE_SNIFF_BYTES, openableFile } from '../../../shared/openable-files';
 import type { ApiHandlers } from '../dispatcher';
 import { dataFileRoots, resolveDataFile } from '../files/data-files';
 import type { HostContext } from '../host-context';
@@ -37,6 +44,16 @@ export function createFilesHandlers(context: HostContext): FilesHandlers {
   return {
     'files.open': async ({ path }) => {
       const { shell, file } = await prepare(path);
+      const name = basename(file);
+      if (openableFile(name, await readHead(file)) === null) {
+        const extension = fileExtension(name);
+        throw new AivoryError(
+          'invalid-input',
+          `Aivory opens only documents, images and media whose contents match their type; ` +
+            `"${name}" (${extension === '' ? 'no extension' : extension}) is not opened, since ` +
+            `it could run as a program. Use "Show in folder" to look at it.`,
+        );
+      }
       const failure = await shell.openPath(file);
       if (failure !== '') {
         context.app.logger.warn('opening a file failed', { error: failure });
@@ -50,4 +67,16 @@ export function createFilesHandlers(context: HostContext): FilesHandlers {
       return { ok: true };
     },
   };
+}
+
+/** The first bytes of a file, for the open check. */
+async function readHead(path: string): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = new Uint8Array(OPENABLE_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, OPENABLE_SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }

@@ -9,6 +9,7 @@ import { McpError } from '../../core/mcp-ports';
 import type { ApprovalAnswer, Tool, ToolContext, ToolOutput } from '../../core/ports';
 import type { ArtifactSink } from '../../tools/python-execute';
 import type { TurnMcpTools } from '../chat-service';
+import { rasterImageType } from '../mime-types';
 import { namespaceTools } from './mcp-naming';
 import type { McpServices } from './mcp-services';
 import { describeFailure } from './mcp-services';
@@ -117,13 +118,14 @@ async function invokeMcpTool(
     const conversation = context.conversationId ?? dependencies.scratchConversationId;
     const artifacts = [];
     for (const [index, image] of result.images.entries()) {
-      const extension = image.mime.split('/')[1]?.replace(/[^a-z0-9]/g, '') || 'bin';
+      // Named from the bytes, never from the server's declared type (`image/bat` → `.bat`).
+      const { mime, extension } = rasterImageType(image.data);
       artifacts.push(
         await dependencies.artifacts.save(
           conversation,
           `${service.name}-${info.name}-${index + 1}.${extension}`,
           image.data,
-          image.mime,
+          mime,
         ),
       );
     }

@@ -4,6 +4,7 @@
  * size, and in the browser a download link, on the desktop "open" and "show in folder".
  */
 import type { ReactNode } from 'react';
+import { openableKindByName } from '../../../shared/openable-files';
 import { PaperclipIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 import type { ShownFile } from '../../state/attachment-rules';
@@ -67,16 +68,21 @@ function FileActions(props: { path: string; name: string }): ReactNode {
   const run = (method: 'files.open' | 'files.reveal'): void => {
     bridge.invoke(method, { path: props.path }).catch(showError);
   };
+  // Only documents, images and media are opened (the host checks the bytes too): a tool's
+  // `run-me.bat` or `page.html` is only ever shown in its folder.
+  const openable = openableKindByName(props.name) !== null;
   return (
     <>
-      <button
-        type="button"
-        className="file-action"
-        data-testid="file-open"
-        onClick={() => run('files.open')}
-      >
-        {t('file.open')}
-      </button>
+      {openable && (
+        <button
+          type="button"
+          className="file-action"
+          data-testid="file-open"
+          onClick={() => run('files.open')}
+        >
+          {t('file.open')}
+        </button>
+      )}
       <button
         type="button"
         className="file-action"
