@@ -9,7 +9,7 @@ const sdkImports = [
   {
     name: 'electron',
     message:
-      'Only the Electron shell (src/main/electron: index.ts, window.ts, ipc/, preload.ts) may import electron.',
+      'Only the Electron shell (src/main/electron: index.ts, window.ts, ipc/; src/preload/index.ts) may import electron.',
   },
 ];
 const sdkPatterns = [
@@ -76,7 +76,7 @@ export default tseslint.config(
   },
   {
     // Electron's types declare DOM globals, so the shell has its own program (tsconfig.electron.json).
-    files: ['src/main/electron/**'],
+    files: ['src/main/electron/**', 'src/preload/**'],
     languageOptions: {
       parserOptions: {
         projectService: false,
@@ -138,7 +138,7 @@ export default tseslint.config(
       'src/main/electron/index.ts',
       'src/main/electron/window.ts',
       'src/main/electron/ipc/**',
-      'src/main/electron/preload.ts',
+      'src/preload/index.ts',
     ],
     rules: { 'no-restricted-imports': fenceExcept('electron') },
   },

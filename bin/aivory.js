@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// The `aivory` command. Runs the TypeScript sources through tsx, so `npx aivory` works right
-// after `npm ci` with no build step.
-import { register } from 'tsx/esm/api';
+// The `aivory` command: runs the built CLI (out/main/cli.js). In a source checkout the build is
+// made (or remade, when a source is newer) first, with a progress line on stderr.
+import { ensureBuild } from './ensure-build.js';
 
-register();
-const { runCli } = await import(new URL('../src/main/cli/main.ts', import.meta.url).href);
-const { processIo } = await import(new URL('../src/main/cli/cli-io.ts', import.meta.url).href);
-process.exitCode = await runCli(process.argv.slice(2), processIo());
+try {
+  ensureBuild();
+} catch (error) {
+  process.stderr.write(`aivory: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+await import('../out/main/cli.js');

@@ -1,12 +1,11 @@
 /**
  * Makes sure out/renderer is current and a production build before the UI bench measures it:
- * React's development build (what `vite build` gives under NODE_ENV=test, e.g. from a vitest run)
+ * React's development build (what a build under NODE_ENV=test or development gives)
  * is several times slower and would make the figures meaningless.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import buildRendererIfStale from '../../test/e2e/helpers/build-renderer.global-setup';
+import { ensureBuild } from '../../bin/ensure-build.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const ASSETS = join(ROOT, 'out', 'renderer', 'assets');
@@ -19,14 +18,12 @@ function isDevelopmentBuild(): boolean {
     .some((name) => readFileSync(join(ASSETS, name), 'utf8').includes(DEVELOPMENT_MARKER));
 }
 
-/** Builds the renderer when stale, and again for production if the current build is not. */
+/** Builds when stale (always for production), and again if the current build is not production. */
 export function ensureProductionRenderer(): void {
-  buildRendererIfStale();
+  ensureBuild(() => undefined);
   if (!isDevelopmentBuild()) return;
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  // Built by hand with another NODE_ENV: make it stale so ensureBuild builds for production.
+  rmSync(join(ROOT, 'out', 'renderer', 'index.html'));
+  ensureBuild(() => undefined);
   if (isDevelopmentBuild()) throw new Error('out/renderer is still a development build');
 }

@@ -1,12 +1,12 @@
 /**
- * The bundled Electron main (`npm run build:electron` → out/main/index.js) really starts: built
- * with the same Vite config into a private directory, then run under plain Node with a fake
- * `electron` module (the Electron binary cannot be installed here). The store must open and apply
- * the migrations copied beside the bundle, keys must be encrypted through safeStorage, the
- * renderer must be served on app://, and every package the bundle loads at runtime must be a
- * production dependency (electron-builder packages only those).
+ * The bundled Electron main (`npm run build` → out/main/index.js and its chunks) really starts:
+ * the build (made current first, as `aivory` does) is copied alone into a private directory — no
+ * sources, no migration files beside it — then run under plain Node with a fake `electron` module
+ * (the Electron binary cannot be installed here). The store must open and apply the migrations
+ * inside the bundle, keys must be encrypted through safeStorage, the renderer must be served on
+ * app://, and every package the build loads at runtime must be a production dependency
+ * (electron-builder packages only those).
  */
-import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import {
   copyFileSync,
@@ -20,40 +20,40 @@ import {
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuild } from '../../bin/ensure-build.js';
+import { MIGRATIONS } from '../../src/main/adapters/sqlite/migrations';
+import type { PreloadApi } from '../../src/preload/preload-api';
+import { INVOKE_CHANNEL } from '../../src/shared/ipc/electron-channels';
 import { runBundleWithFakeElectron } from '../support/fake-electron/load';
+import { fakeIpc } from '../support/fake-ipc';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const MIGRATIONS = join(ROOT, 'src', 'main', 'adapters', 'sqlite', 'migrations');
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   scripts: Record<string, string>;
 };
 
-/** out/.bundle-check-PID/{main,renderer → out/renderer}: the built layout, private to this run. */
+/** out/.bundle-check-PID/{main (a copy), renderer → out/renderer}: private to this run. */
 const BUILD_ROOT = join(ROOT, 'out', `.bundle-check-${process.pid}`);
 const BUNDLE = join(BUILD_ROOT, 'main', 'index.js');
 const homes: string[] = [];
 
-function buildMainBundle(): void {
-  execFileSync(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-      'build',
-      '-c',
-      'vite.electron.config.ts',
-      '--mode',
-      'main',
-      '--outDir',
-      join(BUILD_ROOT, 'main'),
-      '--logLevel',
-      'error',
-    ],
-    { cwd: ROOT, stdio: 'pipe' },
-  );
+/** Copies the built main process (entries and chunks, nothing else) into BUILD_ROOT. */
+function copyMainBundle(): void {
+  ensureBuild(() => undefined);
+  mkdirSync(join(BUILD_ROOT, 'main'), { recursive: true });
+  for (const name of mainFiles()) {
+    copyFileSync(join(ROOT, 'out', 'main', name), join(BUILD_ROOT, 'main', name));
+  }
   symlinkSync(join(ROOT, 'out', 'renderer'), join(BUILD_ROOT, 'renderer'), 'dir');
+}
+
+/** The JavaScript files of out/main. */
+function mainFiles(): string[] {
+  return readdirSync(join(ROOT, 'out', 'main')).filter((name) => name.endsWith('.js'));
 }
 
 function newHome(): string {
@@ -103,37 +103,40 @@ function schemaVersion(home: string): number {
   }
 }
 
-function sqlFiles(directory: string): string[] {
-  return readdirSync(directory)
-    .filter((name) => name.endsWith('.sql'))
-    .sort();
-}
-
 describe('the bundled Electron main', () => {
   beforeAll(() => {
     rmSync(BUILD_ROOT, { recursive: true, force: true });
-    buildMainBundle();
-  }, 60_000);
+    copyMainBundle();
+  }, 120_000);
   afterAll(() => {
     rmSync(BUILD_ROOT, { recursive: true, force: true });
     for (const home of homes) rmSync(home, { recursive: true, force: true });
   });
 
-  it('is what npm run build:electron builds, with the migrations copied beside it', () => {
-    expect(PACKAGE.scripts['build:electron']).toContain(
-      'vite build -c vite.electron.config.ts --mode main',
+  it('is what npm run build builds: JavaScript only, the migrations inside it', () => {
+    expect(PACKAGE.scripts.build).toBe('electron-vite build');
+    expect(readdirSync(join(ROOT, 'out', 'main')).filter((name) => !name.endsWith('.js'))).toEqual(
+      [],
     );
-    expect(sqlFiles(join(BUILD_ROOT, 'main', 'migrations'))).toEqual(sqlFiles(MIGRATIONS));
-    expect(sqlFiles(MIGRATIONS).length).toBeGreaterThan(0);
+    const code = mainFiles()
+      .map((name) => readFileSync(join(BUILD_ROOT, 'main', name), 'utf8'))
+      .join('\n');
+    expect(code).toContain('CREATE TABLE conversations');
+    expect(code).toContain('CREATE TABLE mcp_services');
   });
 
   it('loads at runtime only Node built-ins, electron and production dependencies (no tsx)', () => {
-    const packages = runtimePackages(readFileSync(BUNDLE, 'utf8'));
+    const packages = new Set(
+      mainFiles().flatMap((name) => [
+        ...runtimePackages(readFileSync(join(BUILD_ROOT, 'main', name), 'utf8')),
+      ]),
+    );
     expect(packages).toContain('better-sqlite3');
     expect(packages).toContain('dockerode');
     expect(packages).toContain('@modelcontextprotocol/sdk');
     expect(packages).toContain('unpdf');
     expect(packages).not.toContain('tsx');
+    expect(packages).not.toContain('@aivory/sandbox');
     const undeclared = [...packages].filter(
       (name) => name !== 'electron' && PACKAGE.dependencies[name] === undefined,
     );
@@ -156,7 +159,7 @@ describe('the bundled Electron main', () => {
       ok: true,
       value: { protection: 'os-keychain', backend: 'gnome_libsecret' },
     });
-    expect(schemaVersion(run.home)).toBe(sqlFiles(MIGRATIONS).length);
+    expect(schemaVersion(run.home)).toBe(MIGRATIONS.length);
     const secrets = readFileSync(join(run.home, 'secrets.json'), 'utf8');
     expect(secrets).toContain('os-encrypted:v1:');
     expect(secrets).not.toContain('sk-bundle-secret-1234');
@@ -194,15 +197,36 @@ describe('the bundled Electron main', () => {
     expect(none.report?.secretStorage).toMatchObject({ value: { protection: 'unavailable' } });
     expect(existsSync(join(none.home, 'secrets.json'))).toBe(false);
   }, 60_000);
+});
 
-  it('fails to start when its migrations are not beside it', async () => {
-    const bare = join(BUILD_ROOT, 'bare');
-    mkdirSync(bare);
-    copyFileSync(BUNDLE, join(bare, 'index.js'));
-    const run = await runBundle(join(bare, 'index.js'));
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain('Aivory failed to start');
-    expect(run.stderr).toMatch(/migrations/);
-    expect(run.report).toBeNull();
-  }, 60_000);
+describe('the bundled preload', () => {
+  it('is one CommonJS file that exposes only window.aivory', async () => {
+    ensureBuild(() => undefined);
+    const source = readFileSync(join(ROOT, 'out', 'preload', 'index.cjs'), 'utf8');
+    expect(source).not.toMatch(/^\s*import\s/m);
+    const ipc = fakeIpc();
+    const exposed = new Map<string, unknown>();
+    const required: string[] = [];
+    const electron = {
+      contextBridge: {
+        exposeInMainWorld: (key: string, value: unknown) => exposed.set(key, value),
+      },
+      ipcRenderer: ipc,
+    };
+    runInNewContext(source, {
+      require: (name: string) => {
+        required.push(name);
+        if (name !== 'electron') throw new Error(`a sandboxed preload cannot require ${name}`);
+        return electron;
+      },
+      module: { exports: {} },
+      exports: {},
+    });
+    expect(required).toEqual(['electron']);
+    expect([...exposed.keys()]).toEqual(['aivory']);
+    const api = exposed.get('aivory') as PreloadApi;
+    expect(Object.keys(api).sort()).toEqual(['invoke', 'onEvent']);
+    await api.invoke('app.status', undefined);
+    expect(ipc.invoked).toEqual([[INVOKE_CHANNEL, 'app.status', undefined]]);
+  }, 120_000);
 });

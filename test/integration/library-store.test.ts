@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,11 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { AivoryError } from '../../src/shared/errors';
-
-const MIGRATION_001 = new URL(
-  '../../src/main/adapters/sqlite/migrations/001_initial.sql',
-  import.meta.url,
-);
+import migration001 from '../../src/main/adapters/sqlite/migrations/001_initial';
 
 function manualClock(start = 1_000) {
   let now = start;
@@ -222,7 +218,7 @@ describe('migration 002', () => {
     const databasePath = join(directory, 'aivory.db');
     try {
       const old = new Database(databasePath);
-      old.exec(readFileSync(MIGRATION_001, 'utf8'));
+      old.exec(migration001);
       old.pragma('user_version = 1');
       old
         .prepare(

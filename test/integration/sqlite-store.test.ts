@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,13 +7,11 @@ import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { Clock } from '../../src/main/core/ports';
 import type { MessagePart, ModelConfig, TurnRecord } from '../../src/shared/dto';
+import { MIGRATIONS } from '../../src/main/adapters/sqlite/migrations';
 import { AivoryError } from '../../src/shared/errors';
 
-const MIGRATIONS = '../../src/main/adapters/sqlite/migrations/';
-/** The newest migration shipped (numbered files in the adapter's migrations folder). */
-const LATEST_MIGRATION = readdirSync(new URL(MIGRATIONS, import.meta.url)).filter((name) =>
-  /^\d+_.*\.sql$/.test(name),
-).length;
+/** The newest migration shipped. */
+const LATEST_MIGRATION = MIGRATIONS.length;
 
 /** A clock the test moves by hand. */
 function manualClock(start = 1_000): Clock & { advance(milliseconds: number): void } {
@@ -127,9 +125,7 @@ describe('SqliteStore', () => {
       store.close();
       const oldPath = join(mkdtempSync(join(tmpdir(), 'aivory-v2-')), 'old.db');
       const old = new Database(oldPath);
-      for (const file of ['001_initial.sql', '002_skills_prompts.sql']) {
-        old.exec(readFileSync(new URL(`${MIGRATIONS}${file}`, import.meta.url), 'utf8'));
-      }
+      for (const sql of MIGRATIONS.slice(0, 2)) old.exec(sql);
       old.pragma('user_version = 2');
       old.exec(`INSERT INTO conversations (id, title, model_id, created_at, updated_at)
                 VALUES ('c1', 'Old', NULL, 1, 1);

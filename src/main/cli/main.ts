@@ -1,21 +1,13 @@
-/** The `aivory` command: parses the subcommand, opens the shared data directory, runs it. */
+/**
+ * The `aivory` command: parses the subcommand, opens the shared data directory, runs it. Each
+ * command's module (and the app context behind it) is imported only when that command runs, so
+ * `aivory --help` loads almost nothing and `aivory tools` no model or MCP SDK.
+ */
 import { toPublicError } from '../../shared/errors';
-import { openAppContext } from '../services/app-context';
-import { chatCommand } from './chat-command';
+import type { AppContext } from '../services/app-context';
 import { EXIT_OK, EXIT_USAGE, exitCodeFor } from './cli-errors';
 import type { CliIo } from './cli-io';
-import { conversationsCommand } from './conversations-command';
-import { doctorCommand } from './doctor-command';
 import { HELP_TEXT } from './help';
-import { mcpCommand } from './mcp-command';
-import { memoriesCommand } from './memories-command';
-import { modelsCommand } from './models-command';
-import { promptsCommand } from './prompts-command';
-import { sandboxCommand } from './sandbox-command';
-import { serveCommand } from './serve-command';
-import { settingsCommand } from './settings-command';
-import { skillsCommand } from './skills-command';
-import { toolCommand, toolsCommand } from './tool-command';
 
 const COMMANDS = [
   'chat',
@@ -39,7 +31,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP_TEXT);
     return command === undefined ? EXIT_USAGE : EXIT_OK;
   }
-  if (!COMMANDS.some((known) => known === command)) {
+  const known = COMMANDS.find((name) => name === command);
+  if (known === undefined) {
     io.stderr(`aivory: unknown command "${command}". Run aivory --help.\n`);
     return EXIT_USAGE;
   }
@@ -47,38 +40,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP_TEXT);
     return EXIT_OK;
   }
-  let context: ReturnType<typeof openAppContext> | null = null;
+  let context: AppContext | null = null;
   try {
     // The sidecar needs no data directory: it may run alone on another host.
-    if (command === 'sandbox') return await sandboxCommand(rest, io);
+    if (known === 'sandbox')
+      return await (await import('./sandbox-command')).sandboxCommand(rest, io);
+    const { openAppContext } = await import('../services/app-context');
     // `serve` is long-running like the desktop app: it keeps one sandbox container warm.
     context = openAppContext({ env: io.env, ...(command === 'serve' ? { warmPool: 1 } : {}) });
-    switch (command) {
-      case 'chat':
-        return await chatCommand(rest, context, io);
-      case 'tool':
-        return await toolCommand(rest, context, io);
-      case 'tools':
-        return await toolsCommand(context, io);
-      case 'conversations':
-        return conversationsCommand(rest, context, io);
-      case 'settings':
-        return await settingsCommand(rest, context, io);
-      case 'doctor':
-        return await doctorCommand(rest, context, io);
-      case 'skills':
-        return await skillsCommand(rest, context, io);
-      case 'prompts':
-        return await promptsCommand(rest, context, io);
-      case 'mcp':
-        return await mcpCommand(rest, context, io);
-      case 'memories':
-        return await memoriesCommand(rest, context, io);
-      case 'serve':
-        return await serveCommand(rest, context, io);
-      default:
-        return await modelsCommand(rest, context, io);
-    }
+    return await runCommand(known, rest, context, io);
   } catch (error) {
     const publicError = toPublicError(error);
     const message =
@@ -90,5 +60,40 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return exitCodeFor(publicError.code);
   } finally {
     await context?.close();
+  }
+}
+
+/** Loads the command's module and runs it. */
+async function runCommand(
+  command: Exclude<(typeof COMMANDS)[number], 'sandbox'>,
+  rest: string[],
+  context: AppContext,
+  io: CliIo,
+): Promise<number> {
+  switch (command) {
+    case 'chat':
+      return (await import('./chat-command')).chatCommand(rest, context, io);
+    case 'tool':
+      return (await import('./tool-command')).toolCommand(rest, context, io);
+    case 'tools':
+      return (await import('./tool-command')).toolsCommand(context, io);
+    case 'conversations':
+      return (await import('./conversations-command')).conversationsCommand(rest, context, io);
+    case 'settings':
+      return (await import('./settings-command')).settingsCommand(rest, context, io);
+    case 'doctor':
+      return (await import('./doctor-command')).doctorCommand(rest, context, io);
+    case 'skills':
+      return (await import('./skills-command')).skillsCommand(rest, context, io);
+    case 'prompts':
+      return (await import('./prompts-command')).promptsCommand(rest, context, io);
+    case 'mcp':
+      return (await import('./mcp-command')).mcpCommand(rest, context, io);
+    case 'memories':
+      return (await import('./memories-command')).memoriesCommand(rest, context, io);
+    case 'serve':
+      return (await import('./serve-command')).serveCommand(rest, context, io);
+    case 'models':
+      return (await import('./models-command')).modelsCommand(rest, context, io);
   }
 }

@@ -5,18 +5,16 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadSandboxConfig } from '../../../sandbox/src/config';
-import { startSidecar } from '../../../sandbox/src/start-sidecar';
+import { ConfigError, loadSandboxConfig, startSidecar } from '@aivory/sandbox';
+import { SANDBOX_PACKAGE_DIR } from '../adapters/install-layout';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
-const BUILD_SCRIPT = fileURLToPath(
-  new URL('../../../sandbox/scripts/build-image.sh', import.meta.url),
-);
-const DOCKERFILE = fileURLToPath(new URL('../../../sandbox/Dockerfile.runner', import.meta.url));
-const SANDBOX_DIR = fileURLToPath(new URL('../../../sandbox/', import.meta.url));
+const BUILD_SCRIPT = join(SANDBOX_PACKAGE_DIR, 'scripts', 'build-image.sh');
+const DOCKERFILE = join(SANDBOX_PACKAGE_DIR, 'Dockerfile.runner');
+const SANDBOX_DIR = `${SANDBOX_PACKAGE_DIR}/`;
 const DEFAULT_IMAGE = 'aivory-runner:latest';
 
 export async function sandboxCommand(argv: string[], io: CliIo): Promise<number> {

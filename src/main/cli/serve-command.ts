@@ -4,8 +4,11 @@
  * Runs until Ctrl-C (or SIGTERM), then closes the server; the caller closes the AppContext.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startBrowserHost } from '../host/server/browser-host';
+import { AivoryError } from '../../shared/errors';
+import { DEFAULT_RENDERER_DIR, startBrowserHost } from '../host/server/browser-host';
 import type { AppContext } from '../services/app-context';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -29,6 +32,14 @@ export async function serveCommand(
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw usageError('--port must be a port number (0 picks a free one).');
+  }
+  // bin/aivory.js builds before any command runs; a missing page means a broken install, which
+  // must say so rather than serve an empty app.
+  if (!existsSync(join(DEFAULT_RENDERER_DIR, 'index.html'))) {
+    throw new AivoryError(
+      'config',
+      `The app's interface is missing (${DEFAULT_RENDERER_DIR}); run npm run build.`,
+    );
   }
   const host = await startBrowserHost({ app: context, env: io.env, port });
   io.stdout(`Aivory is running at ${host.url}\nPress Ctrl-C to stop.\n`);

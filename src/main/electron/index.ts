@@ -24,9 +24,9 @@ import {
 import { createDesktopSecretStore, keychainStatus } from './secret-storage';
 import { createMainWindow } from './window';
 
-/** Built layout: out/main/index.js, out/preload/preload.cjs, out/renderer/. */
+/** Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/. */
 const RENDERER_ROOT = fileURLToPath(new URL('../renderer/', import.meta.url));
-const PRELOAD_PATH = fileURLToPath(new URL('../preload/preload.cjs', import.meta.url));
+const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },

@@ -42,7 +42,7 @@ export function rendererCsp(devServer: string | null = null): string {
 }
 
 /**
- * The Vite dev server's origin for `npm run dev`: `AIVORY_DEV_SERVER_URL` when the app is not
+ * The Vite dev server's origin for `npm run dev` (electron-vite sets `ELECTRON_RENDERER_URL`) when the app is not
  * packaged and the URL is plain http on a loopback address; null otherwise (a packaged app never
  * loads anything but its own files, whatever the environment says).
  */
@@ -50,7 +50,7 @@ export function devServerOrigin(
   env: Record<string, string | undefined>,
   isPackaged: boolean,
 ): string | null {
-  const raw = env.AIVORY_DEV_SERVER_URL?.trim();
+  const raw = env.ELECTRON_RENDERER_URL?.trim();
   if (isPackaged || !raw) return null;
   let url: URL;
   try {

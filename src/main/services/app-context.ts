@@ -4,12 +4,11 @@
  */
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { createSystemResolver } from '../adapters/fetch/host-resolver';
-import { createMcpConnector } from '../adapters/mcp/mcp-connector';
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
 import { createFileLogger } from '../adapters/logging/file-logger';
-import { OpenAiLlmClient } from '../adapters/openai/openai-llm-client';
+import { lazyMcpConnector, lazyOpenAiLlmClient } from '../adapters/lazy-clients';
 import { FileSecretStore } from '../adapters/secrets/file-secret-store';
 import type { SqliteStore } from '../adapters/sqlite/sqlite-store';
 import { openStore } from '../adapters/sqlite/sqlite-store';
@@ -103,7 +102,7 @@ export function openAppContext(
   const mcp = new McpServices({
     store: store.mcp,
     secrets,
-    connector: createMcpConnector(),
+    connector: lazyMcpConnector(),
     resolver: createSystemResolver(),
     clock: systemClock,
     ids,
@@ -121,7 +120,7 @@ export function openAppContext(
     store,
     tools,
     createLlmClient: (model) =>
-      new OpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey }),
+      lazyOpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey }),
     clock: systemClock,
     ids,
     logger,

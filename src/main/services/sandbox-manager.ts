@@ -6,10 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { loadSandboxConfig } from '../../../sandbox/src/config';
-import { DockerRuntime } from '../../../sandbox/src/docker-runtime';
-import type { RunningSidecar } from '../../../sandbox/src/start-sidecar';
-import { startSidecar } from '../../../sandbox/src/start-sidecar';
+import type { RunningSidecar } from '@aivory/sandbox';
 import { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
 import type { Logger, SecretStore } from '../core/ports';
 import type { SettingsService } from './settings-service';
@@ -81,6 +78,8 @@ export class SandboxManager {
   private async startLocal(): Promise<{ client: SandboxClient | null; status: SandboxStatus }> {
     const { env, dataDir, logger } = this.options;
     const apiKey = randomBytes(24).toString('base64url');
+    // Loaded only when a local sidecar is wanted (dockerode and the sidecar are not small).
+    const { DockerRuntime, loadSandboxConfig, startSidecar } = await import('@aivory/sandbox');
     let config;
     try {
       config = loadSandboxConfig({

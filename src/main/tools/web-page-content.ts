@@ -3,7 +3,6 @@
  * plain text / Markdown / CSV / XML → the text, JSON → pretty-printed, PDF → its text layer.
  * Anything else is refused before its body is downloaded (see `checkPageMediaType`).
  */
-import { extractHtmlPage } from './web-html-extract';
 import type { PdfTextExtractor, WebResource } from './web-fetch-port';
 
 export type PageKind = 'html' | 'text' | 'json' | 'pdf';
@@ -66,6 +65,8 @@ export async function readPage(
   }
   const decoded = decodeText(resource.body, resource.charset, kind === 'html');
   if (kind === 'html') {
+    // linkedom and Readability load only when a page is read (they are slow to import).
+    const { extractHtmlPage } = await import('./web-html-extract');
     const page = extractHtmlPage(decoded, resource.finalUrl);
     return { title: page.title, text: page.markdown, kind };
   }

@@ -11,7 +11,7 @@ import type {
 import type { AivoryBridge } from './bridge';
 import { filesUrl, unwrap } from './bridge';
 
-/** What the preload exposes as `window.aivory` (see src/main/electron/preload.ts). */
+/** What the preload exposes as `window.aivory` (see src/preload/index.ts). */
 export interface PreloadApi {
   invoke(method: string, request: unknown): Promise<InvokeResult<InvokeMethod>>;
   onEvent(listener: (name: string, payload: unknown) => void): () => void;

@@ -1,33 +1,11 @@
 /**
- * vitest global setup: builds the renderer (`vite build` → out/renderer) when it is missing or
- * older than any renderer or shared source, so `npm test` always drives the current UI.
+ * vitest global setup: makes the build (out/: main, CLI, preload, renderer) current before the
+ * tests, the same way `aivory` does at start (bin/ensure-build.js), so the tests that spawn
+ * `aivory` or drive the UI never wait for — or race on — a rebuild of their own.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const BUILT = join(ROOT, 'out', 'renderer', 'index.html');
-const SOURCES = ['src/renderer', 'src/shared', 'vite.config.ts'].map((path) => join(ROOT, path));
-
-function newestMtime(path: string): number {
-  const stats = statSync(path);
-  if (!stats.isDirectory()) return stats.mtimeMs;
-  return Math.max(
-    stats.mtimeMs,
-    ...readdirSync(path).map((entry) => newestMtime(join(path, entry))),
-  );
-}
+import { ensureBuild } from '../../../bin/ensure-build.js';
 
 /** Runs once before the test files. */
 export default function setup(): void {
-  const built = existsSync(BUILT) ? statSync(BUILT).mtimeMs : 0;
-  const newest = Math.max(...SOURCES.filter(existsSync).map(newestMtime));
-  if (built >= newest) return;
-  // vitest sets NODE_ENV=test, which would give React's development build: build what users run.
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  ensureBuild((text) => process.stderr.write(text));
 }

@@ -59,7 +59,7 @@ describe('app:// answers from the built renderer', () => {
 
 describe('npm run dev: the Vite dev server behind app://', () => {
   it('is honoured only unpackaged, on plain http loopback', () => {
-    const env = (url: string) => ({ AIVORY_DEV_SERVER_URL: url });
+    const env = (url: string) => ({ ELECTRON_RENDERER_URL: url });
     expect(devServerOrigin(env('http://127.0.0.1:5173/'), false)).toBe('http://127.0.0.1:5173');
     expect(devServerOrigin(env('http://localhost:5173'), false)).toBe('http://localhost:5173');
     expect(devServerOrigin(env('http://127.0.0.1:5173'), true)).toBeNull();

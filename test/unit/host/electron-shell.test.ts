@@ -1,13 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../../src/main/electron/ipc/channels';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../../src/shared/ipc/electron-channels';
 import { electronSender } from '../../../src/main/electron/ipc/sender-validation';
-import type { PreloadApi, PreloadIpc } from '../../../src/main/electron/preload-api';
-import { createPreloadApi } from '../../../src/main/electron/preload-api';
+import { fakeIpc } from '../../support/fake-ipc';
+import { createPreloadApi } from '../../../src/preload/preload-api';
 import {
   allowPermission,
   APP_ORIGIN,
@@ -20,33 +15,7 @@ import {
 } from '../../../src/main/electron/security';
 import { senderRefusal } from '../../../src/main/host/sender';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const POLICY = { allowedOrigins: [APP_ORIGIN] };
-
-/** A fake ipcRenderer that records invokes and can emit events. */
-function fakeIpc(): PreloadIpc & {
-  invoked: unknown[][];
-  emit(channel: string, ...args: unknown[]): void;
-} {
-  const listeners = new Map<string, Set<(event: unknown, ...args: unknown[]) => void>>();
-  const invoked: unknown[][] = [];
-  return {
-    invoked,
-    invoke: (...args) => {
-      invoked.push(args);
-      return Promise.resolve({ ok: true, value: 'answer' });
-    },
-    on: (channel, listener) => {
-      const set = listeners.get(channel) ?? new Set();
-      set.add(listener);
-      listeners.set(channel, set);
-    },
-    removeListener: (channel, listener) => listeners.get(channel)?.delete(listener),
-    emit: (channel, ...args) => {
-      for (const listener of listeners.get(channel) ?? []) listener({ sender: 'ipc' }, ...args);
-    },
-  };
-}
 
 describe('Electron shell: window and navigation', () => {
   it('the window is isolated, sandboxed, without Node, with web security', () => {
@@ -180,55 +149,5 @@ describe('Electron shell: the preload API', () => {
     off();
     ipc.emit(EVENT_CHANNEL, 'turn.event', { turnId: 'u' });
     expect(received).toEqual([['turn.event', { turnId: 't' }]]);
-  });
-
-  it('the bundled preload is one CommonJS file that exposes only window.aivory', async () => {
-    const outDir = mkdtempSync(join(tmpdir(), 'aivory-preload-'));
-    try {
-      execFileSync(
-        process.execPath,
-        [
-          join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-          'build',
-          '-c',
-          'vite.electron.config.ts',
-          '--mode',
-          'preload',
-          '--outDir',
-          outDir,
-          '--logLevel',
-          'error',
-        ],
-        { cwd: ROOT, stdio: 'pipe' },
-      );
-      const source = readFileSync(join(outDir, 'preload.cjs'), 'utf8');
-      expect(source).not.toMatch(/^\s*import\s/m);
-      const ipc = fakeIpc();
-      const exposed = new Map<string, unknown>();
-      const required: string[] = [];
-      const electron = {
-        contextBridge: {
-          exposeInMainWorld: (key: string, value: unknown) => exposed.set(key, value),
-        },
-        ipcRenderer: ipc,
-      };
-      runInNewContext(source, {
-        require: (name: string) => {
-          required.push(name);
-          if (name !== 'electron') throw new Error(`a sandboxed preload cannot require ${name}`);
-          return electron;
-        },
-        module: { exports: {} },
-        exports: {},
-      });
-      expect(required).toEqual(['electron']);
-      expect([...exposed.keys()]).toEqual(['aivory']);
-      const api = exposed.get('aivory') as PreloadApi;
-      expect(Object.keys(api).sort()).toEqual(['invoke', 'onEvent']);
-      await api.invoke('app.status', undefined);
-      expect(ipc.invoked).toEqual([[INVOKE_CHANNEL, 'app.status', undefined]]);
-    } finally {
-      rmSync(outDir, { recursive: true, force: true });
-    }
   });
 });

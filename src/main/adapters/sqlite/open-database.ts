@@ -1,13 +1,10 @@
 /**
  * Opens a better-sqlite3 connection with the store's pragmas and brings its schema up to date
- * from the numbered files in `./migrations/` (`001_initial.sql`, `002_….sql`, …).
+ * from the numbered migrations in `./migrations/` (SQL text in modules, bundled with the code).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { AivoryError } from '../../../shared/errors';
-
-const MIGRATIONS_DIRECTORY = new URL('./migrations/', import.meta.url);
-const MIGRATION_FILE = /^(\d+)_[\w-]+\.sql$/;
+import { MIGRATIONS } from './migrations';
 /** How long a statement waits for another process's write lock before failing with BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -40,22 +37,9 @@ export function readSchemaVersion(database: Database.Database): number {
   return Number(database.pragma('user_version', { simple: true }));
 }
 
-/** Reads `NNN_name.sql` files sorted by number; the numbers must run 1, 2, 3… without gaps. */
+/** The migrations with their versions (1, 2, 3… in order). */
 function loadMigrations(): Migration[] {
-  const migrations: Migration[] = [];
-  for (const fileName of readdirSync(MIGRATIONS_DIRECTORY)) {
-    const match = MIGRATION_FILE.exec(fileName);
-    if (match?.[1] === undefined) continue;
-    const sql = readFileSync(new URL(fileName, MIGRATIONS_DIRECTORY), 'utf8');
-    migrations.push({ version: Number(match[1]), sql });
-  }
-  migrations.sort((left, right) => left.version - right.version);
-  migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) {
-      throw new AivoryError('internal', `Migration ${index + 1} is missing or duplicated.`);
-    }
-  });
-  return migrations;
+  return MIGRATIONS.map((sql, index) => ({ version: index + 1, sql }));
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
 import { ipcMain } from 'electron';
 import type { ApiHost } from '../../host/api-handlers';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../../shared/ipc/electron-channels';
 import { electronSender } from './sender-validation';
 
 /** Registers the API for `window`; returns the function that removes it. */

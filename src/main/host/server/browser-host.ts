@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { RENDERER_DIR } from '../../adapters/install-layout';
 import type { AppContext } from '../../services/app-context';
 import type { ApiHost } from '../api-handlers';
 import { createApiHost } from '../api-handlers';
@@ -17,10 +17,8 @@ import { createWebSocketTransport } from './websocket-transport';
 
 /** The address the browser host listens on: never a public interface. */
 export const LOOPBACK_HOST = '127.0.0.1';
-/** Where `vite build` writes the renderer. */
-export const DEFAULT_RENDERER_DIR = fileURLToPath(
-  new URL('../../../../out/renderer', import.meta.url),
-);
+/** Where the build writes the renderer. */
+export const DEFAULT_RENDERER_DIR = RENDERER_DIR;
 
 /** How to start the browser host. */
 export interface BrowserHostOptions {

@@ -67,7 +67,7 @@ export async function serveStatic(
   if (target === null) {
     response
       .writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' })
-      .end('The renderer is not built. Run: npm run build:renderer\n');
+      .end("The app's interface is missing from this build. Run: npm run build\n");
     return;
   }
   const type = CONTENT_TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream';

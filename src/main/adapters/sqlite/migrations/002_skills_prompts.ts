@@ -1,3 +1,5 @@
+/** Migration 2: skills prompts. Never edit a shipped migration; add the next one. */
+export default `
 -- 002: the user's skills (with their attached assets) and prompt templates.
 
 -- A skill's name is its identity (use_skill loads it by name); assets follow a rename.
@@ -33,3 +35,4 @@ CREATE TABLE prompt_templates (
 );
 
 CREATE INDEX prompt_templates_by_update ON prompt_templates (updated_at DESC);
+`;

@@ -1,3 +1,5 @@
+/** Migration 1: initial. Never edit a shipped migration; add the next one. */
+export default `
 -- 001: the initial schema. Times are epoch milliseconds; JSON columns hold JSON text.
 
 CREATE TABLE conversations (
@@ -10,7 +12,7 @@ CREATE TABLE conversations (
 
 CREATE INDEX conversations_by_update ON conversations (updated_at DESC);
 
--- `seq` is the rowid alias: it keeps insertion order stable (VACUUM may renumber implicit rowids)
+-- 'seq' is the rowid alias: it keeps insertion order stable (VACUUM may renumber implicit rowids)
 -- and is the rowid of the message's row in messages_fts.
 CREATE TABLE messages (
   seq INTEGER PRIMARY KEY,
@@ -21,7 +23,7 @@ CREATE TABLE messages (
     CHECK (status IN ('streaming', 'complete', 'canceled', 'error', 'interrupted')),
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
-  -- The pid of the process writing a `streaming` message; NULL once it has left `streaming`.
+  -- The pid of the process writing a 'streaming' message; NULL once it has left 'streaming'.
   owner_pid INTEGER
 );
 
@@ -101,3 +103,4 @@ CREATE VIRTUAL TABLE messages_fts USING fts5 (
 CREATE TRIGGER messages_fts_after_delete AFTER DELETE ON messages BEGIN
   DELETE FROM messages_fts WHERE rowid = old.seq;
 END;
+`;

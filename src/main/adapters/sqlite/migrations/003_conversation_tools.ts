@@ -1,3 +1,5 @@
+/** Migration 3: conversation tools. Never edit a shipped migration; add the next one. */
+export default `
 -- 003: a conversation's own tool switches, and attachments on user messages.
 
 -- The third availability layer, after the global switch and the model's defaults: a JSON object
@@ -19,3 +21,4 @@ INSERT INTO message_parts_v3 (message_id, position, kind, data)
   SELECT message_id, position, kind, data FROM message_parts;
 DROP TABLE message_parts;
 ALTER TABLE message_parts_v3 RENAME TO message_parts;
+`;

@@ -3,9 +3,9 @@
  * without Electron. It offers exactly two functions: `invoke` for the contract's methods (any other
  * name is refused before IPC) and `onEvent`. The raw ipcRenderer never reaches the page.
  */
-import type { InvokeMethod, InvokeResult } from '../../shared/ipc-contract';
-import { isInvokeMethod } from '../../shared/ipc-contract';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from './ipc/channels';
+import type { InvokeMethod, InvokeResult } from '../shared/ipc-contract';
+import { isInvokeMethod } from '../shared/ipc-contract';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc/electron-channels';
 
 /** The part of ipcRenderer the preload uses. */
 export interface PreloadIpc {

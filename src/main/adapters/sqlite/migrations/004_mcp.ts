@@ -1,3 +1,5 @@
+/** Migration 4: mcp. Never edit a shipped migration; add the next one. */
+export default `
 -- 004: the user's MCP services, their tool snapshots, approvals, and the models' MCP defaults.
 
 -- Header and environment values are not here: each entry names a SecretStore reference.
@@ -26,7 +28,7 @@ CREATE TABLE mcp_services (
   CHECK ((transport = 'stdio') = (url IS NULL))
 );
 
--- One row per tool name ever seen: `accepted` is what models may call, `latest` what the last
+-- One row per tool name ever seen: 'accepted' is what models may call, 'latest' what the last
 -- sync found; a tool is callable only while both exist and are equal (a changed or new tool
 -- waits for the user to accept the diff).
 CREATE TABLE mcp_tools (
@@ -50,3 +52,4 @@ CREATE TABLE mcp_conversation_approvals (
 ALTER TABLE models ADD COLUMN default_mcp_services TEXT CHECK (
   default_mcp_services IS NULL OR json_valid(default_mcp_services)
 );
+`;

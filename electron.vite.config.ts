@@ -1,0 +1,67 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+const root = import.meta.dirname;
+
+/**
+ * The one build (`npm run build` = `electron-vite build`; also run by `prepare` on install and by
+ * `bin/aivory.js` when the sources are newer than the build):
+ * - main → out/main: `index.js` (the Electron main process) and `cli.js` (the `aivory` command and
+ *   `aivory serve`), ESM, sharing chunks. Dependencies stay external (electron-builder ships
+ *   node_modules; native modules unpacked) except the sandbox workspace package, whose TypeScript
+ *   sources are bundled. Chunks sit beside the entries, so `import.meta.url` of any of them finds
+ *   `../renderer` and `../preload`.
+ * - preload → out/preload/index.cjs: one CommonJS file (a sandboxed preload can only
+ *   `require('electron')`), everything else bundled in.
+ * - renderer → out/renderer: relative asset URLs, so the Electron window (`app://aivory/`) and
+ *   `aivory serve` (`http://127.0.0.1:PORT/`) serve the same files; no inline assets (the CSP
+ *   allows none).
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(root, 'out/main'),
+      target: 'node22',
+      minify: false,
+      externalizeDeps: { exclude: ['@aivory/sandbox'] },
+      rollupOptions: {
+        input: {
+          index: resolve(root, 'src/main/electron/index.ts'),
+          cli: resolve(root, 'src/main/cli/entry.ts'),
+        },
+        output: {
+          format: 'es',
+          entryFileNames: '[name].js',
+          chunkFileNames: '[name]-[hash].js',
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(root, 'out/preload'),
+      // electron-vite wants a Node target for preloads; Electron 45's Node is 22.
+      target: 'node22',
+      minify: false,
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(root, 'src/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src/renderer'),
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      target: 'chrome140',
+      // The CSP allows no inline scripts or styles: keep every asset a file.
+      assetsInlineLimit: 0,
+      rollupOptions: { input: { index: resolve(root, 'src/renderer/index.html') } },
+    },
+  },
+});

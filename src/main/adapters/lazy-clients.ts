@@ -1,0 +1,40 @@
+/**
+ * The SDK-backed clients, loaded on first use: the openai SDK and the MCP SDK take longer to
+ * import than most commands take to run, so a command that never talks to a model or an MCP
+ * server (`aivory tools`, `aivory conversations list`, `--help`) never loads them.
+ */
+import type { McpConnector } from '../core/mcp-ports';
+import type { LlmClient } from '../core/ports';
+import type { McpConnectorOptions } from './mcp/mcp-limits';
+
+/** An LlmClient for an OpenAI-compatible server; the SDK loads at the first request. */
+export function lazyOpenAiLlmClient(options: {
+  baseUrl: string;
+  apiKey: string | null;
+}): LlmClient {
+  let client: Promise<LlmClient> | null = null;
+  const load = (): Promise<LlmClient> => {
+    client ??= import('./openai/openai-llm-client').then(
+      ({ OpenAiLlmClient }) => new OpenAiLlmClient(options),
+    );
+    return client;
+  };
+  return {
+    async *stream(request, signal) {
+      yield* (await load()).stream(request, signal);
+    },
+  };
+}
+
+/** The MCP connector; the SDK loads at the first connection. */
+export function lazyMcpConnector(options: McpConnectorOptions = {}): McpConnector {
+  let connector: Promise<McpConnector> | null = null;
+  return {
+    connect: async (endpoint, connectOptions) => {
+      connector ??= import('./mcp/mcp-connector').then(({ createMcpConnector }) =>
+        createMcpConnector(options),
+      );
+      return (await connector).connect(endpoint, connectOptions);
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * The schema migrations, in order: entry N (from 0) brings `PRAGMA user_version` from N to N + 1.
+ * They are TypeScript modules holding SQL text, so they ship inside every bundle (the desktop main,
+ * the CLI) and load the same way under vitest and tsx; nothing is read from disk beside a bundle.
+ */
+import migration001 from './001_initial';
+import migration002 from './002_skills_prompts';
+import migration003 from './003_conversation_tools';
+import migration004 from './004_mcp';
+
+/** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
+export const MIGRATIONS: readonly string[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+];
