@@ -9,6 +9,7 @@
  */
 import process from 'node:process';
 import type { BenchResult } from './bench-result';
+import { runCliStartupBench } from './cli-startup';
 import { runOrchestratorBench } from './orchestrator';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
@@ -26,6 +27,7 @@ interface NamedBench {
  */
 async function runAllBenches(options: { iterations?: number } = {}): Promise<number> {
   const benches: NamedBench[] = [
+    { name: 'cli', run: () => runCliStartupBench() },
     { name: 'orchestrator', run: () => runOrchestratorBench(options) },
     { name: 'parser', run: () => runParserThroughputBench() },
     { name: 'sandbox', run: () => runSandboxBench() },

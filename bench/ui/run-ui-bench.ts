@@ -17,6 +17,7 @@ import { startObserving, stopObserving, timeOpen, waitForAnswer } from './page-p
 import type { SeededConversation } from './seed-history';
 import { seedHistory } from './seed-history';
 import { serveAt } from './serve-at';
+import { measureServeStart } from './serve-start';
 import { STREAM_END_MARKER, streamPrompt, streamScript, TOKENS_PER_SECOND } from './stream-script';
 import type { StreamRun, UiMeasurements } from './ui-result';
 import { uiBenchResult } from './ui-result';
@@ -79,12 +80,16 @@ async function measure(home: string): Promise<UiMeasurements> {
     page.setDefaultTimeout(60_000);
     // tsx (esbuild keepNames) wraps named functions in `__name(…)`; the page has no such helper.
     await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+    const serveStart = await measureServeStart(page, {
+      AIVORY_BASE_URL: llm.baseUrl,
+      AIVORY_MODEL: 'scripted-model',
+    });
     await page.goto(serve.url);
     await page.getByTestId('conversation-item').first().waitFor();
     const opens = await timeOpens(page, long, short);
     const baselineStream = await streamInto(page, short, BASELINE_TOKENS);
     const stream = await streamInto(page, long, STREAM_TOKENS);
-    return { ...opens, openRuns: OPEN_RUNS, stream, baselineStream };
+    return { ...opens, openRuns: OPEN_RUNS, stream, baselineStream, serveStart };
   } finally {
     await browser.close();
     await serve.stop();

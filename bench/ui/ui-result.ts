@@ -5,6 +5,7 @@
  */
 import type { BenchResult } from '../bench-result';
 import type { MainThreadStats } from './page-probes';
+import { SERVE_START_GOAL } from './serve-start';
 
 /** The issue's goals. */
 export const OPEN_GOAL_MS = 500;
@@ -25,6 +26,8 @@ export interface UiMeasurements {
   openRuns: number;
   stream: StreamRun;
   baselineStream: StreamRun;
+  /** `aivory serve` start → composer usable, against a bare static server (medians, ms). */
+  serveStart: { serve: number; bare: number; runs: number };
 }
 
 /**
@@ -55,8 +58,28 @@ export function uiBenchResult(measured: UiMeasurements): BenchResult {
   const { stream, baselineStream } = measured;
   const streamTask = longestTask(stream.stats);
   const baselineTask = longestTask(baselineStream.stats);
+  const { serveStart } = measured;
   return {
     metrics: [
+      {
+        name: 'ui',
+        measured: {
+          label: 'aivory serve start → composer usable',
+          value: serveStart.serve,
+          unit: 'ms',
+        },
+        baseline: {
+          label: 'bare Node static server → its page',
+          value: serveStart.bare,
+          unit: 'ms',
+        },
+        ratio: ratio(serveStart.serve, serveStart.bare),
+        goal: {
+          description: `≤ ${SERVE_START_GOAL}×`,
+          met: serveStart.serve <= SERVE_START_GOAL * serveStart.bare,
+          missLabel: 'ABOVE GOAL',
+        },
+      },
       {
         name: 'ui',
         measured: {

@@ -39,6 +39,9 @@ export const LAB_HOSTS: LabResolverSpec = {
     '127.0.0.1.nip.io': ['127.0.0.1'],
     'localtest.me': ['127.0.0.1'],
     'lan.example-public.test': ['192.168.77.1'],
+    // Public-looking, but the client namespace has no route to it: connecting fails at once
+    // with ENETUNREACH (like an AAAA-only name on an IPv4-only machine); nothing is sent.
+    'unrouted6.example-public.test': ['2a01:4f8:bbbb::1'],
   },
   sequences: {
     // DNS rebinding: public on the first lookup, a private canary on every later one.

@@ -38,3 +38,15 @@ export function lazyMcpConnector(options: McpConnectorOptions = {}): McpConnecto
     },
   };
 }
+
+/** The model names an OpenAI-compatible server lists (`GET /models`); the SDK loads on the call. */
+export async function listServerModels(options: {
+  baseUrl: string;
+  apiKey: string | null;
+  maxRetries?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}): Promise<string[]> {
+  const { listModels } = await import('./openai/openai-llm-client');
+  return listModels(options);
+}

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { toPublicError } from '../../shared/errors';
-import { listModels } from '../adapters/openai/openai-llm-client';
+import { listServerModels } from '../adapters/lazy-clients';
 import type { AppContext } from '../services/app-context';
 import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
 import { BACKEND_TOOLS } from '../services/tool-preparation';
@@ -74,7 +74,7 @@ async function modelCheck(
       context.store.listModels(),
       context.secrets,
     );
-    const served = await listModels({
+    const served = await listServerModels({
       baseUrl: model.baseUrl,
       apiKey: model.apiKey,
       maxRetries: 0,

@@ -256,6 +256,26 @@ describe('hostile URLs', () => {
   });
 });
 
+describe('unreachable addresses', () => {
+  it('a name whose only address has no route is a clear error, directly or as a redirect, and the process lives on', async () => {
+    for (const url of [
+      'http://unrouted6.example-public.test/',
+      redirectTo('http://unrouted6.example-public.test/page'),
+    ]) {
+      const result = await fetchUrl(url);
+      expect(result.thrown, url).toBeUndefined();
+      expect(result, url).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(
+          /could not connect to unrouted6\.example-public\.test .*ENETUNREACH/,
+        ),
+      });
+    }
+    // The same client process still answers.
+    expect(await fetchUrl(`${NEWS}/whoami`)).toMatchObject({ ok: true });
+  });
+});
+
 describe('DNS rebinding', () => {
   it('checks the socket peer: a connection to an address outside the checked list is cut', async () => {
     const mismatch = await lab().run({

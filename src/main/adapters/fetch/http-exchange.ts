@@ -125,9 +125,22 @@ export function openExchange(request: ExchangeRequest): Promise<ExchangeResponse
 
 /**
  * A `lookup` that never asks DNS: it answers with the checked addresses, and only for the host
- * they were checked for. Handles `all` (Happy Eyeballs, on by default in Node 20) and `family`.
+ * they were checked for. Handles `all` (Happy Eyeballs, on by default since Node 20) and `family`.
+ * It answers on the next tick, as a real lookup does: answered synchronously, a connection that
+ * fails at once (ENETUNREACH for an address family with no route) emits its 'error' before
+ * `http.request` has attached a listener, and on some Node versions that kills the process.
  */
-function pinnedLookup(hostname: string, addresses: readonly ResolvedAddress[]): LookupFunction {
+export function pinnedLookup(
+  hostname: string,
+  addresses: readonly ResolvedAddress[],
+): LookupFunction {
+  const answer = lookupAnswer(hostname, addresses);
+  return (name, options, callback) => {
+    process.nextTick(answer, name, options, callback);
+  };
+}
+
+function lookupAnswer(hostname: string, addresses: readonly ResolvedAddress[]): LookupFunction {
   return (name, options, callback) => {
     const family = options.family === 4 || options.family === 6 ? options.family : 0;
     const usable = addresses.filter((entry) => family === 0 || entry.family === family);

@@ -4,7 +4,7 @@
  * models. Nothing but the candidates' loopback URLs is contacted.
  */
 import type { InvokeResponse } from '../../../shared/ipc-contract';
-import { listModels } from '../../adapters/openai/openai-llm-client';
+import { listServerModels } from '../../adapters/lazy-clients';
 import type { DiscoveryCandidate } from '../host-context';
 
 /** A local server answers its model list in milliseconds; a closed port fails at once. */
@@ -17,7 +17,7 @@ export async function discoverLocalServers(
   const answers = await Promise.all(
     candidates.map(async (candidate) => {
       try {
-        const models = await listModels({
+        const models = await listServerModels({
           baseUrl: candidate.baseUrl,
           apiKey: null,
           maxRetries: 0,

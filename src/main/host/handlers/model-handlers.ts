@@ -5,7 +5,7 @@
 import type { ModelConfig } from '../../../shared/dto';
 import { AivoryError, toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
-import { listModels } from '../../adapters/openai/openai-llm-client';
+import { listServerModels } from '../../adapters/lazy-clients';
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import type { SecretStore } from '../../core/ports';
 import type { McpService } from '../../../shared/mcp';
@@ -105,7 +105,7 @@ async function testConnection(
     }
   }
   try {
-    const models = await listModels({
+    const models = await listServerModels({
       baseUrl: request.baseUrl,
       apiKey,
       maxRetries: 0,
