@@ -11,9 +11,9 @@ import {
   IMAGE_GENERATE_DESCRIPTION,
   IMAGE_GENERATE_NAME,
   IMAGE_GENERATE_SCHEMA_JSON,
-  normalizeImageSize,
   parseImageGenerateArguments,
 } from '../../../src/main/tools/image-generate';
+import { normalizeImageSize } from '../../../src/main/tools/image-size';
 import { AivoryError } from '../../../src/shared/errors';
 import type { FakeImagesServer } from '../../support/fake-images-server';
 import { makePng, startFakeImagesServer } from '../../support/fake-images-server';
