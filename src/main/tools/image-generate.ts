@@ -6,6 +6,7 @@
  */
 import type { ArtifactReference } from '../../shared/turn-events';
 import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import { builtInArgumentCheck } from './arguments/argument-check';
 import { imageDimensions } from './image-dimensions';
 import { normalizeImageSize } from './image-size';
 import type { ArtifactSink } from './python-execute';
@@ -100,42 +101,36 @@ export function createImageGenerateTool(options: ImageGenerateOptions): Tool {
   };
 }
 
+const checkSchema = builtInArgumentCheck(IMAGE_GENERATE_SCHEMA_JSON, {
+  properties: {
+    prompt: { nonBlank: true },
+    n: { minimum: 1, maximum: MAX_IMAGES_PER_CALL },
+    size: { expected: 'a string such as "1536x1024", "16:9" or "4K landscape"' },
+    base_image_index: { expected: 'an integer of at least 1 (the 1-based position)' },
+  },
+});
+
 /**
- * Checks the model's arguments against the seed's rules. Never throws: an invalid combination
- * yields a message that tells the model how to correct the call.
+ * Checks the model's arguments against the seed's schema, then the seed's rules for combining
+ * them. Never throws: an invalid combination yields a message that tells the model how to
+ * correct the call.
  */
 export function parseImageGenerateArguments(
   args: unknown,
 ): { ok: true; value: ImageGenerateArguments } | { ok: false; message: string } {
-  const fields: Record<string, unknown> =
-    typeof args === 'object' && args !== null ? Object.fromEntries(Object.entries(args)) : {};
   const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
-  const { prompt, action, base_image: baseImage, base_image_index: index, n, size } = fields;
-  if (typeof prompt !== 'string' || prompt.trim() === '') {
-    return fail('"prompt" must be a non-empty string.');
-  }
-  if (action !== 'generate' && action !== 'edit') {
-    return fail('"action" must be "generate" or "edit".');
-  }
-  if (
-    baseImage !== 'none' &&
-    baseImage !== 'previous_generation' &&
-    baseImage !== 'current_attachment'
-  ) {
-    return fail('"base_image" must be "none", "previous_generation" or "current_attachment".');
-  }
-  let count = 1;
-  if (n !== undefined && n !== null) {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES_PER_CALL) {
-      return fail(`"n" must be an integer from 1 to ${MAX_IMAGES_PER_CALL}.`);
-    }
-    count = n;
-  }
-  if (size !== undefined && size !== null && typeof size !== 'string') {
-    return fail('"size" must be a string such as "1536x1024", "16:9" or "4K landscape".');
-  }
+  const invalid = checkSchema(args);
+  if (invalid !== null) return fail(invalid);
+  const fields = Object.fromEntries(Object.entries(args ?? {}));
+  // The schema has checked the types and enums; null counts as absent for the optional ones.
+  const prompt = String(fields.prompt);
+  const action = fields.action === 'edit' ? 'edit' : 'generate';
+  const baseImage = String(fields.base_image);
+  const index: unknown = fields.base_image_index ?? undefined;
+  const count = typeof fields.n === 'number' ? fields.n : 1;
+  const size: unknown = fields.size;
   const sizeText = typeof size === 'string' && size.trim() !== '' ? size : undefined;
-  const hasIndex = index !== undefined && index !== null;
+  const hasIndex = typeof index === 'number';
   if (action === 'generate') {
     if (baseImage !== 'none') {
       return fail(
@@ -160,7 +155,7 @@ export function parseImageGenerateArguments(
     }
     return {
       ok: true,
-      value: { action, prompt, n: count, size: sizeText, base: { kind: baseImage } },
+      value: { action, prompt, n: count, size: sizeText, base: { kind: 'previous_generation' } },
     };
   }
   if (!hasIndex) {
@@ -168,12 +163,15 @@ export function parseImageGenerateArguments(
       'base_image="current_attachment" needs base_image_index, the 1-based position of the image uploaded this turn.',
     );
   }
-  if (typeof index !== 'number' || !Number.isInteger(index) || index < 1) {
-    return fail('"base_image_index" must be an integer of at least 1 (the 1-based position).');
-  }
   return {
     ok: true,
-    value: { action, prompt, n: count, size: sizeText, base: { kind: baseImage, index } },
+    value: {
+      action,
+      prompt,
+      n: count,
+      size: sizeText,
+      base: { kind: 'current_attachment', index },
+    },
   };
 }
 
