@@ -54,6 +54,7 @@ describe('builtInArgumentCheck', () => {
     [{ name: 3 }, '"name" must be a non-empty string'],
     [{ name: ' \n ' }, '"name" must be a non-empty string'],
     [{ name: 'x'.repeat(21) }, '"name" is longer than 20 characters'],
+    [{ name: '😀'.repeat(11) }, '"name" is longer than 20 characters'],
     [{ name: 'a', count: 0 }, '"count" must be an integer from 1 to 10'],
     [{ name: 'a', count: 2.5 }, '"count" must be an integer from 1 to 10'],
     [{ name: 'a', count: '3' }, '"count" must be an integer from 1 to 10'],

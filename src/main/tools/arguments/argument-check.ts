@@ -27,7 +27,14 @@ let trustedInstance: Ajv | null = null;
 /** Strict Ajv for our own schemas, with `nonBlank` and the message annotations. */
 function trustedAjv(): Ajv {
   if (trustedInstance !== null) return trustedInstance;
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, logger: false });
+  // `unicode: false`: lengths in UTF-16 units, as the tools count them (`string.length`).
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    unicode: false,
+    logger: false,
+  });
   ajv.addKeyword({
     keyword: 'nonBlank',
     type: 'string',
