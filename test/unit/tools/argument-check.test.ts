@@ -8,6 +8,7 @@ import {
 import { MAX_SCHEMA_MESSAGE_CHARS } from '../../../src/main/tools/arguments/schema-error-message';
 import {
   MAX_UNTRUSTED_SCHEMA_CHARS,
+  MAX_UNTRUSTED_SCHEMA_NODES,
   sanitizeUntrustedSchema,
 } from '../../../src/main/tools/arguments/untrusted-schema';
 import { FETCH_IMAGE_SCHEMA_JSON } from '../../../src/main/tools/fetch-image';
@@ -216,6 +217,17 @@ describe('untrustedArgumentCheck (MCP input schemas)', () => {
     expect(sanitizeUntrustedSchema(huge)).toBeNull();
     expect(untrustedArgumentCheck(huge)({})).toBeNull();
 
+    const many = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: MAX_UNTRUSTED_SCHEMA_NODES }, (_, index) => [`f${index}`, {}]),
+      ),
+    };
+    expect(JSON.stringify(many).length).toBeLessThan(MAX_UNTRUSTED_SCHEMA_CHARS);
+    expect(sanitizeUntrustedSchema(many)).toBeNull();
+    many.properties.f0 = 'not a schema object';
+    expect(sanitizeUntrustedSchema(many)).not.toBeNull();
+
     let deep: Record<string, unknown> = { type: 'string' };
     for (let level = 0; level < 200; level += 1) {
       deep = { type: 'object', properties: { a: deep }, required: ['a'] };
@@ -256,13 +268,13 @@ describe('untrustedArgumentCheck (MCP input schemas)', () => {
   });
 
   it('bounds the message: long names and values are cut, and the whole is capped', () => {
-    const longName = 'n'.repeat(5_000);
+    const longName = 'n'.repeat(2_000);
     const check = untrustedArgumentCheck({
       type: 'object',
       properties: {
         [longName]: {
           type: 'string',
-          enum: Array.from({ length: 50 }, (_, i) => `${'v'.repeat(500)}${i}`),
+          enum: Array.from({ length: 20 }, (_, i) => `${'v'.repeat(300)}${i}`),
         },
       },
       required: [longName],
