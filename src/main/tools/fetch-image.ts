@@ -7,6 +7,7 @@
  * checked from the header before anything decodes the image.
  */
 import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import { builtInArgumentCheck } from './arguments/argument-check';
 import { downloadName } from './web-download-name';
 import type { WebResourceFetcher } from './web-fetch-port';
 import { downloadPublicImage } from './public-image';
@@ -70,16 +71,12 @@ export function createFetchImageTool(dependencies: FetchImageDependencies): Tool
   };
 }
 
-function validate(args: unknown): string | null {
-  if (args === null || typeof args !== 'object') return 'expected an object with "url"';
-  const record = Object.fromEntries(Object.entries(args));
-  if (typeof record.url !== 'string' || record.url.trim() === '')
-    return '"url" must be a non-empty string';
-  if (record.url.length > 8192) return '"url" is longer than 8192 characters';
-  if (record.filename !== undefined && typeof record.filename !== 'string')
-    return '"filename" must be a string';
-  return null;
-}
+/** Longest URL accepted (the fetcher has its own, equal limit). */
+const MAX_URL_CHARS = 8192;
+
+const validate = builtInArgumentCheck(FETCH_IMAGE_SCHEMA_JSON, {
+  properties: { url: { nonBlank: true, maxLength: MAX_URL_CHARS } },
+});
 
 async function run(
   dependencies: FetchImageDependencies,

@@ -6,6 +6,9 @@
  */
 import type { ArtifactReference } from '../../shared/turn-events';
 import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import { builtInArgumentCheck } from './arguments/argument-check';
+import { imageDimensions } from './image-dimensions';
+import { normalizeImageSize } from './image-size';
 import type { ArtifactSink } from './python-execute';
 
 export const IMAGE_GENERATE_NAME = 'image_generate';
@@ -98,42 +101,36 @@ export function createImageGenerateTool(options: ImageGenerateOptions): Tool {
   };
 }
 
+const checkSchema = builtInArgumentCheck(IMAGE_GENERATE_SCHEMA_JSON, {
+  properties: {
+    prompt: { nonBlank: true },
+    n: { minimum: 1, maximum: MAX_IMAGES_PER_CALL },
+    size: { expected: 'a string such as "1536x1024", "16:9" or "4K landscape"' },
+    base_image_index: { expected: 'an integer of at least 1 (the 1-based position)' },
+  },
+});
+
 /**
- * Checks the model's arguments against the seed's rules. Never throws: an invalid combination
- * yields a message that tells the model how to correct the call.
+ * Checks the model's arguments against the seed's schema, then the seed's rules for combining
+ * them. Never throws: an invalid combination yields a message that tells the model how to
+ * correct the call.
  */
 export function parseImageGenerateArguments(
   args: unknown,
 ): { ok: true; value: ImageGenerateArguments } | { ok: false; message: string } {
-  const fields: Record<string, unknown> =
-    typeof args === 'object' && args !== null ? Object.fromEntries(Object.entries(args)) : {};
   const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
-  const { prompt, action, base_image: baseImage, base_image_index: index, n, size } = fields;
-  if (typeof prompt !== 'string' || prompt.trim() === '') {
-    return fail('"prompt" must be a non-empty string.');
-  }
-  if (action !== 'generate' && action !== 'edit') {
-    return fail('"action" must be "generate" or "edit".');
-  }
-  if (
-    baseImage !== 'none' &&
-    baseImage !== 'previous_generation' &&
-    baseImage !== 'current_attachment'
-  ) {
-    return fail('"base_image" must be "none", "previous_generation" or "current_attachment".');
-  }
-  let count = 1;
-  if (n !== undefined && n !== null) {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES_PER_CALL) {
-      return fail(`"n" must be an integer from 1 to ${MAX_IMAGES_PER_CALL}.`);
-    }
-    count = n;
-  }
-  if (size !== undefined && size !== null && typeof size !== 'string') {
-    return fail('"size" must be a string such as "1536x1024", "16:9" or "4K landscape".');
-  }
+  const invalid = checkSchema(args);
+  if (invalid !== null) return fail(invalid);
+  const fields = Object.fromEntries(Object.entries(args ?? {}));
+  // The schema has checked the types and enums; null counts as absent for the optional ones.
+  const prompt = String(fields.prompt);
+  const action = fields.action === 'edit' ? 'edit' : 'generate';
+  const baseImage = String(fields.base_image);
+  const index: unknown = fields.base_image_index ?? undefined;
+  const count = typeof fields.n === 'number' ? fields.n : 1;
+  const size: unknown = fields.size;
   const sizeText = typeof size === 'string' && size.trim() !== '' ? size : undefined;
-  const hasIndex = index !== undefined && index !== null;
+  const hasIndex = typeof index === 'number';
   if (action === 'generate') {
     if (baseImage !== 'none') {
       return fail(
@@ -158,7 +155,7 @@ export function parseImageGenerateArguments(
     }
     return {
       ok: true,
-      value: { action, prompt, n: count, size: sizeText, base: { kind: baseImage } },
+      value: { action, prompt, n: count, size: sizeText, base: { kind: 'previous_generation' } },
     };
   }
   if (!hasIndex) {
@@ -166,12 +163,15 @@ export function parseImageGenerateArguments(
       'base_image="current_attachment" needs base_image_index, the 1-based position of the image uploaded this turn.',
     );
   }
-  if (typeof index !== 'number' || !Number.isInteger(index) || index < 1) {
-    return fail('"base_image_index" must be an integer of at least 1 (the 1-based position).');
-  }
   return {
     ok: true,
-    value: { action, prompt, n: count, size: sizeText, base: { kind: baseImage, index } },
+    value: {
+      action,
+      prompt,
+      n: count,
+      size: sizeText,
+      base: { kind: 'current_attachment', index },
+    },
   };
 }
 
@@ -270,164 +270,6 @@ async function selectBase(
   }
   const references = attachments.filter((_, position) => position !== base.index - 1);
   return { ok: true, base: chosen, references };
-}
-
-export interface ImageDimensions {
-  width: number;
-  height: number;
-}
-
-type ResolutionTier = '1K' | '2K' | '4K';
-
-/** Long edge of each tier for models that take any legal size. */
-const TIER_LONG_EDGE: Record<ResolutionTier, number> = { '1K': 1024, '2K': 2048, '4K': 3840 };
-
-/** Limits for models with free sizes (GPT Image 2): edges multiples of 16, ≤ 3840, ratio ≤ 3:1. */
-const SIZE_STEP = 16;
-const MAX_EDGE = 3840;
-const MAX_RATIO = 3;
-const MIN_PIXELS = 655_360;
-const MAX_PIXELS = 8_294_400;
-
-/** Ratio words the size text may use, as width:height. */
-const RATIO_WORDS: readonly [RegExp, number][] = [
-  [/\bsquare\b/, 1],
-  [/\b(?:ultra-?wide|panorama|panoramic)\b/, 21 / 9],
-  [/\b(?:widescreen|wide|cinematic)\b/, 16 / 9],
-  [/\b(?:landscape|horizontal)\b/, 3 / 2],
-  [/\b(?:tall|story|phone)\b/, 9 / 16],
-  [/\b(?:portrait|vertical)\b/, 2 / 3],
-];
-
-/**
- * Turns the model's optional `size` text into a size the model accepts. The rule:
- *
- * 1. Reading the text (case-insensitive): an explicit `WIDTHxHEIGHT` (`x`, `×` or `*`, both ≥ 64)
- *    wins. Otherwise an aspect ratio `W:H` (or a small `WxH` such as `16x9`), else a ratio word
- *    (square 1:1, landscape/horizontal 3:2, portrait/vertical 2:3, wide/widescreen 16:9,
- *    tall/story 9:16, panorama 21:9), else the base image's ratio for edits, else 1:1. The tier
- *    is `1K`, `2K` or `4K` (also `UHD` = 4K); omitted it is 2K.
- * 2. GPT Image 1.x (`gpt-image-1*`, `chatgpt-image*`): the fixed size nearest in aspect ratio
- *    (log scale) among 1024x1024, 1536x1024, 1024x1536; DALL·E 3 likewise among 1024x1024,
- *    1792x1024, 1024x1792; DALL·E 2 always 1024x1024. The tier is ignored.
- * 3. Any other model (GPT Image 2 and compatible servers): the tier's long edge (1K 1024, 2K 2048,
- *    4K 3840) with the short edge from the ratio, or the explicit size; then the ratio is capped
- *    at 3:1, the image scaled to within 655,360–8,294,400 pixels and 3840 per edge, and each edge
- *    rounded to a multiple of 16 (down when shrinking, up when enlarging).
- *
- * Always returns `WIDTHxHEIGHT`.
- */
-export function normalizeImageSize(
-  requested: string | undefined,
-  model: string,
-  base: ImageDimensions | null,
-): string {
-  const text = (requested ?? '').toLowerCase();
-  const explicit = /(\d{1,5})\s*[x×*]\s*(\d{1,5})/.exec(text);
-  let width = 0;
-  let height = 0;
-  if (explicit && Number(explicit[1]) >= 64 && Number(explicit[2]) >= 64) {
-    width = Number(explicit[1]);
-    height = Number(explicit[2]);
-  }
-  const ratio = width > 0 ? width / height : requestedRatio(text, explicit, base);
-  const fixed = fixedSizesFor(model);
-  if (fixed !== null) return nearestByRatio(fixed, ratio);
-  if (width === 0) {
-    const longEdge = TIER_LONG_EDGE[requestedTier(text)];
-    width = ratio >= 1 ? longEdge : longEdge * ratio;
-    height = ratio >= 1 ? longEdge / ratio : longEdge;
-  }
-  return legalize(width, height);
-}
-
-function requestedRatio(
-  text: string,
-  explicit: RegExpExecArray | null,
-  base: ImageDimensions | null,
-): number {
-  const colon = /(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)/.exec(text);
-  const pair = colon ?? explicit;
-  if (pair) {
-    const ratio = Number(pair[1]) / Number(pair[2]);
-    if (Number.isFinite(ratio) && ratio > 0) return ratio;
-  }
-  for (const [pattern, ratio] of RATIO_WORDS) if (pattern.test(text)) return ratio;
-  if (base !== null && base.width > 0 && base.height > 0) return base.width / base.height;
-  return 1;
-}
-
-function requestedTier(text: string): ResolutionTier {
-  if (/\b4\s*k\b|\buhd\b/.test(text)) return '4K';
-  if (/\b1\s*k\b/.test(text)) return '1K';
-  return '2K';
-}
-
-/** The fixed sizes a model accepts, or null when it takes any legal size. */
-function fixedSizesFor(model: string): readonly string[] | null {
-  const name = (model.split('/').pop() ?? model).toLowerCase();
-  if (name.startsWith('gpt-image-1') || name.startsWith('chatgpt-image')) {
-    return ['1024x1024', '1536x1024', '1024x1536'];
-  }
-  if (name.startsWith('dall-e-3')) return ['1024x1024', '1792x1024', '1024x1792'];
-  if (name.startsWith('dall-e-2')) return ['1024x1024'];
-  return null;
-}
-
-function nearestByRatio(sizes: readonly string[], ratio: number): string {
-  let best = sizes[0] ?? '1024x1024';
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const size of sizes) {
-    const [width = 1, height = 1] = size.split('x').map(Number);
-    const distance = Math.abs(Math.log(width / height) - Math.log(ratio));
-    if (distance < bestDistance) {
-      best = size;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function legalize(requestedWidth: number, requestedHeight: number): string {
-  let width = Math.max(requestedWidth, 1);
-  let height = Math.max(requestedHeight, 1);
-  if (width / height > MAX_RATIO) width = height * MAX_RATIO;
-  if (height / width > MAX_RATIO) height = width * MAX_RATIO;
-  const pixels = width * height;
-  const scale =
-    pixels < MIN_PIXELS
-      ? Math.sqrt(MIN_PIXELS / pixels)
-      : Math.min(1, MAX_EDGE / Math.max(width, height), Math.sqrt(MAX_PIXELS / pixels));
-  const round = scale > 1 ? Math.ceil : scale < 1 ? Math.floor : Math.round;
-  width = Math.max(SIZE_STEP, round((width * scale) / SIZE_STEP) * SIZE_STEP);
-  height = Math.max(SIZE_STEP, round((height * scale) / SIZE_STEP) * SIZE_STEP);
-  while (width * height > MAX_PIXELS || Math.max(width, height) > MAX_EDGE) {
-    if (width >= height) width -= SIZE_STEP;
-    else height -= SIZE_STEP;
-  }
-  while (width * height < MIN_PIXELS) {
-    if (width <= height) width += SIZE_STEP;
-    else height += SIZE_STEP;
-  }
-  return `${width}x${height}`;
-}
-
-/** Width and height from a PNG or JPEG header, or null for other formats and broken files. */
-export function imageDimensions(bytes: Uint8Array): ImageDimensions | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const isPng = bytes.length >= 24 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e;
-  if (isPng) return { width: view.getUint32(16), height: view.getUint32(20) };
-  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
-  let offset = 2;
-  while (offset + 9 < bytes.length) {
-    if (bytes[offset] !== 0xff) return null;
-    const marker = bytes[offset + 1] ?? 0;
-    const length = view.getUint16(offset + 2);
-    const isFrame = marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker);
-    if (isFrame) return { width: view.getUint16(offset + 7), height: view.getUint16(offset + 5) };
-    offset += 2 + length;
-  }
-  return null;
 }
 
 function extensionOf(mime: string): string {

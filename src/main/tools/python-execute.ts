@@ -6,6 +6,7 @@
 import { AivoryError } from '../../shared/errors';
 import type { ArtifactReference } from '../../shared/turn-events';
 import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import { builtInArgumentCheck } from './arguments/argument-check';
 
 export const PYTHON_EXECUTE_NAME = 'python_execute';
 
@@ -21,6 +22,10 @@ const MAX_CODE_CHARS = 1_000_000;
 export const MAX_MODEL_STREAM_CHARS = 12_000;
 /** Files copied per call; a runaway loop writing thousands of outputs is listed, not copied. */
 const MAX_ARTIFACTS_PER_CALL = 20;
+
+const checkArguments = builtInArgumentCheck(PYTHON_EXECUTE_SCHEMA_JSON, {
+  properties: { code: { nonBlank: true, maxLength: MAX_CODE_CHARS } },
+});
 
 /** What the tool needs from the sandbox: the conversation's session, exec, file download. */
 export interface PythonSandbox {
@@ -68,13 +73,7 @@ export function createPythonExecuteTool(options: PythonExecuteOptions): Tool {
     inputSchema: JSON.parse(PYTHON_EXECUTE_SCHEMA_JSON) as Record<string, unknown>,
     // The sidecar's own timeout fires first; this margin covers session start and file copies.
     timeoutMs: options.timeoutSeconds * 1000 + 120_000,
-    validate: (args) => {
-      const code = Object.fromEntries(Object.entries(args ?? {})).code;
-      if (typeof code !== 'string' || code.trim() === '')
-        return '"code" must be a non-empty string';
-      if (code.length > MAX_CODE_CHARS) return `"code" is longer than ${MAX_CODE_CHARS} characters`;
-      return null;
-    },
+    validate: checkArguments,
     execute: (args, context) =>
       run(options, String(Object.fromEntries(Object.entries(args ?? {})).code), context),
   };

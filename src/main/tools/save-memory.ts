@@ -4,6 +4,7 @@
  */
 import type { Memory } from '../../shared/dto';
 import type { IdGenerator, Tool } from '../core/ports';
+import { builtInArgumentCheck } from './arguments/argument-check';
 
 export const SAVE_MEMORY_NAME = 'save_memory';
 
@@ -28,24 +29,13 @@ interface SaveMemoryArguments {
   value?: string;
 }
 
-function validate(args: unknown): string | null {
-  if (args === null || typeof args !== 'object') return 'expected an object';
-  const record = Object.fromEntries(Object.entries(args));
-  const text = record.memory_text;
-  if (typeof text !== 'string' || text.trim() === '')
-    return '"memory_text" must be a non-empty string';
-  if (text.length > MAX_MEMORY_TEXT_CHARS) {
-    return `"memory_text" is longer than ${MAX_MEMORY_TEXT_CHARS} characters`;
-  }
-  for (const field of ['slot', 'value']) {
-    const item = record[field];
-    if (item === undefined) continue;
-    if (typeof item !== 'string') return `"${field}" must be a string`;
-    if (item.length > MAX_FIELD_CHARS)
-      return `"${field}" is longer than ${MAX_FIELD_CHARS} characters`;
-  }
-  return null;
-}
+const validate = builtInArgumentCheck(SAVE_MEMORY_SCHEMA_JSON, {
+  properties: {
+    memory_text: { nonBlank: true, maxLength: MAX_MEMORY_TEXT_CHARS },
+    slot: { maxLength: MAX_FIELD_CHARS },
+    value: { maxLength: MAX_FIELD_CHARS },
+  },
+});
 
 function toArguments(args: unknown): SaveMemoryArguments {
   const record = Object.fromEntries(Object.entries(args ?? {}));

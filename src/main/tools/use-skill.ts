@@ -5,6 +5,7 @@
  */
 import type { Skill } from '../../shared/dto';
 import type { Tool, ToolOutput } from '../core/ports';
+import { builtInArgumentCheck } from './arguments/argument-check';
 
 export const USE_SKILL_NAME = 'use_skill';
 
@@ -25,13 +26,9 @@ export interface SkillSource {
   list(): Skill[];
 }
 
-function validate(args: unknown): string | null {
-  if (args === null || typeof args !== 'object') return 'expected an object';
-  const name: unknown = Object.fromEntries(Object.entries(args)).name;
-  if (typeof name !== 'string' || name.trim() === '') return '"name" must be a non-empty string';
-  if (name.length > MAX_NAME_CHARS) return `"name" is longer than ${MAX_NAME_CHARS} characters`;
-  return null;
-}
+const validate = builtInArgumentCheck(USE_SKILL_SCHEMA_JSON, {
+  properties: { name: { nonBlank: true, maxLength: MAX_NAME_CHARS } },
+});
 
 /** The requested name as skills are named: trimmed, lowercase (models vary the case). */
 function requestedName(args: unknown): string {

@@ -5,6 +5,7 @@
  * One failing URL does not fail the others: each gets its own error line.
  */
 import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import { builtInArgumentCheck } from './arguments/argument-check';
 import type { PdfTextExtractor, WebResourceFetcher } from './web-fetch-port';
 import { checkPageMediaType, PAGE_ACCEPT, readPage } from './web-page-content';
 
@@ -53,28 +54,34 @@ export function createWebFetchTool(dependencies: WebFetchDependencies): Tool {
   };
 }
 
+const checkSchema = builtInArgumentCheck(WEB_FETCH_SCHEMA_JSON, {
+  properties: {
+    url: { maxLength: MAX_URL_ARGUMENT_CHARS },
+    urls: {
+      items: { maxLength: MAX_URL_ARGUMENT_CHARS },
+      messages: {
+        maxItems: `at most ${MAX_WEB_FETCH_URLS} URLs per call; split them over several calls`,
+      },
+    },
+  },
+});
+
 /** The URLs asked for (`url` then `urls`, duplicates dropped), or a message for the model. */
 export function requestedUrls(args: unknown): string[] | string {
-  if (args === null || typeof args !== 'object') return 'expected an object with "url" or "urls"';
-  const record = Object.fromEntries(Object.entries(args));
-  const urls: string[] = [];
-  if (record.url !== undefined) {
-    if (typeof record.url !== 'string') return '"url" must be a string';
-    urls.push(record.url);
-  }
-  if (record.urls !== undefined) {
-    if (!Array.isArray(record.urls) || !record.urls.every((item) => typeof item === 'string')) {
-      return '"urls" must be an array of strings';
-    }
-    urls.push(...record.urls.map(String));
-  }
-  const unique = [...new Set(urls.map((url) => url.trim()).filter((url) => url !== ''))];
+  const invalid = checkSchema(args);
+  if (invalid !== null) return invalid;
+  const record = Object.fromEntries(Object.entries(args ?? {}));
+  const url: unknown = record.url ?? undefined;
+  const list: unknown = record.urls ?? undefined;
+  const urls = [
+    ...(typeof url === 'string' ? [url] : []),
+    ...(Array.isArray(list) ? list.map(String) : []),
+  ];
+  const unique = [...new Set(urls.map((item) => item.trim()).filter((item) => item !== ''))];
   if (unique.length === 0) return 'give "url" (one web URL) or "urls" (up to 4)';
   if (unique.length > MAX_WEB_FETCH_URLS) {
     return `at most ${MAX_WEB_FETCH_URLS} URLs per call (got ${unique.length}); split them over several calls`;
   }
-  const tooLong = unique.find((url) => url.length > MAX_URL_ARGUMENT_CHARS);
-  if (tooLong) return `a URL is longer than ${MAX_URL_ARGUMENT_CHARS} characters`;
   return unique;
 }
 

@@ -6,6 +6,7 @@
  * model.
  */
 import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import { builtInArgumentCheck } from './arguments/argument-check';
 import type { QueryOutcome } from './search-backends/format-results';
 import { formatSearchResults } from './search-backends/format-results';
 import type { SearchBackend } from './search-backends/types';
@@ -50,19 +51,30 @@ export interface SearchRequest {
   topK: number;
 }
 
+const checkSchema = builtInArgumentCheck(WEB_SEARCH_SCHEMA_JSON, {
+  properties: {
+    query: { nonBlank: true },
+    queries: {
+      minItems: 1,
+      items: { nonBlank: true },
+      messages: { minItems: '"queries" must contain at least one query' },
+    },
+  },
+});
+
 /**
- * Checks and normalises arguments: exactly one of `query`/`queries` (null counts as absent),
- * each query a non-empty string within MAX_QUERY_CHARS, at most MAX_QUERIES of them, `top_k` an
- * integer in range. Queries identical after trimming and collapsing spaces are kept once.
+ * Checks and normalises arguments: the seed's schema (each query a non-empty string, at most
+ * MAX_QUERIES of them, `top_k` an integer in range), then exactly one of `query`/`queries` (null
+ * counts as absent) and each query within MAX_QUERY_CHARS once spaces are collapsed. Queries
+ * identical after trimming and collapsing spaces are kept once.
  */
 export function parseSearchArguments(
   args: unknown,
 ): { ok: true; request: SearchRequest } | { ok: false; message: string } {
   const fail = (message: string) => ({ ok: false as const, message });
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    return fail('expected an object');
-  }
-  const record = Object.fromEntries(Object.entries(args));
+  const invalid = checkSchema(args);
+  if (invalid !== null) return fail(invalid);
+  const record = Object.fromEntries(Object.entries(args ?? {}));
   const query = record.query ?? undefined;
   const queries = record.queries ?? undefined;
   if (query !== undefined && queries !== undefined) {
@@ -71,33 +83,18 @@ export function parseSearchArguments(
   if (query === undefined && queries === undefined) {
     return fail(`provide "query" (one search) or "queries" (up to ${MAX_QUERIES} searches)`);
   }
-  let texts: unknown[];
-  if (queries !== undefined) {
-    if (!Array.isArray(queries)) return fail('"queries" must be an array of strings');
-    if (queries.length === 0) return fail('"queries" must contain at least one query');
-    if (queries.length > MAX_QUERIES) {
-      return fail(`"queries" has ${queries.length} items; at most ${MAX_QUERIES} are allowed`);
-    }
-    texts = queries;
-  } else {
-    texts = [query];
-  }
+  // The schema has checked the types: strings (non-blank), an array of them, an integer.
+  const texts = Array.isArray(queries) ? queries.map(String) : [String(query)];
   const distinct = new Set<string>();
   for (const [index, text] of texts.entries()) {
     const field = queries === undefined ? '"query"' : `"queries[${index}]"`;
-    if (typeof text !== 'string' || text.trim() === '') {
-      return fail(`${field} must be a non-empty string`);
-    }
     const normalised = text.trim().replace(/\s+/g, ' ');
     if (normalised.length > MAX_QUERY_CHARS) {
       return fail(`${field} is longer than ${MAX_QUERY_CHARS} characters; search for key terms`);
     }
     distinct.add(normalised);
   }
-  const topK = record.top_k ?? DEFAULT_TOP_K;
-  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < MIN_TOP_K || topK > MAX_TOP_K) {
-    return fail(`"top_k" must be an integer from ${MIN_TOP_K} to ${MAX_TOP_K}`);
-  }
+  const topK = Number(record.top_k ?? DEFAULT_TOP_K);
   return { ok: true, request: { queries: [...distinct.values()], topK } };
 }
 

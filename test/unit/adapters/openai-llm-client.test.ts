@@ -1,10 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  listModels,
-  OpenAiLlmClient,
-  toOpenAiMessages,
-} from '../../../src/main/adapters/openai/openai-llm-client';
+import { listModels, OpenAiLlmClient } from '../../../src/main/adapters/openai/openai-llm-client';
+import { toOpenAiMessages } from '../../../src/main/adapters/openai/openai-messages';
 import type { OpenAiLlmClientOptions } from '../../../src/main/adapters/openai/openai-llm-client';
 import type { ChatMessage, LlmChunk, LlmRequest } from '../../../src/main/core/ports';
 import { AivoryError, isAbortError } from '../../../src/shared/errors';

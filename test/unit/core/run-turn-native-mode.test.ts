@@ -129,6 +129,32 @@ describe('native mode', () => {
     expect(String(toolMessage?.content)).toMatch(/^Invalid tool arguments: /);
   });
 
+  it("a tool's invalid-arguments message reaches the model bounded; a check that throws does not stop the call", async () => {
+    const wordy = { ...echoTool('wordy'), validate: () => `bad ${'x'.repeat(5_000)}` };
+    const broken = echoTool('broken');
+    broken.validate = () => {
+      throw new Error('checker bug');
+    };
+    const run = await runScriptedTurn(
+      [
+        {
+          toolCalls: [
+            { id: 'c1', name: 'wordy', arguments: '{"value":"a"}' },
+            { id: 'c2', name: 'broken', arguments: '{"value":"b"}' },
+          ],
+        },
+        { content: 'ok' },
+      ],
+      { toolMode: 'native', tools: [wordy, broken] },
+    );
+    const messages = requestMessages(run.requests[1]);
+    const wordyResult = String(messages.at(-2)?.content);
+    expect(wordyResult).toMatch(/^Invalid tool arguments: bad x+…$/);
+    expect(wordyResult.length).toBeLessThanOrEqual('Invalid tool arguments: '.length + 1_000);
+    expect(broken.calls).toEqual([{ value: 'b' }]);
+    expect(messages.at(-1)).toMatchObject({ role: 'tool', content: 'broken got {"value":"b"}' });
+  });
+
   it('reasoning goes to reasoning-delta events, never into the answer', async () => {
     const run = await runScriptedTurn(
       [

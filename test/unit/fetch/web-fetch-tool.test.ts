@@ -71,7 +71,8 @@ describe('web_fetch tool', () => {
     const tool = createWebFetchTool({ fetcher: tableFetcher({}).fetcher, pdf });
     expect(tool.validate?.({})).toMatch(/give "url"/);
     expect(tool.validate?.({ url: 3 })).toBe('"url" must be a string');
-    expect(tool.validate?.({ urls: ['a', 2] })).toBe('"urls" must be an array of strings');
+    expect(tool.validate?.({ urls: ['a', 2] })).toBe('"urls[1]" must be a string');
+    expect(tool.validate?.({ urls: 'a' })).toBe('"urls" must be an array of strings');
     expect(tool.validate?.({ urls: ['1', '2', '3', '4', '5'] })).toMatch(/at most 4 URLs/);
     expect(tool.validate?.({ url: 'https://a.example/', urls: ['https://a.example/'] })).toBeNull();
   });

@@ -220,6 +220,30 @@ describe('MCP services', () => {
     expect(calls.map((call) => call.name)).toEqual(['read', 'write', 'write', 'write']);
   });
 
+  it("checks a call's arguments against the tool's accepted input schema", async () => {
+    const { services, setTools, entries } = fixture();
+    await add(services);
+    setTools([
+      tool('search', 'Search files', true),
+      {
+        ...tool('odd', 'A schema that cannot compile', true),
+        inputSchema: { type: 'object', properties: { q: { $ref: 'https://evil.example/x' } } },
+      },
+    ]);
+    await services.sync('Files', { accept: true, signal });
+    services.setEnabled('Files', true);
+    const validate = (name: string, args: unknown) =>
+      entries()
+        .find((candidate) => candidate.tool.name === name)
+        ?.tool.validate?.(args);
+    expect(validate('Files__search', { q: 'x' })).toBeNull();
+    expect(validate('Files__search', { q: 1 })).toBe('"q" must be a string');
+    expect(validate('Files__search', [])).toBe('expected an object');
+    // An uncompilable schema leaves the server to check its own input.
+    expect(validate('Files__odd', { q: 1 })).toBeNull();
+    expect(validate('Files__odd', 'x')).toBe('expected an object');
+  });
+
   it('names a result image from its bytes, never from the MIME type the server declares', async () => {
     const { services, setTools, entries, setImages, saved } = fixture();
     await add(services);

@@ -11,9 +11,9 @@ import {
   IMAGE_GENERATE_DESCRIPTION,
   IMAGE_GENERATE_NAME,
   IMAGE_GENERATE_SCHEMA_JSON,
-  normalizeImageSize,
   parseImageGenerateArguments,
 } from '../../../src/main/tools/image-generate';
+import { normalizeImageSize } from '../../../src/main/tools/image-size';
 import { AivoryError } from '../../../src/shared/errors';
 import type { FakeImagesServer } from '../../support/fake-images-server';
 import { makePng, startFakeImagesServer } from '../../support/fake-images-server';
@@ -166,14 +166,14 @@ describe('image_generate', () => {
 
   it('returns a clear error for every invalid combination', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ action: 'generate', base_image: 'none' }, '"prompt" must be a non-empty string.'],
+      [{ action: 'generate', base_image: 'none' }, '"prompt" must be a non-empty string'],
       [
         { prompt: 'x', action: 'draw', base_image: 'none' },
-        '"action" must be "generate" or "edit".',
+        '"action" must be "generate" or "edit"',
       ],
       [
         { prompt: 'x', action: 'generate', base_image: 'latest' },
-        '"base_image" must be "none", "previous_generation" or "current_attachment".',
+        '"base_image" must be "none", "previous_generation" or "current_attachment"',
       ],
       [
         { prompt: 'x', action: 'generate', base_image: 'previous_generation' },
@@ -201,23 +201,23 @@ describe('image_generate', () => {
       ],
       [
         { prompt: 'x', action: 'edit', base_image: 'current_attachment', base_image_index: 0 },
-        '"base_image_index" must be an integer of at least 1 (the 1-based position).',
+        '"base_image_index" must be an integer of at least 1 (the 1-based position)',
       ],
       [
         { prompt: 'x', action: 'edit', base_image: 'current_attachment', base_image_index: 1.5 },
-        '"base_image_index" must be an integer of at least 1 (the 1-based position).',
+        '"base_image_index" must be an integer of at least 1 (the 1-based position)',
       ],
       [
         { prompt: 'x', action: 'generate', base_image: 'none', n: 5 },
-        '"n" must be an integer from 1 to 4.',
+        '"n" must be an integer from 1 to 4',
       ],
       [
         { prompt: 'x', action: 'generate', base_image: 'none', n: 0 },
-        '"n" must be an integer from 1 to 4.',
+        '"n" must be an integer from 1 to 4',
       ],
       [
         { prompt: 'x', action: 'generate', base_image: 'none', size: 1024 },
-        '"size" must be a string such as "1536x1024", "16:9" or "4K landscape".',
+        '"size" must be a string such as "1536x1024", "16:9" or "4K landscape"',
       ],
     ];
     const tool = makeTool({ previous: png('p.png'), attachments: [png('a.png')] });

@@ -15,8 +15,8 @@ import type {
   ImageFile,
   ImageGenerateRequest,
 } from '../../tools/image-generate';
-import type { ProviderErrorContext } from './openai-llm-client';
-import { assertHttpUrl, toProviderError } from './openai-llm-client';
+import type { ProviderErrorContext } from './openai-errors';
+import { assertHttpUrl, toProviderError } from './openai-errors';
 
 /** Image requests are slow (a 4K edit can take minutes); no idle stream to watch here. */
 export const DEFAULT_IMAGE_TIMEOUT_MS = 5 * 60_000;

@@ -1,15 +1,14 @@
 /**
- * The user's library in SQLite: skills with their assets, prompt templates, and memory edits.
+ * The user's library in SQLite: skills with their assets, and prompt templates.
  * `SqliteStore` owns the connection and delegates these `Store` methods here. Writes that read
  * first run in one IMMEDIATE transaction, like the rest of the store. Checks of content (name
  * format, sizes) belong to the services; the tables only refuse what would corrupt them.
  */
 import type { Statements } from './statements';
-import type { Memory, PromptTemplate, Skill, SkillAsset } from '../../../shared/dto';
+import type { PromptTemplate, Skill, SkillAsset } from '../../../shared/dto';
 import { AivoryError } from '../../../shared/errors';
 import type {
   Clock,
-  MemoryPatch,
   NewSkill,
   PromptTemplatePatch,
   SkillAssetInput,
@@ -17,42 +16,13 @@ import type {
 } from '../../core/ports';
 import { SKILL_ASSET_COLUMNS, toPromptTemplate, toSkill } from './library-rows';
 import type { PromptTemplateRow, SkillAssetRow, SkillRow } from './library-rows';
-import { toMemory } from './row-mapping';
-import type { MemoryRow } from './row-mapping';
+import { notFound } from './store-errors';
 
 export class SqliteLibrary {
   constructor(
     private readonly sql: Statements,
     private readonly clock: Clock,
   ) {}
-
-  getMemory(id: string): Memory | null {
-    const row = this.sql.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', id);
-    return row === undefined ? null : toMemory(row);
-  }
-
-  /** Changes only the given fields; throws `not-found` when the memory does not exist. */
-  updateMemory(id: string, patch: MemoryPatch): Memory {
-    return this.sql.write(() => {
-      const current = this.getMemory(id);
-      if (current === null) throw notFound('Memory', id);
-      this.sql.run(
-        'UPDATE memories SET memory_text = ?, status = ? WHERE id = ?',
-        patch.memoryText ?? current.memoryText,
-        patch.status ?? current.status,
-        id,
-      );
-      return {
-        ...current,
-        memoryText: patch.memoryText ?? current.memoryText,
-        status: patch.status ?? current.status,
-      };
-    });
-  }
-
-  deleteMemory(id: string): boolean {
-    return this.sql.run('DELETE FROM memories WHERE id = ?', id).changes > 0;
-  }
 
   /** By name, each with its asset metadata in name order. */
   listSkills(): Skill[] {
@@ -238,10 +208,6 @@ export class SqliteLibrary {
       now,
     );
   }
-}
-
-function notFound(kind: string, id: string): AivoryError {
-  return new AivoryError('not-found', `${kind} ${id} does not exist.`);
 }
 
 function nameTaken(name: string): AivoryError {

@@ -85,6 +85,8 @@ interface CallOutcome {
 
 /** Longest tool name echoed back in a wrapper; model-chosen names are sanitised to this. */
 const MAX_ECHOED_NAME_CHARS = 64;
+/** Longest invalid-arguments message a tool's check may give the model. */
+const MAX_INVALID_ARGUMENTS_CHARS = 1_000;
 
 /** Runs `calls` in order. Returns whether every call was skipped and whether the total ran out. */
 export async function* runToolCalls(
@@ -148,7 +150,7 @@ async function decideAndRun(call: PlannedCall, context: ToolRoundContext): Promi
   if (verdict !== 'allowed') {
     return { status: 'budget', output: TOOL_OUTPUT_BUDGET_EXHAUSTED, artifacts: [] };
   }
-  const invalid = tool.validate?.(call.parsed.arguments) ?? null;
+  const invalid = checkArguments(tool, call.parsed.arguments, context.logger);
   if (invalid !== null) {
     context.seenCalls.add(key);
     return error(`Invalid tool arguments: ${invalid}`);
@@ -166,6 +168,22 @@ async function decideAndRun(call: PlannedCall, context: ToolRoundContext): Promi
     output: execution.output.content,
     artifacts: execution.output.artifacts ?? [],
   };
+}
+
+/**
+ * The tool's own argument check, bounded. A check that throws is a bug on our side, not the
+ * model's: it is logged and the call goes ahead (the tool still checks what it uses).
+ */
+function checkArguments(tool: Tool, args: Record<string, unknown>, logger: Logger): string | null {
+  let invalid: string | null;
+  try {
+    invalid = tool.validate?.(args) ?? null;
+  } catch (failure) {
+    logger.warn('tool argument check failed', { tool: tool.name, error: String(failure) });
+    return null;
+  }
+  if (invalid === null || invalid.length <= MAX_INVALID_ARGUMENTS_CHARS) return invalid;
+  return `${invalid.slice(0, MAX_INVALID_ARGUMENTS_CHARS - 1)}…`;
 }
 
 function resultMessage(toolMode: ToolMode, call: PlannedCall, outcome: CallOutcome): ChatMessage {

@@ -7,6 +7,7 @@
 import type { McpService, McpToolInfo } from '../../../shared/mcp';
 import { McpError } from '../../core/mcp-ports';
 import type { ApprovalAnswer, Tool, ToolContext, ToolOutput } from '../../core/ports';
+import { untrustedArgumentCheck } from '../../tools/arguments/argument-check';
 import type { ArtifactSink } from '../../tools/python-execute';
 import type { TurnMcpTools } from '../chat-service';
 import { rasterImageType } from '../mime-types';
@@ -80,17 +81,16 @@ function toTool(
       0,
       MAX_DESCRIPTION_CHARS,
     );
+  const inputSchema = { type: 'object', ...info.inputSchema };
   return {
     name,
     description,
-    inputSchema: { type: 'object', ...info.inputSchema },
+    inputSchema,
     // The service's own deadline (extended by progress) runs inside; this outer one also covers
     // the approval prompt.
     timeoutMs: service.maxTimeoutMs + APPROVAL_TIMEOUT_MS + 5_000,
-    validate: (args) =>
-      typeof args === 'object' && args !== null && !Array.isArray(args)
-        ? null
-        : 'arguments must be a JSON object',
+    // The server's schema is untrusted: checked within bounds, ignored when it cannot be.
+    validate: untrustedArgumentCheck(inputSchema),
     execute: (args, context) =>
       invokeMcpTool(dependencies, service, info, name, args as Record<string, unknown>, context),
   };

@@ -1,0 +1,58 @@
+/**
+ * Our provider-neutral messages and tool definitions → the chat-completions wire format, and
+ * the streaming request body.
+ */
+import type {
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { ChatMessage, LlmRequest, ToolSpec } from '../../core/ports';
+
+/** Maps provider-neutral messages to the chat-completions wire format. */
+export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((message): ChatCompletionMessageParam => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        return { role: message.role, content: message.content };
+      case 'tool':
+        return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+      case 'assistant': {
+        const toolCalls = message.toolCalls ?? [];
+        if (toolCalls.length === 0) return { role: 'assistant', content: message.content };
+        return {
+          role: 'assistant',
+          // A call without text is sent as null content, the shape servers themselves produce.
+          content: message.content === '' ? null : message.content,
+          tool_calls: toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.argumentsJson },
+          })),
+        };
+      }
+    }
+  });
+}
+
+/** Maps tool definitions to `tools` entries; their description and schema pass through verbatim. */
+export function toOpenAiTools(tools: readonly ToolSpec[]): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+  }));
+}
+
+/** The request body. `tools` and `stop` are omitted when empty: some servers reject `[]`. */
+export function toStreamParams(request: LlmRequest): ChatCompletionCreateParamsStreaming {
+  const tools = toOpenAiTools(request.tools ?? []);
+  const stop = request.stop ?? [];
+  return {
+    model: request.model,
+    messages: toOpenAiMessages(request.messages),
+    stream: true,
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(stop.length > 0 ? { stop } : {}),
+  };
+}
