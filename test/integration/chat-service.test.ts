@@ -8,7 +8,7 @@ import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { ResolvedModel } from '../../src/main/services/chat-service';
 import { ChatService } from '../../src/main/services/chat-service';
-import { ToolRegistry } from '../../src/main/services/tool-registry';
+import { ToolCatalog } from '../../src/main/services/tool-catalog';
 import { createSaveMemoryTool } from '../../src/main/tools/save-memory';
 import type { TurnEvent } from '../../src/shared/turn-events';
 import type { Script, ScriptedLlmServer } from '../support/scripted-llm-server';
@@ -30,10 +30,15 @@ async function fixture(script: Script, toolMode: 'native' | 'prompt' = 'prompt')
   const store = openStore(join(directory, 'aivory.db'));
   let counter = 0;
   const ids = { next: (prefix: string) => `${prefix}_${++counter}` };
-  const tools = new ToolRegistry(
-    [createSaveMemoryTool({ memories: store, ids }), echoTool('echo')],
-    () => store.getToolAvailability(),
-  );
+  const tools = new ToolCatalog({
+    builtIns: [createSaveMemoryTool({ memories: store, ids }), echoTool('echo')],
+    prepared: {
+      names: [],
+      build: () => Promise.resolve(null),
+      status: () => Promise.resolve(null),
+    },
+    switches: () => store.getToolAvailability(),
+  });
   const chat = new ChatService({
     store,
     tools,

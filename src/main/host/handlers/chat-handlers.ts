@@ -12,7 +12,7 @@ import { modelOverridesFromEnv, resolveModel } from '../../services/model-resolu
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 import { requireModel } from './model-handlers';
-import { decodeAttachments, preparationSelection } from './turn-inputs';
+import { decodeAttachments } from './turn-inputs';
 
 type ChatHandlers = Pick<ApiHandlers, 'chat.send' | 'chat.cancel'>;
 
@@ -29,10 +29,8 @@ async function startTurn(
   request: ParsedRequest<'chat.send'>,
 ): Promise<InvokeResponse<'chat.send'>> {
   const { app, events } = context;
+  // Which tools the turn offers is the chat service's decision; only the user's choice goes in.
   const model = await turnModel(context, request.modelId);
-  await app.prepareTools(
-    preparationSelection(app.store, request.conversationId, request.tools, model.defaultTools),
-  );
   return new Promise((resolve, reject) => {
     let started = false;
     let turnId = '';
