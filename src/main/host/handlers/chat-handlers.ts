@@ -7,11 +7,9 @@
 import { AivoryError, toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
 import type { TurnEndEvent } from '../../../shared/turn-events';
-import type { ResolvedModel } from '../../services/chat-service';
-import { modelOverridesFromEnv, resolveModel } from '../../services/model-resolution';
+import { modelOverridesFromEnv, resolveTurnModel } from '../../services/model-resolution';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
-import { requireModel } from './model-handlers';
 import { decodeAttachments } from './turn-inputs';
 
 type ChatHandlers = Pick<ApiHandlers, 'chat.send' | 'chat.cancel'>;
@@ -29,8 +27,14 @@ async function startTurn(
   request: ParsedRequest<'chat.send'>,
 ): Promise<InvokeResponse<'chat.send'>> {
   const { app, events } = context;
+  // The renderer's model, else the CLI's order (AIVORY_* start-up environment, saved default).
   // Which tools the turn offers is the chat service's decision; only the user's choice goes in.
-  const model = await turnModel(context, request.modelId);
+  const model = await resolveTurnModel(
+    request.modelId,
+    modelOverridesFromEnv(context.env),
+    app.store.listModels(),
+    app.secrets,
+  );
   return new Promise((resolve, reject) => {
     let started = false;
     let turnId = '';
@@ -96,30 +100,5 @@ function failedEnd(turnId: string, error: unknown): TurnEndEvent {
     providerRounds: 0,
     durationMs: 0,
     error: toPublicError(error),
-  };
-}
-
-/**
- * The model of a turn: the saved model named by the renderer, else the CLI's order (AIVORY_*
- * start-up environment, then the saved default model).
- */
-async function turnModel(
-  context: HostContext,
-  modelId: string | undefined,
-): Promise<ResolvedModel> {
-  const { store, secrets } = context.app;
-  if (modelId === undefined) {
-    return resolveModel(modelOverridesFromEnv(context.env), store.listModels(), secrets);
-  }
-  const saved = requireModel(store.listModels(), modelId);
-  return {
-    id: saved.id,
-    baseUrl: saved.baseUrl,
-    apiKey: saved.apiKeyRef ? await secrets.get(saved.apiKeyRef) : null,
-    model: saved.model,
-    toolMode: saved.toolMode,
-    contextWindow: saved.contextWindow,
-    defaultTools: saved.defaultTools,
-    defaultMcpServices: saved.defaultMcpServices ?? null,
   };
 }
