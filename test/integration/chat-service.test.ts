@@ -122,6 +122,28 @@ describe('ChatService', () => {
     expect(store.getConversation(start.conversationId)?.title).toBe('Remember my cat Miso');
   });
 
+  it("takes the caller's turn id and has the message finished and the turn recorded when turn-end comes", async () => {
+    const { store, chat, model } = await fixture([{ content: 'Done.' }]);
+    let seenAtEnd: unknown = null;
+    for await (const event of chat.runTurn(
+      { text: 'hi', model, mode: 'normal', turnId: 'turn_from_caller' },
+      new AbortController().signal,
+    )) {
+      if (event.type !== 'turn-end') continue;
+      const conversationId = store.listConversations()[0]?.id ?? '';
+      seenAtEnd = {
+        turnId: event.turnId,
+        records: store.listTurnRecords(conversationId).map((record) => record.id),
+        status: store.listMessages(conversationId).at(-1)?.status,
+      };
+    }
+    expect(seenAtEnd).toEqual({
+      turnId: 'turn_from_caller',
+      records: ['turn_from_caller'],
+      status: 'complete',
+    });
+  });
+
   it('startTurn + cancelTurn (the desktop path): the message ends canceled with its partial text', async () => {
     const { store, chat, model } = await fixture([
       { content: 'A long answer that will be cut off early', chunkSize: 4, hangAfterChunks: 4 },

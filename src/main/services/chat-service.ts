@@ -1,7 +1,7 @@
 /**
  * Runs turns for the app and the CLI: decides the turn's tools, stores the user's message, builds
  * the history, runs the orchestrator, persists the assistant message progressively and records the
- * turn.
+ * turn before its `turn-end` goes out.
  */
 import type { MessageStatus, ToolMode, TurnMode } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
@@ -63,6 +63,7 @@ export interface TurnRequest {
   mcpServices?: string[];
   /** Answers MCP approval prompts; absent: tools that need approval are refused. */
   approve?: Approver;
+  /** The turn's id, chosen by the caller (the desktop needs it before the turn starts). */
   turnId?: string;
 }
 
@@ -99,7 +100,8 @@ export class ChatService {
 
   /**
    * Runs one turn and yields its events, `turn-start` first and `turn-end` last. The message is
-   * on disk throughout; stopping the iteration early finishes it as canceled.
+   * on disk throughout, finished and its turn recorded before `turn-end` is yielded; stopping the
+   * iteration early finishes it as canceled.
    */
   async *runTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnEvent, void> {
     const { store, ids, clock, logger } = this.dependencies;
@@ -147,7 +149,26 @@ export class ChatService {
     const writer = new MessageWriter(store, messageId);
     const turnId = request.turnId ?? ids.next('turn');
     const startedAt = clock.now();
-    let end: TurnEndEvent | null = null;
+    let recorded = false;
+    /** Finishes the message and records the turn, once: at `turn-end`, else when stopped early. */
+    const record = (end: TurnEndEvent | null): void => {
+      if (recorded) return;
+      recorded = true;
+      const stopReason = end?.stopReason ?? 'canceled';
+      writer.finish(MESSAGE_STATUS_BY_STOP[stopReason]);
+      store.saveTurnRecord({
+        id: turnId,
+        conversationId: conversation.id,
+        messageId,
+        modelId: request.model.id,
+        stopReason,
+        toolCalls: end?.toolCalls ?? {},
+        providerRounds: end?.providerRounds ?? 0,
+        startedAt,
+        durationMs: clock.now() - startedAt,
+        errorCode: end?.error?.code ?? null,
+      });
+    };
     try {
       yield {
         type: 'turn-start',
@@ -188,24 +209,11 @@ export class ChatService {
       );
       for await (const event of events) {
         writer.apply(event);
-        if (event.type === 'turn-end') end = event;
+        if (event.type === 'turn-end') record(event);
         yield event;
       }
     } finally {
-      const stopReason = end?.stopReason ?? 'canceled';
-      writer.finish(MESSAGE_STATUS_BY_STOP[stopReason]);
-      store.saveTurnRecord({
-        id: turnId,
-        conversationId: conversation.id,
-        messageId,
-        modelId: request.model.id,
-        stopReason,
-        toolCalls: end?.toolCalls ?? {},
-        providerRounds: end?.providerRounds ?? 0,
-        startedAt,
-        durationMs: clock.now() - startedAt,
-        errorCode: end?.error?.code ?? null,
-      });
+      record(null);
     }
   }
 
@@ -246,8 +254,11 @@ export class ChatService {
     this.active.set(turnId, controller);
     const done = (async () => {
       try {
-        for await (const event of this.runTurn({ ...request, turnId }, controller.signal))
+        for await (const event of this.runTurn({ ...request, turnId }, controller.signal)) {
+          // Stored by now (see runTurn): past its turn-end a turn can no longer be canceled.
+          if (event.type === 'turn-end') this.active.delete(turnId);
           emit(event);
+        }
       } finally {
         this.active.delete(turnId);
       }

@@ -1,8 +1,10 @@
 /**
  * `chat.send` / `chat.cancel`: starts a turn in the background through the chat service, publishes
- * its TurnEvents on the hub (`turn.event`) and answers once the turn has started, with the ids the
- * renderer needs. A turn that fails before it starts (empty text, unknown conversation, no model)
- * answers with that error instead.
+ * its TurnEvents on the hub (`turn.event`) as they come and answers once the turn has started, with
+ * the ids the renderer needs. The turn id is chosen here, before the turn starts (approvals and
+ * `chat.cancel` use it); the chat service records the turn before it yields `turn-end`, so a
+ * renderer reloading the conversation on `turn-end` sees its final state. A turn that fails before
+ * it starts (empty text, unknown conversation, no model, an unknown tool) answers with that error.
  */
 import { AivoryError, toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
@@ -35,19 +37,18 @@ async function startTurn(
     app.store.listModels(),
     app.secrets,
   );
+  const turnId = app.ids.next('turn');
   return new Promise((resolve, reject) => {
     let started = false;
-    let turnId = '';
-    // turn-end is held back until the chat service has finished the message and recorded the
-    // turn, so a renderer that reloads the conversation on turn-end sees its final state.
-    let end: TurnEndEvent | null = null;
+    let ended = false;
     const { done } = app.chat.startTurn(
       {
+        turnId,
         text: request.text,
         model,
         mode: request.mode ?? app.settings.get('chat').defaultMode,
         // MCP approvals go to the windows as `approval.request`; canceling the turn denies them.
-        approve: context.approvals.approverFor(() => turnId || null),
+        approve: context.approvals.approverFor(() => turnId),
         ...(request.conversationId ? { conversationId: request.conversationId } : {}),
         ...(request.tools ? { tools: request.tools } : {}),
         ...(request.attachments?.length
@@ -55,25 +56,16 @@ async function startTurn(
           : {}),
       },
       (event) => {
-        if (event.type === 'turn-end') {
-          end = event;
-          return;
-        }
-        events.publish('turn.event', { turnId: event.turnId, event });
+        events.publish('turn.event', { turnId, event });
+        if (event.type === 'turn-end') ended = true;
         if (event.type === 'turn-start' && !started) {
           started = true;
-          turnId = event.turnId;
-          resolve({
-            turnId: event.turnId,
-            conversationId: event.conversationId,
-            messageId: event.messageId,
-          });
+          resolve({ turnId, conversationId: event.conversationId, messageId: event.messageId });
         }
       },
     );
     done.then(
       () => {
-        if (end) events.publish('turn.event', { turnId: end.turnId, event: end });
         if (!started) reject(new AivoryError('internal', 'The turn ended before it started.'));
       },
       (error: unknown) => {
@@ -82,8 +74,7 @@ async function startTurn(
           return;
         }
         app.logger.error('turn failed after it started', { error: String(error) });
-        const event = end ?? failedEnd(turnId, error);
-        events.publish('turn.event', { turnId: event.turnId, event });
+        if (!ended) events.publish('turn.event', { turnId, event: failedEnd(turnId, error) });
       },
     );
   });
