@@ -8,7 +8,7 @@ import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { ResolvedModel } from '../../src/main/services/chat-service';
 import { ChatService } from '../../src/main/services/chat-service';
-import { ToolRegistry } from '../../src/main/services/tool-registry';
+import { ToolCatalog } from '../../src/main/services/tool-catalog';
 import { createSaveMemoryTool } from '../../src/main/tools/save-memory';
 import type { TurnEvent } from '../../src/shared/turn-events';
 import type { Script, ScriptedLlmServer } from '../support/scripted-llm-server';
@@ -30,10 +30,15 @@ async function fixture(script: Script, toolMode: 'native' | 'prompt' = 'prompt')
   const store = openStore(join(directory, 'aivory.db'));
   let counter = 0;
   const ids = { next: (prefix: string) => `${prefix}_${++counter}` };
-  const tools = new ToolRegistry(
-    [createSaveMemoryTool({ memories: store, ids }), echoTool('echo')],
-    () => store.getToolAvailability(),
-  );
+  const tools = new ToolCatalog({
+    builtIns: [createSaveMemoryTool({ memories: store, ids }), echoTool('echo')],
+    prepared: {
+      names: [],
+      build: () => Promise.resolve(null),
+      status: () => Promise.resolve(null),
+    },
+    switches: () => store.getToolAvailability(),
+  });
   const chat = new ChatService({
     store,
     tools,
@@ -115,6 +120,28 @@ describe('ChatService', () => {
       },
     ]);
     expect(store.getConversation(start.conversationId)?.title).toBe('Remember my cat Miso');
+  });
+
+  it("takes the caller's turn id and has the message finished and the turn recorded when turn-end comes", async () => {
+    const { store, chat, model } = await fixture([{ content: 'Done.' }]);
+    let seenAtEnd: unknown = null;
+    for await (const event of chat.runTurn(
+      { text: 'hi', model, mode: 'normal', turnId: 'turn_from_caller' },
+      new AbortController().signal,
+    )) {
+      if (event.type !== 'turn-end') continue;
+      const conversationId = store.listConversations()[0]?.id ?? '';
+      seenAtEnd = {
+        turnId: event.turnId,
+        records: store.listTurnRecords(conversationId).map((record) => record.id),
+        status: store.listMessages(conversationId).at(-1)?.status,
+      };
+    }
+    expect(seenAtEnd).toEqual({
+      turnId: 'turn_from_caller',
+      records: ['turn_from_caller'],
+      status: 'complete',
+    });
   });
 
   it('startTurn + cancelTurn (the desktop path): the message ends canceled with its partial text', async () => {

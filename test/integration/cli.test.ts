@@ -229,7 +229,7 @@ describe('aivory CLI', () => {
     const unknown = await runCli(['tool', 'nope', '{}'], cliEnv(home));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'aivory: Tool "nope" does not exist. Available tools: save_memory, use_skill.\n',
+      'aivory: Tool "nope" does not exist. Available tools: save_memory, use_skill, web_fetch, python_execute, fetch_image, aivory_web_search, image_generate.\n',
     );
   });
 

@@ -52,4 +52,42 @@ describe('aivory conversations tools', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('x is both --on and --off.');
   }, 60_000);
+
+  it('a tool switched on for a conversation reaches its next turn, outside the model defaults', async () => {
+    server = await startScriptedLlmServer([{ content: 'a' }, { content: 'b' }, { content: 'c' }]);
+    const env = cliEnv(makeDataDir());
+    const added = await runCli(
+      [
+        'models',
+        'add',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'm',
+        '--tool-mode',
+        'prompt',
+        '--tools',
+        'save_memory',
+        '--default',
+      ],
+      env,
+    );
+    expect(added.code).toBe(0);
+    const offers = (index: number, name: string) =>
+      (
+        (server?.requests[index]?.body.messages as { content: string }[])[0]?.content ?? ''
+      ).includes(`### ${name}\n`);
+    const first = await runCli(['chat', '--json', 'hello'], env);
+    const id = String(jsonLines(first.stdout)[0]?.conversationId);
+    expect([offers(0, 'save_memory'), offers(0, 'web_fetch')]).toEqual([true, false]);
+
+    const switched = await runCli(['conversations', 'tools', id, '--on', 'web_fetch'], env);
+    expect(switched.stdout).toMatch(/^✓ web_fetch\s+switched on for this conversation$/m);
+    await runCli(['chat', '--json', '--conversation', id, 'fetch something'], env);
+    expect([offers(1, 'save_memory'), offers(1, 'web_fetch')]).toEqual([true, true]);
+
+    // A one-off --tools is exactly this turn's tools; the conversation's switches stay.
+    await runCli(['chat', '--json', '--conversation', id, '--tools', 'save_memory', 'x'], env);
+    expect([offers(2, 'save_memory'), offers(2, 'web_fetch')]).toEqual([true, false]);
+  }, 60_000);
 });

@@ -53,9 +53,8 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
     context.store.listModels(),
     context.secrets,
   );
+  // What the user chose for this turn; the chat service decides the turn's tools from it.
   const tools = parseToolList(values.tools);
-  await context.prepareTools(tools ?? model.defaultTools ?? undefined);
-
   const mcpServices = values.mcp === undefined ? undefined : parseToolList(values.mcp);
   for (const name of mcpServices ?? []) context.mcp.get(name);
   const approve = cliApprover(values.approve, io);

@@ -5,9 +5,7 @@ import type { MessagePart } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import type { AppContext } from '../services/app-context';
 import { exportConversation } from '../services/conversation-export';
-import { toolLayer } from '../services/tool-selection';
-import { BACKEND_TOOLS } from '../services/tool-preparation';
-import { WEB_FETCH_NAME } from '../tools/web-fetch';
+import { decideTools } from '../services/tool-selection';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { preview } from './trace-format';
@@ -109,26 +107,25 @@ function updatedToggles(
   return next;
 }
 
-/** Each known tool with whether this conversation offers it and which layer decided. */
+/**
+ * Each built-in tool (and each toggled name) with whether this conversation's turns offer it and
+ * which layer decided, by the chat service's own rule (`decideTools`).
+ */
 function describeConversationTools(
   context: AppContext,
   modelDefaults: readonly string[] | null,
   toggles: Record<string, boolean>,
   json: boolean,
 ): string {
-  const switches = context.store.getToolAvailability();
-  const names = [
-    ...new Set([
-      ...context.tools.all().map((tool) => tool.name),
-      WEB_FETCH_NAME,
-      ...BACKEND_TOOLS,
-      ...Object.keys(toggles),
-    ]),
-  ].sort();
-  const rows = names.map((name) => {
-    const layer = switches[name] === false ? 'global-off' : toolLayer(name, modelDefaults, toggles);
-    return { name, offered: layer === 'model-default' || layer === 'conversation-on', layer };
-  });
+  const names = [...new Set([...context.tools.builtInNames, ...Object.keys(toggles)])].sort();
+  const rows = decideTools(
+    names.map((name) => ({ name, source: 'built-in' as const })),
+    {
+      switches: context.store.getToolAvailability(),
+      model: { defaultTools: modelDefaults },
+      toggles,
+    },
+  ).map(({ name, on, layer }) => ({ name, offered: on, layer }));
   if (json) return `${JSON.stringify({ toggles, tools: rows })}\n`;
   const reasons: Record<string, string> = {
     'global-off': 'switched off globally',

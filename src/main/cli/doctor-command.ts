@@ -8,7 +8,6 @@ import { toPublicError } from '../../shared/errors';
 import { listServerModels } from '../adapters/lazy-clients';
 import type { AppContext } from '../services/app-context';
 import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
-import { BACKEND_TOOLS } from '../services/tool-preparation';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { EXIT_FAILED, EXIT_OK } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -92,15 +91,12 @@ async function modelCheck(
 }
 
 async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
-  await context.prepareTools();
-  const switches = context.store.getToolAvailability();
   const defaults =
     context.store.listModels().find((model) => model.isDefault)?.defaultTools ?? null;
   const checks: DoctorCheck[] = [];
-  const names = new Set([...context.tools.all().map((tool) => tool.name), ...BACKEND_TOOLS]);
-  for (const name of names) {
+  for (const { name, enabled, tool, reason } of await context.tools.list()) {
     const subject = `tool ${name}`;
-    if (switches[name] === false) {
+    if (!enabled) {
       checks.push({
         subject,
         ok: false,
@@ -108,12 +104,8 @@ async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
       });
       continue;
     }
-    if (!context.tools.get(name)) {
-      checks.push({
-        subject,
-        ok: false,
-        detail: (await context.toolStatus(name)) ?? 'not available',
-      });
+    if (!tool) {
+      checks.push({ subject, ok: false, detail: reason ?? 'not available' });
       continue;
     }
     if (defaults !== null && !defaults.includes(name)) {

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { executeTool } from '../core/orchestrator/execute-tool';
 import { parseNativeArguments } from '../core/orchestrator/text-call-json';
 import type { AppContext } from '../services/app-context';
-import { BACKEND_TOOLS } from '../services/tool-preparation';
+import { checkNamedTool } from '../services/tool-selection';
 import { EXIT_CANCELED, EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
@@ -18,9 +18,13 @@ export async function toolCommand(argv: string[], context: AppContext, io: CliIo
   });
   const [name, ...rest] = positionals;
   if (!name) throw usageError('Usage: aivory tool NAME JSON (see `aivory tools` for names).');
-  await context.prepareTools([name]);
-  const [tool] = context.tools.select([name]);
-  if (!tool) throw usageError(`Unknown tool "${name}".`);
+  const candidates = (await context.tools.candidates()).filter(
+    (candidate) => candidate.source === 'built-in',
+  );
+  checkNamedTool(candidates, context.store.getToolAvailability(), name);
+  const [row] = await context.tools.list([name]);
+  const tool = row?.tool;
+  if (!tool) throw usageError(`Tool "${name}" is not available: ${row?.reason ?? 'unknown'}`);
   const parsed = parseNativeArguments(rest.join(' '));
   if (!parsed.ok) throw usageError(`The arguments are not valid JSON: ${parsed.error}`);
   const invalid = tool.validate?.(parsed.arguments) ?? null;
@@ -53,15 +57,11 @@ export async function toolCommand(argv: string[], context: AppContext, io: CliIo
 }
 
 export async function toolsCommand(context: AppContext, io: CliIo): Promise<number> {
-  await context.prepareTools();
-  const available = new Set(context.tools.available().map((tool) => tool.name));
-  for (const tool of context.tools.all()) {
-    const state = available.has(tool.name) ? 'available' : 'switched off';
-    io.stdout(`${tool.name}\t${state}\t${tool.description.split('. ')[0] ?? ''}\n`);
-  }
-  for (const name of BACKEND_TOOLS) {
-    const reason = await context.toolStatus(name);
-    if (reason !== null) io.stdout(`${name}\thidden\t${reason}\n`);
+  for (const { name, enabled, tool, reason } of await context.tools.list()) {
+    const [state, detail] = tool
+      ? ['available', tool.description.split('. ')[0] ?? '']
+      : [enabled ? 'hidden' : 'switched off', reason ?? ''];
+    io.stdout(`${name}\t${state}\t${detail}\n`);
   }
   return EXIT_OK;
 }

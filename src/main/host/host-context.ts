@@ -34,13 +34,11 @@ export interface HostContext {
     | 'tools'
     | 'ids'
     | 'logger'
-    | 'prepareTools'
     | 'toolStatus'
     | 'dataDir'
     | 'mcp'
     | 'sandbox'
     | 'settingsChanged'
-    | 'mcpToolNames'
   >;
   env: Record<string, string | undefined>;
   events: EventHub;

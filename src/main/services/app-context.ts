@@ -23,16 +23,15 @@ import { SandboxManager } from './sandbox-manager';
 import { McpServices } from './mcp/mcp-services';
 import { mcpStderrLog } from './mcp/mcp-stderr-log';
 import { mcpTurnTools } from './mcp/mcp-turn-tools';
-import { backendStatus, prepareTools, SCRATCH_CONVERSATION_ID } from './tool-preparation';
+import {
+  backendStatus,
+  buildPreparedTool,
+  PREPARED_TOOLS,
+  SCRATCH_CONVERSATION_ID,
+} from './tool-preparation';
 import { SettingsService } from './settings-service';
 import type { SettingsKey } from './settings-service';
-import type { McpToolName } from './tool-selection';
-import { FETCH_IMAGE_NAME } from '../tools/fetch-image';
-import { IMAGE_GENERATE_NAME } from '../tools/image-generate';
-import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
-import { WEB_FETCH_NAME } from '../tools/web-fetch';
-import { WEB_SEARCH_NAME } from '../tools/web-search';
-import { ToolRegistry } from './tool-registry';
+import { ToolCatalog } from './tool-catalog';
 
 export interface AppContext {
   dataDir: string;
@@ -40,38 +39,24 @@ export interface AppContext {
   secrets: SecretStore;
   logger: Logger;
   ids: IdGenerator;
-  tools: ToolRegistry;
+  /** The app's tools: what a turn could offer, built per turn; listings for `aivory tools`. */
+  tools: ToolCatalog;
   settings: SettingsService;
   chat: ChatService;
   sandbox: SandboxManager;
   /** The user's MCP services (their tools join turns through the chat service). */
   mcp: McpServices;
-  /**
-   * Registers tools whose backend must be found first (python_execute needs a sandbox). Pass the
-   * turn's tool selection to skip starting a sandbox the turn will not use.
-   */
-  prepareTools(selection?: readonly string[]): Promise<void>;
-  /** Why a backend-dependent tool (python_execute, aivory_web_search) is not registered. */
+  /** Why a built-in tool (python_execute, aivory_web_search, …) cannot be offered now, or null. */
   toolStatus(name: string): Promise<string | null>;
   /**
-   * Call after a settings group changed in a long-running process (desktop, `aivory serve`): the
-   * tools built from it are dropped and rebuilt at the next turn; a sandbox change also stops a
-   * local sidecar so the next use picks the sandbox again.
+   * Call after a settings group changed in a long-running process (desktop, `aivory serve`): a
+   * sandbox change stops a local sidecar so the next use picks the sandbox again. (Tools are
+   * built per turn from the current settings and need nothing.)
    */
   settingsChanged(key: SettingsKey): Promise<void>;
-  /** The MCP tools a turn could offer now, as models see them (enabled, synced, accepted). */
-  mcpToolNames(): Promise<McpToolName[]>;
   /** Stops a local sandbox (archiving its workspaces) and closes the store. */
   close(): Promise<void>;
 }
-
-/** The backend tools each settings group feeds. */
-const TOOLS_BY_SETTING: Partial<Record<SettingsKey, readonly string[]>> = {
-  search: [WEB_SEARCH_NAME],
-  images: [IMAGE_GENERATE_NAME],
-  web: [WEB_FETCH_NAME, FETCH_IMAGE_NAME],
-  sandbox: [PYTHON_EXECUTE_NAME, FETCH_IMAGE_NAME],
-};
 
 export function openAppContext(
   options: {
@@ -93,10 +78,6 @@ export function openAppContext(
   const secrets = options.secrets ?? new FileSecretStore(join(dataDir, 'secrets.json'));
   const ids = randomIds;
   const skills = new SkillsService(store);
-  const tools = new ToolRegistry(
-    [createSaveMemoryTool({ memories: store, ids }), createUseSkillTool({ skills })],
-    () => store.getToolAvailability(),
-  );
   const settings = new SettingsService(store, logger);
   const artifacts = new FileArtifactSink(env.AIVORY_ARTIFACTS_DIR ?? join(dataDir, 'artifacts'));
   const mcp = new McpServices({
@@ -116,6 +97,25 @@ export function openAppContext(
     artifacts,
     scratchConversationId: SCRATCH_CONVERSATION_ID,
   });
+  const sandbox = new SandboxManager({
+    env,
+    settings,
+    secrets,
+    dataDir,
+    logger,
+    ...(options.warmPool === undefined ? {} : { warmPool: options.warmPool }),
+  });
+  const preparation = { env, dataDir, store, secrets, settings, sandbox };
+  const tools = new ToolCatalog({
+    builtIns: [createSaveMemoryTool({ memories: store, ids }), createUseSkillTool({ skills })],
+    prepared: {
+      names: PREPARED_TOOLS,
+      build: (name) => buildPreparedTool(preparation, name),
+      status: (name) => backendStatus(preparation, name),
+    },
+    mcp: turnMcp,
+    switches: () => store.getToolAvailability(),
+  });
   const chat = new ChatService({
     store,
     tools,
@@ -126,17 +126,7 @@ export function openAppContext(
     logger,
     limitOverrides: limitOverridesFromEnv(env),
     attachments: new FileArtifactSink(join(dataDir, 'uploads')),
-    mcp: turnMcp,
   });
-  const sandbox = new SandboxManager({
-    env,
-    settings,
-    secrets,
-    dataDir,
-    logger,
-    ...(options.warmPool === undefined ? {} : { warmPool: options.warmPool }),
-  });
-  const preparation = { env, dataDir, store, secrets, settings, sandbox, tools };
   return {
     dataDir,
     store,
@@ -148,16 +138,8 @@ export function openAppContext(
     chat,
     sandbox,
     mcp,
-    prepareTools: (selection) => prepareTools(preparation, selection),
-    toolStatus: (name) => backendStatus(preparation, name),
-    mcpToolNames: async () =>
-      (await turnMcp.tools(new Set(tools.available().map((tool) => tool.name)))).map((entry) => ({
-        name: entry.tool.name,
-        serviceId: entry.serviceId,
-        serviceName: entry.serviceName,
-      })),
+    toolStatus: (name) => tools.status(name),
     settingsChanged: async (key) => {
-      for (const name of TOOLS_BY_SETTING[key] ?? []) tools.unregister(name);
       if (key === 'sandbox') await sandbox.reset();
     },
     close: async () => {

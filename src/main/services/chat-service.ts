@@ -1,6 +1,7 @@
 /**
- * Runs turns for the app and the CLI: stores the user's message, builds the history, runs the
- * orchestrator, persists the assistant message progressively and records the turn.
+ * Runs turns for the app and the CLI: decides the turn's tools, stores the user's message, builds
+ * the history, runs the orchestrator, persists the assistant message progressively and records the
+ * turn before its `turn-end` goes out.
  */
 import type { MessageStatus, ToolMode, TurnMode } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
@@ -9,6 +10,7 @@ import type { LimitOverrides } from '../core/orchestrator/budgets';
 import { resolveTurnLimits } from '../core/orchestrator/budgets';
 import { runTurn } from '../core/orchestrator/run-turn';
 import type { Approver, Clock, IdGenerator, LlmClient, Logger, Store, Tool } from '../core/ports';
+import type { TurnTools } from '../core/turn-tools';
 import type { AttachmentInput, AttachmentSink } from './attachments';
 import {
   attachmentsOf,
@@ -17,13 +19,14 @@ import {
   storeAttachments,
 } from './attachments';
 import { buildHistory } from './history';
-import { defaultToolNames, mcpToolNamesOf, turnToolNames } from './tool-selection';
+import { turnToolNames } from './tool-selection';
 import { MessageWriter } from './message-writer';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
 import { skillsPromptSection } from './skills-prompt-section';
 import { buildSystemPrompt } from './system-prompt';
-import type { ToolRegistry } from './tool-registry';
+
+export type { TurnMcpTools } from './tool-catalog';
 
 /** A model ready to call: from a saved configuration or from CLI flags / environment. */
 export interface ResolvedModel {
@@ -46,25 +49,28 @@ export interface TurnRequest {
   model: ResolvedModel;
   mode: TurnMode;
   /**
-   * Tool names for this turn; when absent, the model's defaults (or every available tool)
-   * adjusted by the conversation's own toggles.
+   * A one-off selection: exactly these tools for this turn (the model's defaults and the
+   * conversation's toggles do not apply; a tool switched off globally is refused). Absent: the
+   * model's defaults (or every tool) adjusted by the conversation's own toggles.
    */
   tools?: string[];
   /** Files attached to the user's message. */
   attachments?: AttachmentInput[];
   /**
-   * MCP services (ids or names) whose accepted tools this turn offers; when absent, the model's
-   * MCP defaults (or every enabled service), adjusted by the conversation's toggles.
+   * MCP services (ids or names) whose accepted tools this turn offers instead of the model's MCP
+   * defaults (or every enabled service); with `tools` the only MCP tools offered.
    */
   mcpServices?: string[];
   /** Answers MCP approval prompts; absent: tools that need approval are refused. */
   approve?: Approver;
+  /** The turn's id, chosen by the caller (the desktop needs it before the turn starts). */
   turnId?: string;
 }
 
 export interface ChatServiceDependencies {
   store: Store;
-  tools: ToolRegistry;
+  /** Builds the tools the service picked for a turn (`tool-selection.ts` decides). */
+  tools: TurnTools;
   createLlmClient(model: ResolvedModel): LlmClient;
   clock: Clock;
   ids: IdGenerator;
@@ -72,15 +78,6 @@ export interface ChatServiceDependencies {
   limitOverrides: LimitOverrides;
   /** Where attachment copies go (`<data>/uploads/<conversation>/`). */
   attachments: AttachmentSink;
-  /** The MCP tools a turn can use (absent: none). */
-  mcp?: TurnMcpTools;
-}
-
-/** MCP tools for a turn: every callable tool, and which of them the given services offer. */
-export interface TurnMcpTools {
-  tools(
-    reserved: ReadonlySet<string>,
-  ): Promise<{ tool: Tool; serviceId: string; serviceName: string }[]>;
 }
 
 /** Conversation titles are the first words of the first message, cut to this length. */
@@ -103,7 +100,8 @@ export class ChatService {
 
   /**
    * Runs one turn and yields its events, `turn-start` first and `turn-end` last. The message is
-   * on disk throughout; stopping the iteration early finishes it as canceled.
+   * on disk throughout, finished and its turn recorded before `turn-end` is yielded; stopping the
+   * iteration early finishes it as canceled.
    */
   async *runTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnEvent, void> {
     const { store, ids, clock, logger } = this.dependencies;
@@ -116,7 +114,7 @@ export class ChatService {
     if (request.conversationId && !existing) {
       throw new AivoryError('not-found', `No conversation with id ${request.conversationId}.`);
     }
-    const tools = await this.selectTools(request, existing?.toolToggles ?? {});
+    const tools = await this.pickTools(request, existing?.toolToggles ?? {});
     const conversation =
       existing ??
       store.createConversation({
@@ -151,7 +149,26 @@ export class ChatService {
     const writer = new MessageWriter(store, messageId);
     const turnId = request.turnId ?? ids.next('turn');
     const startedAt = clock.now();
-    let end: TurnEndEvent | null = null;
+    let recorded = false;
+    /** Finishes the message and records the turn, once: at `turn-end`, else when stopped early. */
+    const record = (end: TurnEndEvent | null): void => {
+      if (recorded) return;
+      recorded = true;
+      const stopReason = end?.stopReason ?? 'canceled';
+      writer.finish(MESSAGE_STATUS_BY_STOP[stopReason]);
+      store.saveTurnRecord({
+        id: turnId,
+        conversationId: conversation.id,
+        messageId,
+        modelId: request.model.id,
+        stopReason,
+        toolCalls: end?.toolCalls ?? {},
+        providerRounds: end?.providerRounds ?? 0,
+        startedAt,
+        durationMs: clock.now() - startedAt,
+        errorCode: end?.error?.code ?? null,
+      });
+    };
     try {
       yield {
         type: 'turn-start',
@@ -192,62 +209,36 @@ export class ChatService {
       );
       for await (const event of events) {
         writer.apply(event);
-        if (event.type === 'turn-end') end = event;
+        if (event.type === 'turn-end') record(event);
         yield event;
       }
     } finally {
-      const stopReason = end?.stopReason ?? 'canceled';
-      writer.finish(MESSAGE_STATUS_BY_STOP[stopReason]);
-      store.saveTurnRecord({
-        id: turnId,
-        conversationId: conversation.id,
-        messageId,
-        modelId: request.model.id,
-        stopReason,
-        toolCalls: end?.toolCalls ?? {},
-        providerRounds: end?.providerRounds ?? 0,
-        startedAt,
-        durationMs: clock.now() - startedAt,
-        errorCode: end?.error?.code ?? null,
-      });
+      record(null);
     }
   }
 
   /**
-   * The turn's tools by the availability layers: global switch (already applied to both pools),
-   * then an explicit selection or the model's defaults, then the conversation's toggles.
+   * The turn's tools: the names by the layers (`turnToolNames`: global switch, then the turn's
+   * one-off selection or the model's defaults with the conversation's toggles), then built for this
+   * turn. A tool the user named that cannot run is an error; one the layers picked is left out.
    */
-  private async selectTools(
-    request: TurnRequest,
-    toggles: Record<string, boolean>,
-  ): Promise<Tool[]> {
-    const registry = this.dependencies.tools;
-    const builtIns = registry.available().map((tool) => tool.name);
-    const mcp = this.dependencies.mcp ? await this.dependencies.mcp.tools(new Set(builtIns)) : [];
-    const named = mcp.map((entry) => ({ ...entry, name: entry.tool.name }));
-    const mcpTools = (names: readonly string[]) =>
-      mcp.filter((entry) => names.includes(entry.tool.name)).map((entry) => entry.tool);
-    if (request.tools) {
-      const picked = request.mcpServices ? mcpToolNamesOf(named, request.mcpServices) : [];
-      return [...registry.select(request.tools), ...mcpTools(picked)];
-    }
-    const defaults = defaultToolNames(
-      builtIns,
-      {
-        defaultTools: request.model.defaultTools,
-        defaultMcpServices: request.mcpServices ?? request.model.defaultMcpServices,
-      },
-      named,
-    );
+  private async pickTools(request: TurnRequest, toggles: Record<string, boolean>): Promise<Tool[]> {
+    const { tools, store, logger } = this.dependencies;
     const names = turnToolNames(
-      [...builtIns, ...named.map((entry) => entry.name)],
-      defaults,
-      toggles,
+      await tools.candidates(),
+      { switches: store.getToolAvailability(), model: request.model, toggles },
+      {
+        ...(request.tools ? { tools: request.tools } : {}),
+        ...(request.mcpServices ? { mcpServices: request.mcpServices } : {}),
+      },
     );
-    return [
-      ...registry.select(names.filter((name) => builtIns.includes(name))),
-      ...mcpTools(names),
-    ];
+    const { tools: built, missing } = await tools.build(names);
+    for (const { name, reason } of missing) {
+      if (request.tools?.includes(name))
+        throw new AivoryError('invalid-input', `Tool "${name}" is not available: ${reason}`);
+      logger.debug('tool left out of the turn', { tool: name, reason });
+    }
+    return built;
   }
 
   /**
@@ -263,8 +254,11 @@ export class ChatService {
     this.active.set(turnId, controller);
     const done = (async () => {
       try {
-        for await (const event of this.runTurn({ ...request, turnId }, controller.signal))
+        for await (const event of this.runTurn({ ...request, turnId }, controller.signal)) {
+          // Stored by now (see runTurn): past its turn-end a turn can no longer be canceled.
+          if (event.type === 'turn-end') this.active.delete(turnId);
           emit(event);
+        }
       } finally {
         this.active.delete(turnId);
       }

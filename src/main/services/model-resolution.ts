@@ -1,6 +1,7 @@
 /**
- * Which model a CLI turn uses: command-line flags first, then AIVORY_* environment variables,
- * then the saved default model. A missing piece is a configuration error with the fix in it.
+ * Which model a turn uses: a saved model named by id (the desktop's model picker); else
+ * command-line flags first, then AIVORY_* environment variables, then the saved default model. A
+ * missing piece is a configuration error with the fix in it.
  */
 import type { ModelConfig, ToolMode } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
@@ -40,6 +41,36 @@ export function mergeOverrides(flags: ModelOverrides, env: ModelOverrides): Mode
   };
 }
 
+/**
+ * The model of a turn: the saved model `modelId` names (not-found when there is none), else
+ * `resolveModel`'s order.
+ */
+export async function resolveTurnModel(
+  modelId: string | undefined,
+  overrides: ModelOverrides,
+  saved: readonly ModelConfig[],
+  secrets: SecretStore,
+): Promise<ResolvedModel> {
+  if (modelId === undefined) return resolveModel(overrides, saved, secrets);
+  const model = saved.find((candidate) => candidate.id === modelId);
+  if (!model) throw new AivoryError('not-found', `No saved model with id ${modelId}.`);
+  return savedModel(model, secrets);
+}
+
+/** A saved model as it is called, its key read from the secret store. */
+export async function savedModel(saved: ModelConfig, secrets: SecretStore): Promise<ResolvedModel> {
+  return {
+    id: saved.id,
+    baseUrl: saved.baseUrl,
+    apiKey: saved.apiKeyRef ? await secrets.get(saved.apiKeyRef) : null,
+    model: saved.model,
+    toolMode: saved.toolMode,
+    contextWindow: saved.contextWindow,
+    defaultTools: saved.defaultTools,
+    defaultMcpServices: saved.defaultMcpServices ?? null,
+  };
+}
+
 export async function resolveModel(
   overrides: ModelOverrides,
   saved: readonly ModelConfig[],
@@ -55,17 +86,23 @@ export async function resolveModel(
     );
   }
   assertHttpUrl(baseUrl);
-  const usesSaved = fallback !== null && baseUrl === fallback.baseUrl && model === fallback.model;
-  const savedKey = usesSaved && fallback.apiKeyRef ? await secrets.get(fallback.apiKeyRef) : null;
+  if (fallback !== null && baseUrl === fallback.baseUrl && model === fallback.model) {
+    const resolved = await savedModel(fallback, secrets);
+    return {
+      ...resolved,
+      apiKey: overrides.apiKey ?? resolved.apiKey,
+      toolMode: parseToolMode(overrides.toolMode ?? resolved.toolMode),
+    };
+  }
   return {
-    id: usesSaved ? fallback.id : null,
+    id: null,
     baseUrl,
-    apiKey: overrides.apiKey ?? savedKey,
+    apiKey: overrides.apiKey ?? null,
     model,
-    toolMode: parseToolMode(overrides.toolMode ?? (usesSaved ? fallback.toolMode : 'native')),
-    contextWindow: usesSaved ? fallback.contextWindow : DEFAULT_CONTEXT_WINDOW,
-    defaultTools: usesSaved ? fallback.defaultTools : null,
-    defaultMcpServices: usesSaved ? (fallback.defaultMcpServices ?? null) : null,
+    toolMode: parseToolMode(overrides.toolMode ?? 'native'),
+    contextWindow: DEFAULT_CONTEXT_WINDOW,
+    defaultTools: null,
+    defaultMcpServices: null,
   };
 }
 

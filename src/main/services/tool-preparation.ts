@@ -1,7 +1,9 @@
 /**
- * Tools built before a turn: web_fetch (always), python_execute and fetch_image (they need a
- * sandbox) and aivory_web_search (a configured search backend). A tool whose backend is missing is never
- * registered, so models never see it; `backendStatus` says why (for `aivory tools` / doctor).
+ * The built-in tools that need a backend, built for one turn: web_fetch (always), python_execute
+ * and fetch_image (they need a sandbox), aivory_web_search (a configured search backend) and
+ * image_generate (enabled in settings). Each is built from the current settings when a turn picked
+ * it, so a changed setting reaches the next turn by itself; a tool whose backend is missing is not
+ * built, and `backendStatus` says why (for the turn, `aivory tools`, doctor and the settings page).
  */
 import { join } from 'node:path';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
@@ -10,7 +12,7 @@ import type { FetchLimits } from '../adapters/fetch/fetch-limits';
 import { createGuardedFetcher } from '../adapters/fetch/guarded-fetcher';
 import { createPdfTextExtractor } from '../adapters/fetch/pdf-text-extractor';
 import type { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
-import type { Logger, SecretStore, Store } from '../core/ports';
+import type { Logger, SecretStore, Store, Tool } from '../core/ports';
 import { AivoryError } from '../../shared/errors';
 import { downloadPublicImage } from '../tools/public-image';
 import { createPythonExecuteTool, PYTHON_EXECUTE_NAME } from '../tools/python-execute';
@@ -27,7 +29,6 @@ import { createWebSearchTool, WEB_SEARCH_NAME } from '../tools/web-search';
 import type { SandboxManager } from './sandbox-manager';
 import { resolveSearchConfig, searchAvailability } from './search-config';
 import type { Settings, SettingsService } from './settings-service';
-import type { ToolRegistry } from './tool-registry';
 
 export interface ToolPreparationContext {
   env: Record<string, string | undefined>;
@@ -36,37 +37,58 @@ export interface ToolPreparationContext {
   secrets: SecretStore;
   settings: SettingsService;
   sandbox: SandboxManager;
-  tools: ToolRegistry;
 }
 
 /** Conversation id used when a tool runs outside a conversation (`aivory tool …`). */
 export const SCRATCH_CONVERSATION_ID = 'aivory-cli-scratch';
 
-/** Registers every backend-dependent tool the selection (default: all) may use. */
-export async function prepareTools(
+/** The tools that exist only with a backend, for listings. */
+export const BACKEND_TOOLS: readonly string[] = [
+  PYTHON_EXECUTE_NAME,
+  FETCH_IMAGE_NAME,
+  WEB_SEARCH_NAME,
+  IMAGE_GENERATE_NAME,
+];
+
+/** Every built-in tool built from settings and backends: web_fetch and the backend tools. */
+export const PREPARED_TOOLS: readonly string[] = [WEB_FETCH_NAME, ...BACKEND_TOOLS];
+
+/**
+ * Builds one of `PREPARED_TOOLS` from the current settings; null when its backend is missing (or
+ * the name is none of them). The caller decided that the tool is wanted (global switch included).
+ */
+export async function buildPreparedTool(
   context: ToolPreparationContext,
-  selection?: readonly string[],
-): Promise<void> {
-  const wanted = (name: string): boolean =>
-    (!selection || selection.includes(name)) &&
-    context.store.getToolAvailability()[name] !== false &&
-    !context.tools.get(name);
-  if (wanted(WEB_FETCH_NAME))
-    context.tools.register(
-      createWebFetchTool({ fetcher: guardedFetcher(context), pdf: createPdfTextExtractor() }),
-    );
-  if (wanted(PYTHON_EXECUTE_NAME) || wanted(FETCH_IMAGE_NAME))
-    await prepareSandboxTools(context, wanted);
-  if (wanted(WEB_SEARCH_NAME)) await prepareSearch(context);
-  if (wanted(IMAGE_GENERATE_NAME)) await prepareImages(context);
+  name: string,
+): Promise<Tool | null> {
+  switch (name) {
+    case WEB_FETCH_NAME:
+      return createWebFetchTool({
+        fetcher: guardedFetcher(context),
+        pdf: createPdfTextExtractor(),
+      });
+    case PYTHON_EXECUTE_NAME:
+    case FETCH_IMAGE_NAME: {
+      const { client } = await context.sandbox.resolve();
+      if (!client) return null;
+      return name === PYTHON_EXECUTE_NAME
+        ? pythonExecuteTool(context, client)
+        : fetchImageTool(context, client);
+    }
+    case WEB_SEARCH_NAME:
+      return searchTool(context);
+    case IMAGE_GENERATE_NAME:
+      return imageTool(context);
+    default:
+      return null;
+  }
 }
 
-/** Why a backend-dependent tool is missing, or null when it is registered or unknown. */
+/** Why a built-in tool cannot be offered now (switched off, backend missing), or null. */
 export async function backendStatus(
   context: ToolPreparationContext,
   name: string,
 ): Promise<string | null> {
-  if (context.tools.get(name)) return null;
   if (context.store.getToolAvailability()[name] === false)
     return 'switched off globally (settings → tools)';
   if (name === PYTHON_EXECUTE_NAME) {
@@ -89,14 +111,6 @@ export async function backendStatus(
   return null;
 }
 
-/** The tools that exist only with a backend, for listings. */
-export const BACKEND_TOOLS: readonly string[] = [
-  PYTHON_EXECUTE_NAME,
-  FETCH_IMAGE_NAME,
-  WEB_SEARCH_NAME,
-  IMAGE_GENERATE_NAME,
-];
-
 /** Public web pages and images: one guarded fetcher (SSRF checks on every hop). */
 function guardedFetcher(context: ToolPreparationContext) {
   return createGuardedFetcher({ limits: fetchLimitsFromSettings(context.settings.get('web')) });
@@ -111,73 +125,62 @@ export function fetchLimitsFromSettings(web: Settings['web']): Partial<FetchLimi
   };
 }
 
-async function prepareSandboxTools(
-  context: ToolPreparationContext,
-  wanted: (name: string) => boolean,
-): Promise<void> {
-  const { client } = await context.sandbox.resolve();
-  if (!client) return;
-  if (wanted(FETCH_IMAGE_NAME)) {
-    context.tools.register(
-      createFetchImageTool({
-        fetcher: guardedFetcher(context),
-        scratchConversationId: SCRATCH_CONVERSATION_ID,
-        downloads: {
-          stageDownload: async (conversationId, name, bytes, signal) => {
-            const sessionId = await client.createSession(conversationId, signal);
-            const file = await client.upload(sessionId, name, bytes, {
-              directory: 'downloads',
-              signal,
-            });
-            return `/workspace/${file.path}`;
-          },
-        },
-      }),
-    );
-  }
-  if (!wanted(PYTHON_EXECUTE_NAME)) return;
-  context.tools.register(
-    createPythonExecuteTool({
-      sandbox: conversationSandbox(client, context.store),
-      artifacts: artifactSink(context),
-      timeoutSeconds: context.settings.get('sandbox').execTimeoutSeconds,
-      scratchConversationId: SCRATCH_CONVERSATION_ID,
-    }),
-  );
+function fetchImageTool(context: ToolPreparationContext, client: SandboxClient): Tool {
+  return createFetchImageTool({
+    fetcher: guardedFetcher(context),
+    scratchConversationId: SCRATCH_CONVERSATION_ID,
+    downloads: {
+      stageDownload: async (conversationId, name, bytes, signal) => {
+        const sessionId = await client.createSession(conversationId, signal);
+        const file = await client.upload(sessionId, name, bytes, {
+          directory: 'downloads',
+          signal,
+        });
+        return `/workspace/${file.path}`;
+      },
+    },
+  });
 }
 
-async function prepareSearch(context: ToolPreparationContext): Promise<void> {
+function pythonExecuteTool(context: ToolPreparationContext, client: SandboxClient): Tool {
+  return createPythonExecuteTool({
+    sandbox: conversationSandbox(client, context.store),
+    artifacts: artifactSink(context),
+    timeoutSeconds: context.settings.get('sandbox').execTimeoutSeconds,
+    scratchConversationId: SCRATCH_CONVERSATION_ID,
+  });
+}
+
+async function searchTool(context: ToolPreparationContext): Promise<Tool | null> {
   const config = await resolveSearchConfig(savedSearch(context), context.env, context.secrets);
   const origin = searchEndpointOrigin(config);
-  if (!searchAvailability(config).available || !origin) return;
+  if (!searchAvailability(config).available || !origin) return null;
   // The search backend may reach exactly its configured origin (a local SearXNG on 127.0.0.1
   // included) and nothing else.
   const fetchConfigured = createEndpointFetcher(origin);
-  context.tools.register(
-    createWebSearchTool({ backend: createSearchBackend(config, { fetch: fetchConfigured }) }),
-  );
+  return createWebSearchTool({
+    backend: createSearchBackend(config, { fetch: fetchConfigured }),
+  });
 }
 
 /** image_generate over an OpenAI-compatible Images API, when enabled in settings. */
-async function prepareImages(context: ToolPreparationContext): Promise<void> {
+async function imageTool(context: ToolPreparationContext): Promise<Tool | null> {
   const images = context.settings.get('images');
-  if (images.provider === 'disabled') return;
+  if (images.provider === 'disabled') return null;
   const apiKey = images.apiKeyRef ? await context.secrets.get(images.apiKeyRef) : null;
-  context.tools.register(
-    createImageGenerateTool({
-      images: new OpenAiImageClient({
-        baseUrl: images.baseUrl,
-        apiKey,
-        model: images.model,
-        downloadImage: (url) => downloadGeneratedImage(context, url),
-      }),
-      artifacts: artifactSink(context),
-      previousGeneration: (conversationId) => previousGeneratedImage(context.store, conversationId),
-      currentAttachments: (conversationId) =>
-        currentImageAttachments(context.store.listMessages(conversationId)),
-      scratchConversationId: SCRATCH_CONVERSATION_ID,
+  return createImageGenerateTool({
+    images: new OpenAiImageClient({
+      baseUrl: images.baseUrl,
+      apiKey,
+      model: images.model,
+      downloadImage: (url) => downloadGeneratedImage(context, url),
     }),
-  );
+    artifacts: artifactSink(context),
+    previousGeneration: (conversationId) => previousGeneratedImage(context.store, conversationId),
+    currentAttachments: (conversationId) =>
+      currentImageAttachments(context.store.listMessages(conversationId)),
+    scratchConversationId: SCRATCH_CONVERSATION_ID,
+  });
 }
 
 /** An Images API answer given as a URL: fetched like any public image (SSRF-guarded, checked). */

@@ -1,54 +1,145 @@
 /**
- * Which tools a turn offers when it names none: the seed's layers, in order. A tool switched off
- * globally is already missing from `available` and stays off; the model's defaults say which of
- * the rest are checked (null: all of them); the conversation's own toggles then add or remove.
+ * Which tools a turn offers — the one decision, used by the chat service for every turn and by the
+ * listings (`aivory conversations tools`, `conversations.tools`) to show it. Layers, strongest
+ * first:
+ *
+ * 1. the global switch (`tool_availability`): a tool switched off is offered by no turn;
+ * 2. a one-off selection for this turn (CLI `--tools` / `chat.send`'s `tools`): exactly those
+ *    built-in tools, plus the tools of the `--mcp` services; the model's defaults and the
+ *    conversation's switches do not apply;
+ * 3. otherwise the model's defaults (`defaultTools`, `defaultMcpServices`, or the turn's `--mcp`
+ *    services; null: all), which the conversation's own switches then add to or remove from.
+ */
+import { AivoryError } from '../../shared/errors';
+import type { ToolCandidate } from '../core/turn-tools';
+
+/** The layer that decides a tool (`conversations.tools` shows it). */
+export type ToolLayer =
+  'global-off' | 'conversation-on' | 'conversation-off' | 'model-default' | 'not-model-default';
+
+/** A model's tool defaults: built-in names and MCP services (ids or names); null: all of them. */
+export interface ModelToolDefaults {
+  defaultTools: readonly string[] | null;
+  defaultMcpServices?: readonly string[] | null;
+}
+
+/** Everything but the turn's one-off selection. */
+export interface ToolLayers {
+  /** The global switches; false removes a tool everywhere. */
+  switches: Readonly<Record<string, boolean>>;
+  model: ModelToolDefaults;
+  /** The conversation's own switches (empty for a new conversation). */
+  toggles: Readonly<Record<string, boolean>>;
+}
+
+/** A turn's one-off selection; absent fields follow the layers. */
+export interface TurnToolSelection {
+  /** Exactly these tools (built-in or MCP names); [] for none. */
+  tools?: readonly string[];
+  /** MCP services (ids or names) whose tools this turn offers instead of the model's. */
+  mcpServices?: readonly string[];
+}
+
+export interface ToolDecision {
+  name: string;
+  /** Whether a turn without a one-off selection offers it. */
+  on: boolean;
+  layer: ToolLayer;
+  /** Whether the model's defaults include it. */
+  defaultOn: boolean;
+}
+
+/** Each candidate with whether a turn offers it and the layer that decided. */
+export function decideTools(
+  candidates: readonly ToolCandidate[],
+  layers: ToolLayers,
+): ToolDecision[] {
+  return candidates.map((candidate) => {
+    const defaultOn = inModelDefaults(candidate, layers.model);
+    const layer: ToolLayer =
+      layers.switches[candidate.name] === false
+        ? 'global-off'
+        : toolLayer(candidate.name, defaultOn, layers.toggles);
+    return {
+      name: candidate.name,
+      on: layer === 'conversation-on' || layer === 'model-default',
+      layer,
+      defaultOn,
+    };
+  });
+}
+
+/**
+ * The names a turn offers, in candidate order. A one-off selection naming a tool that does not
+ * exist or is switched off globally is refused (the user asked for it by name).
  */
 export function turnToolNames(
-  available: readonly string[],
-  modelDefaults: readonly string[] | null,
-  toggles: Readonly<Record<string, boolean>>,
+  candidates: readonly ToolCandidate[],
+  layers: ToolLayers,
+  selection: TurnToolSelection = {},
 ): string[] {
-  return available.filter((name) => toggles[name] ?? modelDefaults?.includes(name) ?? true);
+  if (selection.tools) {
+    const { tools, mcpServices } = selection;
+    for (const name of tools) checkNamedTool(candidates, layers.switches, name);
+    const services = mcpServices ?? [];
+    return candidates
+      .filter(
+        (candidate) =>
+          tools.includes(candidate.name) ||
+          (layers.switches[candidate.name] !== false && inServices(candidate, services)),
+      )
+      .map((candidate) => candidate.name);
+  }
+  const model = selection.mcpServices
+    ? { ...layers.model, defaultMcpServices: selection.mcpServices }
+    : layers.model;
+  return decideTools(candidates, { ...layers, model })
+    .filter((decision) => decision.on)
+    .map((decision) => decision.name);
 }
 
-/** Which layer decides a tool for a conversation, for `aivory doctor` and the UI. */
+/** Refuses a tool the user named that no turn can offer: unknown, or switched off globally. */
+export function checkNamedTool(
+  candidates: readonly ToolCandidate[],
+  switches: Readonly<Record<string, boolean>>,
+  name: string,
+): void {
+  const known = candidates.some((candidate) => candidate.name === name);
+  if (known && switches[name] !== false) return;
+  const reason = known ? 'is switched off in settings' : 'does not exist';
+  const available =
+    candidates
+      .filter((candidate) => switches[candidate.name] !== false)
+      .map((candidate) => candidate.name)
+      .join(', ') || 'none';
+  throw new AivoryError(
+    'invalid-input',
+    `Tool "${name}" ${reason}. Available tools: ${available}.`,
+  );
+}
+
+/** The layer below the global switch: the conversation's switch, else the model's defaults. */
 export function toolLayer(
   name: string,
-  modelDefaults: readonly string[] | null,
+  defaultOn: boolean,
   toggles: Readonly<Record<string, boolean>>,
-): 'conversation-on' | 'conversation-off' | 'model-default' | 'not-model-default' {
+): Exclude<ToolLayer, 'global-off'> {
   const toggle = toggles[name];
   if (toggle !== undefined) return toggle ? 'conversation-on' : 'conversation-off';
-  return (modelDefaults?.includes(name) ?? true) ? 'model-default' : 'not-model-default';
+  return defaultOn ? 'model-default' : 'not-model-default';
 }
 
-/** An MCP tool as the turn names it, with its service. */
-export interface McpToolName {
-  name: string;
-  serviceId: string;
-  serviceName: string;
+function inModelDefaults(candidate: ToolCandidate, model: ModelToolDefaults): boolean {
+  if (candidate.source === 'mcp') return inServices(candidate, model.defaultMcpServices ?? null);
+  return model.defaultTools?.includes(candidate.name) ?? true;
 }
 
-/** MCP tools of the given services (ids or names); null or undefined: every service. */
-export function mcpToolNamesOf(
-  mcp: readonly McpToolName[],
-  services: readonly string[] | null | undefined,
-): string[] {
-  return mcp
-    .filter(
-      (entry) =>
-        services == null ||
-        services.includes(entry.serviceId) ||
-        services.includes(entry.serviceName),
-    )
-    .map((entry) => entry.name);
-}
-
-/** The model's default names: its built-in defaults (null: all) and its MCP services' tools. */
-export function defaultToolNames(
-  builtIns: readonly string[],
-  model: { defaultTools: readonly string[] | null; defaultMcpServices?: readonly string[] | null },
-  mcp: readonly McpToolName[],
-): string[] {
-  return [...(model.defaultTools ?? builtIns), ...mcpToolNamesOf(mcp, model.defaultMcpServices)];
+/** Whether an MCP tool belongs to one of the services (ids or names); null: every service. */
+function inServices(candidate: ToolCandidate, services: readonly string[] | null): boolean {
+  if (candidate.source !== 'mcp') return false;
+  return (
+    services === null ||
+    services.includes(candidate.serviceId) ||
+    services.includes(candidate.serviceName)
+  );
 }

@@ -7,7 +7,6 @@ import {
   currentImageAttachments,
 } from '../../../src/main/services/attachments';
 import { sniffMimeType } from '../../../src/main/services/mime-types';
-import { turnToolNames } from '../../../src/main/services/tool-selection';
 import type { UploadTarget } from '../../../src/main/services/workspace-staging';
 import { conversationUploads, stageUploads } from '../../../src/main/services/workspace-staging';
 import type { Message, MessagePart } from '../../../src/shared/dto';
@@ -155,17 +154,5 @@ describe('workspace staging', () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
-  });
-});
-
-describe('tool selection layers', () => {
-  const available = ['a', 'b', 'c'];
-  it('uses every available tool, then the model defaults, then the conversation toggles', () => {
-    expect(turnToolNames(available, null, {})).toEqual(['a', 'b', 'c']);
-    expect(turnToolNames(available, ['b'], {})).toEqual(['b']);
-    expect(turnToolNames(available, ['b'], { a: true, b: false })).toEqual(['a']);
-    expect(turnToolNames(available, null, { c: false })).toEqual(['a', 'b']);
-    // A toggle cannot bring back a tool that is not available (switched off globally).
-    expect(turnToolNames(['a'], null, { z: true })).toEqual(['a']);
   });
 });

@@ -1,18 +1,18 @@
 /**
  * `chat.send` / `chat.cancel`: starts a turn in the background through the chat service, publishes
- * its TurnEvents on the hub (`turn.event`) and answers once the turn has started, with the ids the
- * renderer needs. A turn that fails before it starts (empty text, unknown conversation, no model)
- * answers with that error instead.
+ * its TurnEvents on the hub (`turn.event`) as they come and answers once the turn has started, with
+ * the ids the renderer needs. The turn id is chosen here, before the turn starts (approvals and
+ * `chat.cancel` use it); the chat service records the turn before it yields `turn-end`, so a
+ * renderer reloading the conversation on `turn-end` sees its final state. A turn that fails before
+ * it starts (empty text, unknown conversation, no model, an unknown tool) answers with that error.
  */
 import { AivoryError, toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
 import type { TurnEndEvent } from '../../../shared/turn-events';
-import type { ResolvedModel } from '../../services/chat-service';
-import { modelOverridesFromEnv, resolveModel } from '../../services/model-resolution';
+import { modelOverridesFromEnv, resolveTurnModel } from '../../services/model-resolution';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
-import { requireModel } from './model-handlers';
-import { decodeAttachments, preparationSelection } from './turn-inputs';
+import { decodeAttachments } from './turn-inputs';
 
 type ChatHandlers = Pick<ApiHandlers, 'chat.send' | 'chat.cancel'>;
 
@@ -29,23 +29,26 @@ async function startTurn(
   request: ParsedRequest<'chat.send'>,
 ): Promise<InvokeResponse<'chat.send'>> {
   const { app, events } = context;
-  const model = await turnModel(context, request.modelId);
-  await app.prepareTools(
-    preparationSelection(app.store, request.conversationId, request.tools, model.defaultTools),
+  // The renderer's model, else the CLI's order (AIVORY_* start-up environment, saved default).
+  // Which tools the turn offers is the chat service's decision; only the user's choice goes in.
+  const model = await resolveTurnModel(
+    request.modelId,
+    modelOverridesFromEnv(context.env),
+    app.store.listModels(),
+    app.secrets,
   );
+  const turnId = app.ids.next('turn');
   return new Promise((resolve, reject) => {
     let started = false;
-    let turnId = '';
-    // turn-end is held back until the chat service has finished the message and recorded the
-    // turn, so a renderer that reloads the conversation on turn-end sees its final state.
-    let end: TurnEndEvent | null = null;
+    let ended = false;
     const { done } = app.chat.startTurn(
       {
+        turnId,
         text: request.text,
         model,
         mode: request.mode ?? app.settings.get('chat').defaultMode,
         // MCP approvals go to the windows as `approval.request`; canceling the turn denies them.
-        approve: context.approvals.approverFor(() => turnId || null),
+        approve: context.approvals.approverFor(() => turnId),
         ...(request.conversationId ? { conversationId: request.conversationId } : {}),
         ...(request.tools ? { tools: request.tools } : {}),
         ...(request.attachments?.length
@@ -53,25 +56,16 @@ async function startTurn(
           : {}),
       },
       (event) => {
-        if (event.type === 'turn-end') {
-          end = event;
-          return;
-        }
-        events.publish('turn.event', { turnId: event.turnId, event });
+        events.publish('turn.event', { turnId, event });
+        if (event.type === 'turn-end') ended = true;
         if (event.type === 'turn-start' && !started) {
           started = true;
-          turnId = event.turnId;
-          resolve({
-            turnId: event.turnId,
-            conversationId: event.conversationId,
-            messageId: event.messageId,
-          });
+          resolve({ turnId, conversationId: event.conversationId, messageId: event.messageId });
         }
       },
     );
     done.then(
       () => {
-        if (end) events.publish('turn.event', { turnId: end.turnId, event: end });
         if (!started) reject(new AivoryError('internal', 'The turn ended before it started.'));
       },
       (error: unknown) => {
@@ -80,8 +74,7 @@ async function startTurn(
           return;
         }
         app.logger.error('turn failed after it started', { error: String(error) });
-        const event = end ?? failedEnd(turnId, error);
-        events.publish('turn.event', { turnId: event.turnId, event });
+        if (!ended) events.publish('turn.event', { turnId, event: failedEnd(turnId, error) });
       },
     );
   });
@@ -98,30 +91,5 @@ function failedEnd(turnId: string, error: unknown): TurnEndEvent {
     providerRounds: 0,
     durationMs: 0,
     error: toPublicError(error),
-  };
-}
-
-/**
- * The model of a turn: the saved model named by the renderer, else the CLI's order (AIVORY_*
- * start-up environment, then the saved default model).
- */
-async function turnModel(
-  context: HostContext,
-  modelId: string | undefined,
-): Promise<ResolvedModel> {
-  const { store, secrets } = context.app;
-  if (modelId === undefined) {
-    return resolveModel(modelOverridesFromEnv(context.env), store.listModels(), secrets);
-  }
-  const saved = requireModel(store.listModels(), modelId);
-  return {
-    id: saved.id,
-    baseUrl: saved.baseUrl,
-    apiKey: saved.apiKeyRef ? await secrets.get(saved.apiKeyRef) : null,
-    model: saved.model,
-    toolMode: saved.toolMode,
-    contextWindow: saved.contextWindow,
-    defaultTools: saved.defaultTools,
-    defaultMcpServices: saved.defaultMcpServices ?? null,
   };
 }

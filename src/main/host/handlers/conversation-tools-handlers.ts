@@ -1,14 +1,15 @@
 /**
  * `conversations.tools` / `conversations.setTools`: a conversation's own tool switches (the third
  * availability layer, `store.setConversationToolToggles`) with the layer that decides each tool
- * (`toolLayer`): switched off globally, switched on/off for this conversation, or the model's
- * defaults. The model is the one the composer names, else the conversation's own.
+ * (`decideTools`, the chat service's own rule): switched off globally, switched on/off for this
+ * conversation, or the model's defaults. The model is the one the composer names, else the
+ * conversation's own.
  */
 import type { Conversation } from '../../../shared/dto';
 import { AivoryError } from '../../../shared/errors';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
-import { defaultToolNames, toolLayer } from '../../services/tool-selection';
-import { BACKEND_TOOLS } from '../../services/tool-preparation';
+import type { ModelToolDefaults } from '../../services/tool-selection';
+import { decideTools } from '../../services/tool-selection';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 
@@ -47,10 +48,7 @@ export function createConversationToolsHandlers(context: HostContext): Conversat
 }
 
 /** The saved model's defaults; every tool for an unknown or environment model. */
-function modelDefaults(
-  context: HostContext,
-  modelId: string | null,
-): { defaultTools: string[] | null; defaultMcpServices?: string[] | null } {
+function modelDefaults(context: HostContext, modelId: string | null): ModelToolDefaults {
   const model =
     modelId === null
       ? undefined
@@ -58,56 +56,43 @@ function modelDefaults(
   return model ?? { defaultTools: null, defaultMcpServices: null };
 }
 
-/** Every known tool (built-in, backend and toggled names) with its layer and availability. */
+/**
+ * Every tool a turn could offer (built-in, MCP), plus names only the switches know, each decided
+ * by the chat service's own rule (`decideTools`) and with whether it can run now.
+ */
 async function toolRows(
   context: HostContext,
-  model: { defaultTools: string[] | null; defaultMcpServices?: string[] | null },
+  model: ModelToolDefaults,
   toggles: Record<string, boolean>,
 ): Promise<ToolRows> {
   const { store, tools } = context.app;
-  // Registers every tool whose backend is there (as tools.status does), so the list is complete.
-  await context.app.prepareTools();
   const switches = store.getToolAvailability();
-  // Every built-in name, registered or not: a tool hidden by its backend still has a layer.
-  const builtIns = [...new Set([...tools.all().map((tool) => tool.name), ...BACKEND_TOOLS])];
-  const mcp = await context.app.mcpToolNames();
-  const defaults = defaultToolNames(builtIns, model, mcp);
-  const names = [
+  const candidates = await tools.candidates();
+  const known = new Set(candidates.map((candidate) => candidate.name));
+  // A name switched off globally or toggled that is no tool now (a removed MCP tool) still shows.
+  const others = [
     ...new Set([
-      ...tools.all().map((tool) => tool.name),
-      ...mcp.map((entry) => entry.name),
-      ...BACKEND_TOOLS,
-      // A tool switched off globally is not registered, yet the list shows it (and why it is off).
       ...Object.keys(switches).filter((name) => switches[name] === false),
       ...Object.keys(toggles),
     ]),
-  ].sort();
+  ]
+    .filter((name) => !known.has(name))
+    .map((name) => ({ name, source: 'built-in' as const }));
+  const decisions = decideTools([...candidates, ...others], { switches, model, toggles }).sort(
+    (left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0),
+  );
   const rows = await Promise.all(
-    names.map(async (name) => {
-      const globalOff = switches[name] === false;
-      const layer = globalOff ? ('global-off' as const) : toolLayer(name, defaults, toggles);
-      const isMcp = mcp.some((entry) => entry.name === name);
-      const reason = globalOff
-        ? 'switched off in settings'
-        : isMcp
-          ? null
-          : await missingReason(context, name);
-      return {
-        name,
-        on: layer === 'conversation-on' || layer === 'model-default',
-        layer,
-        defaultOn: defaults.includes(name),
-        available: reason === null,
-        reason,
-      };
+    decisions.map(async ({ name, on, layer, defaultOn }) => {
+      const reason =
+        layer === 'global-off'
+          ? 'switched off in settings'
+          : tools.builtInNames.includes(name)
+            ? await tools.status(name)
+            : known.has(name)
+              ? null
+              : 'not a built-in tool';
+      return { name, on, layer, defaultOn, available: reason === null, reason };
     }),
   );
   return { tools: rows };
-}
-
-/** Why a tool cannot run, or null when it is registered; a name only the switches know is no tool. */
-async function missingReason(context: HostContext, name: string): Promise<string | null> {
-  if (context.app.tools.get(name) !== undefined) return null;
-  if (BACKEND_TOOLS.includes(name)) return context.app.toolStatus(name);
-  return 'not a built-in tool';
 }

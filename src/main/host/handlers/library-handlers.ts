@@ -5,7 +5,6 @@
 import { MemoriesService } from '../../services/memories-service';
 import { PromptsService } from '../../services/prompts-service';
 import { SkillsService } from '../../services/skills-service';
-import { BACKEND_TOOLS } from '../../services/tool-preparation';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 
@@ -18,23 +17,13 @@ type LibraryHandlers = Pick<
 export function createLibraryHandlers(context: HostContext): LibraryHandlers {
   const { store, tools, ids } = context.app;
   return {
-    'tools.status': async () => {
-      await context.app.prepareTools();
-      const switches = store.getToolAvailability();
-      const names = new Set([...tools.all().map((tool) => tool.name), ...BACKEND_TOOLS]);
-      return Promise.all(
-        [...names].map(async (name) => {
-          const enabled = switches[name] !== false;
-          const registered = tools.get(name) !== undefined;
-          const reason = !enabled
-            ? 'switched off in settings'
-            : registered
-              ? null
-              : ((await context.app.toolStatus(name)) ?? 'not available');
-          return { name, available: enabled && registered, enabled, reason };
-        }),
-      );
-    },
+    'tools.status': async () =>
+      (await tools.list()).map(({ name, enabled, tool, reason }) => ({
+        name,
+        available: tool !== null,
+        enabled,
+        reason: enabled ? reason : 'switched off in settings',
+      })),
     'memories.list': () => new MemoriesService(store).list(),
     'skills.list': () =>
       new SkillsService(store).list().map((skill) => ({

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelConfig } from '../../../src/shared/dto';
+import { resolveModel, resolveTurnModel } from '../../../src/main/services/model-resolution';
+
+const secrets = {
+  values: new Map([['model:m2:api-key', 'sk-saved-2']]),
+  get(ref: string) {
+    return Promise.resolve(this.values.get(ref) ?? null);
+  },
+  set: () => Promise.resolve(),
+  delete: () => Promise.resolve(),
+};
+
+const saved: ModelConfig[] = [
+  {
+    id: 'm1',
+    label: 'Default',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'qwen',
+    toolMode: 'prompt',
+    contextWindow: 8192,
+    defaultTools: ['save_memory'],
+    defaultMcpServices: ['mcp_notes'],
+    apiKeyRef: null,
+    isDefault: true,
+  },
+  {
+    id: 'm2',
+    label: 'Other',
+    baseUrl: 'http://127.0.0.1:8080/v1',
+    model: 'llama',
+    toolMode: 'native',
+    contextWindow: 16384,
+    defaultTools: null,
+    apiKeyRef: 'model:m2:api-key',
+    isDefault: false,
+  },
+];
+
+describe('model resolution (CLI and desktop alike)', () => {
+  it('a saved model named by id is used as saved, with its key', async () => {
+    expect(await resolveTurnModel('m2', { model: 'ignored' }, saved, secrets)).toEqual({
+      id: 'm2',
+      baseUrl: 'http://127.0.0.1:8080/v1',
+      apiKey: 'sk-saved-2',
+      model: 'llama',
+      toolMode: 'native',
+      contextWindow: 16384,
+      defaultTools: null,
+      defaultMcpServices: null,
+    });
+    await expect(resolveTurnModel('nope', {}, saved, secrets)).rejects.toThrow(
+      'No saved model with id nope.',
+    );
+  });
+
+  it('without an id: overrides, else the saved default (its tool defaults included)', async () => {
+    expect(await resolveTurnModel(undefined, {}, saved, secrets)).toMatchObject({
+      id: 'm1',
+      defaultTools: ['save_memory'],
+      defaultMcpServices: ['mcp_notes'],
+    });
+    expect(await resolveModel({ toolMode: 'native', apiKey: 'k' }, saved, secrets)).toMatchObject({
+      id: 'm1',
+      toolMode: 'native',
+      apiKey: 'k',
+    });
+    expect(
+      await resolveModel({ baseUrl: 'http://127.0.0.1:9/v1', model: 'x' }, saved, secrets),
+    ).toEqual({
+      id: null,
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: null,
+      model: 'x',
+      toolMode: 'native',
+      contextWindow: 32_768,
+      defaultTools: null,
+      defaultMcpServices: null,
+    });
+  });
+});
