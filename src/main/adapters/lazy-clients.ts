@@ -5,7 +5,9 @@
  */
 import type { McpConnector } from '../core/mcp-ports';
 import type { LlmClient } from '../core/ports';
+import type { ImageClient } from '../tools/image-generate';
 import type { McpConnectorOptions } from './mcp/mcp-limits';
+import type { OpenAiImageClientOptions } from './openai/openai-image-client';
 
 /** An LlmClient for an OpenAI-compatible server; the SDK loads at the first request. */
 export function lazyOpenAiLlmClient(options: {
@@ -23,6 +25,22 @@ export function lazyOpenAiLlmClient(options: {
     async *stream(request, signal) {
       yield* (await load()).stream(request, signal);
     },
+  };
+}
+
+/** An Images API client (image_generate); the SDK loads at the first request. */
+export function lazyOpenAiImageClient(options: OpenAiImageClientOptions): ImageClient {
+  let client: Promise<ImageClient> | null = null;
+  const load = (): Promise<ImageClient> => {
+    client ??= import('./openai/openai-image-client').then(
+      ({ OpenAiImageClient }) => new OpenAiImageClient(options),
+    );
+    return client;
+  };
+  return {
+    model: options.model,
+    generate: async (request) => (await load()).generate(request),
+    edit: async (request) => (await load()).edit(request),
   };
 }
 

@@ -18,7 +18,7 @@ import { downloadPublicImage } from '../tools/public-image';
 import { createPythonExecuteTool, PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import type { PythonSandbox } from '../tools/python-execute';
 import { createSearchBackend, searchEndpointOrigin } from '../tools/search-backends/create-backend';
-import { OpenAiImageClient } from '../adapters/openai/openai-image-client';
+import { lazyOpenAiImageClient } from '../adapters/lazy-clients';
 import { createFetchImageTool, FETCH_IMAGE_NAME } from '../tools/fetch-image';
 import { createImageGenerateTool, IMAGE_GENERATE_NAME } from '../tools/image-generate';
 import { currentImageAttachments } from './attachments';
@@ -169,7 +169,7 @@ async function imageTool(context: ToolPreparationContext): Promise<Tool | null> 
   if (images.provider === 'disabled') return null;
   const apiKey = images.apiKeyRef ? await context.secrets.get(images.apiKeyRef) : null;
   return createImageGenerateTool({
-    images: new OpenAiImageClient({
+    images: lazyOpenAiImageClient({
       baseUrl: images.baseUrl,
       apiKey,
       model: images.model,
