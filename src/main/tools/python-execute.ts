@@ -97,13 +97,24 @@ async function run(
     result = await sandbox.exec(sessionId, code, options.timeoutSeconds, context.signal);
   }
   const artifacts: ArtifactReference[] = [];
+  const unsaved: string[] = [];
   for (const output of result.outputs.slice(0, MAX_ARTIFACTS_PER_CALL)) {
-    const data = await sandbox.download(sessionId, output.path, context.signal);
     const name = output.path.split('/').pop() ?? output.path;
-    artifacts.push(await options.artifacts.save(conversationId, name, data, output.mime));
+    // One file that cannot be copied (a strange name, a vanished file) never costs the others.
+    try {
+      const data = await sandbox.download(sessionId, output.path, context.signal);
+      artifacts.push(await options.artifacts.save(conversationId, name, data, output.mime));
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      context.logger.warn('python_execute: an output file was not saved', {
+        file: name.slice(0, 200),
+        error: String(error),
+      });
+      unsaved.push(name);
+    }
   }
   return {
-    content: describeResult(result, artifacts, result.outputs.length),
+    content: describeResult(result, artifacts, result.outputs.length, unsaved),
     isError: result.status !== 'ok',
     artifacts,
   };
@@ -114,6 +125,7 @@ export function describeResult(
   result: Awaited<ReturnType<PythonSandbox['exec']>>,
   artifacts: readonly ArtifactReference[],
   outputCount: number,
+  unsaved: readonly string[] = [],
 ): string {
   const sections = [`status: ${result.status} (${Math.round(result.duration_ms)} ms)`];
   if (result.stdout !== '') sections.push(`stdout:\n${middleCut(result.stdout)}`);
@@ -127,12 +139,16 @@ export function describeResult(
   if (artifacts.length > 0) {
     const names = artifacts.map((artifact) => artifact.name).join(', ');
     const more =
-      outputCount > artifacts.length
-        ? ` (and ${outputCount - artifacts.length} more not attached)`
+      outputCount > artifacts.length + unsaved.length
+        ? ` (and ${outputCount - artifacts.length - unsaved.length} more not attached)`
         : '';
     sections.push(
       `files attached to your answer automatically (refer to them by name): ${names}${more}`,
     );
+  }
+  if (unsaved.length > 0) {
+    const names = unsaved.map((name) => JSON.stringify(name.slice(0, 100))).join(', ');
+    sections.push(`files that could not be copied to the user (rename them and retry): ${names}`);
   }
   if (result.stdout === '' && result.stderr === '' && !result.error && artifacts.length === 0) {
     sections.push('(no output: print() what you want to see)');

@@ -44,15 +44,25 @@ export class FileArtifactSink implements ArtifactSink {
   }
 }
 
-/** One path component: no separators, no control characters, no leading dots, bounded length. */
+/** Names Windows reserves in every folder, with any extension (`NUL.txt` is the device too). */
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/**
+ * One path component: no separators, no control characters, no leading dots or spaces, no
+ * trailing dots or spaces (Windows drops them), never `.`/`..` or a reserved device name, bounded
+ * length. Whatever the input, the result names a plain file inside its folder.
+ */
 export function safeComponent(text: string, fallback: string): string {
-  const cleaned = [...text]
+  let cleaned = [...text]
     .map((character) => (isUnsafe(character) ? '_' : character))
     .join('')
-    .replace(/^\.+/, '')
-    .trim()
-    .slice(-MAX_NAME_CHARS);
-  return cleaned === '' ? fallback : cleaned;
+    .replace(/^[\s.]+/, '')
+    .replace(/[\s.]+$/, '');
+  if (cleaned.length > MAX_NAME_CHARS) {
+    cleaned = cleaned.slice(-MAX_NAME_CHARS).replace(/^[\s.]+/, '');
+  }
+  if (cleaned === '') return fallback;
+  return RESERVED.test(cleaned) ? `_${cleaned}` : cleaned;
 }
 
 function isUnsafe(character: string): boolean {

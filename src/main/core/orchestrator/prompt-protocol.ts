@@ -12,10 +12,18 @@ import {
   TOOL_CALL_OPEN,
 } from './protocol-text';
 
-/** The preamble listing exactly `tools` (those allowed this round). */
+/**
+ * The preamble listing exactly `tools` (those allowed this round). Descriptions and schemas of
+ * MCP tools come from their servers: protocol markup in them is neutralised like tool output, so a
+ * description cannot close the preamble's frame or show the model a forged call.
+ */
 export function buildPromptPreamble(tools: readonly ToolSpec[]): string {
   const sections = tools.map((tool) =>
-    formatPromptTool(tool.name, tool.description, JSON.stringify(tool.inputSchema)),
+    formatPromptTool(
+      tool.name,
+      neutraliseProtocolMarkup(tool.description),
+      neutraliseProtocolMarkup(JSON.stringify(tool.inputSchema)),
+    ),
   );
   return PROMPT_PREAMBLE_HEAD + sections.join('\n\n');
 }
