@@ -16,7 +16,7 @@ export function exportConversation(
     return `${JSON.stringify({ format: 'aivory-conversation', version: 1, conversation, messages }, null, 2)}\n`;
   }
   const lines = [
-    `# ${conversation.title}`,
+    `# ${escapeHtml(conversation.title)}`,
     '',
     `Exported from Aivory · ${new Date(conversation.createdAt).toISOString()}`,
     '',
@@ -32,9 +32,15 @@ export function exportConversation(
 function partToMarkdown(part: MessagePart): string[] {
   switch (part.kind) {
     case 'text':
-      return [part.text];
+      return [escapeHtmlOutsideCode(part.text)];
     case 'reasoning':
-      return ['<details><summary>Reasoning</summary>', '', part.text, '', '</details>'];
+      return [
+        '<details><summary>Reasoning</summary>',
+        '',
+        escapeHtmlOutsideCode(part.text),
+        '',
+        '</details>',
+      ];
     case 'tool-call':
       return [
         `**Tool call** \`${part.name}\``,
@@ -60,7 +66,73 @@ function partToMarkdown(part: MessagePart): string[] {
 }
 
 function fileLine(label: string, file: ArtifactReference): string {
-  return `**${label}** [${file.name}](${encodeURI(file.path)}) (${file.mime}, ${file.size} bytes)`;
+  const name = escapeHtml(file.name).replace(/[[\]\\]/g, '\\$&');
+  const mime = escapeHtml(file.mime);
+  return `**${label}** [${name}](${encodeURI(file.path)}) (${mime}, ${file.size} bytes)`;
+}
+
+/** `<` and `&` as entities: a Markdown viewer then shows them instead of running them as HTML. */
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+}
+
+/**
+ * The model's Markdown with raw HTML made inert: outside fenced code blocks and inline code
+ * spans every `<` becomes `&lt;` (a viewer shows `<script>` as text); code keeps its bytes, since
+ * viewers never interpret HTML there.
+ */
+export function escapeHtmlOutsideCode(text: string): string {
+  let fence: string | null = null;
+  return text
+    .split('\n')
+    .map((line) => {
+      const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (fence !== null) {
+        if (
+          opener &&
+          opener[0] === fence[0] &&
+          opener.length >= fence.length &&
+          /^ {0,3}[`~]+\s*$/.test(line)
+        )
+          fence = null;
+        return line;
+      }
+      if (opener) {
+        fence = opener;
+        return line;
+      }
+      return escapeOutsideInlineCode(line);
+    })
+    .join('\n');
+}
+
+/** Escapes `<` outside inline code spans (a backtick run closed by a run of the same length). */
+function escapeOutsideInlineCode(line: string): string {
+  let result = '';
+  let index = 0;
+  while (index < line.length) {
+    const open = line.indexOf('`', index);
+    if (open === -1) break;
+    const run = /^`+/.exec(line.slice(open))?.[0] ?? '`';
+    const close = findClosingRun(line, open + run.length, run.length);
+    if (close === -1) {
+      result += line.slice(index, open + run.length).replace(/</g, '&lt;');
+      index = open + run.length;
+      continue;
+    }
+    result += line.slice(index, open).replace(/</g, '&lt;') + line.slice(open, close + run.length);
+    index = close + run.length;
+  }
+  return result + line.slice(index).replace(/</g, '&lt;');
+}
+
+function findClosingRun(line: string, from: number, length: number): number {
+  const pattern = /`+/g;
+  pattern.lastIndex = from;
+  for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
+    if (match[0].length === length) return match.index;
+  }
+  return -1;
 }
 
 /** A code fence longer than any backtick run inside the text, so the text cannot end it. */

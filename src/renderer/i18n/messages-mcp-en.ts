@@ -88,6 +88,8 @@ export const MCP_EN = {
   'approval.always': 'Always allow',
   'approval.deny': 'Deny',
   'approval.more': '{count} more waiting',
+  'approval.length': '{path}: {length} characters',
+  'approval.blankRun': '(including {count} blanks in a row — scroll to see all of it)',
   'mcpPicker.open': 'MCP',
   'mcpPicker.title': 'Insert from an MCP service',
   'mcpPicker.noServices': 'No enabled MCP services (settings → MCP services).',

@@ -87,6 +87,8 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'approval.always': '始终允许',
   'approval.deny': '拒绝',
   'approval.more': '还有 {count} 个在等待',
+  'approval.length': '{path}：{length} 个字符',
+  'approval.blankRun': '（其中有 {count} 个连续空白，请滚动查看全部）',
   'mcpPicker.open': 'MCP 插入',
   'mcpPicker.title': '从 MCP 服务插入',
   'mcpPicker.noServices': '没有已启用的 MCP 服务（设置 → MCP 服务）。',

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { ApprovalRequestView } from './approval-queue';
-import { argumentsText, enqueue, settle } from './approval-queue';
+import { argumentNotes, argumentsText, enqueue, LONG_BLANK_RUN, settle } from './approval-queue';
 
 type Answer = 'once' | 'conversation' | 'always' | 'deny';
 const ANSWERS: readonly Answer[] = ['once', 'conversation', 'always', 'deny'];
@@ -74,6 +74,7 @@ export function ApprovalCard(props: {
         <pre className="approval-arguments" data-testid="approval-arguments">
           {argumentsText(request)}
         </pre>
+        <ArgumentNotes request={request} />
         {request.readOnlyHint && <p className="muted">{t('approval.readOnly')}</p>}
         {request.destructiveHint && <p className="check-failed">{t('approval.destructive')}</p>}
         <div className="form-actions">
@@ -96,5 +97,23 @@ export function ApprovalCard(props: {
         )}
       </div>
     </div>
+  );
+}
+
+/** Lengths of long or padded string arguments, so nothing hides past the visible part. */
+function ArgumentNotes(props: { request: ApprovalRequestView }): ReactNode {
+  const t = useT();
+  const notes = argumentNotes(props.request);
+  if (notes.length === 0) return null;
+  return (
+    <ul className="approval-notes muted" data-testid="approval-notes">
+      {notes.map((note) => (
+        <li key={note.path}>
+          {t('approval.length', { path: note.path, length: note.length.toLocaleString() })}
+          {note.longestBlankRun >= LONG_BLANK_RUN &&
+            ` ${t('approval.blankRun', { count: note.longestBlankRun.toLocaleString() })}`}
+        </li>
+      ))}
+    </ul>
   );
 }

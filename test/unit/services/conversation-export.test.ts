@@ -1,0 +1,71 @@
+/**
+ * The Markdown export shows the model's raw HTML as text (issue 11, finding 12): a viewer that
+ * renders HTML in Markdown must not run a `<script>` or load an `<img onerror>` from an answer,
+ * while code blocks and inline code keep their bytes.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  escapeHtmlOutsideCode,
+  exportConversation,
+} from '../../../src/main/services/conversation-export';
+import type { Conversation, Message } from '../../../src/shared/dto';
+
+describe('Markdown export', () => {
+  it('escapes raw HTML outside code, keeps code as written', () => {
+    const text = [
+      'Here: <script>alert(1)</script> and <img src=x onerror=alert(2)>',
+      'Inline `a < b && <br>` stays, so does ``x ` <y> ``.',
+      '```html',
+      '<div onclick="x()">code</div>',
+      '```',
+      '~~~',
+      '<b>tilde fence</b>',
+      '~~~',
+      'After the fence: <iframe src="https://evil.example">',
+    ].join('\n');
+    expect(escapeHtmlOutsideCode(text)).toBe(
+      [
+        'Here: &lt;script>alert(1)&lt;/script> and &lt;img src=x onerror=alert(2)>',
+        'Inline `a < b && <br>` stays, so does ``x ` <y> ``.',
+        '```html',
+        '<div onclick="x()">code</div>',
+        '```',
+        '~~~',
+        '<b>tilde fence</b>',
+        '~~~',
+        'After the fence: &lt;iframe src="https://evil.example">',
+      ].join('\n'),
+    );
+    expect(escapeHtmlOutsideCode('an unclosed ` <b> tick')).toBe('an unclosed ` &lt;b> tick');
+  });
+
+  it('applies to answers, reasoning, the title and file names', () => {
+    const conversation = {
+      id: 'c1',
+      title: 'Plan <img src=x onerror=alert(1)>',
+      createdAt: 0,
+    } as unknown as Conversation;
+    const messages = [
+      {
+        id: 'm1',
+        role: 'assistant',
+        status: 'complete',
+        parts: [
+          { kind: 'reasoning', text: 'think <svg onload=alert(1)>' },
+          { kind: 'text', text: 'Done <a href="javascript:alert(1)">click</a>' },
+          {
+            kind: 'artifact',
+            artifact: { name: 'x<img>].png', path: '/a/x.png', mime: 'image/png', size: 3 },
+          },
+        ],
+      },
+    ] as unknown as Message[];
+    const markdown = exportConversation(conversation, messages, 'md');
+    expect(markdown).not.toMatch(/<(img|svg|a)\b/);
+    expect(markdown).toContain('# Plan &lt;img src=x onerror=alert(1)>');
+    expect(markdown).toContain('think &lt;svg onload=alert(1)>');
+    expect(markdown).toContain('Done &lt;a href="javascript:alert(1)">click&lt;/a>');
+    expect(markdown).toContain('[x&lt;img>\\].png](/a/x.png)');
+    expect(markdown).toContain('<details><summary>Reasoning</summary>');
+  });
+});
