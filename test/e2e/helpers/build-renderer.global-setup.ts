@@ -1,6 +1,9 @@
 /**
- * vitest global setup: builds the renderer (`vite build` → out/renderer) when it is missing or
- * older than any renderer or shared source, so `npm test` always drives the current UI.
+ * vitest global setup of the e2e project only (vitest.config.ts): builds the renderer
+ * (`vite build` → out/renderer) when it is missing or older than any renderer or shared source,
+ * so the browser tests always drive the current UI. Runs whenever an e2e file is in the run
+ * (`npm test`, `npm run test:e2e`), never for unit, integration or sandbox alone. How the
+ * renderer is built lives only in `setup()` below, so the build tool can be swapped here.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
