@@ -11,8 +11,9 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
  * - e2e: test/e2e — Chromium against `aivory serve` and the built renderer.
  *
  * `npm test` runs all four in one run. Files run in forked workers with generous timeouts (they
- * are hang guards, not speed checks). Reporters are run-wide, so the summary reporter prints its
- * closing `Tests: …` line once for the whole run.
+ * are hang guards, not speed checks; `expect.poll` waits up to 20 s for its condition instead of
+ * vitest's 1 s, which a loaded 2-core machine can miss). Reporters are run-wide, so the summary
+ * reporter prints its closing `Tests: …` line once for the whole run.
  */
 function project(
   name: string,
@@ -28,6 +29,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    expect: { poll: { timeout: 20_000 } },
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       project('unit', ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx']),
