@@ -10,6 +10,7 @@
 import process from 'node:process';
 import type { BenchResult } from './bench-result';
 import { runOrchestratorBench } from './orchestrator';
+import { runLinearWorkBench } from './linear-work';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
 import { runSandboxBench } from './sandbox';
@@ -28,6 +29,7 @@ async function runAllBenches(options: { iterations?: number } = {}): Promise<num
   const benches: NamedBench[] = [
     { name: 'orchestrator', run: () => runOrchestratorBench(options) },
     { name: 'parser', run: () => runParserThroughputBench() },
+    { name: 'linear-work', run: () => runLinearWorkBench() },
     { name: 'sandbox', run: () => runSandboxBench() },
     { name: 'ui', run: () => runUiBench() },
   ];
