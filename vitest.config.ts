@@ -1,18 +1,48 @@
 import { defineConfig } from 'vitest/config';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
- * One runner for everything. Integration tests spawn real processes (SQLite writers killed with
- * SIGKILL, the CLI), so files run in forked workers with generous timeouts.
+ * One runner, four projects (`npx vitest run --project <name>`, or `npm run test:<name>`):
+ *
+ * - unit: test/unit — in-process; the core turn tests use the in-memory LLM client. No Docker.
+ * - integration: test/integration — real processes (SQLite writers killed with SIGKILL, the CLI,
+ *   MCP servers), HTTP servers, network namespaces. Needs the build (made current first).
+ * - sandbox: sandbox/test — the sidecar; most files drive the real dockerd and runner image.
+ * - e2e: test/e2e — Chromium against `aivory serve` and the built renderer (made current first).
+ *
+ * `npm test` runs all four in one run. Files run in forked workers with generous timeouts (they
+ * are hang guards, not speed checks; `expect.poll` waits up to 20 s for its condition instead of
+ * vitest's 1 s, which a loaded 2-core machine can miss). Reporters are run-wide, so the summary
+ * reporter prints its closing `Tests: …` line once for the whole run.
  */
+function project(
+  name: string,
+  include: string[],
+  test: Omit<NonNullable<TestProjectInlineConfiguration['test']>, 'name' | 'include'> = {},
+): TestProjectInlineConfiguration {
+  return { extends: true, test: { name, include, ...test } };
+}
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx', 'sandbox/test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    expect: { poll: { timeout: 20_000 } },
     reporters: ['default', './test/support/summary-reporter.ts'],
-    // The browser e2e tests (test/e2e) drive the built renderer: build it when it is stale.
-    globalSetup: ['./test/e2e/helpers/build-renderer.global-setup.ts'],
+    projects: [
+      project('unit', ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx']),
+      project('integration', ['test/integration/**/*.test.ts'], {
+        // The CLI tests spawn `aivory` (the built out/main/cli.js) and the bundle tests read out/:
+        // make the build current once before them (never in parallel from several workers).
+        globalSetup: ['./test/support/ensure-build.global-setup.ts'],
+      }),
+      project('sandbox', ['sandbox/test/**/*.test.ts']),
+      project('e2e', ['test/e2e/**/*.test.ts'], {
+        // The browser tests drive the built renderer through `aivory serve`.
+        globalSetup: ['./test/support/ensure-build.global-setup.ts'],
+      }),
+    ],
   },
 });

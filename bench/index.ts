@@ -11,6 +11,7 @@ import process from 'node:process';
 import type { BenchResult } from './bench-result';
 import { runCliStartupBench } from './cli-startup';
 import { runOrchestratorBench } from './orchestrator';
+import { runLinearWorkBench } from './linear-work';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
 import { runSandboxBench } from './sandbox';
@@ -30,6 +31,7 @@ async function runAllBenches(options: { iterations?: number } = {}): Promise<num
     { name: 'cli', run: () => runCliStartupBench() },
     { name: 'orchestrator', run: () => runOrchestratorBench(options) },
     { name: 'parser', run: () => runParserThroughputBench() },
+    { name: 'linear-work', run: () => runLinearWorkBench() },
     { name: 'sandbox', run: () => runSandboxBench() },
     { name: 'ui', run: () => runUiBench() },
   ];

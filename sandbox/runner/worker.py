@@ -351,7 +351,8 @@ REAP_ROUNDS = 50
 
 
 def own_group_members():
-    """Live pids in this worker's process group other than itself (subprocesses, fork bombs).
+    """Live processes in this worker's process group other than itself (subprocesses, fork
+    bombs), as (pid, start time) pairs: the pair names one process even if its pid is reused.
     Zombies are skipped: they hold no resources but a pid, and are collected below."""
     me, group = os.getpid(), os.getpgid(0)
     members = []
@@ -361,9 +362,10 @@ def own_group_members():
         try:
             with open(f"/proc/{name}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
-            # fields[0] is the state, fields[2] the process group (see proc(5)).
+            # After the name: fields[0] is the state, fields[2] the process group, fields[19]
+            # the start time (fields 3, 5 and 22 of proc(5)).
             if fields[0] != b"Z" and int(fields[2]) == group:
-                members.append(int(name))
+                members.append((int(name), int(fields[19])))
         except (OSError, IndexError, ValueError):
             pass
     return members
@@ -381,22 +383,25 @@ def collect_zombies():
 
 
 def reap_strays():
-    """Kills every other process in the worker's group; returns how many were killed."""
-    killed = 0
+    """Kills every other process in the worker's group; returns how many processes it killed.
+    Each is counted once: SIGKILL takes effect when the kernel next runs the process, so on a
+    busy machine one may still be alive (not yet a zombie) when the next round looks, and gets
+    the signal again."""
+    killed = set()
     for _ in range(REAP_ROUNDS):
         members = own_group_members()
         if not members:
             break
-        for pid in members:
+        for pid, started in members:
             try:
                 os.kill(pid, signal.SIGKILL)
-                killed += 1
+                killed.add((pid, started))
             except OSError:
                 pass
         time.sleep(0.01)
         collect_zombies()
     collect_zombies()
-    return killed
+    return len(killed)
 
 
 def control(worker, channel, rid, kind):

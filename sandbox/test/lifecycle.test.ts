@@ -65,11 +65,12 @@ describe('session lifecycle', () => {
 
   it('a running exec counts as activity: the reaper leaves it alone', async () => {
     const session = await fixture.manager.createSession('conv-busy');
+    // exec() marks the session running before its first await, so the reaper below sees it as
+    // running whatever the machine's speed: no delay needed.
     const running = fixture.manager.exec(
       { session_id: session.session_id, code: 'import time\ntime.sleep(2)\nprint("done")' },
       never,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
     clock += 3_600_000;
     expect(await fixture.manager.reapIdle()).toBe(1); // only conv-reap's idle session
     expect((await running).stdout).toBe('done\n');

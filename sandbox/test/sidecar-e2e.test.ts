@@ -156,9 +156,12 @@ describe('aivory sandbox serve (the seed manual probe, end to end)', () => {
 
     const slow = call('POST', '/exec', {
       session_id: sessionId,
-      code: 'import time\ntime.sleep(30)',
+      code: "import time\nopen('sleep-started', 'w').close()\ntime.sleep(300)",
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Interrupt once the cell is running (it writes a marker), not after a guessed delay.
+    while ((await call('GET', `/sessions/${sessionId}/files?path=sleep-started`)).status !== 200) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect((await call('POST', `/sessions/${sessionId}/interrupt`)).json).toEqual({
       interrupted: true,
     });

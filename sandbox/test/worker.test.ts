@@ -162,6 +162,18 @@ async function startWorker(env: Record<string, string> = {}, workspace?: string)
   const ready = await w.ready();
   return { w, ready };
 }
+/**
+ * Resolves once the cell has created `name` in the workspace: the marker a cell writes when it
+ * has reached the point a test wants to signal it at (output is not streamed while a cell runs).
+ */
+async function untilMarker(w: WorkerClient, name: string): Promise<void> {
+  const path = join(w.workspace, name);
+  while (!existsSync(path)) {
+    if (w.proc.exitCode !== null) throw new Error(`the worker exited before ${name} appeared`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 afterEach(async () => {
   for (const w of live.splice(0)) {
     // No stray protocol lines: everything the worker wrote was a reply someone waited for.
@@ -232,10 +244,12 @@ describe('worker start-up and control messages', () => {
 
   it('ignores SIGINT while idle', async () => {
     const { w } = await startWorker();
+    // The signal is pending from kill() on, so it is handled before the worker's main thread
+    // runs Python code again: by the time the ping is answered, the handler has run.
     w.proc.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(w.proc.exitCode).toBeNull();
     expect(await w.request({ type: 'ping' })).toMatchObject({ type: 'pong' });
+    expect(await w.exec('x = 1')).toMatchObject({ status: 'ok', error: null });
+    expect(w.proc.exitCode).toBeNull();
   });
 });
 
@@ -330,54 +344,62 @@ describe('exec', () => {
 
   it('is interrupted by SIGINT during a call and keeps its globals', async () => {
     const { w } = await startWorker();
-    const id = w.send({ type: 'exec', code: 'n = 0\nwhile True:\n    n += 1' });
-    await new Promise((r) => setTimeout(r, 300));
+    const id = w.send({
+      type: 'exec',
+      code: 'n = 0\nwhile True:\n    n += 1\n    if n == 1000:\n        open("looping", "w").close()',
+    });
+    await untilMarker(w, 'looping');
     w.proc.kill('SIGINT');
-    const r = (await w.take((m) => m.id === id, 5_000)) as unknown as ExecResult;
+    const r = (await w.take((m) => m.id === id)) as unknown as ExecResult;
     expect(r).toMatchObject({ status: 'interrupted', error: 'KeyboardInterrupt' });
-    expect(await w.value('n > 1000')).toBe('True\n');
-    // A sleeping call is interrupted too (the signal wakes the sleep).
-    const sleepId = w.send({ type: 'exec', code: 'import time\ntime.sleep(30)' });
-    await new Promise((r) => setTimeout(r, 200));
-    const started = Date.now();
+    expect(await w.value('n >= 1000')).toBe('True\n');
+    // A sleeping call is interrupted too (the signal wakes the sleep): the cell ends long before
+    // its 300 s sleep would have.
+    const sleepId = w.send({
+      type: 'exec',
+      code: 'import time\nopen("sleeping", "w").close()\ntime.sleep(300)',
+    });
+    await untilMarker(w, 'sleeping');
     w.proc.kill('SIGINT');
-    expect(await w.take((m) => m.id === sleepId, 5_000)).toMatchObject({ status: 'interrupted' });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const slept = (await w.take((m) => m.id === sleepId)) as unknown as ExecResult;
+    expect(slept).toMatchObject({ status: 'interrupted', error: 'KeyboardInterrupt' });
+    expect(slept.duration_ms).toBeLessThan(300_000);
   });
 
   it('answers control requests while a cell runs: interrupt, reap-strays, terminate', async () => {
     const { w } = await startWorker();
     const runId = w.send({
       type: 'exec',
-      code: "import subprocess, time\nchild = subprocess.Popen(['sleep', '300'])\ntime.sleep(30)",
+      code: "import subprocess, time\nchild = subprocess.Popen(['sleep', '300'])\nopen('started', 'w').close()\ntime.sleep(300)",
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await untilMarker(w, 'started');
     const interruptId = w.send({ type: 'interrupt' });
-    expect(await w.take((m) => m.id === interruptId, 2_000)).toMatchObject({
+    expect(await w.take((m) => m.id === interruptId)).toMatchObject({
       type: 'interrupt-ack',
       delivered: true,
     });
-    expect(await w.take((m) => m.id === runId, 5_000)).toMatchObject({ status: 'interrupted' });
+    expect(await w.take((m) => m.id === runId)).toMatchObject({ status: 'interrupted' });
     const childPid = Number((await w.value('child.pid')).trim());
     expect(() => process.kill(childPid, 0)).not.toThrow();
+    // Counted once, even when the child is still dying when the worker looks again.
     const reapId = w.send({ type: 'reap-strays' });
-    expect(await w.take((m) => m.id === reapId, 5_000)).toMatchObject({
+    expect(await w.take((m) => m.id === reapId)).toMatchObject({
       type: 'strays-reaped',
       count: 1,
     });
     expect(() => process.kill(childPid, 0)).toThrow();
     // Idle: an interrupt is not delivered (it would hit the next cell otherwise).
     const idleId = w.send({ type: 'interrupt' });
-    expect(await w.take((m) => m.id === idleId, 2_000)).toMatchObject({ delivered: false });
+    expect(await w.take((m) => m.id === idleId)).toMatchObject({ delivered: false });
     // Code that ignores SIGINT still stops on terminate.
     w.send({
       type: 'exec',
-      code: 'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass',
+      code: 'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nopen("deaf", "w").close()\nwhile True:\n    pass',
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await untilMarker(w, 'deaf');
     const exited = new Promise((resolve) => w.proc.on('exit', (_code, signal) => resolve(signal)));
     const terminateId = w.send({ type: 'terminate' });
-    expect(await w.take((m) => m.id === terminateId, 2_000)).toMatchObject({ type: 'terminating' });
+    expect(await w.take((m) => m.id === terminateId)).toMatchObject({ type: 'terminating' });
     expect(await exited).toBe('SIGKILL');
   });
 });
@@ -436,13 +458,17 @@ describe('output caps', () => {
     const { w } = await startWorker();
     await w.value('big = "x" * 1000');
     const before = w.rssKb();
-    const id = w.send({ type: 'exec', code: 'while True:\n    print(big)' });
-    await new Promise((r) => setTimeout(r, 1500));
+    // 50 MB printed before the marker: an unbounded buffer would have grown past the limit below.
+    const id = w.send({
+      type: 'exec',
+      code: 'i = 0\nwhile True:\n    print(big)\n    i += 1\n    if i == 50_000:\n        open("flooded", "w").close()',
+    });
+    await untilMarker(w, 'flooded');
     const during = w.rssKb();
     w.proc.kill('SIGINT');
-    const r = (await w.take((m) => m.id === id, 5_000)) as unknown as ExecResult;
+    const r = (await w.take((m) => m.id === id)) as unknown as ExecResult;
     expect(r.status).toBe('interrupted');
-    expect(r.stdout_truncated_bytes).toBeGreaterThan(20_000_000); // it really printed a lot
+    expect(r.stdout_truncated_bytes).toBeGreaterThan(40_000_000); // it really printed a lot
     expect(r.stdout.length).toBeLessThan(66_000);
     expect(during - before).toBeLessThan(20_000); // KiB
   });

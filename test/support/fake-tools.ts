@@ -46,13 +46,18 @@ export function throwingTool(name: string, message: string): RecordingTool {
   };
 }
 
-/** Never finishes unless aborted; reports whether it saw the abort. */
+/**
+ * Never finishes unless aborted; reports whether it saw the abort, and `whenStarted()` resolves
+ * once a call is running (so a test can cancel during the call without guessing a delay).
+ */
 export function hangingTool(
   name: string,
   timeoutMs: number,
-): RecordingTool & { sawAbort: () => boolean } {
+): RecordingTool & { sawAbort: () => boolean; whenStarted: () => Promise<void> } {
   const calls: Record<string, unknown>[] = [];
   let aborted = false;
+  let markStarted = (): void => undefined;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
   return {
     name,
     description: `Hanging tool ${name}.`,
@@ -60,6 +65,7 @@ export function hangingTool(
     timeoutMs,
     calls,
     sawAbort: () => aborted,
+    whenStarted: () => started,
     execute: (args, context) => {
       calls.push(Object.fromEntries(Object.entries(args ?? {})));
       return new Promise((_, reject) => {
@@ -67,6 +73,7 @@ export function hangingTool(
           aborted = true;
           reject(new Error('aborted'));
         });
+        markStarted();
       });
     },
   };

@@ -9,50 +9,10 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { LlmScript, PlannedCompletion, ScriptedResponse } from './llm-script';
+import { chunkWait, exhaustedMessage, planCompletion, scriptedResponse } from './llm-script';
 
-export interface ScriptedToolCall {
-  /** Defaults to `call_<request>_<position>`. */
-  id?: string;
-  name: string;
-  arguments: string;
-  /** split the arguments JSON into this many SSE chunks (default 3) */
-  argumentChunks?: number;
-}
-
-export interface ScriptedResponse {
-  /**
-   * The full text the "model" writes; streamed in chunks of `chunkSize` chars (default 7). If the
-   * request has `stop` sequences, the text is cut before the first occurrence of any of them, as
-   * real servers do, and finish_reason becomes "stop".
-   */
-  content?: string;
-  /** Streamed as `delta.reasoning_content` (or `reasoningField`) before the content. */
-  reasoning?: string;
-  /** Which delta field carries `reasoning`; default `reasoning_content` (DeepSeek, llama.cpp). */
-  reasoningField?: 'reasoning_content' | 'reasoning';
-  /** Native tool_calls deltas (index, id, type function, name in the first delta, arguments split). */
-  toolCalls?: ScriptedToolCall[];
-  /** Default 'tool_calls' if toolCalls else 'stop' (or 'stop' when cut by a stop sequence). */
-  finishReason?: string;
-  chunkSize?: number;
-  /** Delay between SSE chunks. */
-  delayMs?: number;
-  /**
-   * Paces the chunks at this rate against the wall clock instead of `delayMs`: chunk N goes out
-   * at start + N / rate, and chunks a late timer made overdue go out at once (a steady token
-   * rate, e.g. 200 tokens/s with one token per chunk, whatever the timer granularity).
-   */
-  chunksPerSecond?: number;
-  /** Non-200: reply with this status and an OpenAI-style error JSON body. */
-  status?: number;
-  errorMessage?: string;
-  /**
-   * Stop sending after N chunks and keep the connection open (for cancel/timeout tests). The
-   * count includes the first chunk, which carries only `role: assistant`. A non-streaming
-   * request with this set gets no response at all.
-   */
-  hangAfterChunks?: number;
-}
+export type { ScriptedResponse, ScriptedToolCall } from './llm-script';
 
 export interface RecordedRequest {
   body: Record<string, unknown>;
@@ -69,6 +29,8 @@ export interface ScriptedLlmServer {
   close(): Promise<void>;
   /** number of requests whose client disconnected before the response ended */
   abortedRequests(): number;
+  /** Resolves once at least `count` requests were abandoned by their client (see above). */
+  whenAborted(count?: number): Promise<void>;
 }
 
 export interface ScriptedLlmServerOptions {
@@ -78,11 +40,8 @@ export interface ScriptedLlmServerOptions {
   models?: string[];
 }
 
-export type Script =
-  ScriptedResponse[] | ((request: RecordedRequest, index: number) => ScriptedResponse);
+export type Script = LlmScript<RecordedRequest>;
 
-const DEFAULT_CHUNK_SIZE = 7;
-const DEFAULT_ARGUMENT_CHUNKS = 3;
 const DEFAULT_MODEL = 'scripted-model';
 
 /** Starts a scripted server on a random loopback port. */
@@ -94,11 +53,17 @@ export async function startScriptedLlmServer(
   const sockets = new Set<Socket>();
   let completionCount = 0;
   let abortedCount = 0;
+  const abortWaiters: { count: number; resolve: () => void }[] = [];
   let closing = false;
 
   const server = createServer((request, response) => {
     response.on('close', () => {
-      if (!response.writableEnded && !closing) abortedCount += 1;
+      if (response.writableEnded || closing) return;
+      abortedCount += 1;
+      for (const waiter of abortWaiters.filter((entry) => entry.count <= abortedCount)) {
+        abortWaiters.splice(abortWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
     });
     handle(request, response).catch(() => response.destroy());
   });
@@ -164,7 +129,7 @@ export async function startScriptedLlmServer(
     completionCount += 1;
     let scripted: ScriptedResponse | undefined;
     try {
-      scripted = typeof script === 'function' ? script(recorded, index) : script[index];
+      scripted = scriptedResponse(script, recorded, index);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       sendError(
@@ -177,11 +142,10 @@ export async function startScriptedLlmServer(
       return;
     }
     if (scripted === undefined) {
-      const length = Array.isArray(script) ? script.length : 0;
       sendError(
         response,
         500,
-        `Scripted LLM server: script exhausted (request #${index + 1}, only ${length} responses scripted)`,
+        `Scripted LLM server: ${exhaustedMessage(script, index)}`,
         'server_error',
         'script_exhausted',
       );
@@ -198,7 +162,7 @@ export async function startScriptedLlmServer(
       return;
     }
 
-    const completion = planCompletion(scripted, body, index);
+    const completion = planWireCompletion(scripted, body, index);
     if (body.stream === true) {
       await streamCompletion(response, completion, scripted, body);
     } else if (scripted.hangAfterChunks === undefined) {
@@ -223,6 +187,10 @@ export async function startScriptedLlmServer(
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     abortedRequests: () => abortedCount,
+    whenAborted: (count = 1) =>
+      count <= abortedCount
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => abortWaiters.push({ count, resolve })),
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
@@ -232,54 +200,39 @@ export async function startScriptedLlmServer(
   };
 }
 
-/** What one scripted completion says, after stop sequences are applied. */
-interface PlannedCompletion {
+/** A planned completion plus what only the wire format needs. */
+interface WireCompletion extends PlannedCompletion {
   id: string;
   model: string;
-  content: string;
-  reasoning: string;
   reasoningField: 'reasoning_content' | 'reasoning';
-  toolCalls: Required<Omit<ScriptedToolCall, 'argumentChunks'>>[];
-  finishReason: string;
   promptCharacters: number;
 }
 
-function planCompletion(
+function planWireCompletion(
   scripted: ScriptedResponse,
   body: Record<string, unknown>,
   index: number,
-): PlannedCompletion {
-  const { text, cut } = applyStopSequences(scripted.content ?? '', readStopSequences(body.stop));
-  const toolCalls = (scripted.toolCalls ?? []).map((call, position) => ({
-    id: call.id ?? `call_${index}_${position}`,
-    name: call.name,
-    arguments: call.arguments,
-  }));
-  const defaultFinish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+): WireCompletion {
   return {
+    ...planCompletion(scripted, readStopSequences(body.stop), index),
     id: `chatcmpl-scripted-${index}`,
     model: typeof body.model === 'string' ? body.model : DEFAULT_MODEL,
-    content: text,
-    reasoning: scripted.reasoning ?? '',
     reasoningField: scripted.reasoningField ?? 'reasoning_content',
-    toolCalls,
-    finishReason: cut ? 'stop' : (scripted.finishReason ?? defaultFinish),
     promptCharacters: JSON.stringify(body.messages ?? []).length,
   };
 }
 
 async function streamCompletion(
   response: ServerResponse,
-  completion: PlannedCompletion,
+  completion: WireCompletion,
   scripted: ScriptedResponse,
   body: Record<string, unknown>,
 ): Promise<void> {
-  const chunkSize = Math.max(1, scripted.chunkSize ?? DEFAULT_CHUNK_SIZE);
   const deltas: Record<string, unknown>[] = [{ role: 'assistant', content: '' }];
-  for (const piece of splitBySize(completion.reasoning, chunkSize)) {
+  for (const piece of completion.reasoningPieces) {
     deltas.push({ [completion.reasoningField]: piece });
   }
-  for (const piece of splitBySize(completion.content, chunkSize)) {
+  for (const piece of completion.contentPieces) {
     deltas.push({ content: piece });
   }
   completion.toolCalls.forEach((call, position) => {
@@ -293,8 +246,7 @@ async function streamCompletion(
         },
       ],
     });
-    const pieceCount = scripted.toolCalls?.[position]?.argumentChunks ?? DEFAULT_ARGUMENT_CHUNKS;
-    for (const piece of splitIntoParts(call.arguments, pieceCount)) {
+    for (const piece of call.pieces) {
       deltas.push({ tool_calls: [{ index: position, function: { arguments: piece } }] });
     }
   });
@@ -325,10 +277,8 @@ async function streamCompletion(
   const startedAt = Date.now();
   for (const [position, event] of events.entries()) {
     if (scripted.hangAfterChunks !== undefined && position >= scripted.hangAfterChunks) return;
-    if (scripted.chunksPerSecond) {
-      const wait = startedAt + (position * 1000) / scripted.chunksPerSecond - Date.now();
-      if (wait > 0) await sleep(wait);
-    } else if (position > 0 && scripted.delayMs) await sleep(scripted.delayMs);
+    const wait = chunkWait(scripted, position, startedAt, Date.now());
+    if (wait > 0) await sleep(wait);
     if (response.destroyed) return;
     response.write(event);
   }
@@ -336,7 +286,7 @@ async function streamCompletion(
   response.end('data: [DONE]\n\n');
 }
 
-function wholeCompletion(completion: PlannedCompletion): Record<string, unknown> {
+function wholeCompletion(completion: WireCompletion): Record<string, unknown> {
   const message: Record<string, unknown> = {
     role: 'assistant',
     content:
@@ -362,7 +312,7 @@ function wholeCompletion(completion: PlannedCompletion): Record<string, unknown>
 }
 
 /** Rough token counts (4 characters a token), enough for budget displays in tests. */
-function usageOf(completion: PlannedCompletion): Record<string, number> {
+function usageOf(completion: WireCompletion): Record<string, number> {
   const generated =
     completion.content.length +
     completion.reasoning.length +
@@ -374,17 +324,6 @@ function usageOf(completion: PlannedCompletion): Record<string, number> {
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
   };
-}
-
-/** Cuts `text` before the earliest occurrence of any stop sequence, as real servers do. */
-function applyStopSequences(text: string, stops: string[]): { text: string; cut: boolean } {
-  let cutAt = -1;
-  for (const stop of stops) {
-    if (stop === '') continue;
-    const found = text.indexOf(stop);
-    if (found >= 0 && (cutAt < 0 || found < cutAt)) cutAt = found;
-  }
-  return cutAt < 0 ? { text, cut: false } : { text: text.slice(0, cutAt), cut: true };
 }
 
 function readStopSequences(stop: unknown): string[] {
@@ -401,20 +340,6 @@ function wantsUsage(streamOptions: unknown): boolean {
     'include_usage' in streamOptions &&
     streamOptions.include_usage === true
   );
-}
-
-function splitBySize(text: string, size: number): string[] {
-  const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += size)
-    pieces.push(text.slice(start, start + size));
-  return pieces;
-}
-
-/** Splits `text` into `count` nearly equal non-empty parts (fewer when the text is shorter). */
-function splitIntoParts(text: string, count: number): string[] {
-  if (text === '') return [];
-  const size = Math.ceil(text.length / Math.max(1, count));
-  return splitBySize(text, size);
 }
 
 function sendJson(response: ServerResponse, status: number, payload: unknown): void {

@@ -1,16 +1,18 @@
 /**
- * Runs the real orchestrator through the real OpenAI adapter against the scripted HTTP server,
- * and collects every event and every request, so tests assert on what really went over the wire.
+ * Runs the real orchestrator for one turn and collects every event and every model request.
+ * Here: the in-memory `ScriptedLlmClient` (unit tests: no sockets, requests as the core built
+ * them). `http-turn-harness.ts` runs the same scripts (`llm-script.ts`) through the real OpenAI
+ * adapter over HTTP to the scripted server (integration tests: requests as they went over the
+ * wire).
  */
 import type { ToolMode, TurnMode } from '../../src/shared/dto';
 import type { TurnEndEvent, TurnEvent } from '../../src/shared/turn-events';
-import { OpenAiLlmClient } from '../../src/main/adapters/openai/openai-llm-client';
 import type { LimitOverrides, TurnLimits } from '../../src/main/core/orchestrator/budgets';
 import { resolveTurnLimits } from '../../src/main/core/orchestrator/budgets';
 import { runTurn } from '../../src/main/core/orchestrator/run-turn';
-import type { ChatMessage, Logger, Tool } from '../../src/main/core/ports';
-import type { RecordedRequest, Script, ScriptedLlmServer } from './scripted-llm-server';
-import { startScriptedLlmServer } from './scripted-llm-server';
+import type { ChatMessage, LlmClient, LlmRequest, Logger, Tool } from '../../src/main/core/ports';
+import type { ClientScript } from './scripted-llm-client';
+import { ScriptedLlmClient } from './scripted-llm-client';
 
 export interface LogEntry {
   level: string;
@@ -32,12 +34,17 @@ export function recordingLogger(): Logger & { entries: LogEntry[] } {
   };
 }
 
-export interface TurnRun {
+export interface TurnRun<Request> {
   events: TurnEvent[];
   end: TurnEndEvent;
-  requests: RecordedRequest[];
+  /** What the orchestrator asked the model, in order. */
+  requests: Request[];
   logger: ReturnType<typeof recordingLogger>;
-  server: ScriptedLlmServer;
+}
+
+/** A turn against the in-memory client: `requests` are the port's `LlmRequest`s. */
+export interface ClientTurnRun extends TurnRun<LlmRequest> {
+  llm: ScriptedLlmClient;
 }
 
 export interface TurnOptions {
@@ -54,62 +61,71 @@ export interface TurnOptions {
 
 export const SYSTEM_PROMPT = 'You are a test assistant.';
 
-export async function runScriptedTurn(script: Script, options: TurnOptions): Promise<TurnRun> {
-  const server = await startScriptedLlmServer(script);
-  try {
-    const logger = recordingLogger();
-    let counter = 0;
-    const events: TurnEvent[] = [];
-    const limits = {
-      ...resolveTurnLimits(options.mode ?? 'normal', options.overrides),
-      ...options.limits,
-    };
-    const turn = runTurn(
-      {
-        llm: new OpenAiLlmClient({ baseUrl: server.baseUrl, apiKey: null, maxRetries: 0 }),
-        clock: { now: () => Date.now() },
-        ids: { next: (prefix) => `${prefix}_${++counter}` },
-        logger,
-      },
-      {
-        turnId: 'turn_1',
-        conversationId: 'conv_1',
-        model: 'scripted-model',
-        toolMode: options.toolMode,
-        messages: options.messages ?? [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: 'Hello' },
-        ],
-        tools: options.tools,
-        limits,
-      },
-      options.signal ?? new AbortController().signal,
-    );
-    for await (const event of turn) {
-      events.push(event);
-      options.onEvent?.(event);
-    }
-    const end = events.at(-1);
-    if (end?.type !== 'turn-end') throw new Error('the turn did not end with turn-end');
-    return {
-      events,
-      end,
-      requests: server.requests.filter((request) => request.path.endsWith('/chat/completions')),
-      logger,
-      server,
-    };
-  } finally {
-    await server.close();
-  }
+/**
+ * Runs the real orchestrator against the in-memory scripted client: no sockets, and the
+ * requests are the provider-neutral ones the core built.
+ */
+export async function runScriptedTurn(
+  script: ClientScript,
+  options: TurnOptions,
+): Promise<ClientTurnRun> {
+  const llm = new ScriptedLlmClient(script);
+  const run = await driveTurn(llm, options);
+  return { ...run, requests: llm.requests, llm };
 }
 
-/** The messages array of a recorded request. */
-export function requestMessages(
-  request: RecordedRequest | undefined,
-): { role: string; content?: unknown; tool_call_id?: string; tool_calls?: unknown }[] {
-  const messages = request?.body.messages;
-  if (!Array.isArray(messages)) throw new Error('request has no messages');
-  return messages as { role: string; content?: unknown }[];
+/** Runs one turn with `llm` and collects its events (the part both transports share). */
+export async function driveTurn(
+  llm: LlmClient,
+  options: TurnOptions,
+): Promise<Omit<TurnRun<never>, 'requests'>> {
+  const logger = recordingLogger();
+  let counter = 0;
+  const events: TurnEvent[] = [];
+  const limits = {
+    ...resolveTurnLimits(options.mode ?? 'normal', options.overrides),
+    ...options.limits,
+  };
+  const turn = runTurn(
+    {
+      llm,
+      clock: { now: () => Date.now() },
+      ids: { next: (prefix) => `${prefix}_${++counter}` },
+      logger,
+    },
+    {
+      turnId: 'turn_1',
+      conversationId: 'conv_1',
+      model: 'scripted-model',
+      toolMode: options.toolMode,
+      messages: options.messages ?? [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: 'Hello' },
+      ],
+      tools: options.tools,
+      limits,
+    },
+    options.signal ?? new AbortController().signal,
+  );
+  for await (const event of turn) {
+    events.push(event);
+    options.onEvent?.(event);
+  }
+  const end = events.at(-1);
+  if (end?.type !== 'turn-end') throw new Error('the turn did not end with turn-end');
+  return { events, end, logger };
+}
+
+/** The messages of a request the core built. */
+export function requestMessages(request: LlmRequest | undefined): ChatMessage[] {
+  if (!request) throw new Error('no such request');
+  return request.messages;
+}
+
+/** The names of the tools a request offered (native mode); undefined when it offered none. */
+export function offeredTools(request: LlmRequest | undefined): string[] | undefined {
+  if (!request) throw new Error('no such request');
+  return request.tools?.map((tool) => tool.name);
 }
 
 export function textOf(events: readonly TurnEvent[]): string {

@@ -9,10 +9,11 @@ import {
   TOOL_OUTPUT_BUDGET_EXHAUSTED,
   TOOL_OUTPUT_SKIPPED,
 } from '../../../src/main/core/orchestrator/protocol-text';
-import type { ScriptedResponse } from '../../support/scripted-llm-server';
+import type { ScriptedResponse } from '../../support/llm-script';
 import { echoTool } from '../../support/fake-tools';
 import {
   eventsOfType,
+  offeredTools,
   promptCall,
   requestMessages,
   runScriptedTurn,
@@ -90,10 +91,7 @@ describe('budgets', () => {
       output: TOOL_OUTPUT_BUDGET_EXHAUSTED,
     });
     expect(results[13]).toMatchObject({ name: 'save_memory', status: 'ok' });
-    const offered = (run.requests[1]!.body.tools as { function: { name: string } }[]).map(
-      (tool) => tool.function.name,
-    );
-    expect(offered).toEqual(['save_memory']);
+    expect(offeredTools(run.requests[1])).toEqual(['save_memory']);
     expect(run.end.stopReason).toBe('completed');
     expect(run.end.toolCalls).toEqual({ web_fetch: 12, save_memory: 1 });
   });
@@ -112,7 +110,7 @@ describe('budgets', () => {
     expect(lookup.calls).toEqual([{ value: 'a' }, { value: 'b' }, { value: 'c' }]);
     expect(run.requests).toHaveLength(3);
     const last = run.requests[2]!;
-    expect(last.body.tools).toBeUndefined();
+    expect(last.tools).toBeUndefined();
     expect(requestMessages(last).at(-1)).toEqual({
       role: 'user',
       content: FINAL_ANSWER_BUDGET_INSTRUCTION,
@@ -134,7 +132,7 @@ describe('budgets', () => {
     let counter = 0;
     const run = await runScriptedTurn(
       (request) =>
-        request.body.stop
+        request.stop
           ? promptCall('lookup', { value: String(counter++) })
           : { content: 'Best effort.' },
       { toolMode: 'prompt', tools: [lookup], overrides: { maxProviderRounds: 4 } },
@@ -142,7 +140,7 @@ describe('budgets', () => {
     expect(run.requests).toHaveLength(4);
     expect(lookup.calls).toHaveLength(3);
     const last = run.requests[3]!;
-    expect(last.body.stop).toBeUndefined();
+    expect(last.stop).toBeUndefined();
     expect(String(requestMessages(last)[0]?.content)).not.toContain('## Available tools');
     expect(requestMessages(last).at(-1)?.content).toBe(FINAL_ANSWER_BUDGET_INSTRUCTION);
     expect(run.end).toMatchObject({
@@ -196,7 +194,7 @@ describe('duplicates and no progress', () => {
     });
     expect(requestMessages(run.requests[2]).at(-1)).toEqual({
       role: 'tool',
-      tool_call_id: 'b',
+      toolCallId: 'b',
       content: TOOL_OUTPUT_SKIPPED,
     });
     expect(run.end.stopReason).toBe('completed');
@@ -237,7 +235,7 @@ describe('duplicates and no progress', () => {
     expect(requestMessages(run.requests[3]).at(-1)?.content).toBe(
       FINAL_ANSWER_NO_PROGRESS_INSTRUCTION,
     );
-    expect(run.requests[3]!.body.stop).toBeUndefined();
+    expect(run.requests[3]!.stop).toBeUndefined();
     expect(run.end).toMatchObject({ stopReason: 'tool_no_progress', answer: 'Here is my answer.' });
   });
 });

@@ -5,17 +5,12 @@ import {
   PUBLIC_ERROR_TIMEOUT,
 } from '../../../src/main/core/orchestrator/protocol-text';
 import { hangingTool, throwingTool } from '../../support/fake-tools';
-import { startScriptedLlmServer } from '../../support/scripted-llm-server';
 import {
   eventsOfType,
   promptCall,
   requestMessages,
   runScriptedTurn,
 } from '../../support/turn-harness';
-import { OpenAiLlmClient } from '../../../src/main/adapters/openai/openai-llm-client';
-import { resolveTurnLimits } from '../../../src/main/core/orchestrator/budgets';
-import { runTurn } from '../../../src/main/core/orchestrator/run-turn';
-import type { TurnEvent } from '../../../src/shared/turn-events';
 
 const SECRET = 'db password is hunter2 at /home/me/.secret';
 
@@ -35,7 +30,7 @@ describe('tool failures become public errors', () => {
       `<tool_error name="lookup">\n${PUBLIC_ERROR_FAILED}\n</tool_error>\nContinue from here.`,
     );
     expect(JSON.stringify(run.events)).not.toContain('hunter2');
-    expect(JSON.stringify(run.requests.map((request) => request.body))).not.toContain('hunter2');
+    expect(JSON.stringify(run.requests)).not.toContain('hunter2');
     expect(JSON.stringify(run.logger.entries)).toContain('hunter2');
     expect(run.end.stopReason).toBe('completed');
   });
@@ -66,8 +61,9 @@ describe('cancel', () => {
       toolMode: 'prompt',
       tools: [slow],
       signal: controller.signal,
+      // Cancel once the call is really running (not after a guessed delay).
       onEvent: (event) => {
-        if (event.type === 'tool-call-end') setTimeout(() => controller.abort(), 20);
+        if (event.type === 'tool-call-end') void slow.whenStarted().then(() => controller.abort());
       },
     });
     expect(slow.sawAbort()).toBe(true);
@@ -78,51 +74,29 @@ describe('cancel', () => {
     expect(run.end.stopReason).toBe('canceled');
   });
 
-  it('aborting mid-stream closes the HTTP request and keeps the text so far', async () => {
-    const server = await startScriptedLlmServer([
-      { content: 'The first part of a long answer', chunkSize: 5, hangAfterChunks: 4 },
-    ]);
+  it('aborting mid-stream ends the model stream and keeps the text so far', async () => {
     const controller = new AbortController();
-    const events: TurnEvent[] = [];
-    const started = Date.now();
-    try {
-      for await (const event of runTurn(
-        {
-          llm: new OpenAiLlmClient({ baseUrl: server.baseUrl, apiKey: null, maxRetries: 0 }),
-          clock: { now: () => Date.now() },
-          ids: { next: (prefix) => `${prefix}_1` },
-          logger: { debug() {}, info() {}, warn() {}, error() {} },
+    let textDeltas = 0;
+    // The stream hangs after three pieces of text: only the abort can end this turn.
+    const run = await runScriptedTurn(
+      [{ content: 'The first part of a long answer', chunkSize: 5, hangAfterChunks: 4 }],
+      {
+        toolMode: 'native',
+        tools: [],
+        signal: controller.signal,
+        onEvent: (event) => {
+          if (event.type === 'text-delta' && ++textDeltas === 3) controller.abort();
         },
-        {
-          turnId: 't',
-          conversationId: 'c',
-          model: 'scripted-model',
-          toolMode: 'native',
-          messages: [{ role: 'user', content: 'hi' }],
-          tools: [],
-          limits: resolveTurnLimits('normal'),
-        },
-        controller.signal,
-      )) {
-        events.push(event);
-        if (
-          event.type === 'text-delta' &&
-          events.filter((item) => item.type === 'text-delta').length === 3
-        )
-          controller.abort();
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(server.abortedRequests()).toBe(1);
-    } finally {
-      await server.close();
-    }
-    const end = events.at(-1);
-    expect(end).toMatchObject({
+      },
+    );
+    await run.llm.whenAborted(1);
+    expect(run.llm.abortedStreams()).toBe(1);
+    expect(run.requests).toHaveLength(1);
+    expect(run.end).toMatchObject({
       type: 'turn-end',
       stopReason: 'canceled',
       answer: 'The first part',
     });
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a provider error ends the turn with a public error and no stack', async () => {

@@ -19,46 +19,40 @@ describe('native mode', () => {
       ],
       { toolMode: 'native', tools: [alpha, beta] },
     );
-    const first = run.requests[0]!.body;
+    const first = run.requests[0]!;
     expect(first.stop).toBeUndefined();
     expect(first.tools).toEqual([
       {
-        type: 'function',
-        function: {
-          name: 'alpha',
-          description: 'Test tool alpha.',
-          parameters: { type: 'object', properties: { value: { type: 'string' } } },
-        },
+        name: 'alpha',
+        description: 'Test tool alpha.',
+        inputSchema: { type: 'object', properties: { value: { type: 'string' } } },
       },
       {
-        type: 'function',
-        function: {
-          name: 'beta',
-          description: 'Test tool beta.',
-          parameters: { type: 'object', properties: { value: { type: 'string' } } },
-        },
+        name: 'beta',
+        description: 'Test tool beta.',
+        inputSchema: { type: 'object', properties: { value: { type: 'string' } } },
       },
     ]);
     expect(alpha.calls).toEqual([{ value: '1' }]);
     expect(beta.calls).toEqual([{ value: '2' }]);
 
     const second = requestMessages(run.requests[1]);
-    expect(second.at(-3)).toMatchObject({
+    expect(second.at(-3)).toEqual({
       role: 'assistant',
       content: 'Working.',
-      tool_calls: [
-        { id: 'c1', type: 'function', function: { name: 'alpha', arguments: '{"value":"1"}' } },
-        { id: 'c2', type: 'function', function: { name: 'beta', arguments: '{"value":"2"}' } },
+      toolCalls: [
+        { id: 'c1', name: 'alpha', argumentsJson: '{"value":"1"}' },
+        { id: 'c2', name: 'beta', argumentsJson: '{"value":"2"}' },
       ],
     });
     expect(second.at(-2)).toEqual({
       role: 'tool',
-      tool_call_id: 'c1',
+      toolCallId: 'c1',
       content: 'alpha got {"value":"1"}',
     });
     expect(second.at(-1)).toEqual({
       role: 'tool',
-      tool_call_id: 'c2',
+      toolCallId: 'c2',
       content: 'beta got {"value":"2"}',
     });
 
@@ -102,7 +96,7 @@ describe('native mode', () => {
     const second = requestMessages(run.requests[1]);
     expect(second.at(-2)).toMatchObject({
       role: 'assistant',
-      tool_calls: [{ function: { name: 'alpha' } }],
+      toolCalls: [{ name: 'alpha', argumentsJson: '{"value":"t"}' }],
     });
     expect(second.at(-1)).toMatchObject({ role: 'tool', content: 'alpha got {"value":"t"}' });
   });
@@ -155,21 +149,19 @@ describe('native mode', () => {
     expect(messages.at(-1)).toMatchObject({ role: 'tool', content: 'broken got {"value":"b"}' });
   });
 
+  // A `<think>` block inside the content is the adapter's to split (see
+  // test/integration/run-turn-over-http.test.ts); the port only ever carries reasoning chunks.
   it('reasoning goes to reasoning-delta events, never into the answer', async () => {
     const run = await runScriptedTurn(
-      [
-        {
-          reasoning: 'Let me think about it.',
-          content: '<think>hidden too</think>The answer is 4.',
-        },
-      ],
+      [{ reasoning: 'Let me think about it.', content: 'The answer is 4.' }],
       { toolMode: 'native', tools: [] },
     );
     const reasoning = eventsOfType(run.events, 'reasoning-delta')
       .map((event) => event.text)
       .join('');
-    expect(reasoning).toBe('Let me think about it.hidden too');
+    expect(reasoning).toBe('Let me think about it.');
+    expect(textOf(run.events)).toBe('The answer is 4.');
     expect(run.end.answer).toBe('The answer is 4.');
-    expect(run.requests[0]!.body.tools).toBeUndefined();
+    expect(run.requests[0]!.tools).toBeUndefined();
   });
 });

@@ -26,7 +26,7 @@ describe('prompt mode', () => {
     expect(lookup.calls).toEqual([{ value: 'Oslo' }]);
     expect(run.requests).toHaveLength(2);
 
-    const first = run.requests[0]!.body;
+    const first = run.requests[0]!;
     expect(first.stop).toEqual(['</tool_call>']);
     expect(first.tools).toBeUndefined();
     const system = requestMessages(run.requests[0])[0];

@@ -98,9 +98,10 @@ describe('ThinkTagSplitter', () => {
     });
   });
 
+  // 200,000 chunks inside one block: a splitter that rescanned what it holds would be quadratic
+  // and run into the test timeout. The speed goal itself is in bench/linear-work.ts.
   it('works in time proportional to the input for many small chunks', () => {
     const splitter = new ThinkTagSplitter();
-    const started = performance.now();
     let reasoningLength = 0;
     splitter.push('<think>');
     for (let index = 0; index < 200_000; index += 1) {
@@ -108,6 +109,5 @@ describe('ThinkTagSplitter', () => {
     }
     reasoningLength += splitter.finish().reasoning.length;
     expect(reasoningLength).toBe(200_000 * 'word </'.length);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

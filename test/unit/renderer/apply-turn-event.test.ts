@@ -11,7 +11,7 @@ import { runScriptedTurn } from '../../support/turn-harness';
 const call = (name: string, args: object): string =>
   `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
 
-/** Real events: the orchestrator through the OpenAI adapter against the scripted server. */
+/** Real events: the orchestrator playing a script on the in-memory scripted LLM client. */
 async function promptModeEvents(): Promise<TurnEvent[]> {
   const run = await runScriptedTurn(
     [

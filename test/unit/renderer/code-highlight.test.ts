@@ -87,10 +87,9 @@ describe('renderer: code highlighting', () => {
     expect(highlight('if x', 'brainfuck')).toEqual([{ kind: 'plain', text: 'if x' }]);
     const long = 'x'.repeat(MAX_HIGHLIGHT_CHARS + 1);
     expect(highlight(long, 'js')).toEqual([{ kind: 'plain', text: long }]);
+    // How fast is bench/linear-work.ts's business (a loaded machine must still pass here).
     const big = 'let a = "s"; // c\n'.repeat(5000);
-    const started = performance.now();
     const tokens = highlight(big, 'js');
-    expect(performance.now() - started).toBeLessThan(500);
     expect(tokens.filter((token) => token.kind === 'keyword')).toHaveLength(5000);
   });
 });

@@ -118,9 +118,8 @@ describe('SearXNG backend', () => {
       engines: [],
       transport: { ...transport, deadlineMs: 300 },
     });
-    const started = Date.now();
+    // The server stalls for 5 s: this message can only come from the 0.3 s deadline.
     const message = await failure(backend.search('x', options()));
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(message).toBe(
       `SearXNG at ${server.baseUrl} did not answer within 0.3 s; it may be down or overloaded.`,
     );
@@ -134,9 +133,8 @@ describe('SearXNG backend', () => {
       engines: [],
       transport: { ...transport, deadlineMs: 400 },
     });
-    const started = Date.now();
+    // The body never ends: this message can only come from the 0.4 s deadline.
     const message = await failure(backend.search('x', options()));
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(message).toContain('did not answer within 0.4 s');
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedLlmServer } from '../../support/scripted-llm-server';
-import { startScriptedLlmServer } from '../../support/scripted-llm-server';
+import type { ScriptedLlmServer } from '../support/scripted-llm-server';
+import { startScriptedLlmServer } from '../support/scripted-llm-server';
 
 /** The scripted server's `chunksPerSecond`: a steady token rate for the UI benchmark. */
 describe('scripted LLM server: chunks paced per second', () => {
@@ -24,8 +24,9 @@ describe('scripted LLM server: chunks paced per second', () => {
     const elapsed = Date.now() - startedAt;
     const contentChunks = text.split('\n').filter((line) => line.includes('"content":"abcd"'));
     expect(contentChunks).toHaveLength(100);
-    // 101 chunks (role + 100 tokens) at 200/s: the last is due 500 ms after the first.
+    // 101 chunks (role + 100 tokens) at 200/s: the last is due 500 ms after the first, so the
+    // whole response cannot arrive sooner. (How close to 500 ms it stays on a busy machine is a
+    // speed question for bench/ui, not a pass/fail check.)
     expect(elapsed).toBeGreaterThanOrEqual(495);
-    expect(elapsed).toBeLessThan(2000);
   });
 });

@@ -1,0 +1,97 @@
+/**
+ * Speed goals that used to be wall-clock bounds in unit tests (which must pass on a loaded
+ * machine, so they now check only results): the `<think>` splitter over 200,000 small chunks
+ * (test/unit/core/think-tag-splitter.test.ts) and the code highlighter over a 90 KB script
+ * (test/unit/renderer/code-highlight.test.ts). Each is timed next to a baseline that touches the
+ * same input once (collect and join the chunks; one regex pass over the script), in the same run.
+ */
+import { ThinkTagSplitter } from '../src/main/core/orchestrator/think-tag-splitter';
+import { highlight } from '../src/renderer/components/code-highlight';
+import type { BenchMetric, BenchResult } from './bench-result';
+import { median, timeSync } from './statistics';
+
+const SPLITTER_CHUNKS = 200_000;
+const SPLITTER_CHUNK = 'word </';
+/** The bound the unit test had, in ms. */
+const SPLITTER_GOAL_MS = 2_000;
+
+const SCRIPT = 'let a = "s"; // c\n'.repeat(5000);
+/** The bound the unit test had, in ms. */
+const HIGHLIGHT_GOAL_MS = 500;
+
+const MEASURED_RUNS = 7;
+const WARMUP_RUNS = 2;
+
+export function runLinearWorkBench(): BenchResult {
+  let sink = 0;
+  const keep = (length: number): void => {
+    sink += length;
+  };
+  const chunks = Array.from({ length: SPLITTER_CHUNKS }, () => SPLITTER_CHUNK);
+  if (splitAll(chunks) !== SPLITTER_CHUNKS * SPLITTER_CHUNK.length) {
+    throw new Error('linear-work bench: the splitter lost reasoning text');
+  }
+  if (highlight(SCRIPT, 'js').filter((token) => token.kind === 'keyword').length !== 5000) {
+    throw new Error('linear-work bench: the highlighter missed keywords');
+  }
+  const metrics = [
+    measure(
+      'think-splitter',
+      `ThinkTagSplitter ${SPLITTER_CHUNKS} chunks`,
+      () => splitAll(chunks),
+      'push+join of the same chunks',
+      () => chunks.join('').length,
+      SPLITTER_GOAL_MS,
+      keep,
+    ),
+    measure(
+      'code-highlight',
+      `highlight() ${Math.round(SCRIPT.length / 1000)} KB of JS`,
+      () => highlight(SCRIPT, 'js').length,
+      'one regex pass over the script',
+      () => (SCRIPT.match(/\w+|\S/g) ?? []).length,
+      HIGHLIGHT_GOAL_MS,
+      keep,
+    ),
+  ];
+  if (sink === 0) throw new Error('linear-work bench: nothing was processed');
+  return { metrics, notes: [] };
+}
+
+function measure(
+  name: string,
+  label: string,
+  work: () => number,
+  baselineLabel: string,
+  baselineWork: () => number,
+  goalMs: number,
+  keep: (length: number) => void,
+): BenchMetric {
+  for (let warmup = 0; warmup < WARMUP_RUNS; warmup += 1) {
+    keep(work());
+    keep(baselineWork());
+  }
+  const times: number[] = [];
+  const baselineTimes: number[] = [];
+  for (let run = 0; run < MEASURED_RUNS; run += 1) {
+    times.push(timeSync(work, keep));
+    baselineTimes.push(timeSync(baselineWork, keep));
+  }
+  const value = median(times);
+  const baseline = median(baselineTimes);
+  return {
+    name,
+    measured: { label, value, unit: 'ms' },
+    baseline: { label: baselineLabel, value: baseline, unit: 'ms' },
+    ratio: baseline === 0 ? Number.NaN : value / baseline,
+    goal: { description: `≤ ${goalMs} ms`, met: value <= goalMs, missLabel: 'ABOVE GOAL' },
+  };
+}
+
+/** Feeds every chunk inside one `<think>` block; returns how much reasoning came out. */
+function splitAll(chunks: readonly string[]): number {
+  const splitter = new ThinkTagSplitter();
+  let reasoning = splitter.push('<think>').reasoning.length;
+  for (const chunk of chunks) reasoning += splitter.push(chunk).reasoning.length;
+  return reasoning + splitter.finish().reasoning.length;
+}

@@ -1,0 +1,220 @@
+/**
+ * The Python workers: starts a session container with its worker, runs code under a deadline
+ * (interrupt first, then kill and restart a worker that does not stop), restarts a worker that
+ * died (out of memory), and reaches a worker in-band before falling back to `docker exec kill`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ContainerLimits } from './container-template';
+import type { DockerRuntime } from './docker-runtime';
+import type { ExecResult } from './sandbox-service';
+import { SandboxError } from './sandbox-service';
+import type { Session, WarmContainer, Worker } from './session-registry';
+import type { WorkerExecResult } from './worker-channel';
+import { WorkerChannel, WorkerGoneError } from './worker-channel';
+
+/** How long a new worker may take to say `ready` (Python start; imports are lazy). */
+const WORKER_START_TIMEOUT_MS = 20_000;
+/** How long the worker's reader thread gets to answer a control request. */
+const CONTROL_TIMEOUT_MS = 1_500;
+/** After an interrupt, how long the code gets to stop before the worker is killed. */
+const INTERRUPT_GRACE_MS = 3_000;
+
+export interface WorkerSupervisorOptions {
+  runtime: DockerRuntime;
+  limits: ContainerLimits;
+  maxOutputBytes: number;
+  /** Prefix of container names. */
+  namePrefix: string;
+  logger: { warn(message: string, fields?: object): void };
+}
+
+export class WorkerSupervisor {
+  constructor(private readonly options: WorkerSupervisorOptions) {}
+
+  /** A new session container from the template, with a ready worker. */
+  async newContainer(): Promise<WarmContainer> {
+    const { runtime, limits } = this.options;
+    if (!(await runtime.imagePresent(limits.image))) {
+      throw new SandboxError(
+        'unavailable',
+        `The runner image ${limits.image} is missing. Build it with: npx aivory sandbox image build`,
+      );
+    }
+    const containerId = await runtime.startContainer(limits, {
+      name: `${this.options.namePrefix}-${randomUUID().slice(0, 12)}`,
+      role: 'session',
+    });
+    try {
+      return { containerId, worker: await this.startWorker(containerId) };
+    } catch (error) {
+      await runtime.removeContainer(containerId);
+      throw error;
+    }
+  }
+
+  /** A fresh worker for the session's container (restarted if it stopped); files are kept. */
+  async restartWorker(session: Session): Promise<Worker> {
+    session.worker.channel.close();
+    if (!(await this.options.runtime.containerRunning(session.containerId))) {
+      await this.options.runtime.startExistingContainer(session.containerId);
+    }
+    return this.startWorker(session.containerId);
+  }
+
+  /**
+   * Runs `code` until it finishes, the deadline passes or `signal` aborts. A worker that died
+   * or did not stop when interrupted is replaced (`session.worker`), with an explanation.
+   */
+  async runWithDeadline(
+    session: Session,
+    code: string,
+    timeoutSeconds: number,
+    signal: AbortSignal,
+  ): Promise<ExecResult> {
+    const running = session.worker.channel.exec(code, this.options.maxOutputBytes);
+    running.catch(() => undefined);
+    const stop = await waitForStop(running, timeoutSeconds * 1000, signal);
+    if (stop === 'finished') {
+      try {
+        return fromWorker(await running, false);
+      } catch (error) {
+        return await this.afterWorkerDied(session, error);
+      }
+    }
+    // Timed out or the caller went away: interrupt, then kill if the code does not yield.
+    await this.interruptWorker(session);
+    const graceful = await waitForStop(running, INTERRUPT_GRACE_MS, new AbortController().signal);
+    const reason =
+      stop === 'timeout'
+        ? `Execution timed out after ${timeoutSeconds} s`
+        : 'The request was canceled';
+    const status = stop === 'timeout' ? 'timeout' : 'error';
+    if (graceful === 'finished') {
+      const result = await running.catch(() => null);
+      if (result) {
+        // Subprocesses the code started (or a fork bomb) would outlive the interrupt.
+        await session.worker.channel.control('reap-strays', CONTROL_TIMEOUT_MS);
+        return {
+          ...fromWorker(result, false),
+          status,
+          error: `${reason} and was interrupted; variables are kept.`,
+        };
+      }
+    }
+    await this.killWorker(session);
+    session.worker = await this.restartWorker(session);
+    return {
+      ...emptyResult(),
+      status,
+      error: `${reason}. The code did not stop when interrupted, so the Python process was restarted: variables and imports are lost, files in /workspace are kept.`,
+      worker_restarted: true,
+    };
+  }
+
+  /** In-band first (no new process needed); `docker exec kill` only if the worker is deaf. */
+  async interruptWorker(session: Session): Promise<void> {
+    if (await session.worker.channel.control('interrupt', CONTROL_TIMEOUT_MS)) return;
+    await this.signalWorker(session, 'INT').catch(() => undefined);
+  }
+
+  private async startWorker(containerId: string): Promise<Worker> {
+    const process = await this.options.runtime.attach(containerId, [
+      'python3',
+      '-u',
+      '/opt/aivory/worker.py',
+    ]);
+    const channel = new WorkerChannel(process);
+    const ready = await channel.ready(WORKER_START_TIMEOUT_MS);
+    return { channel, pid: ready.pid };
+  }
+
+  private async afterWorkerDied(session: Session, error: unknown): Promise<ExecResult> {
+    if (!(error instanceof WorkerGoneError)) throw error;
+    this.options.logger.warn('worker died during exec', {
+      session: session.id,
+      error: error.message,
+    });
+    session.worker = await this.restartWorker(session);
+    return {
+      ...emptyResult(),
+      status: 'error',
+      error:
+        'The Python process was killed while running this code (most often: it ran out of memory). It has been restarted: variables and imports are lost, files in /workspace are kept.',
+      worker_restarted: true,
+    };
+  }
+
+  private async killWorker(session: Session): Promise<void> {
+    if (await session.worker.channel.control('terminate', CONTROL_TIMEOUT_MS)) return;
+    await this.signalWorker(session, 'KILL').catch(() => undefined);
+  }
+
+  /** Signals the worker through the shell's `kill` builtin (works without procps). */
+  private async signalWorker(session: Session, signal: 'INT' | 'KILL'): Promise<void> {
+    const result = await this.options.runtime.run(session.containerId, [
+      'sh',
+      '-c',
+      'kill -s "$1" "$2"',
+      'sh',
+      signal,
+      String(session.worker.pid),
+    ]);
+    if (result.exitCode !== 0) {
+      this.options.logger.warn('signalling the worker failed', {
+        signal,
+        stderr: result.stderr.toString('utf8').slice(0, 300),
+      });
+    }
+  }
+}
+
+/** Which came first: the worker's answer, the deadline, or the caller's abort. */
+function waitForStop(
+  running: Promise<unknown>,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<'finished' | 'timeout' | 'aborted'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    const onAbort = (): void => finish('aborted');
+    function finish(outcome: 'finished' | 'timeout' | 'aborted'): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    }
+    if (signal.aborted) finish('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    running.then(
+      () => finish('finished'),
+      () => finish('finished'),
+    );
+  });
+}
+
+function fromWorker(result: WorkerExecResult, restarted: boolean): ExecResult {
+  return {
+    status: result.status === 'ok' ? 'ok' : 'error',
+    stdout: result.stdout,
+    stderr: result.stderr,
+    error: result.status === 'interrupted' ? (result.error ?? 'KeyboardInterrupt') : result.error,
+    duration_ms: result.duration_ms,
+    outputs: result.outputs,
+    stdout_truncated_bytes: result.stdout_truncated_bytes,
+    stderr_truncated_bytes: result.stderr_truncated_bytes,
+    worker_restarted: restarted,
+  };
+}
+
+function emptyResult(): ExecResult {
+  return {
+    status: 'error',
+    stdout: '',
+    stderr: '',
+    error: null,
+    duration_ms: 0,
+    outputs: [],
+    stdout_truncated_bytes: 0,
+    stderr_truncated_bytes: 0,
+    worker_restarted: false,
+  };
+}
