@@ -65,19 +65,26 @@ function isAlive(pid: number): boolean {
 }
 
 describe('stdio services', () => {
-  it('starts the child with the user environment plus the service variables', async () => {
+  it('starts the child with a minimal environment plus the service variables (no app secrets)', async () => {
     const session = await open(
       [],
       { AIVORY_ENDPOINT_VAR: 'from-endpoint' },
       {
         ...process.env,
+        LANG: 'de_DE.UTF-8',
         AIVORY_BASE_VAR: 'from-login-env',
+        AIVORY_API_KEY: 'sk-must-not-leak',
       },
     );
     expect(session.serverName).toBe('stdio-child');
     expect(session.serverVersion).toBe('1.2.3');
     const result = await session.callTool('env', {}, call());
-    expect(JSON.parse(result.text)).toEqual({ endpoint: 'from-endpoint', base: 'from-login-env' });
+    expect(JSON.parse(result.text)).toEqual({
+      endpoint: 'from-endpoint',
+      base: null,
+      secret: null,
+      lang: 'de_DE.UTF-8',
+    });
   });
 
   it('delivers stderr line by line, joining a line written in two parts', async () => {

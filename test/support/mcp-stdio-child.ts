@@ -43,6 +43,8 @@ function callTool(rpc: Rpc): void {
         JSON.stringify({
           endpoint: process.env['AIVORY_ENDPOINT_VAR'] ?? null,
           base: process.env['AIVORY_BASE_VAR'] ?? null,
+          secret: process.env['AIVORY_API_KEY'] ?? null,
+          lang: process.env['LANG'] ?? null,
         }),
       );
     case 'notify':

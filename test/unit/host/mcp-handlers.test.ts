@@ -213,6 +213,35 @@ describe('MCP handlers with server-everything', () => {
       args: ['server.js'],
     });
     expect(added.notice).toContain('node server.js');
+    // Editing: a new environment is a command change (NODE_OPTIONS=--require … runs code), and
+    // so is turning an HTTP service into a local command.
+    const id = added.service.id;
+    const hostile = { id, env: [{ name: 'NODE_OPTIONS', value: '--require /tmp/evil.js' }] };
+    expect(await fixture.call('mcp.update', hostile)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('confirm the command') },
+    });
+    const confirmed = await fixture.value('mcp.update', { ...hostile, confirmCommand: true });
+    expect(confirmed.service.env.map((entry) => entry.name)).toEqual(['NODE_OPTIONS']);
+    expect(await fixture.value('mcp.update', { id, description: 'Only the text.' })).toMatchObject({
+      service: { description: 'Only the text.' },
+    });
+    const http = await fixture.value('mcp.add', {
+      ...base,
+      name: 'Remote',
+      url: server.url,
+    });
+    expect(
+      await fixture.call('mcp.update', {
+        id: http.service.id,
+        transport: 'stdio',
+        command: 'node',
+        args: ['server.js'],
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('confirm the command') },
+    });
   });
 
   it('a turn waits for approval.answer; allowing runs the tool, canceling the turn denies', async () => {

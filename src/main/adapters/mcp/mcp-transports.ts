@@ -105,13 +105,80 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** The user's environment plus the service's variables (which win). */
+/**
+ * Variables a local server may inherit from the user's environment: where programs and the home
+ * folder are, language and time zone, temp folders, proxies and extra CA certificates (a server
+ * behind a company proxy), the display (browser-driving servers), and Windows' essentials. Nothing
+ * else: the app's own secrets (AIVORY_API_KEY, SANDBOX_API_KEY, cloud credentials in the
+ * environment…) never reach a child the user did not hand them to with `--env`.
+ */
+const INHERITED = new Set(
+  [
+    'PATH',
+    'HOME',
+    'USER',
+    'LOGNAME',
+    'SHELL',
+    'TERM',
+    'LANG',
+    'LANGUAGE',
+    'TZ',
+    'TMPDIR',
+    'TMP',
+    'TEMP',
+    'XDG_RUNTIME_DIR',
+    'XDG_CONFIG_HOME',
+    'XDG_DATA_HOME',
+    'XDG_CACHE_HOME',
+    'DISPLAY',
+    'WAYLAND_DISPLAY',
+    'XAUTHORITY',
+    'HTTP_PROXY',
+    'HTTPS_PROXY',
+    'NO_PROXY',
+    'ALL_PROXY',
+    'NODE_EXTRA_CA_CERTS',
+    'SSL_CERT_FILE',
+    'SSL_CERT_DIR',
+    'SYSTEMROOT',
+    'SYSTEMDRIVE',
+    'WINDIR',
+    'COMSPEC',
+    'PATHEXT',
+    'APPDATA',
+    'LOCALAPPDATA',
+    'PROGRAMDATA',
+    'PROGRAMFILES',
+    'PROGRAMFILES(X86)',
+    'USERPROFILE',
+    'USERNAME',
+    'HOMEDRIVE',
+    'HOMEPATH',
+    'PROCESSOR_ARCHITECTURE',
+    'NUMBER_OF_PROCESSORS',
+    'OS',
+  ].map((name) => name.toUpperCase()),
+);
+
+/** True for a variable of the user's environment that a local server inherits. */
+export function isInheritedVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  return INHERITED.has(upper) || upper.startsWith('LC_');
+}
+
+/**
+ * A minimal environment from the user's one (`isInheritedVariable`), plus the service's own
+ * variables, which win. Shell functions exported into the environment (`() {…}`) are dropped.
+ */
 export function childEnvironment(
   base: Record<string, string | undefined>,
   extra: Record<string, string>,
 ): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) if (value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== undefined && isInheritedVariable(name) && !value.startsWith('()'))
+      env[name] = value;
+  }
   return { ...env, ...extra };
 }
 

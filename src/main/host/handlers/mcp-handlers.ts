@@ -121,9 +121,13 @@ async function updateService(
   request: ParsedRequest<'mcp.update'>,
 ): Promise<InvokeResponse<'mcp.update'>> {
   const current = context.app.mcp.get(request.id);
+  // The environment is part of what runs (NODE_OPTIONS=--require … runs code): new values are a
+  // command change like a new command or new arguments.
   const commandChanged =
     (request.command !== undefined && request.command !== current.command) ||
-    (request.args !== undefined && request.args.join('\u0000') !== current.args.join('\u0000'));
+    (request.args !== undefined && request.args.join('\u0000') !== current.args.join('\u0000')) ||
+    (request.env !== undefined && request.env.length > 0) ||
+    (request.transport === 'stdio' && current.transport !== 'stdio');
   if ((request.transport === 'stdio' || current.transport === 'stdio') && commandChanged) {
     if (request.confirmCommand !== true) {
       throw new AivoryError(

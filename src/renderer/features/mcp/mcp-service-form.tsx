@@ -107,10 +107,18 @@ export function McpServiceForm(props: {
       ...(editing && given.length === 0 ? {} : { headers: given }),
     };
   };
+  const newEnv = env.filter((entry) => entry.name.trim() !== '');
+  // What will run: the variables set for it, then the command line.
+  const runLine = [
+    ...newEnv.map((entry) => `${entry.name.trim()}=${entry.value}`),
+    commandLine,
+  ].join(' ');
   const commandChanged =
     editing === undefined ||
+    editing.transport !== 'stdio' ||
     command.trim() !== (editing.command ?? '') ||
-    argList.join('\n') !== editing.args.join('\n');
+    argList.join('\n') !== editing.args.join('\n') ||
+    newEnv.length > 0;
   const submit = async (confirmed: boolean): Promise<void> => {
     const problems = check();
     setErrors(problems);
@@ -239,7 +247,7 @@ export function McpServiceForm(props: {
         <div className="confirm-box" role="alertdialog" data-testid="mcp-stdio-confirm">
           <strong>{t('mcp.form.confirmTitle')}</strong>
           <p>{t('mcp.form.confirmBody')}</p>
-          <pre data-testid="mcp-stdio-command">{commandLine}</pre>
+          <pre data-testid="mcp-stdio-command">{runLine}</pre>
           <button
             type="button"
             className="button danger"

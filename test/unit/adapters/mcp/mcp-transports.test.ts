@@ -51,12 +51,32 @@ describe('forwardLines', () => {
 });
 
 describe('endpoint checks', () => {
-  it('builds the child environment from the user environment plus the service variables', () => {
+  it('builds a minimal child environment: the essentials of the user one plus the service variables', () => {
     expect(
-      childEnvironment({ PATH: '/bin', GONE: undefined, X: 'base' }, { X: 'service' }),
+      childEnvironment(
+        {
+          PATH: '/bin',
+          HOME: '/home/u',
+          LC_ALL: 'C.UTF-8',
+          HTTPS_PROXY: 'http://proxy:3128',
+          GONE: undefined,
+          X: 'base',
+          AIVORY_API_KEY: 'sk-secret',
+          SANDBOX_API_KEY: 'sandbox-secret',
+          AWS_SECRET_ACCESS_KEY: 'aws',
+          NODE_OPTIONS: '--require /tmp/evil.js',
+          BASH_FUNC_x: '() { id; }',
+          TZ: '() { evil; }',
+        },
+        { X: 'service', TOKEN: 't' },
+      ),
     ).toEqual({
       PATH: '/bin',
+      HOME: '/home/u',
+      LC_ALL: 'C.UTF-8',
+      HTTPS_PROXY: 'http://proxy:3128',
       X: 'service',
+      TOKEN: 't',
     });
   });
 
