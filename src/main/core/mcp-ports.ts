@@ -15,6 +15,15 @@ export type McpEndpoint =
       url: string;
       /** Sent on every request (already decrypted); never sent to another origin. */
       headers: Record<string, string>;
+      /**
+       * The checked addresses for a new connection to the URL's host, asked again for every
+       * connection (the address rules run each time, so DNS rebinding cannot move a connection
+       * elsewhere); absent, the system resolver decides (tests of the adapter alone).
+       */
+      resolveAddresses?: (
+        hostname: string,
+        signal: AbortSignal,
+      ) => Promise<readonly { address: string; family: 4 | 6 }[]>;
     }
   | {
       transport: 'stdio';

@@ -75,6 +75,9 @@ export function networkFailure(error: unknown, origin: string): McpError | null 
   if (error instanceof McpError || isAbortError(error)) return null;
   const code = errorCode(error);
   const host = hostOf(origin);
+  if (code === ADDRESS_BLOCKED) {
+    return new McpError('other', `blocked: ${oneLine(blockedMessage(error), 300)}`);
+  }
   if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME', 'EAI_FAIL'].includes(code)) {
     return new McpError('dns', `could not resolve ${host} (${code}); check the address`);
   }
@@ -104,6 +107,16 @@ export function networkFailure(error: unknown, origin: string): McpError | null 
     return new McpError('disconnected', `the connection to ${origin} failed`);
   }
   return null;
+}
+
+/** The code of a connection the address rules refused at connect time (see mcp-fetch.ts). */
+export const ADDRESS_BLOCKED = 'AIVORY_ADDRESS_BLOCKED';
+
+function blockedMessage(error: unknown, depth = 0): string {
+  if (depth > 4 || typeof error !== 'object' || error === null) return 'address refused';
+  if ('code' in error && error.code === ADDRESS_BLOCKED && error instanceof Error)
+    return error.message;
+  return 'cause' in error ? blockedMessage(error.cause, depth + 1) : 'address refused';
 }
 
 function hostOf(origin: string): string {

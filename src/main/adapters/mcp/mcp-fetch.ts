@@ -5,9 +5,11 @@
  * and network failures into specific McpErrors, and bounds every response body.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { McpError } from '../../core/mcp-ports';
+import { pinnedLookup } from '../fetch/http-exchange';
 import { guardBody } from './mcp-body-guard';
-import { networkFailure, oneLine } from './mcp-errors';
+import { ADDRESS_BLOCKED, networkFailure, oneLine } from './mcp-errors';
 
 /** What the fetch tells the connection about; see McpLink. */
 export interface McpFetchEvents {
@@ -30,6 +32,42 @@ export interface McpFetchConfig {
   headers: Headers;
   maxMessageBytes: number;
   events: McpFetchEvents;
+  /**
+   * The checked addresses for each new connection (the service's address rules, run again every
+   * time); the connection goes to exactly those. Absent: the system resolver decides.
+   */
+  resolveAddresses?: (
+    hostname: string,
+    signal: AbortSignal,
+  ) => Promise<readonly { address: string; family: 4 | 6 }[]>;
+}
+
+/** How long the per-connection address check may take. */
+const LOOKUP_TIMEOUT_MS = 15_000;
+
+/**
+ * An undici Agent whose every new connection asks `resolveAddresses` and connects to what it
+ * answered (TLS still checks the hostname): a name that resolves to a public address when the
+ * service is checked and to 127.0.0.1 a moment later cannot carry the service's headers inward.
+ */
+function pinnedAgent(resolveAddresses: NonNullable<McpFetchConfig['resolveAddresses']>): Agent {
+  return new Agent({
+    keepAliveTimeout: 10_000,
+    connect: {
+      lookup: (hostname, options, callback) => {
+        resolveAddresses(hostname, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).then(
+          (addresses) => pinnedLookup(hostname, addresses)(hostname, options, callback),
+          (error: unknown) => {
+            const blocked: NodeJS.ErrnoException = new Error(
+              error instanceof Error ? error.message : String(error),
+            );
+            blocked.code = ADDRESS_BLOCKED;
+            callback(blocked, '', 0);
+          },
+        );
+      },
+    },
+  });
 }
 
 /** Builds the headers once, naming a bad header without its (possibly secret) value. */
@@ -48,6 +86,7 @@ export function serviceHeaders(headers: Record<string, string>): Headers {
 /** Returns the guarded fetch for one connection. */
 export function createMcpFetch(config: McpFetchConfig): FetchLike {
   const origin = config.url.origin;
+  const agent = config.resolveAddresses ? pinnedAgent(config.resolveAddresses) : null;
   return async (input, init) => {
     const target = sameOriginTarget(input, origin);
     const method = (init?.method ?? 'GET').toUpperCase();
@@ -56,7 +95,13 @@ export function createMcpFetch(config: McpFetchConfig): FetchLike {
     for (const [name, value] of config.headers) if (!headers.has(name)) headers.set(name, value);
     let response: Response;
     try {
-      response = await fetch(target, { ...init, method, headers, redirect: 'manual' });
+      const request = { ...init, method, headers, redirect: 'manual' as const };
+      response = agent
+        ? ((await undiciFetch(target, {
+            ...(request as Parameters<typeof undiciFetch>[1]),
+            dispatcher: agent,
+          })) as unknown as Response)
+        : await fetch(target, request);
     } catch (error) {
       const failure = networkFailure(error, origin);
       if (failure === null) throw error;

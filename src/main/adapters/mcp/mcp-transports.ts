@@ -65,6 +65,7 @@ export function buildTransport(endpoint: McpEndpoint, deps: TransportDeps): Buil
     headers: serviceHeaders(endpoint.headers),
     maxMessageBytes: deps.limits.maxMessageBytes,
     events: deps.events,
+    ...(endpoint.resolveAddresses ? { resolveAddresses: endpoint.resolveAddresses } : {}),
   });
   if (endpoint.transport === 'sse') {
     return { transport: new SSEClientTransport(url, { fetch }), server: url.origin };

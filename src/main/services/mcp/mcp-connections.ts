@@ -6,7 +6,7 @@
 import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
 import type { McpEndpoint, McpSession } from '../../core/mcp-ports';
-import { checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
+import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import type { McpServicesDependencies } from './mcp-services';
 
 /** Connect + initialize deadline for tests, syncs and calls. */
@@ -82,7 +82,19 @@ export class McpConnections {
       };
     }
     const url = checkServiceUrl(service.url ?? '');
-    await checkResolvedAddresses(url, this.dependencies.resolver, signal);
-    return { transport: service.transport, url: url.url, headers: await reveal(service.headers) };
+    const { resolver } = this.dependencies;
+    await checkResolvedAddresses(url, resolver, signal);
+    return {
+      transport: service.transport,
+      url: url.url,
+      headers: await reveal(service.headers),
+      // Every new connection resolves and checks again, and connects to what it checked.
+      resolveAddresses: (hostname, lookupSignal) =>
+        hostname.replace(/\.+$/, '').toLowerCase() === url.hostname.toLowerCase()
+          ? checkedAddresses(url, resolver, lookupSignal)
+          : Promise.reject(
+              new AivoryError('invalid-input', `${hostname} is not this service's host`),
+            ),
+    };
   }
 }

@@ -6,7 +6,7 @@
  */
 import { AivoryError } from '../../../shared/errors';
 import { checkAddress, describeRefusal } from '../../adapters/fetch/address-policy';
-import type { HostResolver } from '../../adapters/fetch/host-resolver';
+import type { HostResolver, ResolvedAddress } from '../../adapters/fetch/host-resolver';
 import { parseIpAddress } from '../../adapters/fetch/ip-address';
 
 export interface ServiceUrl {
@@ -61,16 +61,23 @@ function isLocalHost(hostname: string): boolean {
 }
 
 /**
- * Before connecting to a public name: every address it resolves to must be public (a name that
- * points into the LAN must be typed as the address itself). Local hosts pass as typed.
+ * The addresses a connection to `service` may use, checked now. A typed address is itself. A
+ * name — public or local — is resolved every time (a check made once would let a rebinding name
+ * answer differently when the connection is made): a public name must resolve to public
+ * addresses only (a name that points into the LAN must be typed as the address itself); a local
+ * name (`.lan`, `.local`, `.internal`, …) may resolve to this machine or the LAN, never to a
+ * link-local or metadata address (`metadata.google.internal` is 169.254.169.254).
  */
-export async function checkResolvedAddresses(
+export async function checkedAddresses(
   service: ServiceUrl,
   resolver: HostResolver,
   signal: AbortSignal,
-): Promise<void> {
-  if (service.local || parseIpAddress(service.hostname) !== null) return;
-  let answers;
+): Promise<ResolvedAddress[]> {
+  const literal = parseIpAddress(service.hostname);
+  if (literal !== null) {
+    return [{ address: service.hostname, family: service.hostname.includes(':') ? 6 : 4 }];
+  }
+  let answers: ResolvedAddress[];
   try {
     answers = await resolver.resolve(service.hostname, signal);
   } catch {
@@ -78,11 +85,27 @@ export async function checkResolvedAddresses(
   }
   for (const answer of answers) {
     const verdict = checkAddress(answer.address);
-    if (!verdict.allowed) {
-      throw new AivoryError(
-        'invalid-input',
-        `${service.hostname} resolves to ${describeRefusal(verdict)}; if this server is yours, use its address in the URL instead of the name.`,
-      );
-    }
+    if (verdict.allowed) continue;
+    const inward =
+      service.local &&
+      LOCAL_LABELS.test(verdict.label) &&
+      !/metadata|credentials|link-local/.test(verdict.label);
+    if (inward) continue;
+    throw new AivoryError(
+      'invalid-input',
+      service.local
+        ? `${service.hostname} resolves to ${describeRefusal(verdict)}: refused.`
+        : `${service.hostname} resolves to ${describeRefusal(verdict)}; if this server is yours, use its address in the URL instead of the name.`,
+    );
   }
+  return answers;
+}
+
+/** `checkedAddresses` for its verdict only (before saving or testing a service). */
+export async function checkResolvedAddresses(
+  service: ServiceUrl,
+  resolver: HostResolver,
+  signal: AbortSignal,
+): Promise<void> {
+  await checkedAddresses(service, resolver, signal);
 }
