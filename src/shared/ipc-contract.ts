@@ -162,13 +162,18 @@ const modelMethods = {
       environmentModel: environmentModelSchema.nullable(),
     }),
   ),
-  /** Creates (no `id`) or replaces a model; `apiKey` absent keeps the saved key, null clears it. */
+  /**
+   * Creates (no `id`) or replaces a model; `apiKey` absent keeps the saved key, null clears it.
+   * A base URL on another origin drops the saved key (it was for the old server) unless a new key
+   * is given or `keepKey` is true.
+   */
   'models.save': method(
     z
       .object({
         id: idSchema.optional(),
         ...modelFields,
         apiKey: apiKeyInput.nullable().optional(),
+        keepKey: z.boolean().optional(),
       })
       .strict(),
     modelViewSchema,

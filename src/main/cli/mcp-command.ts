@@ -18,7 +18,7 @@ import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
 const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -37,6 +37,7 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       arg: { type: 'string', multiple: true },
       env: { type: 'string', multiple: true },
       accept: { type: 'boolean', default: false },
+      'keep-headers': { type: 'boolean', default: false },
       approve: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -55,6 +56,7 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
           : await services.update(required(name), {
               ...(values.name ? { name: values.name } : {}),
               ...flags,
+              ...(values['keep-headers'] ? { keepHeaders: true } : {}),
             });
       if (notice) io.stderr(`Notice: ${notice}\n`);
       print(

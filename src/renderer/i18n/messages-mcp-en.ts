@@ -100,5 +100,7 @@ export const MCP_EN = {
   'mcpPicker.back': 'Back',
   'mcp.form.editTitle': 'Edit {name}',
   'mcp.form.headersKept': 'Saved headers ({names}) are kept unless you enter new ones here.',
+  'mcp.form.keepHeaders':
+    'Also send the saved headers ({names}) to {origin} (otherwise they are removed: they were saved for the old address)',
   'mcp.edit': 'Edit',
 } as const;

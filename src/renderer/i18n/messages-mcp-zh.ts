@@ -99,5 +99,7 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcpPicker.back': '返回',
   'mcp.form.editTitle': '编辑 {name}',
   'mcp.form.headersKept': '已保存的请求头（{names}）保持不变，除非在此填写新的。',
+  'mcp.form.keepHeaders':
+    '也把已保存的请求头（{names}）发送到 {origin}（否则会删除它们：它们是为原地址保存的）',
   'mcp.edit': '编辑',
 };

@@ -50,6 +50,8 @@ export const SETTINGS_EN = {
   'set.models.apiKey': 'API key',
   'set.models.apiKeySaved': 'Leave empty to keep the saved key ({mask})',
   'set.models.clearKey': 'Remove the saved key',
+  'set.models.keepKey':
+    'Also send the saved key to {origin} (otherwise it is removed: it was saved for the old address)',
   'set.models.model': 'Model',
   'set.models.toolMode': 'Tool calling',
   'set.models.contextWindow': 'Context window (tokens)',

@@ -51,6 +51,7 @@ export const SETTINGS_ZH: Record<keyof typeof SETTINGS_EN, string> = {
   'set.models.apiKey': 'API 密钥',
   'set.models.apiKeySaved': '留空则保留已保存的密钥（{mask}）',
   'set.models.clearKey': '删除已保存的密钥',
+  'set.models.keepKey': '也把已保存的密钥发送到 {origin}（否则会删除它：它是为原地址保存的）',
   'set.models.model': '模型',
   'set.models.toolMode': '工具调用方式',
   'set.models.contextWindow': '上下文窗口（token）',

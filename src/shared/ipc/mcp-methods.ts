@@ -149,7 +149,14 @@ export const mcpMethods = {
    * values are never sent back, so absent keeps them); a new address makes it untested again.
    */
   'mcp.update': {
-    request: mcpAddRequestSchema.partial().extend({ id: idSchema }).strict(),
+    request: mcpAddRequestSchema
+      .partial()
+      .extend({
+        id: idSchema,
+        /** A URL on another origin drops the saved headers unless this is true. */
+        keepHeaders: z.boolean().optional(),
+      })
+      .strict(),
     response: z.object({ service: mcpServiceViewSchema, notice: z.string().nullable() }),
   },
   'mcp.remove': { request: byId, response: ok },

@@ -128,6 +128,44 @@ describe('settings page handlers', () => {
     expect(all).toMatchObject({ defaultMcpServices: null, mcpDefaults: [] });
   });
 
+  it("a model's saved key does not follow it to another server unless kept or re-entered", async () => {
+    fixture = openHostFixture();
+    const saved = await fixture.value('models.save', {
+      baseUrl: 'https://api.example.com/v1',
+      model: 'm',
+      apiKey: KEY,
+    });
+    // Another path on the same origin keeps the key.
+    const samePlace = await fixture.value('models.save', {
+      id: saved.id,
+      baseUrl: 'https://api.example.com/v2',
+      model: 'm',
+    });
+    expect(samePlace.apiKeyMasked).toBe('sk-…3456');
+    // Another origin without a key: the key is dropped (and its secret deleted).
+    const moved = await fixture.value('models.save', {
+      id: saved.id,
+      baseUrl: 'https://collector.example.net/v1',
+      model: 'm',
+    });
+    expect(moved.apiKeyMasked).toBeNull();
+    expect(await fixture.app.secrets.get(`model:${saved.id}:api-key`)).toBeNull();
+    // Kept on purpose, or a new key typed: both honoured.
+    await fixture.value('models.save', {
+      id: saved.id,
+      baseUrl: 'https://api.example.com/v1',
+      model: 'm',
+      apiKey: KEY,
+    });
+    const kept = await fixture.value('models.save', {
+      id: saved.id,
+      baseUrl: 'https://proxy.example.org/v1',
+      model: 'm',
+      keepKey: true,
+    });
+    expect(kept.apiKeyMasked).toBe('sk-…3456');
+  });
+
   it('memories: edit, archive, restore, delete; unknown ids are not-found', async () => {
     fixture = openHostFixture();
     const memory = fixture.app.store.saveMemory({

@@ -392,4 +392,27 @@ describe('MCP services', () => {
       'An MCP service named "Notes" exists.',
     );
   });
+
+  it('a URL on another origin drops the saved headers unless they are re-entered or kept', async () => {
+    const { services } = fixture();
+    await add(services);
+    const secrets = services.get('Files').headers.map((entry) => entry.secretRef);
+    // Same origin, another path: the headers stay.
+    const samePlace = await services.update('Files', { url: 'https://mcp.example.com/v2/mcp' });
+    expect(samePlace.service.headers.map((entry) => entry.name)).toEqual(['X-Token']);
+    expect(samePlace.notice).toBeNull();
+    // Another origin: dropped, and the user is told which and why.
+    const moved = await services.update('Files', { url: 'https://evil.example.net/mcp' });
+    expect(moved.service.headers).toEqual([]);
+    expect(moved.notice).toContain('X-Token');
+    expect(moved.notice).toContain('https://mcp.example.com');
+    expect(services.get('Files').headers).toEqual([]);
+    await add(services, 'Kept');
+    const kept = await services.update('Kept', {
+      url: 'https://mcp2.example.com/mcp',
+      keepHeaders: true,
+    });
+    expect(kept.service.headers.map((entry) => entry.name)).toEqual(['X-Token']);
+    expect(secrets).toHaveLength(1);
+  });
 });

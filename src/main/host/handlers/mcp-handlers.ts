@@ -150,6 +150,7 @@ async function updateService(
     ...(request.command === undefined ? {} : { command: request.command }),
     ...(request.args ? { args: request.args } : {}),
     ...(request.env ? { env: request.env.map((entry) => `${entry.name}=${entry.value}`) } : {}),
+    ...(request.keepHeaders === undefined ? {} : { keepHeaders: request.keepHeaders }),
   });
   return { service: serviceView(service), notice };
 }

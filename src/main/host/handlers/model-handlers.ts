@@ -2,6 +2,7 @@
  * `models.*` and `app.status`: saved models as masked views, the AIVORY_* start-up model, saving
  * (key to the secret store), deleting, and the connection check of the setup screen.
  */
+import { originOf } from '../../../shared/url-origin';
 import type { ModelConfig } from '../../../shared/dto';
 import { AivoryError, toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
@@ -62,7 +63,12 @@ async function saveModel(
   const existing = request.id === undefined ? null : requireModel(models, request.id);
   const id = existing?.id ?? ids.next('model');
   let apiKeyRef = existing?.apiKeyRef ?? null;
-  if (request.apiKey === null && apiKeyRef) {
+  // A key saved for one server never follows the model to another one by itself.
+  const movedAway = existing !== null && originOf(existing.baseUrl) !== originOf(request.baseUrl);
+  const dropKey =
+    request.apiKey === null ||
+    (movedAway && request.apiKey === undefined && request.keepKey !== true);
+  if (dropKey && apiKeyRef) {
     await secrets.delete(apiKeyRef);
     apiKeyRef = null;
   } else if (typeof request.apiKey === 'string') {

@@ -4,6 +4,7 @@
  * `tools/list_changed` only marks a service stale; what models see changes when the user syncs
  * and accepts.
  */
+import { originOf } from '../../../shared/url-origin';
 import { AivoryError } from '../../../shared/errors';
 import type {
   McpApprovalPolicy,
@@ -92,9 +93,14 @@ export class McpServices {
    * absent, they are kept. A changed address, transport or command disconnects the service and
    * makes it untested again; snapshots and approvals stay.
    */
+  /**
+   * Changes a service: only the fields given. When the URL moves to another origin and no new
+   * headers are given, the saved headers (keys, tokens) are dropped — they were meant for the old
+   * server — unless `keepHeaders` says to send them to the new one.
+   */
   async update(
     idOrName: string,
-    changes: Partial<McpServiceInput>,
+    changes: Partial<McpServiceInput> & { keepHeaders?: boolean },
   ): Promise<{ service: McpServiceView; notice: string | null }> {
     const current = this.get(idOrName);
     const parsed = parseServiceInput(
@@ -125,7 +131,19 @@ export class McpServices {
       for (const entry of old) await this.dependencies.secrets.delete(entry.secretRef);
       return this.saveSecrets(current.id, kind, entries);
     };
-    const headers = await replace('header', changes.headers, current.headers, parsed.headers);
+    const originMoved =
+      current.url !== null && parsed.url !== null && originOf(parsed.url) !== originOf(current.url);
+    const dropHeaders =
+      originMoved &&
+      changes.headers === undefined &&
+      changes.keepHeaders !== true &&
+      current.headers.length > 0;
+    const headers = await replace(
+      'header',
+      dropHeaders ? [] : changes.headers,
+      current.headers,
+      dropHeaders ? [] : parsed.headers,
+    );
     const env = await replace('env', changes.env, current.env, parsed.env);
     const moved =
       parsed.url !== current.url ||
@@ -145,7 +163,14 @@ export class McpServices {
           testedAt: null,
         })
       : service;
-    return { service: await this.view(updated), notice: parsed.notice };
+    const dropped = dropHeaders
+      ? `The saved request headers (${current.headers.map((entry) => entry.name).join(', ')}) were removed: they were for ${originOf(current.url ?? '')}, not ${originOf(parsed.url ?? '')}. Enter them again, or keep them with --keep-headers.`
+      : null;
+    const notice = [parsed.notice, dropped].filter((text): text is string => text !== null);
+    return {
+      service: await this.view(updated),
+      notice: notice.length > 0 ? notice.join(' ') : null,
+    };
   }
 
   async remove(idOrName: string): Promise<void> {

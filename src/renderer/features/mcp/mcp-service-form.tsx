@@ -3,6 +3,7 @@
  * timeouts; a notice for loopback/LAN hosts; a stdio service (only when local command servers are
  * allowed) is added after an explicit confirmation that shows the exact command line.
  */
+import { originOf } from '../../../shared/url-origin';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { InvokeRequest, InvokeResponse } from '../../../shared/ipc-contract';
@@ -57,6 +58,7 @@ export function McpServiceForm(props: {
   const [transport, setTransport] = useState<Transport>(editing?.transport ?? 'streamable-http');
   const [url, setUrl] = useState(editing?.url ?? '');
   const [headers, setHeaders] = useState<Entry[]>([]);
+  const [keepHeaders, setKeepHeaders] = useState(false);
   const [timeout, setTimeoutText] = useState(
     editing ? String(Math.round(editing.timeoutMs / 1000)) : '60',
   );
@@ -73,6 +75,14 @@ export function McpServiceForm(props: {
     .filter(Boolean);
   const commandLine = [command.trim(), ...argList].join(' ');
   const localHost = stdio ? null : localHostOf(url);
+  // Saved headers (keys, tokens) are for the server they were saved with: a URL on another
+  // origin drops them unless new ones are entered or the user keeps them on purpose.
+  const headersWouldMove =
+    editing !== undefined &&
+    !stdio &&
+    editing.headers.length > 0 &&
+    headers.every((entry) => entry.name.trim() === '') &&
+    originOf(url.trim()) !== originOf(editing.url ?? '');
 
   const check = (): FieldErrors => ({
     name: checkRequired(name),
@@ -105,6 +115,7 @@ export function McpServiceForm(props: {
       ...common,
       url: url.trim(),
       ...(editing && given.length === 0 ? {} : { headers: given }),
+      ...(headersWouldMove && keepHeaders ? { keepHeaders: true } : {}),
     };
   };
   const newEnv = env.filter((entry) => entry.name.trim() !== '');
@@ -226,12 +237,28 @@ export function McpServiceForm(props: {
             error={errors.headers}
             onChange={edited('headers', setHeaders)}
           />
-          {editing && editing.headers.length > 0 && (
+          {editing && editing.headers.length > 0 && !headersWouldMove && (
             <p className="muted" data-testid="mcp-form-headers-kept">
               {t('mcp.form.headersKept', {
                 names: editing.headers.map((header) => header.name).join(', '),
               })}
             </p>
+          )}
+          {headersWouldMove && editing && (
+            <label className="inline" data-testid="mcp-form-headers-move">
+              <input
+                type="checkbox"
+                data-testid="mcp-form-keep-headers"
+                checked={keepHeaders}
+                onChange={(e) => setKeepHeaders(e.target.checked)}
+              />
+              <span>
+                {t('mcp.form.keepHeaders', {
+                  names: editing.headers.map((header) => header.name).join(', '),
+                  origin: originOf(url.trim()),
+                })}
+              </span>
+            </label>
           )}
         </>
       )}

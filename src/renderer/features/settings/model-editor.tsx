@@ -3,6 +3,7 @@
  * context window, and the built-in / MCP tools checked by default. "Check connection" lists the
  * server's models (a saved key is used only against the model's own URL).
  */
+import { originOf } from '../../../shared/url-origin';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { ToolMode } from '../../../shared/dto';
@@ -42,6 +43,7 @@ export function ModelEditor(props: {
   const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? '');
   const [apiKey, setApiKey] = useState('');
   const [clearKey, setClearKey] = useState(false);
+  const [keepKey, setKeepKey] = useState(false);
   const [model, setModel] = useState(saved?.model ?? '');
   const [toolMode, setToolMode] = useState<ToolMode>(saved?.toolMode ?? 'native');
   const [context, setContext] = useState(String(saved?.contextWindow ?? DEFAULT_CONTEXT_WINDOW));
@@ -51,6 +53,14 @@ export function ModelEditor(props: {
   const [state, setState] = useState<SaveState>('idle');
   const [check, setCheck] = useState<Check | null>(null);
 
+  // A saved key is for the server it was saved with: moving the model elsewhere drops it unless
+  // the user keeps it on purpose (or types a new one).
+  const keyWouldMove =
+    saved !== null &&
+    saved.apiKeyMasked !== null &&
+    !clearKey &&
+    apiKey.trim() === '' &&
+    originOf(baseUrl.trim()) !== originOf(saved.baseUrl);
   const request = (): InvokeRequest<'models.save'> => ({
     ...(saved ? { id: saved.id } : {}),
     ...(label.trim() ? { label: label.trim() } : {}),
@@ -61,6 +71,7 @@ export function ModelEditor(props: {
     defaultTools: tools,
     defaultMcpServices: services,
     ...(apiKey.trim() ? { apiKey: apiKey.trim() } : clearKey ? { apiKey: null } : {}),
+    ...(keyWouldMove && keepKey ? { keepKey: true } : {}),
   });
   const save = async (): Promise<void> => {
     const problems: FieldErrors = {
@@ -129,6 +140,17 @@ export function ModelEditor(props: {
           onChange={(e) => edited('apiKey', setApiKey)(e.target.value)}
         />
       </Field>
+      {keyWouldMove && (
+        <label className="inline" data-testid="model-key-moves">
+          <input
+            type="checkbox"
+            data-testid="model-keep-key"
+            checked={keepKey}
+            onChange={(e) => setKeepKey(e.target.checked)}
+          />
+          <span>{t('set.models.keepKey', { origin: originOf(baseUrl.trim()) })}</span>
+        </label>
+      )}
       {saved?.apiKeyMasked && (
         <label className="inline">
           <input
