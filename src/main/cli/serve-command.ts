@@ -4,7 +4,8 @@
  * Runs until Ctrl-C (or SIGTERM), then closes the server; the caller closes the AppContext.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AivoryError } from '../../shared/errors';
@@ -57,16 +58,48 @@ export async function serveCommand(
   return EXIT_OK;
 }
 
-/** Opens the URL in the user's browser; a missing opener is not an error (the URL is printed). */
+/**
+ * Opens the URL in the user's browser without putting the token on a command line (every local
+ * user can read argv with `ps`, and the token gives the whole API): the opener gets the path of a
+ * private (0600, in a 0700 folder) page that redirects to the URL; it is removed after a minute or
+ * when serve stops. A missing opener is not an error (the URL is printed).
+ */
 function openInBrowser(url: string): void {
-  const [command, ...args] =
-    process.platform === 'darwin'
-      ? ['open', url]
-      : process.platform === 'win32'
-        ? ['cmd', '/c', 'start', '""', url]
-        : ['xdg-open', url];
-  if (command === undefined) return;
+  const { command, args, cleanUp } = prepareBrowserOpen(url, process.platform);
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
-  child.on('error', () => undefined);
+  child.on('error', () => cleanUp());
   child.unref();
+  setTimeout(cleanUp, 60_000).unref();
+  process.once('exit', cleanUp);
+}
+
+/** The opener's command line and the private redirect page it opens (exported for tests). */
+export function prepareBrowserOpen(
+  url: string,
+  platform: NodeJS.Platform,
+  directory: string = tmpdir(),
+): { command: string; args: string[]; page: string; cleanUp: () => void } {
+  const folder = mkdtempSync(join(directory, 'aivory-open-'));
+  chmodSync(folder, 0o700);
+  const page = join(folder, 'open-aivory.html');
+  const target = escapeAttribute(url);
+  writeFileSync(
+    page,
+    `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
+      `<meta http-equiv="refresh" content="0;url=${target}"><title>Aivory</title>` +
+      `<a href="${target}">Open Aivory</a>\n`,
+    { mode: 0o600 },
+  );
+  const cleanUp = (): void => rmSync(folder, { recursive: true, force: true });
+  const [command, ...args] =
+    platform === 'darwin'
+      ? ['open', page]
+      : platform === 'win32'
+        ? ['cmd', '/c', 'start', '""', page]
+        : ['xdg-open', page];
+  return { command: command ?? 'xdg-open', args, page, cleanUp };
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
