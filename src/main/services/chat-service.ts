@@ -9,9 +9,18 @@ import type { StopReason, TurnEndEvent, TurnEvent } from '../../shared/turn-even
 import type { LimitOverrides } from '../core/orchestrator/budgets';
 import { resolveTurnLimits } from '../core/orchestrator/budgets';
 import { runTurn } from '../core/orchestrator/run-turn';
-import type { Approver, Clock, IdGenerator, LlmClient, Logger, Store, Tool } from '../core/ports';
-import type { TurnTools } from '../core/turn-tools';
-import type { AttachmentInput, AttachmentSink } from './attachments';
+import type {
+  Approver,
+  ArtifactSink,
+  Clock,
+  IdGenerator,
+  LlmClient,
+  Logger,
+  Store,
+  Tool,
+  TurnTools,
+} from '../core/ports';
+import type { AttachmentInput } from './attachments';
 import {
   attachmentsOf,
   checkAttachments,
@@ -77,7 +86,7 @@ export interface ChatServiceDependencies {
   logger: Logger;
   limitOverrides: LimitOverrides;
   /** Where attachment copies go (`<data>/uploads/<conversation>/`). */
-  attachments: AttachmentSink;
+  attachments: ArtifactSink;
 }
 
 /** Conversation titles are the first words of the first message, cut to this length. */

@@ -6,8 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { MessagePart } from '../../shared/dto';
 import type { ArtifactReference } from '../../shared/turn-events';
-import type { Store } from '../core/ports';
-import type { ImageFile } from '../tools/image-generate';
+import type { ImageFile, Store } from '../core/ports';
 import { IMAGE_GENERATE_NAME } from '../tools/image-generate';
 
 export async function previousGeneratedImage(

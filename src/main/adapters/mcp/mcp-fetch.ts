@@ -5,7 +5,7 @@
  * and network failures into specific McpErrors, and bounds every response body.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError } from '../../core/mcp-ports';
+import { McpError } from '../../core/ports';
 import { guardBody } from './mcp-body-guard';
 import { networkFailure, oneLine } from './mcp-errors';
 

@@ -6,7 +6,7 @@
  */
 import { AivoryError } from '../../../shared/errors';
 import { checkAddress, describeRefusal } from '../../adapters/fetch/address-policy';
-import type { HostResolver } from '../../adapters/fetch/host-resolver';
+import type { HostResolver } from '../../core/ports';
 import { parseIpAddress } from '../../adapters/fetch/ip-address';
 
 export interface ServiceUrl {
