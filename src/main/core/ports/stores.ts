@@ -19,6 +19,3 @@ export interface AppStores {
   library: LibraryStore;
   mcp: McpStore;
 }
-
-/** Every store but MCP's in one object: what `openStore` returns. */
-export interface Store extends ConversationStore, MemoryStore, SettingsStore, LibraryStore {}
