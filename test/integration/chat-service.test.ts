@@ -40,7 +40,10 @@ async function fixture(script: Script, toolMode: 'native' | 'prompt' = 'prompt')
     switches: () => store.getToolAvailability(),
   });
   const chat = new ChatService({
-    store,
+    conversations: store,
+    memories: store,
+    skills: store,
+    settings: store,
     tools,
     createLlmClient: (model) =>
       new OpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey, maxRetries: 0 }),

@@ -119,7 +119,7 @@ describe('aivory skills | prompts | memories', () => {
     expect(shown.stdout).toMatch(/^🗓 weekly-report\nWhen to use: Load when the user asks/);
     expect(shown.stdout).toContain('Asset: logo.png (image/png, 4 B)');
     expect(shown.stdout.endsWith('\n\n# Weekly report\n\n1. Collect the numbers.\n\n')).toBe(true);
-    expect(context.store.readSkillAsset('weekly-report', 'logo.png')).toEqual(
+    expect(context.stores.library.readSkillAsset('weekly-report', 'logo.png')).toEqual(
       new Uint8Array([137, 80, 78, 71]),
     );
 
@@ -132,7 +132,7 @@ describe('aivory skills | prompts | memories', () => {
       stdout: 'Removed skill weekly-report.\n',
       stderr: '',
     });
-    expect(context.store.listSkills()).toEqual([]);
+    expect(context.stores.library.listSkills()).toEqual([]);
   });
 
   it('skills: overriding the built-in, then removing the override restores it', async () => {
@@ -206,7 +206,7 @@ describe('aivory skills | prompts | memories', () => {
       expect(error.message, argv.join(' ')).toMatch(message);
       expect(exitCodeFor(error.code), argv.join(' ')).toBe(EXIT_USAGE);
     }
-    expect(context.store.listSkills()).toEqual([]);
+    expect(context.stores.library.listSkills()).toEqual([]);
   });
 
   it('skills add warns about secret-looking text', async () => {
@@ -246,7 +246,7 @@ describe('aivory skills | prompts | memories', () => {
 
   it('memories: list, edit, archive, restore, delete', async () => {
     expect((await run(memoriesCommand, ['list'])).stdout).toBe('No memories saved.\n');
-    context.store.saveMemory({
+    context.stores.memories.saveMemory({
       id: 'mem_1',
       memoryText: 'Likes tea',
       slot: null,
@@ -256,7 +256,7 @@ describe('aivory skills | prompts | memories', () => {
     const edited = await run(memoriesCommand, ['edit', 'mem_1', 'Likes', 'green', 'tea']);
     expect(edited.stdout).toMatch(/^mem_1\tACTIVE\t\d{4}-\d\d-\d\d \d\d:\d\d\tLikes green tea\n$/);
     expect((await run(memoriesCommand, ['archive', 'mem_1'])).stdout).toMatch(/\tARCHIVED\t/);
-    expect(context.store.getMemory('mem_1')?.status).toBe('ARCHIVED');
+    expect(context.stores.memories.getMemory('mem_1')?.status).toBe('ARCHIVED');
     expect((await run(memoriesCommand, ['restore', 'mem_1'])).stdout).toMatch(/\tACTIVE\t/);
     const json = await run(memoriesCommand, ['list', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject([{ id: 'mem_1', memoryText: 'Likes green tea' }]);
@@ -269,6 +269,6 @@ describe('aivory skills | prompts | memories', () => {
       stdout: 'Deleted memory mem_1.\n',
       stderr: '',
     });
-    expect(context.store.listMemories()).toEqual([]);
+    expect(context.stores.memories.listMemories()).toEqual([]);
   });
 });

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpConnector } from '../../src/main/adapters/mcp/mcp-connector';
-import { McpError } from '../../src/main/core/mcp-ports';
-import type { McpCallOptions, McpSession } from '../../src/main/core/mcp-ports';
+import { McpError } from '../../src/main/core/ports';
+import type { McpCallOptions, McpSession } from '../../src/main/core/ports';
 import { EVERYTHING_SCRIPT, startEverythingServer } from '../support/mcp-everything-server';
 import type { EverythingServer } from '../support/mcp-everything-server';
 

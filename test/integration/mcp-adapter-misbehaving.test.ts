@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpConnector } from '../../src/main/adapters/mcp/mcp-connector';
 import type { McpConnectorOptions } from '../../src/main/adapters/mcp/mcp-connector';
-import { McpError } from '../../src/main/core/mcp-ports';
-import type { McpCallOptions, McpEndpoint, McpSession } from '../../src/main/core/mcp-ports';
+import { McpError } from '../../src/main/core/ports';
+import type { McpCallOptions, McpEndpoint, McpSession } from '../../src/main/core/ports';
 import { startMisbehavingServer } from '../support/mcp-misbehaving-server';
 import type { MisbehavingServer } from '../support/mcp-misbehaving-server';
 

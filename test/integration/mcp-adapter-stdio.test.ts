@@ -6,8 +6,8 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpConnector } from '../../src/main/adapters/mcp/mcp-connector';
-import { McpError } from '../../src/main/core/mcp-ports';
-import type { McpCallOptions, McpEndpoint, McpSession } from '../../src/main/core/mcp-ports';
+import { McpError } from '../../src/main/core/ports';
+import type { McpCallOptions, McpEndpoint, McpSession } from '../../src/main/core/ports';
 
 const CHILD = resolve('test/support/mcp-stdio-child.ts');
 const never = new AbortController().signal;

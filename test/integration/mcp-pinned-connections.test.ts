@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpConnector } from '../../src/main/adapters/mcp/mcp-connector';
-import type { ResolvedAddress } from '../../src/main/adapters/fetch/host-resolver';
+import type { ResolvedAddress } from '../../src/main/core/ports';
 import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { McpServices } from '../../src/main/services/mcp/mcp-services';

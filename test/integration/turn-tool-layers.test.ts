@@ -70,7 +70,10 @@ async function fixture(): Promise<Fixture> {
     },
   };
   const chat = new ChatService({
-    store,
+    conversations: store,
+    memories: store,
+    skills: store,
+    settings: store,
     tools: recording,
     createLlmClient: (model) =>
       new OpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey, maxRetries: 0 }),

@@ -11,13 +11,12 @@ import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { createGuardedFetcher } from '../../src/main/adapters/fetch/guarded-fetcher';
 import type { FetchLimits } from '../../src/main/adapters/fetch/fetch-limits';
-import type { HostResolver, ResolvedAddress } from '../../src/main/adapters/fetch/host-resolver';
+import type { HostResolver, ResolvedAddress, WebResourceFetcher } from '../../src/main/core/ports';
 import { openExchange } from '../../src/main/adapters/fetch/http-exchange';
 import { createPdfTextExtractor } from '../../src/main/adapters/fetch/pdf-text-extractor';
 import { checkUrl } from '../../src/main/adapters/fetch/url-policy';
 import { createFetchImageTool } from '../../src/main/tools/fetch-image';
 import { createWebFetchTool } from '../../src/main/tools/web-fetch';
-import type { WebResourceFetcher } from '../../src/main/tools/web-fetch-port';
 
 export interface LabResolverSpec {
   /** hostname → addresses (every lookup). */

@@ -3,9 +3,7 @@
  * import than most commands take to run, so a command that never talks to a model or an MCP
  * server (`aivory tools`, `aivory conversations list`, `--help`) never loads them.
  */
-import type { McpConnector } from '../core/mcp-ports';
-import type { LlmClient } from '../core/ports';
-import type { ImageClient } from '../tools/image-generate';
+import type { ImageClient, LlmClient, McpConnector } from '../core/ports';
 import type { McpConnectorOptions } from './mcp/mcp-limits';
 import type { OpenAiImageClientOptions } from './openai/openai-image-client';
 

@@ -50,7 +50,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       },
       modelOverridesFromEnv(io.env),
     ),
-    context.store.listModels(),
+    context.stores.settings.listModels(),
     context.secrets,
   );
   // What the user chose for this turn; the chat service decides the turn's tools from it.

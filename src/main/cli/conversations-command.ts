@@ -24,9 +24,9 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     },
   });
   const [action, id] = positionals;
-  const { store } = context;
+  const { stores } = context;
   if (action === 'list' || action === undefined) {
-    const conversations = store.listConversations();
+    const conversations = stores.conversations.listConversations();
     if (values.json) io.stdout(`${JSON.stringify(conversations)}\n`);
     else if (conversations.length === 0)
       io.stdout('No conversations yet. Start one with: aivory chat "Hello"\n');
@@ -42,17 +42,19 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     throw usageError(`Unknown action "${action}". Use list, show ID, export ID or tools ID.`);
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
-  const conversation = store.getConversation(id);
+  const conversation = stores.conversations.getConversation(id);
   if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
   if (action === 'tools') {
     const toggles = updatedToggles(conversation.toolToggles, values);
-    if (toggles !== conversation.toolToggles) store.setConversationToolToggles(id, toggles);
+    if (toggles !== conversation.toolToggles)
+      stores.conversations.setConversationToolToggles(id, toggles);
     const modelDefaults =
-      store.listModels().find((model) => model.id === conversation.modelId)?.defaultTools ?? null;
+      stores.settings.listModels().find((model) => model.id === conversation.modelId)
+        ?.defaultTools ?? null;
     io.stdout(describeConversationTools(context, modelDefaults, toggles, values.json));
     return EXIT_OK;
   }
-  const messages = store.listMessages(id);
+  const messages = stores.conversations.listMessages(id);
   if (action === 'export') {
     const format = values.format;
     if (format !== 'md' && format !== 'json') throw usageError('--format must be md or json.');
@@ -121,7 +123,7 @@ function describeConversationTools(
   const rows = decideTools(
     names.map((name) => ({ name, source: 'built-in' as const })),
     {
-      switches: context.store.getToolAvailability(),
+      switches: context.stores.settings.getToolAvailability(),
       model: { defaultTools: modelDefaults },
       toggles,
     },

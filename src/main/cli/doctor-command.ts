@@ -39,7 +39,7 @@ export async function doctorCommand(
     {
       subject: 'data directory',
       ok: true,
-      detail: `${context.dataDir} (schema version ${context.store.connectionInfo().schemaVersion})`,
+      detail: `${context.dataDir} (schema version ${context.database.connectionInfo().schemaVersion})`,
     },
   ];
   checks.push(
@@ -70,7 +70,7 @@ async function modelCheck(
   try {
     const model = await resolveModel(
       mergeOverrides(flags, modelOverridesFromEnv(io.env)),
-      context.store.listModels(),
+      context.stores.settings.listModels(),
       context.secrets,
     );
     const served = await listServerModels({
@@ -92,7 +92,7 @@ async function modelCheck(
 
 async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
   const defaults =
-    context.store.listModels().find((model) => model.isDefault)?.defaultTools ?? null;
+    context.stores.settings.listModels().find((model) => model.isDefault)?.defaultTools ?? null;
   const checks: DoctorCheck[] = [];
   for (const { name, enabled, tool, reason } of await context.tools.list()) {
     const subject = `tool ${name}`;

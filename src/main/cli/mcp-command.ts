@@ -192,7 +192,7 @@ async function callTool(
   const service = context.mcp.get(serviceName);
   const dependencies = {
     services: context.mcp,
-    store: context.store.mcp,
+    store: context.stores.mcp,
     artifacts: new FileArtifactSink(
       io.env.AIVORY_ARTIFACTS_DIR ?? join(context.dataDir, 'artifacts'),
     ),

@@ -18,7 +18,7 @@ export function memoriesCommand(argv: string[], context: AppContext, io: CliIo):
     options: { json: { type: 'boolean', default: false } },
   });
   const [action = 'list', id, ...rest] = positionals;
-  const memories = new MemoriesService(context.store);
+  const memories = new MemoriesService(context.stores.memories);
   if (action === 'list') {
     const all = memories.list();
     if (values.json) io.stdout(`${JSON.stringify(all)}\n`);

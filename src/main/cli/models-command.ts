@@ -32,8 +32,8 @@ export async function modelsCommand(
     },
   });
   const [action, id] = positionals;
-  const { store, secrets } = context;
-  const models = store.listModels();
+  const { stores, secrets } = context;
+  const models = stores.settings.listModels();
   switch (action ?? 'list') {
     case 'list': {
       if (models.length === 0)
@@ -41,7 +41,7 @@ export async function modelsCommand(
       for (const model of models) {
         const key = model.apiKeyRef ? await secrets.get(model.apiKeyRef) : null;
         io.stdout(
-          `${model.isDefault ? '*' : ' '} ${model.id}\t${model.label}\t${model.model} @ ${model.baseUrl}\t${model.toolMode}\tkey: ${key ? maskSecret(key) : 'none'}\tmcp: ${describeMcpDefaults(model.defaultMcpServices, context.store.mcp.listServices())}\n`,
+          `${model.isDefault ? '*' : ' '} ${model.id}\t${model.label}\t${model.model} @ ${model.baseUrl}\t${model.toolMode}\tkey: ${key ? maskSecret(key) : 'none'}\tmcp: ${describeMcpDefaults(model.defaultMcpServices, context.stores.mcp.listServices())}\n`,
         );
       }
       return EXIT_OK;
@@ -73,7 +73,7 @@ export async function modelsCommand(
         apiKeyRef,
         isDefault: values.default || models.length === 0,
       };
-      store.saveModel(config);
+      stores.settings.saveModel(config);
       io.stdout(`${config.id}\n`);
       return EXIT_OK;
     }
@@ -84,9 +84,9 @@ export async function modelsCommand(
       if (values.mcp === undefined && !values.clear)
         throw usageError('Usage: aivory models mcp ID --mcp a,b | --mcp none | --clear');
       const defaultMcpServices = values.clear ? null : mcpServiceIds(context, values.mcp);
-      store.saveModel({ ...model, defaultMcpServices });
+      stores.settings.saveModel({ ...model, defaultMcpServices });
       io.stdout(
-        `mcp: ${describeMcpDefaults(defaultMcpServices, context.store.mcp.listServices())}\n`,
+        `mcp: ${describeMcpDefaults(defaultMcpServices, context.stores.mcp.listServices())}\n`,
       );
       return EXIT_OK;
     }
@@ -96,10 +96,10 @@ export async function modelsCommand(
       if (!model)
         throw new AivoryError('not-found', `No saved model with id ${id ?? '(missing)'}.`);
       if (action === 'remove') {
-        store.deleteModel(model.id);
+        stores.settings.deleteModel(model.id);
         if (model.apiKeyRef) await secrets.delete(model.apiKeyRef);
       } else {
-        store.saveModel({ ...model, isDefault: true });
+        stores.settings.saveModel({ ...model, isDefault: true });
       }
       return EXIT_OK;
     }

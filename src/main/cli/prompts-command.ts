@@ -26,7 +26,7 @@ export function promptsCommand(argv: string[], context: AppContext, io: CliIo): 
   });
   const [action = 'list', id, ...extra] = positionals;
   if (extra.length > 0) throw usageError(`Unexpected argument "${extra.join(' ')}". ${USAGE}`);
-  const prompts = new PromptsService(context.store, context.ids);
+  const prompts = new PromptsService(context.stores.library, context.ids);
   switch (action) {
     case 'list': {
       const templates = prompts.list();

@@ -39,7 +39,7 @@ export function skillsCommand(argv: string[], context: AppContext, io: CliIo): n
       `Unexpected argument "${extra.join(' ')}". Repeat --asset for each file. ${USAGE}`,
     );
   }
-  const skills = new SkillsService(context.store);
+  const skills = new SkillsService(context.stores.library);
   switch (action) {
     case 'list': {
       const all = skills.list();

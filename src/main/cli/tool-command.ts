@@ -21,7 +21,7 @@ export async function toolCommand(argv: string[], context: AppContext, io: CliIo
   const candidates = (await context.tools.candidates()).filter(
     (candidate) => candidate.source === 'built-in',
   );
-  checkNamedTool(candidates, context.store.getToolAvailability(), name);
+  checkNamedTool(candidates, context.stores.settings.getToolAvailability(), name);
   const [row] = await context.tools.list([name]);
   const tool = row?.tool;
   if (!tool) throw usageError(`Tool "${name}" is not available: ${row?.reason ?? 'unknown'}`);

@@ -71,7 +71,7 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
   const events = new EventHub(app.logger);
   const approvals = new ApprovalBroker({ events, ids: app.ids });
   app.mcp.onStale((serviceId) => {
-    const name = app.store.mcp.getService(serviceId)?.name ?? serviceId;
+    const name = app.stores.mcp.getService(serviceId)?.name ?? serviceId;
     events.publish('mcp.stale', { serviceId, name });
   });
   const handlers = createApiHandlers({

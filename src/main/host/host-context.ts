@@ -27,7 +27,7 @@ export const DEFAULT_DISCOVERY_CANDIDATES: readonly DiscoveryCandidate[] = [
 export interface HostContext {
   app: Pick<
     AppContext,
-    | 'store'
+    | 'stores'
     | 'secrets'
     | 'settings'
     | 'chat'

@@ -10,11 +10,11 @@ import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
 import { createFileLogger } from '../adapters/logging/file-logger';
 import { lazyMcpConnector, lazyOpenAiLlmClient } from '../adapters/lazy-clients';
 import { FileSecretStore } from '../adapters/secrets/file-secret-store';
-import type { SqliteStore } from '../adapters/sqlite/sqlite-store';
+import type { ConnectionInfo } from '../adapters/sqlite/sqlite-store';
 import { openStore } from '../adapters/sqlite/sqlite-store';
 import { randomIds, systemClock } from '../adapters/system';
 import { limitOverridesFromEnv } from '../core/orchestrator/budgets';
-import type { IdGenerator, Logger, SecretStore } from '../core/ports';
+import type { AppStores, IdGenerator, Logger, SecretStore } from '../core/ports';
 import { createSaveMemoryTool } from '../tools/save-memory';
 import { createUseSkillTool } from '../tools/use-skill';
 import { SkillsService } from './skills-service';
@@ -35,7 +35,10 @@ import { ToolCatalog } from './tool-catalog';
 
 export interface AppContext {
   dataDir: string;
-  store: SqliteStore;
+  /** One store per aggregate (one SQLite file behind them all). */
+  stores: AppStores;
+  /** The database file's pragmas and schema version (`aivory doctor`). */
+  database: { connectionInfo(): ConnectionInfo };
   secrets: SecretStore;
   logger: Logger;
   ids: IdGenerator;
@@ -77,11 +80,18 @@ export function openAppContext(
   restrictToOwner([databasePath, `${databasePath}-wal`, `${databasePath}-shm`]);
   const secrets = options.secrets ?? new FileSecretStore(join(dataDir, 'secrets.json'));
   const ids = randomIds;
-  const skills = new SkillsService(store);
-  const settings = new SettingsService(store, logger);
+  const stores: AppStores = {
+    conversations: store,
+    memories: store,
+    settings: store,
+    library: store,
+    mcp: store.mcp,
+  };
+  const skills = new SkillsService(stores.library);
+  const settings = new SettingsService(stores.settings, logger);
   const artifacts = new FileArtifactSink(env.AIVORY_ARTIFACTS_DIR ?? join(dataDir, 'artifacts'));
   const mcp = new McpServices({
-    store: store.mcp,
+    store: stores.mcp,
     secrets,
     connector: lazyMcpConnector(),
     resolver: createSystemResolver(),
@@ -93,7 +103,7 @@ export function openAppContext(
   });
   const turnMcp = mcpTurnTools({
     services: mcp,
-    store: store.mcp,
+    store: stores.mcp,
     artifacts,
     scratchConversationId: SCRATCH_CONVERSATION_ID,
   });
@@ -105,19 +115,25 @@ export function openAppContext(
     logger,
     ...(options.warmPool === undefined ? {} : { warmPool: options.warmPool }),
   });
-  const preparation = { env, dataDir, store, secrets, settings, sandbox };
+  const preparation = { env, dataDir, stores, secrets, settings, sandbox };
   const tools = new ToolCatalog({
-    builtIns: [createSaveMemoryTool({ memories: store, ids }), createUseSkillTool({ skills })],
+    builtIns: [
+      createSaveMemoryTool({ memories: stores.memories, ids }),
+      createUseSkillTool({ skills }),
+    ],
     prepared: {
       names: PREPARED_TOOLS,
       build: (name) => buildPreparedTool(preparation, name),
       status: (name) => backendStatus(preparation, name),
     },
     mcp: turnMcp,
-    switches: () => store.getToolAvailability(),
+    switches: () => stores.settings.getToolAvailability(),
   });
   const chat = new ChatService({
-    store,
+    conversations: stores.conversations,
+    memories: stores.memories,
+    skills: stores.library,
+    settings: stores.settings,
     tools,
     createLlmClient: (model) =>
       lazyOpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey }),
@@ -129,7 +145,8 @@ export function openAppContext(
   });
   return {
     dataDir,
-    store,
+    stores,
+    database: store,
     secrets,
     logger,
     ids,

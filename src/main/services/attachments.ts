@@ -10,7 +10,7 @@ import type { MessagePart } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import type { ArtifactReference } from '../../shared/turn-events';
 import { neutraliseProtocolMarkup } from '../core/orchestrator/prompt-protocol';
-import type { ImageFile } from '../tools/image-generate';
+import type { ArtifactSink, ImageFile } from '../core/ports';
 import { sniffMimeType } from './mime-types';
 
 /** The sidecar's default upload cap (SANDBOX_MAX_UPLOAD_BYTES, seed 003): 40 MiB. */
@@ -26,16 +26,6 @@ export interface AttachmentInput {
   data: Uint8Array;
   /** Guessed from the name and the bytes when absent. */
   mime?: string;
-}
-
-/** Where attachment copies are written (FileArtifactSink rooted at the uploads folder). */
-export interface AttachmentSink {
-  save(
-    conversationId: string,
-    name: string,
-    data: Uint8Array,
-    mime: string,
-  ): Promise<ArtifactReference>;
 }
 
 /** Refuses too many or too large files before anything is stored. */
@@ -65,7 +55,7 @@ export function checkAttachments(inputs: readonly AttachmentInput[]): void {
 
 /** Stores each attachment and returns the message parts that reference the copies. */
 export async function storeAttachments(
-  sink: AttachmentSink,
+  sink: ArtifactSink,
   conversationId: string,
   inputs: readonly AttachmentInput[],
 ): Promise<MessagePart[]> {

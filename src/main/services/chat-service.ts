@@ -9,9 +9,21 @@ import type { StopReason, TurnEndEvent, TurnEvent } from '../../shared/turn-even
 import type { LimitOverrides } from '../core/orchestrator/budgets';
 import { resolveTurnLimits } from '../core/orchestrator/budgets';
 import { runTurn } from '../core/orchestrator/run-turn';
-import type { Approver, Clock, IdGenerator, LlmClient, Logger, Store, Tool } from '../core/ports';
-import type { TurnTools } from '../core/turn-tools';
-import type { AttachmentInput, AttachmentSink } from './attachments';
+import type {
+  Approver,
+  ArtifactSink,
+  Clock,
+  ConversationStore,
+  IdGenerator,
+  LlmClient,
+  Logger,
+  MemoryStore,
+  SettingsStore,
+  SkillStore,
+  Tool,
+  TurnTools,
+} from '../core/ports';
+import type { AttachmentInput } from './attachments';
 import {
   attachmentsOf,
   checkAttachments,
@@ -68,7 +80,14 @@ export interface TurnRequest {
 }
 
 export interface ChatServiceDependencies {
-  store: Store;
+  /** The turn's conversation, its messages and its turn record. */
+  conversations: ConversationStore;
+  /** The memories the system prompt lists. */
+  memories: Pick<MemoryStore, 'listMemories'>;
+  /** The user's skills the system prompt lists. */
+  skills: Pick<SkillStore, 'listSkills'>;
+  /** The global tool switches. */
+  settings: Pick<SettingsStore, 'getToolAvailability'>;
   /** Builds the tools the service picked for a turn (`tool-selection.ts` decides). */
   tools: TurnTools;
   createLlmClient(model: ResolvedModel): LlmClient;
@@ -77,7 +96,7 @@ export interface ChatServiceDependencies {
   logger: Logger;
   limitOverrides: LimitOverrides;
   /** Where attachment copies go (`<data>/uploads/<conversation>/`). */
-  attachments: AttachmentSink;
+  attachments: ArtifactSink;
 }
 
 /** Conversation titles are the first words of the first message, cut to this length. */
@@ -104,31 +123,33 @@ export class ChatService {
    * iteration early finishes it as canceled.
    */
   async *runTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnEvent, void> {
-    const { store, ids, clock, logger } = this.dependencies;
+    const { conversations, memories, skills, ids, clock, logger } = this.dependencies;
     const text = request.text.trim();
     const attachmentInputs = request.attachments ?? [];
     if (text === '' && attachmentInputs.length === 0)
       throw new AivoryError('invalid-input', 'The message is empty.');
     checkAttachments(attachmentInputs);
-    const existing = request.conversationId ? store.getConversation(request.conversationId) : null;
+    const existing = request.conversationId
+      ? conversations.getConversation(request.conversationId)
+      : null;
     if (request.conversationId && !existing) {
       throw new AivoryError('not-found', `No conversation with id ${request.conversationId}.`);
     }
     const tools = await this.pickTools(request, existing?.toolToggles ?? {});
     const conversation =
       existing ??
-      store.createConversation({
+      conversations.createConversation({
         id: ids.next('conv'),
         title: titleFrom(text === '' ? (attachmentInputs[0]?.name ?? '') : text),
         modelId: request.model.id,
       });
-    const previous = store.listMessages(conversation.id);
+    const previous = conversations.listMessages(conversation.id);
     const attachmentParts = await storeAttachments(
       this.dependencies.attachments,
       conversation.id,
       attachmentInputs,
     );
-    store.createMessage({
+    conversations.createMessage({
       id: ids.next('msg'),
       conversationId: conversation.id,
       role: 'user',
@@ -139,14 +160,14 @@ export class ChatService {
     const attachmentNote = await describeAttachments(attachmentsOf(attachmentParts), pythonOffered);
     const userText = [text, attachmentNote].filter((piece) => piece !== '').join('\n\n');
     const messageId = ids.next('msg');
-    store.createMessage({
+    conversations.createMessage({
       id: messageId,
       conversationId: conversation.id,
       role: 'assistant',
       status: 'streaming',
       parts: [],
     });
-    const writer = new MessageWriter(store, messageId);
+    const writer = new MessageWriter(conversations, messageId);
     const turnId = request.turnId ?? ids.next('turn');
     const startedAt = clock.now();
     let recorded = false;
@@ -156,7 +177,7 @@ export class ChatService {
       recorded = true;
       const stopReason = end?.stopReason ?? 'canceled';
       writer.finish(MESSAGE_STATUS_BY_STOP[stopReason]);
-      store.saveTurnRecord({
+      conversations.saveTurnRecord({
         id: turnId,
         conversationId: conversation.id,
         messageId,
@@ -182,9 +203,9 @@ export class ChatService {
       const messages = buildHistory({
         systemPrompt: buildSystemPrompt({
           now: clock.now(),
-          memories: store.listMemories(),
+          memories: memories.listMemories(),
           skillsSection: skillsPromptSection({
-            skills: store.listSkills(),
+            skills: skills.listSkills(),
             useSkillOffered: tools.some((tool) => tool.name === USE_SKILL_NAME),
             pythonOffered,
           }),
@@ -223,10 +244,10 @@ export class ChatService {
    * turn. A tool the user named that cannot run is an error; one the layers picked is left out.
    */
   private async pickTools(request: TurnRequest, toggles: Record<string, boolean>): Promise<Tool[]> {
-    const { tools, store, logger } = this.dependencies;
+    const { tools, settings, logger } = this.dependencies;
     const names = turnToolNames(
       await tools.candidates(),
-      { switches: store.getToolAvailability(), model: request.model, toggles },
+      { switches: settings.getToolAvailability(), model: request.model, toggles },
       {
         ...(request.tools ? { tools: request.tools } : {}),
         ...(request.mcpServices ? { mcpServices: request.mcpServices } : {}),

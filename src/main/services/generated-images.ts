@@ -6,12 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import type { MessagePart } from '../../shared/dto';
 import type { ArtifactReference } from '../../shared/turn-events';
-import type { Store } from '../core/ports';
-import type { ImageFile } from '../tools/image-generate';
+import type { ConversationStore, ImageFile } from '../core/ports';
 import { IMAGE_GENERATE_NAME } from '../tools/image-generate';
 
 export async function previousGeneratedImage(
-  store: Pick<Store, 'listMessages'>,
+  store: Pick<ConversationStore, 'listMessages'>,
   conversationId: string,
 ): Promise<ImageFile | null> {
   const messages = store.listMessages(conversationId);

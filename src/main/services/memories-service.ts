@@ -5,16 +5,16 @@
  */
 import type { Memory, MemoryStatus } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
-import type { Store } from '../core/ports';
+import type { MemoryStore } from '../core/ports';
 import { MAX_MEMORY_TEXT_CHARS } from '../tools/save-memory';
 
-export type MemoryStore = Pick<
-  Store,
-  'listMemories' | 'getMemory' | 'updateMemory' | 'deleteMemory'
->;
-
 export class MemoriesService {
-  constructor(private readonly store: MemoryStore) {}
+  constructor(
+    private readonly store: Pick<
+      MemoryStore,
+      'listMemories' | 'getMemory' | 'updateMemory' | 'deleteMemory'
+    >,
+  ) {}
 
   /** Every memory, newest first, archived ones included. */
   list(): Memory[] {

@@ -7,7 +7,7 @@
 import type { MessagePart, MessageStatus } from '../../shared/dto';
 import { applyEventToParts } from '../../shared/message-parts';
 import type { TurnEvent } from '../../shared/turn-events';
-import type { Store } from '../core/ports';
+import type { ConversationStore } from '../core/ports';
 
 /** Longest a streamed delta waits before it is on disk: small enough to lose little on a crash. */
 export const FLUSH_INTERVAL_MS = 200;
@@ -20,7 +20,7 @@ export class MessageWriter {
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<ConversationStore, 'updateMessage'>,
     private readonly messageId: string,
     private readonly flushIntervalMs = FLUSH_INTERVAL_MS,
   ) {}

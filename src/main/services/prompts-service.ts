@@ -5,7 +5,7 @@
 import { fillPlaceholders, placeholderNames } from '../../shared/prompt-template-text';
 import type { PromptTemplate, PromptTemplateWithVariables } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
-import type { IdGenerator, Store } from '../core/ports';
+import type { IdGenerator, PromptTemplateStore } from '../core/ports';
 
 /** A template is a prompt, not a document: it is pasted into one message. */
 export const MAX_PROMPT_BODY_BYTES = 20 * 1024;
@@ -13,15 +13,6 @@ export const MAX_PROMPT_TITLE_CHARS = 200;
 /** Tags are for filtering a personal library; a handful is plenty. */
 export const MAX_PROMPT_TAGS = 10;
 export const MAX_PROMPT_TAG_CHARS = 40;
-
-export type PromptStore = Pick<
-  Store,
-  | 'listPromptTemplates'
-  | 'getPromptTemplate'
-  | 'createPromptTemplate'
-  | 'updatePromptTemplate'
-  | 'deletePromptTemplate'
->;
 
 export interface PromptTemplateInput {
   title: string;
@@ -81,7 +72,7 @@ function withVariables(template: PromptTemplate): PromptTemplateWithVariables {
 
 export class PromptsService {
   constructor(
-    private readonly store: PromptStore,
+    private readonly store: PromptTemplateStore,
     private readonly ids: IdGenerator,
   ) {}
 

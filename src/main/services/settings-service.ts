@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { AivoryError } from '../../shared/errors';
-import type { Logger, Store } from '../core/ports';
+import type { Logger, SettingsStore } from '../core/ports';
 
 const searchSettings = z.object({
   /** SearXNG is self-hosted and needs no key; Serper and Brave are paid and need one. */
@@ -75,7 +75,7 @@ export function isSettingsKey(key: string): key is SettingsKey {
 
 export class SettingsService {
   constructor(
-    private readonly store: Pick<Store, 'getSetting' | 'setSetting'>,
+    private readonly store: Pick<SettingsStore, 'getSetting' | 'setSetting'>,
     private readonly logger: Logger,
   ) {}
 

@@ -5,7 +5,7 @@
  */
 import type { Skill, SkillAsset } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
-import type { SkillAssetInput, Store } from '../core/ports';
+import type { SkillAssetInput, SkillStore } from '../core/ports';
 import { BUILT_IN_DOCUMENT_GENERATION } from '../tools/document-generation-skill';
 import {
   checkAssets,
@@ -14,19 +14,6 @@ import {
   checkSkillName,
   checkWhenToUse,
 } from './skill-validation';
-
-/** The store methods skills need. */
-export type SkillStore = Pick<
-  Store,
-  | 'listSkills'
-  | 'getSkill'
-  | 'createSkill'
-  | 'updateSkill'
-  | 'deleteSkill'
-  | 'putSkillAsset'
-  | 'readSkillAsset'
-  | 'deleteSkillAsset'
->;
 
 /** What the user gives to create a skill. `icon` defaults to none, `assets` to none. */
 export interface SkillInput {

@@ -4,8 +4,7 @@
  * python_execute, …; `tool-preparation.ts`) and the MCP services' callable tools. Immutable: it
  * decides nothing (the chat service does, `tool-selection.ts`) and keeps no tool between calls.
  */
-import type { Tool } from '../core/ports';
-import type { BuiltTools, MissingTool, ToolCandidate, TurnTools } from '../core/turn-tools';
+import type { BuiltTools, MissingTool, Tool, ToolCandidate, TurnTools } from '../core/ports';
 
 /** The tools built from settings and backends (`tool-preparation.ts` over the app's context). */
 export interface PreparedTools {

@@ -12,11 +12,17 @@ import type { FetchLimits } from '../adapters/fetch/fetch-limits';
 import { createGuardedFetcher } from '../adapters/fetch/guarded-fetcher';
 import { createPdfTextExtractor } from '../adapters/fetch/pdf-text-extractor';
 import type { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
-import type { Logger, SecretStore, Store, Tool } from '../core/ports';
+import type {
+  AppStores,
+  ConversationStore,
+  Logger,
+  PythonSandbox,
+  SecretStore,
+  Tool,
+} from '../core/ports';
 import { AivoryError } from '../../shared/errors';
 import { downloadPublicImage } from '../tools/public-image';
 import { createPythonExecuteTool, PYTHON_EXECUTE_NAME } from '../tools/python-execute';
-import type { PythonSandbox } from '../tools/python-execute';
 import { createSearchBackend, searchEndpointOrigin } from '../tools/search-backends/create-backend';
 import { lazyOpenAiImageClient } from '../adapters/lazy-clients';
 import { createFetchImageTool, FETCH_IMAGE_NAME } from '../tools/fetch-image';
@@ -33,7 +39,8 @@ import type { Settings, SettingsService } from './settings-service';
 export interface ToolPreparationContext {
   env: Record<string, string | undefined>;
   dataDir: string;
-  store: Store;
+  /** Messages (staging, image_generate's inputs), saved settings and the tool switches. */
+  stores: Pick<AppStores, 'conversations' | 'settings'>;
   secrets: SecretStore;
   settings: SettingsService;
   sandbox: SandboxManager;
@@ -89,7 +96,7 @@ export async function backendStatus(
   context: ToolPreparationContext,
   name: string,
 ): Promise<string | null> {
-  if (context.store.getToolAvailability()[name] === false)
+  if (context.stores.settings.getToolAvailability()[name] === false)
     return 'switched off globally (settings → tools)';
   if (name === PYTHON_EXECUTE_NAME) {
     const { status } = await context.sandbox.resolve();
@@ -144,7 +151,7 @@ function fetchImageTool(context: ToolPreparationContext, client: SandboxClient):
 
 function pythonExecuteTool(context: ToolPreparationContext, client: SandboxClient): Tool {
   return createPythonExecuteTool({
-    sandbox: conversationSandbox(client, context.store),
+    sandbox: conversationSandbox(client, context.stores.conversations),
     artifacts: artifactSink(context),
     timeoutSeconds: context.settings.get('sandbox').execTimeoutSeconds,
     scratchConversationId: SCRATCH_CONVERSATION_ID,
@@ -176,9 +183,10 @@ async function imageTool(context: ToolPreparationContext): Promise<Tool | null> 
       downloadImage: (url) => downloadGeneratedImage(context, url),
     }),
     artifacts: artifactSink(context),
-    previousGeneration: (conversationId) => previousGeneratedImage(context.store, conversationId),
+    previousGeneration: (conversationId) =>
+      previousGeneratedImage(context.stores.conversations, conversationId),
     currentAttachments: (conversationId) =>
-      currentImageAttachments(context.store.listMessages(conversationId)),
+      currentImageAttachments(context.stores.conversations.listMessages(conversationId)),
     scratchConversationId: SCRATCH_CONVERSATION_ID,
   });
 }
@@ -209,14 +217,19 @@ function artifactSink(context: ToolPreparationContext): FileArtifactSink {
 
 /** The saved search settings, or null when the user never saved any (env defaults apply). */
 function savedSearch(context: ToolPreparationContext) {
-  return context.store.getSetting('search') === undefined ? null : context.settings.get('search');
+  return context.stores.settings.getSetting('search') === undefined
+    ? null
+    : context.settings.get('search');
 }
 
 /**
  * python_execute's view of the sandbox: one session per conversation, files by path. Opening the
  * session stages the conversation's attachments and generated images into /workspace/uploads.
  */
-function conversationSandbox(client: SandboxClient, store: Store): PythonSandbox {
+function conversationSandbox(
+  client: SandboxClient,
+  store: Pick<ConversationStore, 'listMessages'>,
+): PythonSandbox {
   return {
     sessionFor: async (conversationId, signal) => {
       const sessionId = await client.createSession(conversationId, signal);

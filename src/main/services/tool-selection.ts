@@ -11,7 +11,7 @@
  *    services; null: all), which the conversation's own switches then add to or remove from.
  */
 import { AivoryError } from '../../shared/errors';
-import type { ToolCandidate } from '../core/turn-tools';
+import type { ToolCandidate } from '../core/ports';
 
 /** The layer that decides a tool (`conversations.tools` shows it). */
 export type ToolLayer =

@@ -8,19 +8,9 @@
 import type { Message } from '../../shared/dto';
 import type { ArtifactReference } from '../../shared/turn-events';
 import { readFile } from 'node:fs/promises';
-import type { SandboxEntry } from '../adapters/sandbox-client/sandbox-client';
+import type { UploadTarget } from '../core/ports';
 import { attachmentsOf } from './attachments';
 import { generatedImagesOf } from './generated-images';
-
-export interface UploadTarget {
-  list(sessionId: string, path: string, signal?: AbortSignal): Promise<SandboxEntry[]>;
-  upload(
-    sessionId: string,
-    name: string,
-    body: Uint8Array,
-    options: { directory?: 'uploads'; signal?: AbortSignal },
-  ): Promise<unknown>;
-}
 
 /** The files a conversation's workspace should hold in uploads/, first occurrence per name. */
 export function conversationUploads(messages: readonly Message[]): ArtifactReference[] {

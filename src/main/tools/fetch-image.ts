@@ -6,10 +6,15 @@
  * Content-Type only has to say "an image" or "binary", SVG is refused, and the pixel size is
  * checked from the header before anything decodes the image.
  */
-import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import type {
+  DownloadStager,
+  Tool,
+  ToolContext,
+  ToolOutput,
+  WebResourceFetcher,
+} from '../core/ports';
 import { builtInArgumentCheck } from './arguments/argument-check';
 import { downloadName } from './web-download-name';
-import type { WebResourceFetcher } from './web-fetch-port';
 import { downloadPublicImage } from './public-image';
 
 export {
@@ -32,17 +37,6 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 
 export const FETCH_IMAGE_NO_SANDBOX =
   'fetch_image needs the Python sandbox, which is not configured (请先配置沙盒). The image cannot be downloaded; tell the user to configure the sandbox, or link to the image instead.';
-
-/** Writes a file into the conversation's sandbox under /workspace/downloads/. */
-export interface DownloadStager {
-  /** Returns the file's absolute path in the sandbox (e.g. `/workspace/downloads/cat.png`). */
-  stageDownload(
-    conversationId: string,
-    name: string,
-    bytes: Uint8Array,
-    signal: AbortSignal,
-  ): Promise<string>;
-}
 
 export interface FetchImageDependencies {
   fetcher: WebResourceFetcher;

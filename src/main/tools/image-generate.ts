@@ -5,11 +5,18 @@
  * through the `ArtifactSink` and attached to the assistant message.
  */
 import type { ArtifactReference } from '../../shared/turn-events';
-import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import type {
+  ArtifactSink,
+  ImageClient,
+  ImageData,
+  ImageFile,
+  Tool,
+  ToolContext,
+  ToolOutput,
+} from '../core/ports';
 import { builtInArgumentCheck } from './arguments/argument-check';
 import { imageDimensions } from './image-dimensions';
 import { normalizeImageSize } from './image-size';
-import type { ArtifactSink } from './python-execute';
 
 export const IMAGE_GENERATE_NAME = 'image_generate';
 
@@ -23,43 +30,6 @@ export const MAX_IMAGES_PER_CALL = 4;
 
 /** Image APIs can take minutes for a large edit; this covers a slow 4K request. */
 const IMAGE_TIMEOUT_MS = 5 * 60_000;
-
-/** Image bytes with their content type, as an image API returns them. */
-export interface ImageData {
-  bytes: Uint8Array;
-  mime: string;
-}
-
-/** An image sent to an image API: bytes, a file name and a content type. */
-export interface ImageFile extends ImageData {
-  name: string;
-}
-
-export interface ImageGenerateRequest {
-  prompt: string;
-  /** 1–4. */
-  n: number;
-  /** A legal `WIDTHxHEIGHT` for the client's model (see `normalizeImageSize`). */
-  size: string;
-  signal: AbortSignal;
-}
-
-export interface ImageEditRequest extends ImageGenerateRequest {
-  /** The one authoritative base image. */
-  image: ImageFile;
-  /** Other images the edit may draw on; never the base. */
-  references: ImageFile[];
-}
-
-/** An image API: generate from text, or edit one base image (with optional references). */
-export interface ImageClient {
-  /** The model requests go to; it decides which sizes are legal. */
-  readonly model: string;
-  /** Resolves with at least one image; fails with an `AivoryError` (auth, connection, provider). */
-  generate(request: ImageGenerateRequest): Promise<{ images: ImageData[] }>;
-  /** Same contract as `generate`; sends the base image first, then the references. */
-  edit(request: ImageEditRequest): Promise<{ images: ImageData[] }>;
-}
 
 export interface ImageGenerateOptions {
   images: ImageClient;

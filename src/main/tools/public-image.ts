@@ -4,8 +4,7 @@
  * the pixel size is read from the header before anything decodes it. Used by fetch_image and by
  * image_generate for Images APIs that answer with a URL instead of base64.
  */
-import type { Logger } from '../core/ports';
-import type { WebResourceFetcher } from './web-fetch-port';
+import type { Logger, WebResourceFetcher } from '../core/ports';
 import type { SniffedImage } from './web-image-sniff';
 import { describeNonImage, sniffImage } from './web-image-sniff';
 

@@ -5,7 +5,7 @@
  */
 import { AivoryError } from '../../shared/errors';
 import type { ArtifactReference } from '../../shared/turn-events';
-import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import type { ArtifactSink, PythonSandbox, Tool, ToolContext, ToolOutput } from '../core/ports';
 import { builtInArgumentCheck } from './arguments/argument-check';
 
 export const PYTHON_EXECUTE_NAME = 'python_execute';
@@ -26,36 +26,6 @@ const MAX_ARTIFACTS_PER_CALL = 20;
 const checkArguments = builtInArgumentCheck(PYTHON_EXECUTE_SCHEMA_JSON, {
   properties: { code: { nonBlank: true, maxLength: MAX_CODE_CHARS } },
 });
-
-/** What the tool needs from the sandbox: the conversation's session, exec, file download. */
-export interface PythonSandbox {
-  sessionFor(conversationId: string, signal: AbortSignal): Promise<string>;
-  exec(
-    sessionId: string,
-    code: string,
-    timeoutSeconds: number,
-    signal: AbortSignal,
-  ): Promise<{
-    status: 'ok' | 'error' | 'timeout';
-    stdout: string;
-    stderr: string;
-    error: string | null;
-    duration_ms: number;
-    outputs: { path: string; size: number; mime: string }[];
-    worker_restarted?: boolean;
-  }>;
-  download(sessionId: string, path: string, signal: AbortSignal): Promise<Uint8Array>;
-}
-
-/** Where produced files land on the user's disk. */
-export interface ArtifactSink {
-  save(
-    conversationId: string,
-    name: string,
-    data: Uint8Array,
-    mime: string,
-  ): Promise<ArtifactReference>;
-}
 
 export interface PythonExecuteOptions {
   sandbox: PythonSandbox;

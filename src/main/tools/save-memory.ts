@@ -2,8 +2,7 @@
  * save_memory: stores a durable fact about the user. Definition verbatim from the seed
  * (docs/seeds/000_67077f376ad9eee3.txt, 注入提示词的内置工具定义); checked by a test.
  */
-import type { Memory } from '../../shared/dto';
-import type { IdGenerator, Tool } from '../core/ports';
+import type { IdGenerator, MemoryWriter, Tool } from '../core/ports';
 import { builtInArgumentCheck } from './arguments/argument-check';
 
 export const SAVE_MEMORY_NAME = 'save_memory';
@@ -18,10 +17,6 @@ export const SAVE_MEMORY_SCHEMA_JSON =
 export const MAX_MEMORY_TEXT_CHARS = 2000;
 /** Longest slot or value. */
 const MAX_FIELD_CHARS = 200;
-
-export interface MemoryWriter {
-  saveMemory(input: Omit<Memory, 'createdAt' | 'status'>): Memory;
-}
 
 interface SaveMemoryArguments {
   memory_text: string;

@@ -4,7 +4,7 @@
  * 注入提示词的内置工具定义); checked by a test.
  */
 import type { Skill } from '../../shared/dto';
-import type { Tool, ToolOutput } from '../core/ports';
+import type { SkillSource, Tool, ToolOutput } from '../core/ports';
 import { builtInArgumentCheck } from './arguments/argument-check';
 
 export const USE_SKILL_NAME = 'use_skill';
@@ -19,12 +19,6 @@ export const USE_SKILL_SCHEMA_JSON =
 const MAX_LISTED_NAMES = 50;
 /** A skill name is at most 64 characters; anything much longer is not a name. */
 const MAX_NAME_CHARS = 200;
-
-/** Where skills come from: the skills service (user skills over built-in ones). */
-export interface SkillSource {
-  get(name: string): Skill | null;
-  list(): Skill[];
-}
 
 const validate = builtInArgumentCheck(USE_SKILL_SCHEMA_JSON, {
   properties: { name: { nonBlank: true, maxLength: MAX_NAME_CHARS } },

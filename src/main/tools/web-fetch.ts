@@ -4,9 +4,14 @@
  * Definition verbatim from the seed (docs/seeds/000_67077f376ad9eee3.txt); checked by a test.
  * One failing URL does not fail the others: each gets its own error line.
  */
-import type { Tool, ToolContext, ToolOutput } from '../core/ports';
+import type {
+  PdfTextExtractor,
+  Tool,
+  ToolContext,
+  ToolOutput,
+  WebResourceFetcher,
+} from '../core/ports';
 import { builtInArgumentCheck } from './arguments/argument-check';
-import type { PdfTextExtractor, WebResourceFetcher } from './web-fetch-port';
 import { checkPageMediaType, PAGE_ACCEPT, readPage } from './web-page-content';
 
 export const WEB_FETCH_NAME = 'web_fetch';

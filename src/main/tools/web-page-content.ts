@@ -3,7 +3,7 @@
  * plain text / Markdown / CSV / XML → the text, JSON → pretty-printed, PDF → its text layer.
  * Anything else is refused before its body is downloaded (see `checkPageMediaType`).
  */
-import type { PdfTextExtractor, WebResource } from './web-fetch-port';
+import type { PdfTextExtractor, WebResource } from '../core/ports';
 
 export type PageKind = 'html' | 'text' | 'json' | 'pdf';
 

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../../src/main/core/ports';
+import type {
+  DownloadStager,
+  ToolContext,
+  WebResourceFetcher,
+  WebResourceRequest,
+} from '../../../src/main/core/ports';
 import {
   createFetchImageTool,
   FETCH_IMAGE_DESCRIPTION,
@@ -8,11 +13,6 @@ import {
   FETCH_IMAGE_NO_SANDBOX,
   FETCH_IMAGE_SCHEMA_JSON,
 } from '../../../src/main/tools/fetch-image';
-import type { DownloadStager } from '../../../src/main/tools/fetch-image';
-import type {
-  WebResourceFetcher,
-  WebResourceRequest,
-} from '../../../src/main/tools/web-fetch-port';
 import { buildPng, buildPngBomb, HOSTILE_SVG, TINY_JPEG } from '../../support/fetch-images';
 import { readSeed, seedToolDefinition, TOOL_PROTOCOL_SEED } from '../../support/seed';
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../../src/main/core/ports';
+import type {
+  PdfTextExtractor,
+  ToolContext,
+  WebResourceFetcher,
+  WebResourceRequest,
+  WebResourceResult,
+} from '../../../src/main/core/ports';
 import {
   createWebFetchTool,
   MAX_PAGE_CHARS,
@@ -7,12 +13,6 @@ import {
   WEB_FETCH_NAME,
   WEB_FETCH_SCHEMA_JSON,
 } from '../../../src/main/tools/web-fetch';
-import type {
-  PdfTextExtractor,
-  WebResourceFetcher,
-  WebResourceRequest,
-  WebResourceResult,
-} from '../../../src/main/tools/web-fetch-port';
 import { readSeed, seedToolDefinition, TOOL_PROTOCOL_SEED } from '../../support/seed';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractHtmlPage } from '../../../src/main/tools/web-html-extract';
 import { checkPageMediaType, decodeText, readPage } from '../../../src/main/tools/web-page-content';
-import type { PdfTextExtractor, WebResource } from '../../../src/main/tools/web-fetch-port';
+import type { PdfTextExtractor, WebResource } from '../../../src/main/core/ports';
 
 const ARTICLE = `<!doctype html><html><head><title>Example News — Big story</title><base href="https://cdn.example.org/base/"></head>
 <body>

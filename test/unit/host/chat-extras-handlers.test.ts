@@ -179,7 +179,7 @@ describe('host: files.open / files.reveal and conversation tool switches', () =>
   });
 
   it('conversations.tools lists each tool with the layer that decides it', async () => {
-    app.store.createConversation({ id: 'conv_t', title: 'T', modelId: null });
+    app.stores.conversations.createConversation({ id: 'conv_t', title: 'T', modelId: null });
     const listed = await call(host, 'conversations.tools', { id: 'conv_t' });
     expect(
       invokeContract['conversations.tools'].response.safeParse(listed.ok && listed.value).success,
@@ -211,9 +211,9 @@ describe('host: files.open / files.reveal and conversation tool switches', () =>
       apiKeyRef: null,
       isDefault: true,
     };
-    app.store.saveModel(model);
-    app.store.createConversation({ id: 'conv_t', title: 'T', modelId: model.id });
-    app.store.setToolAvailability('web_fetch', false);
+    app.stores.settings.saveModel(model);
+    app.stores.conversations.createConversation({ id: 'conv_t', title: 'T', modelId: model.id });
+    app.stores.settings.setToolAvailability('web_fetch', false);
     const rows = async (payload: unknown) => {
       const result = await call(host, 'conversations.setTools', payload);
       if (!result.ok) throw new Error(result.error.message);
@@ -224,7 +224,7 @@ describe('host: files.open / files.reveal and conversation tool switches', () =>
     expect(switched.use_skill).toMatchObject({ on: true, layer: 'conversation-on' });
     expect(switched.save_memory).toMatchObject({ on: false, layer: 'conversation-off' });
     expect(switched.web_fetch).toMatchObject({ on: false, layer: 'global-off' });
-    expect(app.store.getConversation('conv_t')?.toolToggles).toEqual({
+    expect(app.stores.conversations.getConversation('conv_t')?.toolToggles).toEqual({
       use_skill: true,
       save_memory: false,
     });
@@ -233,11 +233,11 @@ describe('host: files.open / files.reveal and conversation tool switches', () =>
     expect(cleared.use_skill).toMatchObject({ layer: 'conversation-on' });
     const reset = await rows({ id: 'conv_t', reset: true });
     expect(reset.use_skill).toMatchObject({ on: false, layer: 'not-model-default' });
-    expect(app.store.getConversation('conv_t')?.toolToggles).toEqual({});
+    expect(app.stores.conversations.getConversation('conv_t')?.toolToggles).toEqual({});
   });
 
   it('conversations.setTools refuses unknown conversations and malformed switches', async () => {
-    app.store.createConversation({ id: 'conv_t', title: 'T', modelId: null });
+    app.stores.conversations.createConversation({ id: 'conv_t', title: 'T', modelId: null });
     expect(
       await call(host, 'conversations.setTools', { id: 'conv_missing', toggles: {} }),
     ).toMatchObject({ ok: false, error: { code: 'not-found' } });
@@ -266,6 +266,6 @@ describe('host: files.open / files.reveal and conversation tool switches', () =>
         error: { code: 'invalid-input' },
       });
     }
-    expect(app.store.getConversation('conv_t')?.toolToggles).toEqual({});
+    expect(app.stores.conversations.getConversation('conv_t')?.toolToggles).toEqual({});
   });
 });

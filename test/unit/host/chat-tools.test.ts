@@ -34,9 +34,9 @@ describe('chat.send and the conversation’s tool switches', () => {
         events.push(event.payload.event);
         expect(event.payload.turnId).toBe(event.payload.event.turnId);
         if (event.payload.event.type !== 'turn-end') return;
-        const messages = host.app.store.listMessages(sent?.conversationId ?? '');
+        const messages = host.app.stores.conversations.listMessages(sent?.conversationId ?? '');
         resolve({
-          records: host.app.store
+          records: host.app.stores.conversations
             .listTurnRecords(sent?.conversationId ?? '')
             .map((record) => record.id),
           status: messages.at(-1)?.status,
@@ -94,7 +94,7 @@ describe('chat.send and the conversation’s tool switches', () => {
     expect(second.atEnd.records).toEqual([first.sent.turnId, second.sent.turnId]);
 
     // The global switch wins over the conversation's.
-    host.app.store.setToolAvailability('web_fetch', false);
+    host.app.stores.settings.setToolAvailability('web_fetch', false);
     await send(host, { text: 'and again', modelId: model.id, conversationId });
     expect(offered(2)).toEqual([]);
   });

@@ -168,7 +168,7 @@ describe('settings page handlers', () => {
 
   it('memories: edit, archive, restore, delete; unknown ids are not-found', async () => {
     fixture = openHostFixture();
-    const memory = fixture.app.store.saveMemory({
+    const memory = fixture.app.stores.memories.saveMemory({
       id: 'mem_1',
       memoryText: 'Likes tea',
       slot: null,

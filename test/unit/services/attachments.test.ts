@@ -7,7 +7,7 @@ import {
   currentImageAttachments,
 } from '../../../src/main/services/attachments';
 import { sniffMimeType } from '../../../src/main/services/mime-types';
-import type { UploadTarget } from '../../../src/main/services/workspace-staging';
+import type { UploadTarget } from '../../../src/main/core/ports';
 import { conversationUploads, stageUploads } from '../../../src/main/services/workspace-staging';
 import type { Message, MessagePart } from '../../../src/shared/dto';
 import type { ArtifactReference } from '../../../src/shared/turn-events';

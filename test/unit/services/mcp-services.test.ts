@@ -9,8 +9,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileSecretStore } from '../../../src/main/adapters/secrets/file-secret-store';
 import { openStore } from '../../../src/main/adapters/sqlite/sqlite-store';
-import type { McpConnector, McpImage, McpSession } from '../../../src/main/core/mcp-ports';
-import type { ApprovalAnswer, ApprovalRequest, ToolOutput } from '../../../src/main/core/ports';
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  McpConnector,
+  McpImage,
+  McpSession,
+  ToolOutput,
+} from '../../../src/main/core/ports';
 import { McpServices } from '../../../src/main/services/mcp/mcp-services';
 import { namespaceTools } from '../../../src/main/services/mcp/mcp-naming';
 import { checkServiceUrl } from '../../../src/main/services/mcp/mcp-endpoint-policy';

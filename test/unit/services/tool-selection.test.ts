@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolCandidate } from '../../../src/main/core/turn-tools';
+import type { ToolCandidate } from '../../../src/main/core/ports';
 import { decideTools, turnToolNames } from '../../../src/main/services/tool-selection';
 
 const builtIn = (name: string): ToolCandidate => ({ name, source: 'built-in' });

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiImageClient } from '../../../src/main/adapters/openai/openai-image-client';
 import { FileArtifactSink } from '../../../src/main/adapters/artifacts/file-artifact-sink';
-import type { ToolContext } from '../../../src/main/core/ports';
-import type { ImageFile } from '../../../src/main/tools/image-generate';
+import type { ImageFile, ToolContext } from '../../../src/main/core/ports';
 import {
   createImageGenerateTool,
   IMAGE_GENERATE_DESCRIPTION,

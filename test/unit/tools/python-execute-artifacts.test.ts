@@ -11,7 +11,7 @@ import {
   FileArtifactSink,
   safeComponent,
 } from '../../../src/main/adapters/artifacts/file-artifact-sink';
-import type { PythonSandbox } from '../../../src/main/tools/python-execute';
+import type { PythonSandbox } from '../../../src/main/core/ports';
 import { createPythonExecuteTool } from '../../../src/main/tools/python-execute';
 import { recordingLogger } from '../../support/turn-harness';
 

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Skill } from '../../../src/shared/dto';
-import type { ToolContext } from '../../../src/main/core/ports';
+import type { SkillSource, ToolContext } from '../../../src/main/core/ports';
 import {
   createUseSkillTool,
   USE_SKILL_DESCRIPTION,
   USE_SKILL_NAME,
   USE_SKILL_SCHEMA_JSON,
 } from '../../../src/main/tools/use-skill';
-import type { SkillSource } from '../../../src/main/tools/use-skill';
 import {
   BUILT_IN_DOCUMENT_GENERATION,
   DOCUMENT_GENERATION_INSTRUCTIONS,

@@ -7,7 +7,7 @@ import {
   searxngSearchUrl,
 } from '../../../src/main/tools/search-backends/searxng';
 import { createSerperBackend } from '../../../src/main/tools/search-backends/serper';
-import type { SearchTransport } from '../../../src/main/tools/search-backends/types';
+import type { SearchTransport } from '../../../src/main/core/ports';
 import { SearchBackendError } from '../../../src/main/tools/search-backends/types';
 import type { FakeSearchServer } from '../../support/fake-search-servers';
 import {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { ArtifactReference } from '../../../shared/turn-events';
-import type { ArtifactSink } from '../../tools/python-execute';
+import type { ArtifactSink } from '../../core/ports';
 
 /** Longest file name kept (bytes on most filesystems are limited to 255). */
 const MAX_NAME_CHARS = 120;

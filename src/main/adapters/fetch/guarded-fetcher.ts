@@ -5,20 +5,21 @@
  * decoded-size cap, all inside one wall-clock deadline. Expected failures come back as
  * `{ ok: false, error }` written for the model; cancelling the caller's signal rejects.
  */
-import type { Logger } from '../../core/ports';
 import type {
+  HostResolver,
+  Logger,
+  ResolvedAddress,
   WebResource,
   WebResourceFetcher,
   WebResourceRequest,
   WebResourceResult,
-} from '../../tools/web-fetch-port';
+} from '../../core/ports';
 import { checkAddress } from './address-policy';
 import { ACCEPT_ENCODING, decodeBody, parseContentEncoding, readWireBody } from './body-reader';
 import { describeNetworkError, FetchFailure } from './fetch-failure';
 import { DEFAULT_FETCH_LIMITS, formatByteSize, formatDuration } from './fetch-limits';
 import type { FetchLimits } from './fetch-limits';
 import { createSystemResolver, raceWithSignal } from './host-resolver';
-import type { HostResolver, ResolvedAddress } from './host-resolver';
 import { openExchange } from './http-exchange';
 import type { ExchangeResponse } from './http-exchange';
 import { checkUrl } from './url-policy';

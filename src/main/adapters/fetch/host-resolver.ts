@@ -4,16 +4,7 @@
  * hop, judges EVERY address returned, and then connects only to those addresses.
  */
 import { lookup } from 'node:dns/promises';
-
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-export interface HostResolver {
-  /** Every A and AAAA answer for `hostname`. Rejects (e.g. ENOTFOUND) when there are none. */
-  resolve(hostname: string, signal: AbortSignal): Promise<ResolvedAddress[]>;
-}
+import type { HostResolver } from '../../core/ports';
 
 /** The operating system's resolver (getaddrinfo: hosts file, DNS), all records, in its order. */
 export function createSystemResolver(): HostResolver {

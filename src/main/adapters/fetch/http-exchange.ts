@@ -13,7 +13,7 @@ import { rootCertificates } from 'node:tls';
 import { checkAddress, describeRefusal } from './address-policy';
 import { FetchFailure } from './fetch-failure';
 import { formatDuration } from './fetch-limits';
-import type { ResolvedAddress } from './host-resolver';
+import type { ResolvedAddress } from '../../core/ports';
 import { addressKey } from './ip-address';
 import type { UrlTarget } from './url-policy';
 

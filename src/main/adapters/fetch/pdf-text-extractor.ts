@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PdfTextExtractor, PdfTextResult } from '../../tools/web-fetch-port';
+import type { PdfTextExtractor, PdfTextResult } from '../../core/ports';
 
 /** 15 s: text extraction of a normal document takes well under a second per page. */
 export const DEFAULT_PDF_TIMEOUT_MS = 15_000;

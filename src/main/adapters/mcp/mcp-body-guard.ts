@@ -5,7 +5,7 @@
  * number of small events, but no single message may exceed the cap).
  */
 import { isAbortError } from '../../../shared/errors';
-import { McpError } from '../../core/mcp-ports';
+import { McpError } from '../../core/ports';
 import { networkFailure } from './mcp-errors';
 import { formatBytes } from './mcp-limits';
 

@@ -9,14 +9,14 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpError } from '../../core/mcp-ports';
+import { McpError } from '../../core/ports';
 import type {
   McpConnectOptions,
   McpConnector,
   McpEndpoint,
   McpFailureKind,
   McpSession,
-} from '../../core/mcp-ports';
+} from '../../core/ports';
 import { scopedAbort } from './mcp-abort';
 import { classifyFailure, isParseError, oneLine, seconds } from './mcp-errors';
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';

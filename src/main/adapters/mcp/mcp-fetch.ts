@@ -6,7 +6,7 @@
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { McpError } from '../../core/mcp-ports';
+import { McpError } from '../../core/ports';
 import { pinnedLookup } from '../fetch/http-exchange';
 import { guardBody } from './mcp-body-guard';
 import { ADDRESS_BLOCKED, networkFailure, oneLine } from './mcp-errors';

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError } from '../../core/mcp-ports';
-import type { McpTransportKind } from '../../core/mcp-ports';
+import { McpError } from '../../core/ports';
+import type { McpTransportKind } from '../../core/ports';
 import { INJECTED_FAILURE_CODE, isParseError } from './mcp-errors';
 import type { McpFetchEvents } from './mcp-fetch';
 

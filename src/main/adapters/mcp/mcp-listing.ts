@@ -9,13 +9,13 @@
  * a skipped count. Prompts and resources are for browsing, so bad entries are skipped there and
  * long lists are cut.
  */
-import { McpError } from '../../core/mcp-ports';
+import { McpError } from '../../core/ports';
 import type {
   McpPromptInfo,
   McpResourceInfo,
   McpToolAnnotations,
   McpToolInfo,
-} from '../../core/mcp-ports';
+} from '../../core/ports';
 import { oneLine } from './mcp-errors';
 
 type Json = Record<string, unknown>;

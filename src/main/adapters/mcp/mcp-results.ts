@@ -3,7 +3,7 @@
  * to capped text plus a few decoded images, prompt messages and resource contents to text.
  * Nothing here trusts a field's type; anything unexpected becomes a short note.
  */
-import type { McpCallResult, McpImage } from '../../core/mcp-ports';
+import type { McpCallResult, McpImage } from '../../core/ports';
 import { oneLine } from './mcp-errors';
 import { formatBytes } from './mcp-limits';
 

@@ -6,7 +6,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
-import { McpError } from '../../core/mcp-ports';
+import { McpError } from '../../core/ports';
 import type {
   McpCallOptions,
   McpCallResult,
@@ -15,7 +15,7 @@ import type {
   McpSession,
   McpToolInfo,
   McpTransportKind,
-} from '../../core/mcp-ports';
+} from '../../core/ports';
 import { scopedAbort } from './mcp-abort';
 import {
   classifyFailure,

@@ -14,7 +14,7 @@ import type {
   ImageEditRequest,
   ImageFile,
   ImageGenerateRequest,
-} from '../../tools/image-generate';
+} from '../../core/ports';
 import type { ProviderErrorContext } from './openai-errors';
 import { assertHttpUrl, toProviderError } from './openai-errors';
 

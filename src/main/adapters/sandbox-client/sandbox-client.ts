@@ -4,6 +4,7 @@
  * 运行与故障检查 list: address, key, Docker, image), never containing the key.
  */
 import { AivoryError } from '../../../shared/errors';
+import type { SandboxEntry, SandboxExecResult, SandboxOutputFile } from '../../core/ports';
 
 /** Seed: the sidecar's exec cap plus a client margin of 120 s (预留 120 秒客户端余量). */
 export const CLIENT_MARGIN_MS = 120_000;
@@ -17,32 +18,6 @@ export interface SandboxHealth {
   image_present?: boolean;
   runc_version?: string | null;
   warnings?: string[];
-}
-
-export interface SandboxOutputFile {
-  path: string;
-  size: number;
-  mime: string;
-}
-
-export interface SandboxExecResult {
-  status: 'ok' | 'error' | 'timeout';
-  stdout: string;
-  stderr: string;
-  error: string | null;
-  duration_ms: number;
-  outputs: SandboxOutputFile[];
-  stdout_truncated_bytes?: number;
-  stderr_truncated_bytes?: number;
-  worker_restarted?: boolean;
-}
-
-/** One entry of a workspace directory listing. */
-export interface SandboxEntry {
-  /** Relative to /workspace. */
-  path: string;
-  type: 'file' | 'directory';
-  size: number;
 }
 
 export class SandboxClient {

@@ -5,16 +5,15 @@
  */
 import type Database from 'better-sqlite3';
 import type { Conversation, Message, MessagePart, TurnRecord } from '../../../shared/dto';
-import type { Clock, MessagePatch } from '../../core/ports';
+import type { Clock, ConversationStore, MessageSearchHit, MessagePatch } from '../../core/ports';
 import { replaceSearchEntry, searchMessages } from './message-search';
-import type { MessageSearchHit } from './message-search';
 import { toConversation, toMessage, toMessagePart, toTurnRecord } from './row-mapping';
 import type { ConversationRow, MessageRow, PartRow, TurnRecordRow } from './row-mapping';
 import type { Statements } from './statements';
 import { notFound } from './store-errors';
 import type { StreamingClaims } from './streaming-recovery';
 
-export class SqliteConversations {
+export class SqliteConversations implements ConversationStore {
   constructor(
     private readonly database: Database.Database,
     private readonly sql: Statements,

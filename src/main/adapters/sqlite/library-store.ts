@@ -1,6 +1,6 @@
 /**
  * The user's library in SQLite: skills with their assets, and prompt templates.
- * `SqliteStore` owns the connection and delegates these `Store` methods here. Writes that read
+ * `SqliteStore` owns the connection and delegates the `LibraryStore` port here. Writes that read
  * first run in one IMMEDIATE transaction, like the rest of the store. Checks of content (name
  * format, sizes) belong to the services; the tables only refuse what would corrupt them.
  */
@@ -9,6 +9,7 @@ import type { PromptTemplate, Skill, SkillAsset } from '../../../shared/dto';
 import { AivoryError } from '../../../shared/errors';
 import type {
   Clock,
+  LibraryStore,
   NewSkill,
   PromptTemplatePatch,
   SkillAssetInput,
@@ -18,7 +19,7 @@ import { SKILL_ASSET_COLUMNS, toPromptTemplate, toSkill } from './library-rows';
 import type { PromptTemplateRow, SkillAssetRow, SkillRow } from './library-rows';
 import { notFound } from './store-errors';
 
-export class SqliteLibrary {
+export class SqliteLibrary implements LibraryStore {
   constructor(
     private readonly sql: Statements,
     private readonly clock: Clock,

@@ -13,8 +13,7 @@ import type {
   McpToolRecord,
   McpTransportKind,
 } from '../../../shared/mcp';
-import type { Clock } from '../../core/ports';
-import type { McpServicePatch, McpStore, NewMcpService } from '../../services/mcp/mcp-store-port';
+import type { Clock, McpServicePatch, McpStore, NewMcpService } from '../../core/ports';
 import type { Statements } from './statements';
 
 interface ServiceRow {

@@ -1,12 +1,12 @@
 /** Long-term memories in SQLite, for `SqliteStore`: saved, listed, edited and deleted. */
 import type { Memory } from '../../../shared/dto';
-import type { Clock, MemoryPatch } from '../../core/ports';
+import type { Clock, MemoryPatch, MemoryStore } from '../../core/ports';
 import { toMemory } from './row-mapping';
 import type { MemoryRow } from './row-mapping';
 import type { Statements } from './statements';
 import { notFound } from './store-errors';
 
-export class SqliteMemories {
+export class SqliteMemories implements MemoryStore {
   constructor(
     private readonly sql: Statements,
     private readonly clock: Clock,

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { MessagePart } from '../../../shared/dto';
+import type { MessageSearchHit } from '../../core/ports';
 
 const DEFAULT_SEARCH_LIMIT = 20;
 /** Caps a search so one query cannot pull the whole index into memory. */
@@ -12,13 +13,6 @@ const MAX_SEARCH_LIMIT = 200;
 const SNIPPET_TOKENS = 12;
 /** The marks a snippet puts around matched words, and where it cut the text. */
 export const SNIPPET_MARK = { start: '«', end: '»', ellipsis: '…' } as const;
-
-/** One search hit: the message, its conversation, and a snippet with matches between marks. */
-export interface MessageSearchHit {
-  conversationId: string;
-  messageId: string;
-  snippet: string;
-}
 
 /** The text the index holds for a message: its text and reasoning parts, in order. */
 export function searchableText(parts: readonly MessagePart[]): string {

@@ -3,11 +3,12 @@
  * for `SqliteStore`.
  */
 import type { ModelConfig } from '../../../shared/dto';
+import type { SettingsStore } from '../../core/ports';
 import { toModelConfig } from './row-mapping';
 import type { ModelRow } from './row-mapping';
 import type { Statements } from './statements';
 
-export class SqliteSettings {
+export class SqliteSettings implements SettingsStore {
   constructor(private readonly sql: Statements) {}
 
   /** The JSON value stored under `key`, or undefined when there is none. */

@@ -1,13 +1,14 @@
 /**
- * The SQLite `Store`: one better-sqlite3 connection (WAL, schema from numbered migrations, see
+ * The SQLite stores: one better-sqlite3 connection (WAL, schema from numbered migrations, see
  * `open-database.ts`); streaming messages are written progressively and marked `interrupted` when
  * their writer died. The app and the CLI may open the same file at once: every read-then-write
  * runs in an IMMEDIATE transaction so they queue on the write lock instead of failing midway.
  *
- * `SqliteStore` owns the connection and delegates per aggregate: conversations, messages and
- * turn records (`conversation-store.ts`), memories (`memory-store.ts`), settings, models and
- * tool switches (`settings-store.ts`), skills and prompt templates (`library-store.ts`), MCP
- * (`mcp-store.ts`).
+ * `SqliteStore` owns the connection and implements each aggregate's port by delegating:
+ * `ConversationStore` (conversations, messages, turn records: `conversation-store.ts`),
+ * `MemoryStore` (`memory-store.ts`), `SettingsStore` (settings, models, tool switches:
+ * `settings-store.ts`), `LibraryStore` (skills, prompt templates: `library-store.ts`); the
+ * `McpStore` is its `mcp` field (`mcp-store.ts`). Consumers depend on the one port they use.
  */
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -24,19 +25,22 @@ import type {
 } from '../../../shared/dto';
 import type {
   Clock,
+  ConversationStore,
+  LibraryStore,
   MemoryPatch,
+  MemoryStore,
   MessagePatch,
+  MessageSearchHit,
   NewSkill,
   PromptTemplatePatch,
+  SettingsStore,
   SkillAssetInput,
   SkillPatch,
-  Store,
 } from '../../core/ports';
 import { SqliteConversations } from './conversation-store';
 import { SqliteLibrary } from './library-store';
 import { SqliteMcpStore } from './mcp-store';
 import { SqliteMemories } from './memory-store';
-import type { MessageSearchHit } from './message-search';
 import { describeConnection, openDatabase } from './open-database';
 import type { ConnectionInfo } from './open-database';
 import { SqliteSettings } from './settings-store';
@@ -44,7 +48,6 @@ import { Statements } from './statements';
 import { markOrphanedMessagesInterrupted, StreamingClaims } from './streaming-recovery';
 
 export type { ConnectionInfo } from './open-database';
-export type { MessageSearchHit } from './message-search';
 export { SNIPPET_MARK } from './message-search';
 
 /**
@@ -57,8 +60,10 @@ export function openStore(path: string, options: { clock?: Clock } = {}): Sqlite
   return store;
 }
 
-/** A `Store` on one SQLite file. Use one instance per file per process; `close()` when done. */
-export class SqliteStore implements Store {
+/**
+ * Every store on one SQLite file. Use one instance per file per process; `close()` when done.
+ */
+export class SqliteStore implements ConversationStore, MemoryStore, SettingsStore, LibraryStore {
   private readonly database: Database.Database;
   private readonly clock: Clock;
   private readonly streaming: StreamingClaims;

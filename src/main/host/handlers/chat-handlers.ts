@@ -34,7 +34,7 @@ async function startTurn(
   const model = await resolveTurnModel(
     request.modelId,
     modelOverridesFromEnv(context.env),
-    app.store.listModels(),
+    app.stores.settings.listModels(),
     app.secrets,
   );
   const turnId = app.ids.next('turn');

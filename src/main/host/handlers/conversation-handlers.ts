@@ -24,25 +24,25 @@ const MAX_FILE_STEM_CHARS = 60;
 
 /** The conversation handlers over the host context. */
 export function createConversationHandlers(context: HostContext): ConversationHandlers {
-  const { store } = context.app;
+  const { stores } = context.app;
   const requireConversation = (id: string): Conversation => {
-    const conversation = store.getConversation(id);
+    const conversation = stores.conversations.getConversation(id);
     if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
     return conversation;
   };
   return {
-    'conversations.list': () => store.listConversations(),
+    'conversations.list': () => stores.conversations.listConversations(),
     'conversations.search': ({ query, limit }) =>
-      store.searchMessages(query, limit).map((hit) => ({
+      stores.conversations.searchMessages(query, limit).map((hit) => ({
         ...hit,
-        title: store.getConversation(hit.conversationId)?.title ?? '',
+        title: stores.conversations.getConversation(hit.conversationId)?.title ?? '',
       })),
     'conversations.get': ({ id }) => {
       const conversation = requireConversation(id);
       return {
         conversation,
-        messages: store.listMessages(id),
-        turns: store.listTurnRecords(id).map((record) => ({
+        messages: stores.conversations.listMessages(id),
+        turns: stores.conversations.listTurnRecords(id).map((record) => ({
           turnId: record.id,
           messageId: record.messageId,
           stopReason: record.stopReason,
@@ -53,17 +53,17 @@ export function createConversationHandlers(context: HostContext): ConversationHa
     },
     'conversations.rename': ({ id, title }) => {
       requireConversation(id);
-      store.renameConversation(id, title);
+      stores.conversations.renameConversation(id, title);
       return requireConversation(id);
     },
     'conversations.delete': ({ id }) => {
       requireConversation(id);
-      store.deleteConversation(id);
+      stores.conversations.deleteConversation(id);
       return { ok: true };
     },
     'conversations.export': ({ id, format }): InvokeResponse<'conversations.export'> => {
       const conversation = requireConversation(id);
-      const text = exportConversation(conversation, store.listMessages(id), format);
+      const text = exportConversation(conversation, stores.conversations.listMessages(id), format);
       return {
         fileName: `${fileStem(conversation.title)}.${format}`,
         mime: format === 'json' ? 'application/json' : 'text/markdown',

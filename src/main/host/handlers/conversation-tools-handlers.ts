@@ -1,6 +1,6 @@
 /**
  * `conversations.tools` / `conversations.setTools`: a conversation's own tool switches (the third
- * availability layer, `store.setConversationToolToggles`) with the layer that decides each tool
+ * availability layer, `stores.conversations.setConversationToolToggles`) with the layer that decides each tool
  * (`decideTools`, the chat service's own rule): switched off globally, switched on/off for this
  * conversation, or the model's defaults. The model is the one the composer names, else the
  * conversation's own.
@@ -21,9 +21,9 @@ type ToolRows = InvokeResponse<'conversations.tools'>;
 
 /** The handlers over the host context. */
 export function createConversationToolsHandlers(context: HostContext): ConversationToolsHandlers {
-  const { store } = context.app;
+  const { stores } = context.app;
   const requireConversation = (id: string): Conversation => {
-    const conversation = store.getConversation(id);
+    const conversation = stores.conversations.getConversation(id);
     if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
     return conversation;
   };
@@ -41,7 +41,7 @@ export function createConversationToolsHandlers(context: HostContext): Conversat
         if (value === null) delete next[name];
         else next[name] = value;
       }
-      store.setConversationToolToggles(id, next);
+      stores.conversations.setConversationToolToggles(id, next);
       return toolRows(context, modelDefaults(context, modelId ?? conversation.modelId), next);
     },
   };
@@ -52,7 +52,7 @@ function modelDefaults(context: HostContext, modelId: string | null): ModelToolD
   const model =
     modelId === null
       ? undefined
-      : context.app.store.listModels().find((candidate) => candidate.id === modelId);
+      : context.app.stores.settings.listModels().find((candidate) => candidate.id === modelId);
   return model ?? { defaultTools: null, defaultMcpServices: null };
 }
 
@@ -65,8 +65,8 @@ async function toolRows(
   model: ModelToolDefaults,
   toggles: Record<string, boolean>,
 ): Promise<ToolRows> {
-  const { store, tools } = context.app;
-  const switches = store.getToolAvailability();
+  const { stores, tools } = context.app;
+  const switches = stores.settings.getToolAvailability();
   const candidates = await tools.candidates();
   const known = new Set(candidates.map((candidate) => candidate.name));
   // A name switched off globally or toggled that is no tool now (a removed MCP tool) still shows.

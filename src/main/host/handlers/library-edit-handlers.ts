@@ -31,10 +31,10 @@ type SkillDetail = InvokeResponse<'skills.get'>;
 
 /** The library-editing handlers over the host context. */
 export function createLibraryEditHandlers(context: HostContext): LibraryEditHandlers {
-  const { store, ids } = context.app;
-  const memories = new MemoriesService(store);
-  const skills = new SkillsService(store);
-  const prompts = new PromptsService(store, ids);
+  const { stores, ids } = context.app;
+  const memories = new MemoriesService(stores.memories);
+  const skills = new SkillsService(stores.library);
+  const prompts = new PromptsService(stores.library, ids);
   const detail = (skill: Skill): SkillDetail => skillDetail(skills, skill);
   return {
     'memories.update': ({ id, text }) => memories.edit(id, text),

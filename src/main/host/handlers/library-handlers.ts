@@ -15,7 +15,7 @@ type LibraryHandlers = Pick<
 
 /** The library handlers over the host context. */
 export function createLibraryHandlers(context: HostContext): LibraryHandlers {
-  const { store, tools, ids } = context.app;
+  const { stores, tools, ids } = context.app;
   return {
     'tools.status': async () =>
       (await tools.list()).map(({ name, enabled, tool, reason }) => ({
@@ -24,9 +24,9 @@ export function createLibraryHandlers(context: HostContext): LibraryHandlers {
         enabled,
         reason: enabled ? reason : 'switched off in settings',
       })),
-    'memories.list': () => new MemoriesService(store).list(),
+    'memories.list': () => new MemoriesService(stores.memories).list(),
     'skills.list': () =>
-      new SkillsService(store).list().map((skill) => ({
+      new SkillsService(stores.library).list().map((skill) => ({
         name: skill.name,
         icon: skill.icon,
         whenToUse: skill.whenToUse,
@@ -34,6 +34,6 @@ export function createLibraryHandlers(context: HostContext): LibraryHandlers {
         assetCount: skill.assets.length,
         updatedAt: skill.updatedAt,
       })),
-    'prompts.list': () => new PromptsService(store, ids).list(),
+    'prompts.list': () => new PromptsService(stores.library, ids).list(),
   };
 }

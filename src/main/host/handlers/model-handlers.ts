@@ -26,26 +26,28 @@ type ModelHandlers = Pick<
 
 /** The model handlers over the host context. */
 export function createModelHandlers(context: HostContext): ModelHandlers {
-  const { store, secrets } = context.app;
+  const { stores, secrets } = context.app;
   return {
     'app.status': () => {
       const environmentModel = environmentModelView(context.env);
       return {
-        needsSetup: environmentModel === null && store.listModels().length === 0,
+        needsSetup: environmentModel === null && stores.settings.listModels().length === 0,
         environmentModel,
         version: context.version,
       };
     },
     'models.list': async () => ({
       models: await Promise.all(
-        store.listModels().map((model) => modelView(model, secrets, store.mcp.listServices())),
+        stores.settings
+          .listModels()
+          .map((model) => modelView(model, secrets, stores.mcp.listServices())),
       ),
       environmentModel: environmentModelView(context.env),
     }),
     'models.save': async (request) => saveModel(context, request),
     'models.delete': async ({ id }) => {
-      const model = requireModel(store.listModels(), id);
-      store.deleteModel(model.id);
+      const model = requireModel(stores.settings.listModels(), id);
+      stores.settings.deleteModel(model.id);
       if (model.apiKeyRef) await secrets.delete(model.apiKeyRef);
       return { ok: true };
     },
@@ -58,8 +60,8 @@ async function saveModel(
   context: HostContext,
   request: ParsedRequest<'models.save'>,
 ): Promise<InvokeResponse<'models.save'>> {
-  const { store, secrets, ids } = context.app;
-  const models = store.listModels();
+  const { stores, secrets, ids } = context.app;
+  const models = stores.settings.listModels();
   const existing = request.id === undefined ? null : requireModel(models, request.id);
   const id = existing?.id ?? ids.next('model');
   let apiKeyRef = existing?.apiKeyRef ?? null;
@@ -91,8 +93,8 @@ async function saveModel(
     apiKeyRef,
     isDefault: request.isDefault ?? existing?.isDefault ?? models.length === 0,
   };
-  store.saveModel(config);
-  return modelView(config, secrets, store.mcp.listServices());
+  stores.settings.saveModel(config);
+  return modelView(config, secrets, stores.mcp.listServices());
 }
 
 /**
@@ -105,7 +107,7 @@ async function testConnection(
 ): Promise<InvokeResponse<'models.test'>> {
   let apiKey = request.apiKey ?? null;
   if (apiKey === null && request.modelId !== undefined) {
-    const saved = requireModel(context.app.store.listModels(), request.modelId);
+    const saved = requireModel(context.app.stores.settings.listModels(), request.modelId);
     if (saved.apiKeyRef && sameUrl(saved.baseUrl, request.baseUrl)) {
       apiKey = await context.app.secrets.get(saved.apiKeyRef);
     }

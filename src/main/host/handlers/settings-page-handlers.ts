@@ -18,7 +18,7 @@ export function createSettingsPageHandlers(context: HostContext): SettingsPageHa
       if (!known.some((tool) => tool.name === name)) {
         throw new AivoryError('not-found', `No built-in tool named "${name}".`);
       }
-      context.app.store.setToolAvailability(name, enabled);
+      context.app.stores.settings.setToolAvailability(name, enabled);
       return toolStatus(undefined, sender);
     },
     'sandbox.status': async () => {

@@ -5,7 +5,7 @@
  */
 import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
-import type { McpEndpoint, McpSession } from '../../core/mcp-ports';
+import type { McpEndpoint, McpSession } from '../../core/ports';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import type { McpServicesDependencies } from './mcp-services';
 

@@ -6,7 +6,7 @@
  */
 import { AivoryError } from '../../../shared/errors';
 import { checkAddress, describeRefusal } from '../../adapters/fetch/address-policy';
-import type { HostResolver, ResolvedAddress } from '../../adapters/fetch/host-resolver';
+import type { HostResolver, ResolvedAddress } from '../../core/ports';
 import { parseIpAddress } from '../../adapters/fetch/ip-address';
 
 export interface ServiceUrl {

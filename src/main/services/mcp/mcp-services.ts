@@ -12,19 +12,23 @@ import type {
   McpToolChange,
   McpToolRecord,
 } from '../../../shared/mcp';
-import type { HostResolver } from '../../adapters/fetch/host-resolver';
-import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import type {
+  Clock,
+  HostResolver,
+  IdGenerator,
+  Logger,
   McpConnector,
   McpPromptInfo,
   McpResourceInfo,
   McpSession,
-} from '../../core/mcp-ports';
-import { McpError } from '../../core/mcp-ports';
-import type { Clock, IdGenerator, Logger, SecretStore } from '../../core/ports';
+  McpStore,
+  NewMcpService,
+  SecretStore,
+} from '../../core/ports';
+import { maskSecret } from '../../adapters/secrets/file-secret-store';
+import { McpError } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
 import { diffTools, isCallable } from './mcp-diff';
-import type { McpStore, NewMcpService } from './mcp-store-port';
 import { parseServiceInput } from './mcp-service-input';
 import type { McpServiceInput, ParsedServiceInput } from './mcp-service-input';
 

@@ -5,16 +5,21 @@
  * progress-aware timeout, converting the result (text capped, images saved as artifacts).
  */
 import type { McpService, McpToolInfo } from '../../../shared/mcp';
-import { McpError } from '../../core/mcp-ports';
-import type { ApprovalAnswer, Tool, ToolContext, ToolOutput } from '../../core/ports';
+import { McpError } from '../../core/ports';
+import type {
+  ApprovalAnswer,
+  ArtifactSink,
+  McpStore,
+  Tool,
+  ToolContext,
+  ToolOutput,
+} from '../../core/ports';
 import { untrustedArgumentCheck } from '../../tools/arguments/argument-check';
-import type { ArtifactSink } from '../../tools/python-execute';
 import type { TurnMcpTools } from '../chat-service';
 import { rasterImageType } from '../mime-types';
 import { namespaceTools } from './mcp-naming';
 import type { McpServices } from './mcp-services';
 import { describeFailure } from './mcp-services';
-import type { McpStore } from './mcp-store-port';
 
 /** Result text the model gets at most (characters). */
 export const MCP_MAX_OUTPUT_CHARS = 50_000;

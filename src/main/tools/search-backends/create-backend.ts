@@ -5,7 +5,8 @@
 import { BRAVE_DEFAULT_BASE_URL, createBraveBackend } from './brave';
 import { createSearxngBackend } from './searxng';
 import { createSerperBackend, SERPER_DEFAULT_BASE_URL } from './serper';
-import type { SearchBackend, SearchBackendConfig, SearchTransport } from './types';
+import type { SearchBackend, SearchBackendConfig } from './types';
+import type { SearchTransport } from '../../core/ports';
 
 export function createSearchBackend(
   config: SearchBackendConfig,

@@ -6,7 +6,7 @@
  */
 import { AivoryError } from '../../../shared/errors';
 import { cleanText } from './clean-text';
-import type { SearchTransport } from './types';
+import type { SearchTransport } from '../../core/ports';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_SEARCH_DEADLINE_MS,

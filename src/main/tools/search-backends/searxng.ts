@@ -5,7 +5,8 @@
 import { cleanText } from './clean-text';
 import { asRecord, toHit } from './hits';
 import { errorDetail, parseJsonBody, requestText } from './http';
-import type { SearchBackend, SearchHit, SearchTransport } from './types';
+import type { SearchBackend, SearchHit } from './types';
+import type { SearchTransport } from '../../core/ports';
 import { SearchBackendError } from './types';
 
 export interface SearxngBackendOptions {

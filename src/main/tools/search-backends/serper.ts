@@ -5,7 +5,8 @@
 import { asRecord, toHit } from './hits';
 import { endpointUrl, parseJsonBody, requestText } from './http';
 import { paidApiStatusError, requireKey } from './paid-api';
-import type { SearchBackend, SearchHit, SearchTransport } from './types';
+import type { SearchBackend, SearchHit } from './types';
+import type { SearchTransport } from '../../core/ports';
 import { SearchBackendError } from './types';
 
 export const SERPER_DEFAULT_BASE_URL = 'https://google.serper.dev';

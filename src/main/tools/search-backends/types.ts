@@ -29,21 +29,6 @@ export interface SearchBackend {
 }
 
 /**
- * The HTTP client backends use, shaped like the global `fetch`. The app passes a fetcher that
- * may reach exactly the configured origin; tests pass one that reaches loopback servers.
- */
-export type SearchFetch = (url: string, init: RequestInit) => Promise<Response>;
-
-/** How a backend talks HTTP: the fetcher plus the limits every request is held to. */
-export interface SearchTransport {
-  fetch: SearchFetch;
-  /** Whole-request deadline (connect, headers and body). Defaults to DEFAULT_SEARCH_DEADLINE_MS. */
-  deadlineMs?: number;
-  /** Largest response body read. Defaults to DEFAULT_MAX_RESPONSE_BYTES. */
-  maxResponseBytes?: number;
-}
-
-/**
  * Fifteen seconds: public SearXNG engines answer in 1–5 s and the instance itself gives up on
  * slow engines after a few seconds; anything slower is a dead or overloaded backend. It stays
  * below the tool's own timeout so the user sees which backend was slow.

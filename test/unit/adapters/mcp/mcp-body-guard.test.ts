@@ -4,7 +4,7 @@ import {
   EventSizeCounter,
   guardBody,
 } from '../../../../src/main/adapters/mcp/mcp-body-guard';
-import type { McpError } from '../../../../src/main/core/mcp-ports';
+import type { McpError } from '../../../../src/main/core/ports';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

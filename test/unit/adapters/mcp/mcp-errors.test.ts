@@ -10,7 +10,7 @@ import {
   serverErrorMessage,
 } from '../../../../src/main/adapters/mcp/mcp-errors';
 import type { FailureContext } from '../../../../src/main/adapters/mcp/mcp-errors';
-import { McpError } from '../../../../src/main/core/mcp-ports';
+import { McpError } from '../../../../src/main/core/ports';
 
 const ORIGIN = 'https://mcp.example.test';
 const context: FailureContext = {

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpFetch, serviceHeaders } from '../../../../src/main/adapters/mcp/mcp-fetch';
 import type { McpFetchConfig } from '../../../../src/main/adapters/mcp/mcp-fetch';
-import { McpError } from '../../../../src/main/core/mcp-ports';
+import { McpError } from '../../../../src/main/core/ports';
 
 const SECRET = 'Bearer fetch-secret-value';
 let server: Server;

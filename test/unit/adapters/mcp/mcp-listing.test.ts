@@ -7,7 +7,7 @@ import {
   toolNormaliser,
 } from '../../../../src/main/adapters/mcp/mcp-listing';
 import type { PageFetcher, PagingRule } from '../../../../src/main/adapters/mcp/mcp-listing';
-import { McpError } from '../../../../src/main/core/mcp-ports';
+import { McpError } from '../../../../src/main/core/ports';
 
 const rule = (overrides: Partial<PagingRule> = {}): PagingRule => ({
   key: 'tools',

@@ -4,7 +4,7 @@
  * conversation's switches), then asks `build` for exactly those names. Nothing is registered or
  * shared between turns: each turn's tools are built for it from the current settings.
  */
-import type { Tool } from './ports';
+import type { Tool } from './tool';
 
 /** A tool a turn could offer: a built-in (its backend may be missing) or an MCP service's tool. */
 export type ToolCandidate =

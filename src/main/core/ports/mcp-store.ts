@@ -1,4 +1,7 @@
-/** What the MCP services need from persistence (SqliteMcpStore implements it). */
+/**
+ * MCP services, their tool snapshots and approvals: what the MCP services need from persistence
+ * (adapters/sqlite/mcp-store.ts, `SqliteStore.mcp`).
+ */
 import type {
   McpApprovalPolicy,
   McpService,

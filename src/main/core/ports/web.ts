@@ -1,8 +1,11 @@
 /**
- * The ports web_fetch and fetch_image depend on. The SSRF-guarded implementation lives in
- * src/main/adapters/fetch/ (createGuardedFetcher, createPdfTextExtractor); tests use fakes.
+ * The web ports. web_fetch and fetch_image fetch model-chosen URLs through `WebResourceFetcher`
+ * (the SSRF-guarded implementation lives in src/main/adapters/fetch/: createGuardedFetcher,
+ * createPdfTextExtractor); the search backends reach the configured origin through
+ * `SearchTransport` (createEndpointFetcher); MCP's address rules resolve names through
+ * `HostResolver`. Tests use fakes.
  */
-import type { Logger } from '../core/ports';
+import type { Logger } from './system';
 
 /** Per-request overrides of the fetcher's limits (e.g. a larger cap for images). */
 export interface WebFetchLimitOverrides {
@@ -55,4 +58,34 @@ export type PdfTextResult =
 /** Extracts the text layer of a PDF, bounded in time and memory. */
 export interface PdfTextExtractor {
   extractText(bytes: Uint8Array, signal: AbortSignal): Promise<PdfTextResult>;
+}
+
+/** One A or AAAA answer. */
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * Name resolution as a port, so tests can answer with their own addresses (and change their
+ * answer between calls, as a DNS-rebinding attacker would).
+ */
+export interface HostResolver {
+  /** Every A and AAAA answer for `hostname`. Rejects (e.g. ENOTFOUND) when there are none. */
+  resolve(hostname: string, signal: AbortSignal): Promise<ResolvedAddress[]>;
+}
+
+/**
+ * The HTTP client search backends use, shaped like the global `fetch`. The app passes a fetcher
+ * that may reach exactly the configured origin; tests pass one that reaches loopback servers.
+ */
+export type SearchFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** How a search backend talks HTTP: the fetcher plus the limits every request is held to. */
+export interface SearchTransport {
+  fetch: SearchFetch;
+  /** Whole-request deadline (connect, headers and body). Defaults to DEFAULT_SEARCH_DEADLINE_MS. */
+  deadlineMs?: number;
+  /** Largest response body read. Defaults to DEFAULT_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
 }

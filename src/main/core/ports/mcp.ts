@@ -3,9 +3,9 @@
  * (src/main/adapters/mcp/) implements McpConnector over @modelcontextprotocol/sdk; tests and
  * services depend on these types only. Plain data and one error class; no I/O here.
  */
-import type { McpToolInfo } from '../../shared/mcp';
+import type { McpToolInfo } from '../../../shared/mcp';
 
-export type { McpToolAnnotations, McpToolInfo, McpTransportKind } from '../../shared/mcp';
+export type { McpToolAnnotations, McpToolInfo, McpTransportKind } from '../../../shared/mcp';
 
 /** Where and how to reach one service. */
 export type McpEndpoint =

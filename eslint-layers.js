@@ -1,0 +1,337 @@
+/**
+ * The layers of the code and what each may import: an allow-list per layer, nothing else gets
+ * through. eslint.config.js builds its import fence from `LAYERS` (`layerConfigs`), and the
+ * "Layers" table of ARCHITECTURE.md must show the same folders, imports and packages
+ * (test/unit/lint/layers.test.ts checks both, and lints a bad and a good file per layer).
+ *
+ * A layer names the folders it may import from (`mayImport`: a whole layer folder, or a part of
+ * one such as `src/main/core/ports`, or one module such as `src/main/adapters/lazy-clients`), the
+ * npm packages it may import (each with the reason; `only` narrows a package to some files) and
+ * the Node built-ins (`node:*` for all of them). Static imports, `export … from` and dynamic
+ * `import()` with a literal source are all checked; where `literalDynamicImports` is set, an
+ * `import()` of a computed source is refused too (it could reach anything).
+ */
+
+/** @typedef {{ name: string, why: string, only?: string[] }} LayerPackage */
+/**
+ * @typedef {{
+ *   folder: string,
+ *   files: string[],
+ *   mayImport: string[],
+ *   packages: LayerPackage[],
+ *   builtins: string[],
+ *   literalDynamicImports?: boolean,
+ * }} Layer
+ */
+
+const ELECTRON_SHELL_FILES = [
+  'src/main/electron/index.ts',
+  'src/main/electron/window.ts',
+  'src/main/electron/ipc/**',
+];
+
+/** @type {Layer[]} */
+export const LAYERS = [
+  {
+    folder: 'src/shared',
+    files: ['src/shared/**'],
+    mayImport: ['src/shared'],
+    packages: [{ name: 'zod', why: 'the IPC contract schemas' }],
+    builtins: [],
+    literalDynamicImports: true,
+  },
+  {
+    folder: 'src/main/core',
+    files: ['src/main/core/**'],
+    mayImport: ['src/shared', 'src/main/core'],
+    packages: [],
+    builtins: [],
+    literalDynamicImports: true,
+  },
+  {
+    folder: 'src/main/tools',
+    files: ['src/main/tools/**'],
+    mayImport: ['src/shared', 'src/main/core', 'src/main/tools'],
+    packages: [
+      { name: 'ajv', why: 'argument checks (arguments/); pure, no I/O' },
+      {
+        name: 'linkedom',
+        why: 'HTML → DOM for web_fetch, in memory (web-html-dom.ts)',
+        only: ['src/main/tools/web-html-dom.ts'],
+      },
+      {
+        name: '@mozilla/readability',
+        why: 'article extraction for web_fetch, in memory (web-html-extract.ts)',
+        only: ['src/main/tools/web-html-extract.ts'],
+      },
+    ],
+    builtins: [],
+    literalDynamicImports: true,
+  },
+  {
+    folder: 'src/main/adapters',
+    files: ['src/main/adapters/**'],
+    mayImport: ['src/shared', 'src/main/core', 'src/main/adapters'],
+    packages: [
+      {
+        name: 'openai',
+        why: 'the LLM and Images API client',
+        only: ['src/main/adapters/openai/**'],
+      },
+      {
+        name: 'better-sqlite3',
+        why: 'the database',
+        only: ['src/main/adapters/sqlite/**'],
+      },
+      {
+        name: '@modelcontextprotocol/sdk',
+        why: 'MCP client transports',
+        only: ['src/main/adapters/mcp/**'],
+      },
+      {
+        name: 'undici',
+        why: 'MCP HTTP connections pinned to checked addresses (an Agent with its own lookup)',
+        only: ['src/main/adapters/mcp/mcp-fetch.ts'],
+      },
+      { name: 'zod', why: 'checks of stored JSON and server answers' },
+    ],
+    builtins: ['node:*'],
+  },
+  {
+    folder: 'src/main/services',
+    files: ['src/main/services/**'],
+    mayImport: [
+      'src/shared',
+      'src/main/core',
+      'src/main/tools',
+      'src/main/adapters',
+      'src/main/services',
+    ],
+    packages: [
+      { name: 'zod', why: 'settings and MCP input schemas' },
+      {
+        name: '@aivory/sandbox',
+        why: 'the sidecar package, loaded when a local sandbox starts',
+        only: ['src/main/services/sandbox-manager.ts'],
+      },
+    ],
+    builtins: ['node:crypto', 'node:fs', 'node:fs/promises', 'node:path'],
+  },
+  {
+    folder: 'src/main/host',
+    files: ['src/main/host/**'],
+    mayImport: [
+      'src/shared',
+      'src/main/core/ports',
+      'src/main/adapters/install-layout',
+      'src/main/adapters/lazy-clients',
+      'src/main/adapters/secrets/file-secret-store',
+      'src/main/services',
+      'src/main/host',
+    ],
+    packages: [
+      { name: 'zod', why: 'the dispatcher checks payloads against the contract' },
+      {
+        name: 'ws',
+        why: "`aivory serve`'s WebSocket transport",
+        only: ['src/main/host/server/**'],
+      },
+    ],
+    builtins: ['node:*'],
+  },
+  {
+    folder: 'src/main/cli',
+    files: ['src/main/cli/**'],
+    mayImport: [
+      'src/shared',
+      'src/main/core',
+      'src/main/tools',
+      'src/main/adapters',
+      'src/main/services',
+      'src/main/host',
+      'src/main/cli',
+    ],
+    packages: [
+      {
+        name: '@aivory/sandbox',
+        why: '`aivory sandbox serve` runs the sidecar',
+        only: ['src/main/cli/sandbox-command.ts'],
+      },
+    ],
+    builtins: ['node:*'],
+  },
+  {
+    folder: 'src/main/electron',
+    files: ['src/main/electron/**'],
+    mayImport: [
+      'src/shared',
+      'src/main/core/ports',
+      'src/main/adapters',
+      'src/main/services',
+      'src/main/host',
+      'src/main/electron',
+    ],
+    packages: [
+      {
+        name: 'electron',
+        why: 'the shell: index.ts, window.ts, ipc/ (security.ts and the rest stay pure)',
+        only: ELECTRON_SHELL_FILES,
+      },
+    ],
+    builtins: ['node:*'],
+  },
+  {
+    folder: 'src/preload',
+    files: ['src/preload/**'],
+    mayImport: ['src/shared', 'src/preload'],
+    packages: [
+      {
+        name: 'electron',
+        why: 'contextBridge + ipcRenderer (index.ts)',
+        only: ['src/preload/index.ts'],
+      },
+    ],
+    builtins: [],
+    literalDynamicImports: true,
+  },
+  {
+    folder: 'src/renderer',
+    files: ['src/renderer/**'],
+    mayImport: ['src/shared', 'src/renderer'],
+    packages: [
+      { name: 'react', why: 'the UI' },
+      { name: 'react-dom', why: 'the UI' },
+      { name: 'zustand', why: 'the UI state' },
+    ],
+    builtins: [],
+    literalDynamicImports: true,
+  },
+  {
+    folder: 'sandbox/src',
+    files: ['sandbox/src/**'],
+    mayImport: ['sandbox/src'],
+    packages: [
+      { name: 'dockerode', why: 'the only Docker client (docker-runtime.ts)' },
+      { name: 'zod', why: 'request bodies and config' },
+    ],
+    builtins: ['node:*'],
+  },
+];
+
+/** How an import specifier names a layer folder: its last segment (`sandbox/src`: both). */
+function folderMarker(folder) {
+  return folder === 'sandbox/src' ? 'sandbox/src' : folder.split('/').at(-1);
+}
+
+function escapeRegex(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether `file` (a path relative to the repository) matches one of the globs. */
+function matchesAny(file, globs) {
+  return globs.some((glob) => {
+    if (glob.endsWith('/**')) return file.startsWith(glob.slice(0, -2));
+    return file === glob;
+  });
+}
+
+/**
+ * The regular expressions (source text) of the relative specifiers a layer may not import: one per
+ * other layer folder, leaving out the parts it may import.
+ */
+export function forbiddenRelativePatterns(layer) {
+  const patterns = [];
+  for (const other of LAYERS) {
+    if (other.folder === layer.folder || layer.mayImport.includes(other.folder)) continue;
+    const marker = escapeRegex(folderMarker(other.folder));
+    const allowedParts = layer.mayImport
+      .filter((entry) => entry.startsWith(`${other.folder}/`))
+      .map((entry) => escapeRegex(entry.slice(other.folder.length + 1)));
+    const rest =
+      allowedParts.length === 0 ? '(?:/|$)' : `(?:$|/(?!(?:${allowedParts.join('|')})(?:/|$)))`;
+    patterns.push(`^\\.{1,2}/(?:.*/)?${marker}${rest}`);
+  }
+  return patterns;
+}
+
+/** The regular expression (source text) of the bare specifiers not allowed for `file`. */
+export function forbiddenPackagePattern(layer, file = null) {
+  const allowed = layer.packages
+    .filter((entry) => entry.only === undefined || (file !== null && matchesAny(file, entry.only)))
+    .map((entry) => `${escapeRegex(entry.name)}(?:/|$)`);
+  for (const builtin of layer.builtins) {
+    allowed.push(builtin === 'node:*' ? 'node:' : `${escapeRegex(builtin)}$`);
+  }
+  const allowedPart = allowed.length === 0 ? '' : `(?!(?:${allowed.join('|')}))`;
+  return `^(?!\\.{1,2}/)${allowedPart}`;
+}
+
+function describeAllowed(layer) {
+  const packages = layer.packages.map((entry) => entry.name);
+  return [
+    `folders: ${layer.mayImport.join(', ')}`,
+    `packages: ${packages.length === 0 ? 'none' : packages.join(', ')}`,
+    `built-ins: ${layer.builtins.length === 0 ? 'none' : layer.builtins.join(', ')}`,
+  ].join('; ');
+}
+
+/** The fence for the files of `layer` (with `file` set: the packages narrowed to those files). */
+function fenceRules(layer, file) {
+  const message = `${layer.folder} may import only ${describeAllowed(layer)} (eslint-layers.js, ARCHITECTURE.md "Layers").`;
+  const relative = forbiddenRelativePatterns(layer);
+  const packages = forbiddenPackagePattern(layer, file);
+  const all = [...relative, packages];
+  // esquery regexes end at the first "/", so slashes are written as \x2F there.
+  const selectorRegex = (source) => source.replaceAll('/', '\\x2F');
+  const syntax = all.map((source) => ({
+    selector: `ImportExpression[source.type='Literal'][source.value=/${selectorRegex(source)}/]`,
+    message,
+  }));
+  if (layer.literalDynamicImports) {
+    syntax.push({
+      selector: "ImportExpression:not([source.type='Literal'])",
+      message: `${layer.folder}: import() needs a literal source, so the layer fence can check it.`,
+    });
+  }
+  return {
+    'no-restricted-imports': [
+      'error',
+      { patterns: all.map((regex) => ({ regex, caseSensitive: true, message })) },
+    ],
+    'no-restricted-syntax': ['error', ...syntax],
+  };
+}
+
+/**
+ * Flat-config entries: one per layer, then one per set of files a package is narrowed to (later
+ * entries replace the rule for those files, with that package let through).
+ */
+export function layerConfigs() {
+  const configs = [];
+  for (const layer of LAYERS) {
+    configs.push({ files: layer.files, rules: fenceRules(layer, null) });
+    const narrowed = new Set(layer.packages.flatMap((entry) => entry.only ?? []));
+    for (const glob of narrowed) {
+      // A representative path for the glob decides which narrowed packages it gets.
+      const sample = glob.endsWith('/**') ? `${glob.slice(0, -2)}x.ts` : glob;
+      configs.push({ files: [glob], rules: fenceRules(layer, sample) });
+    }
+  }
+  return configs;
+}
+
+/** The cells of the ARCHITECTURE.md table row for `layer`: folder, may import, packages. */
+export function tableCells(layer) {
+  const code = (text) => `\`${text}\``;
+  const folders = layer.mayImport.filter((entry) => entry !== layer.folder).map(code);
+  const packages = layer.packages.map((entry) => {
+    const where = (entry.only ?? []).map((only) => code(only.replace(`${layer.folder}/`, '')));
+    return where.length === 0 ? code(entry.name) : `${code(entry.name)} (${where.join(', ')})`;
+  });
+  const builtins = layer.builtins.length === 0 ? [] : [layer.builtins.map(code).join(', ')];
+  return {
+    folder: code(`${layer.folder}/`),
+    mayImport: ['itself', ...folders].join(', '),
+    packages: [...packages, ...builtins].join('; ') || 'none',
+  };
+}

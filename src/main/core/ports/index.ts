@@ -1,0 +1,33 @@
+/**
+ * Ports: the only way core, tools and services reach the outside world. Adapters implement them;
+ * tests use fakes. Nothing here imports an SDK or does I/O. One file per domain:
+ *
+ * - `llm.ts` — LlmClient and the provider-neutral request/chunk types
+ * - `tool.ts` — Tool, ToolContext, ToolOutput, Approver
+ * - `turn-tools.ts` — TurnTools: the tools a turn can be given
+ * - `system.ts` — Clock, IdGenerator, Logger
+ * - `secrets.ts` — SecretStore
+ * - `conversation-store.ts`, `memory-store.ts`, `settings-store.ts`, `library-store.ts`,
+ *   `mcp-store.ts` — one store per aggregate; `stores.ts` — AppStores, all of them
+ * - `web.ts` — WebResourceFetcher, PdfTextExtractor, HostResolver, SearchTransport
+ * - `images.ts` — ImageClient
+ * - `sandbox.ts` — PythonSandbox, DownloadStager, UploadTarget
+ * - `artifacts.ts` — ArtifactSink
+ * - `mcp.ts` — McpConnector, McpSession, McpError
+ */
+export * from './artifacts';
+export * from './conversation-store';
+export * from './images';
+export * from './library-store';
+export * from './llm';
+export * from './mcp';
+export * from './mcp-store';
+export * from './memory-store';
+export * from './sandbox';
+export * from './secrets';
+export * from './settings-store';
+export * from './stores';
+export * from './system';
+export * from './tool';
+export * from './turn-tools';
+export * from './web';

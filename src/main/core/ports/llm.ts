@@ -1,0 +1,43 @@
+/** The LLM port: a provider-neutral streamed chat completion. The OpenAI adapter implements it. */
+
+/** A provider-neutral chat message, as sent to an LLM. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ChatToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A native tool call as the provider reported it; `argumentsJson` is the raw JSON text. */
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  argumentsJson: string;
+}
+
+/** A function definition offered to a provider in native mode. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface LlmRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Native-mode function definitions; absent in prompt mode and in final-answer rounds. */
+  tools?: ToolSpec[];
+  /** Stop sequences; prompt mode sends exactly `</tool_call>`. */
+  stop?: string[];
+}
+
+/** One streamed piece of a provider response. Reasoning is never mixed into `text`. */
+export type LlmChunk =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta?: string }
+  | { type: 'finish'; reason: string | null };
+
+export interface LlmClient {
+  /** Streams one completion. Aborting `signal` ends the HTTP request and the iteration. */
+  stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk>;
+}

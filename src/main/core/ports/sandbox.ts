@@ -1,0 +1,66 @@
+/**
+ * The Python sandbox as tools and services see it. The HTTP client of the sidecar
+ * (adapters/sandbox-client/sandbox-client.ts) implements the session calls; the services wrap it
+ * per conversation (tool-preparation.ts).
+ */
+
+/** A file the code wrote under /workspace/outputs. */
+export interface SandboxOutputFile {
+  path: string;
+  size: number;
+  mime: string;
+}
+
+export interface SandboxExecResult {
+  status: 'ok' | 'error' | 'timeout';
+  stdout: string;
+  stderr: string;
+  error: string | null;
+  duration_ms: number;
+  outputs: SandboxOutputFile[];
+  stdout_truncated_bytes?: number;
+  stderr_truncated_bytes?: number;
+  worker_restarted?: boolean;
+}
+
+/** One entry of a workspace directory listing. */
+export interface SandboxEntry {
+  /** Relative to /workspace. */
+  path: string;
+  type: 'file' | 'directory';
+  size: number;
+}
+
+/** What python_execute needs from the sandbox: the conversation's session, exec, file download. */
+export interface PythonSandbox {
+  sessionFor(conversationId: string, signal: AbortSignal): Promise<string>;
+  exec(
+    sessionId: string,
+    code: string,
+    timeoutSeconds: number,
+    signal: AbortSignal,
+  ): Promise<SandboxExecResult>;
+  download(sessionId: string, path: string, signal: AbortSignal): Promise<Uint8Array>;
+}
+
+/** What fetch_image needs: writes a file into the conversation's sandbox under /workspace/downloads/. */
+export interface DownloadStager {
+  /** Returns the file's absolute path in the sandbox (e.g. `/workspace/downloads/cat.png`). */
+  stageDownload(
+    conversationId: string,
+    name: string,
+    bytes: Uint8Array,
+    signal: AbortSignal,
+  ): Promise<string>;
+}
+
+/** Where workspace staging lists and uploads a session's /workspace/uploads. */
+export interface UploadTarget {
+  list(sessionId: string, path: string, signal?: AbortSignal): Promise<SandboxEntry[]>;
+  upload(
+    sessionId: string,
+    name: string,
+    body: Uint8Array,
+    options: { directory?: 'uploads'; signal?: AbortSignal },
+  ): Promise<unknown>;
+}

@@ -1,0 +1,16 @@
+/** Settings groups (JSON values), the configured models and the global tool switches. */
+import type { ModelConfig } from '../../../shared/dto';
+
+export interface SettingsStore {
+  /** The stored JSON value, or undefined when the key was never saved. */
+  getSetting(key: string): unknown;
+  setSetting(key: string, value: unknown): void;
+
+  listModels(): ModelConfig[];
+  saveModel(model: ModelConfig): void;
+  deleteModel(id: string): void;
+
+  /** The global switches (`tool_availability`): a tool named false is off in every turn. */
+  getToolAvailability(): Record<string, boolean>;
+  setToolAvailability(name: string, enabled: boolean): void;
+}
