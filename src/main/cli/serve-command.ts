@@ -11,7 +11,8 @@ import { parseArgs } from 'node:util';
 import { AivoryError } from '../../shared/errors';
 import { DEFAULT_RENDERER_DIR, startBrowserHost } from '../host/server/browser-host';
 import type { AppContext } from '../services/app-context';
-import { EXIT_OK, usageError } from './cli-errors';
+import { installCrashGuard } from '../host/crash-guard';
+import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
 /** The default port of `aivory serve` (any free port with --port 0). */
@@ -45,17 +46,29 @@ export async function serveCommand(
   const host = await startBrowserHost({ app: context, env: io.env, port });
   io.stdout(`Aivory is running at ${host.url}\nPress Ctrl-C to stop.\n`);
   if (values.open) openInBrowser(host.url);
+  let failed = false;
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       io.offInterrupt(stop);
       process.off('SIGTERM', stop);
+      removeGuard();
       resolve();
     };
+    // One tool's stray error must not end the session; a burst of them ends it cleanly.
+    const removeGuard = installCrashGuard({
+      logger: context.logger,
+      notice: (text) => io.stderr(text),
+      onFatal: () => {
+        io.stderr('aivory: too many internal errors in a minute; stopping (see the log).\n');
+        failed = true;
+        stop();
+      },
+    });
     io.onInterrupt(stop);
     process.on('SIGTERM', stop);
   });
   await host.close();
-  return EXIT_OK;
+  return failed ? EXIT_FAILED : EXIT_OK;
 }
 
 /**

@@ -8,6 +8,7 @@ import { app, protocol, safeStorage, session, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir } from '../adapters/data-dir';
 import { createApiHost } from '../host/api-handlers';
+import { installCrashGuard } from '../host/crash-guard';
 import type { AppContext } from '../services/app-context';
 import { openAppContext } from '../services/app-context';
 import { dataFileRoots } from '../host/files/data-files';
@@ -78,6 +79,13 @@ async function start(): Promise<void> {
       openPath: (path) => shell.openPath(path),
       showItemInFolder: (path) => shell.showItemInFolder(path),
     },
+  });
+  // One tool's stray error must not close the app; a burst of them quits it cleanly (the
+  // will-quit handler closes the context and archives sandbox workspaces).
+  installCrashGuard({
+    logger: context.logger,
+    notice: (text) => console.error(text.trimEnd()),
+    onFatal: () => app.quit(),
   });
   const window = await createMainWindow(PRELOAD_PATH);
   const unregister = registerApiIpc(window, host);
