@@ -24,6 +24,15 @@ interface OpenRule {
   zip?: true;
 }
 
+/** Little- and big-endian TIFF. */
+const TIFF: OpenRule = {
+  kind: 'image',
+  magic: [
+    [0x49, 0x49, 0x2a, 0x00],
+    [0x4d, 0x4d, 0x00, 0x2a],
+  ],
+};
+
 const OPENABLE: Readonly<Record<string, OpenRule>> = {
   '.png': { kind: 'image', magic: [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]] },
   '.jpg': { kind: 'image', magic: [[0xff, 0xd8, 0xff]] },
@@ -31,20 +40,8 @@ const OPENABLE: Readonly<Record<string, OpenRule>> = {
   '.gif': { kind: 'image', magic: [[0x47, 0x49, 0x46, 0x38]] },
   '.webp': { kind: 'image', magic: [[0x52, 0x49, 0x46, 0x46]] },
   '.bmp': { kind: 'image', magic: [[0x42, 0x4d]] },
-  '.tif': {
-    kind: 'image',
-    magic: [
-      [0x49, 0x49, 0x2a, 0x00],
-      [0x4d, 0x4d, 0x00, 0x2a],
-    ],
-  },
-  '.tiff': {
-    kind: 'image',
-    magic: [
-      [0x49, 0x49, 0x2a, 0x00],
-      [0x4d, 0x4d, 0x00, 0x2a],
-    ],
-  },
+  '.tif': TIFF,
+  '.tiff': TIFF,
   '.pdf': { kind: 'document', magic: [[0x25, 0x50, 0x44, 0x46]] },
   '.docx': { kind: 'document', zip: true },
   '.xlsx': { kind: 'document', zip: true },

@@ -107,11 +107,12 @@ export async function dataFileHeaders(
   };
 }
 
-async function readHead(path: string): Promise<Uint8Array> {
+/** The first `bytes` bytes of a file (fewer when it is shorter). */
+export async function readHead(path: string, bytes: number = SNIFF_BYTES): Promise<Uint8Array> {
   const handle = await open(path, 'r');
   try {
-    const buffer = new Uint8Array(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    const buffer = new Uint8Array(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();

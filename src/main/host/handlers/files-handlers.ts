@@ -8,12 +8,11 @@
  * on one click: only documents, raster images and media whose bytes agree with their extension are
  * opened (`shared/openable-files.ts`); anything else is refused with "show in folder" as the way.
  */
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AivoryError } from '../../../shared/errors';
 import { fileExtension, OPENABLE_SNIFF_BYTES, openableFile } from '../../../shared/openable-files';
 import type { ApiHandlers } from '../dispatcher';
-import { dataFileRoots, resolveDataFile } from '../files/data-files';
+import { dataFileRoots, readHead, resolveDataFile } from '../files/data-files';
 import type { HostContext } from '../host-context';
 
 /** What the desktop shell does with a file (Electron's `shell.openPath` / `showItemInFolder`). */
@@ -45,7 +44,7 @@ export function createFilesHandlers(context: HostContext): FilesHandlers {
     'files.open': async ({ path }) => {
       const { shell, file } = await prepare(path);
       const name = basename(file);
-      if (openableFile(name, await readHead(file)) === null) {
+      if (openableFile(name, await readHead(file, OPENABLE_SNIFF_BYTES)) === null) {
         const extension = fileExtension(name);
         throw new AivoryError(
           'invalid-input',
@@ -67,16 +66,4 @@ export function createFilesHandlers(context: HostContext): FilesHandlers {
       return { ok: true };
     },
   };
-}
-
-/** The first bytes of a file, for the open check. */
-async function readHead(path: string): Promise<Uint8Array> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = new Uint8Array(OPENABLE_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, OPENABLE_SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
