@@ -86,7 +86,18 @@ export interface ModelConfig {
   isDefault: boolean;
 }
 
-export type MemoryStatus = 'ACTIVE' | 'ARCHIVED';
+/**
+ * ACTIVE memories go into system prompts; ARCHIVED ones are kept but left out; PENDING ones were
+ * saved in a turn that had read untrusted content and wait for the user to confirm them.
+ */
+export type MemoryStatus = 'ACTIVE' | 'ARCHIVED' | 'PENDING';
+
+/** Where a memory saved in a tainted turn came from: its turn and what tainted that turn. */
+export interface MemoryOrigin {
+  turnId: string | null;
+  /** E.g. `web_fetch https://example.com/page`; several reasons joined with `; `. */
+  reason: string;
+}
 
 export interface Memory {
   id: string;
@@ -96,6 +107,8 @@ export interface Memory {
   status: MemoryStatus;
   createdAt: number;
   conversationId: string | null;
+  /** Set for memories saved in a tainted turn (kept after confirmation); null otherwise. */
+  origin: MemoryOrigin | null;
 }
 
 /** A file attached to a skill (stored with it; its bytes are read separately). */

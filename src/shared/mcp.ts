@@ -24,8 +24,12 @@ export interface McpToolInfo {
 
 export type McpTestState = 'untested' | 'connected' | 'error';
 
-/** Per tool: `default` asks unless the tool says it is read-only; `allow` is "always allow". */
-export type McpApprovalPolicy = 'default' | 'ask' | 'allow' | 'deny';
+/**
+ * Per tool: `default` asks unless the tool says it is read-only; `allow` is "always allow" except
+ * in a turn that has read untrusted content (then every call asks); `allow-even-after-web` is
+ * "always, even after web content".
+ */
+export type McpApprovalPolicy = 'default' | 'ask' | 'allow' | 'allow-even-after-web' | 'deny';
 
 /** A header or environment variable: its name, and where its value is kept. */
 export interface McpSecretEntry {

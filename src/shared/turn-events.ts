@@ -115,6 +115,27 @@ export interface ProtocolRetryEvent {
   error: string;
 }
 
+/**
+ * Why a turn is tainted: a tool whose result brought untrusted content (a web page, search
+ * results, an MCP server's output, program output) into the turn. `detail` is what was read
+ * (web_fetch: the URL), or null.
+ */
+export interface TaintReason {
+  tool: string;
+  detail: string | null;
+}
+
+/**
+ * Sent once, right after the `tool-result` of the first call that tainted the turn: from here on
+ * MCP calls ask, save_memory holds memories pending, and query-carrying fetches to new hosts ask.
+ */
+export interface TurnTaintedEvent {
+  type: 'turn-tainted';
+  turnId: string;
+  /** What tainted it (the first call's reasons; later ones are not announced again). */
+  reasons: TaintReason[];
+}
+
 export interface TurnEndEvent {
   type: 'turn-end';
   turnId: string;
@@ -137,6 +158,7 @@ export type TurnEvent =
   | ToolResultEvent
   | BudgetUpdateEvent
   | ProtocolRetryEvent
+  | TurnTaintedEvent
   | TurnEndEvent;
 
 export type TurnEventType = TurnEvent['type'];

@@ -1,4 +1,8 @@
-/** `--approve all|none|ask`: how the CLI answers MCP approval prompts. */
+/**
+ * `--approve all|none|ask`: how the CLI answers approval prompts — MCP calls, and in a turn that
+ * read untrusted content also web_fetch addresses that would send data to a new site. `none`
+ * gives no approver: such calls are refused with a reason the model reads and the turn goes on.
+ */
 import type { ApprovalAnswer, Approver } from '../core/ports';
 import { usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -14,6 +18,24 @@ export function cliApprover(flag: string | undefined, io: CliIo): Approver | und
   const ask = io.ask;
   if (!ask) throw usageError('--approve ask needs a terminal; use --approve all or none.');
   return async (request, signal) => {
+    const why = request.reason
+      ? `Asked because: ${request.reason}${
+          request.taint && request.taint.length > 0
+            ? ` (read: ${request.taint
+                .map((item) => (item.detail === null ? item.tool : `${item.tool} ${item.detail}`))
+                .join(', ')
+                .slice(0, ARGUMENTS_PREVIEW_CHARS)})`
+            : ''
+        }\n`
+      : '';
+    if (request.kind === 'web-fetch') {
+      const url = typeof request.arguments.url === 'string' ? request.arguments.url : '';
+      io.stderr(`\nweb_fetch wants to open ${url.slice(0, ARGUMENTS_PREVIEW_CHARS)}\n${why}`);
+      const answer = (await ask('Allow this fetch? [y] yes · [N] deny: ', signal))
+        .trim()
+        .toLowerCase();
+      return answer === 'y' ? 'once' : 'deny';
+    }
     const args = JSON.stringify(request.arguments, null, 2);
     const hints = [
       request.readOnlyHint ? 'says it is read-only' : null,
@@ -24,7 +46,7 @@ export function cliApprover(flag: string | undefined, io: CliIo): Approver | und
         args.length > ARGUMENTS_PREVIEW_CHARS
           ? `${args.slice(0, ARGUMENTS_PREVIEW_CHARS)}\n…`
           : args
-      }\n`,
+      }\n${why}`,
     );
     const answer = (
       await ask('Allow? [y] once · [c] this conversation · [a] always · [N] deny: ', signal)

@@ -28,14 +28,14 @@ Usage:
   aivory skills remove NAME
   aivory prompts list [--json] | show ID | remove ID
   aivory prompts add --title TITLE --file BODY.md [--tags a,b]
-  aivory memories list [--json]        Saved memories, newest first
-  aivory memories edit ID TEXT | archive ID | restore ID | delete ID
+  aivory memories list [--json]        Saved memories, newest first (PENDING ones wait for confirm)
+  aivory memories confirm ID | edit ID TEXT | archive ID | restore ID | delete ID
   aivory mcp add --name N --url URL --description D [--icon I] [--header 'K: V']… [--timeout S] [--max-timeout S] [--transport streamable-http|sse]
   aivory mcp add --name N --command CMD [--arg A]… [--env K=V]… --description D   (stdio; needs settings mcp.allowLocalCommands true)
   aivory mcp edit N [--name N2] [--url URL] [--description D] [--icon I] [--header 'K: V']… [--timeout S] …
                                        (headers given replace the saved ones; a new address needs a new test)
   aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
-  aivory mcp approval N TOOL ask|allow|deny|default
+  aivory mcp approval N TOOL ask|allow|allow-even-after-web|deny|default
   aivory mcp call N TOOL JSON [--approve all|none|ask]
   aivory mcp prompts N | prompt N NAME [key=value]… | resources N | resource N URI
                                        Your MCP services: test, sync with a diff to accept, approvals, calls

@@ -17,8 +17,17 @@ import { cliApprover } from './cli-approver';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
+/** `allow` still asks in a turn that read untrusted content; `allow-even-after-web` does not. */
+const APPROVAL_POLICIES: readonly string[] = [
+  'ask',
+  'allow',
+  'allow-even-after-web',
+  'deny',
+  'default',
+];
+
 const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -115,8 +124,10 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
     }
     case 'approval': {
       const [tool, policy] = rest;
-      if (!tool || !['ask', 'allow', 'deny', 'default'].includes(policy ?? ''))
-        throw usageError('Usage: aivory mcp approval SERVICE TOOL ask|allow|deny|default');
+      if (!tool || !APPROVAL_POLICIES.includes(policy ?? ''))
+        throw usageError(
+          'Usage: aivory mcp approval SERVICE TOOL ask|allow|allow-even-after-web|deny|default',
+        );
       services.setApproval(required(name), tool, policy as McpApprovalPolicy);
       print(`${tool}: ${policy}`);
       return EXIT_OK;

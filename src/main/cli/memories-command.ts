@@ -1,6 +1,7 @@
 /**
- * `aivory memories list|edit ID TEXT|archive ID|restore ID|delete ID`: the facts save_memory
- * stored. ACTIVE ones go into later system prompts; archived ones are kept but left out.
+ * `aivory memories list|confirm ID|edit ID TEXT|archive ID|restore ID|delete ID`: the facts
+ * save_memory stored. ACTIVE ones go into later system prompts; archived ones are kept but left
+ * out; PENDING ones (saved after a turn read untrusted content) wait for `confirm` (or `delete`).
  */
 import { parseArgs } from 'node:util';
 import type { Memory } from '../../shared/dto';
@@ -9,7 +10,8 @@ import { MemoriesService } from '../services/memories-service';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
-const USAGE = 'Usage: aivory memories list | edit ID TEXT | archive ID | restore ID | delete ID';
+const USAGE =
+  'Usage: aivory memories list | confirm ID | edit ID TEXT | archive ID | restore ID | delete ID';
 
 export function memoriesCommand(argv: string[], context: AppContext, io: CliIo): number {
   const { values, positionals } = parseArgs({
@@ -26,7 +28,7 @@ export function memoriesCommand(argv: string[], context: AppContext, io: CliIo):
     else for (const memory of all) io.stdout(`${listLine(memory)}\n`);
     return EXIT_OK;
   }
-  if (!['edit', 'archive', 'restore', 'delete'].includes(action)) {
+  if (!['confirm', 'edit', 'archive', 'restore', 'delete'].includes(action)) {
     throw usageError(`Unknown action "${action}". ${USAGE}`);
   }
   if (!id)
@@ -38,6 +40,11 @@ export function memoriesCommand(argv: string[], context: AppContext, io: CliIo):
     case 'edit': {
       if (rest.length === 0) throw usageError('Usage: aivory memories edit ID TEXT');
       const memory = memories.edit(id, rest.join(' '));
+      io.stdout(`${listLine(memory)}\n`);
+      return EXIT_OK;
+    }
+    case 'confirm': {
+      const memory = memories.confirm(id);
       io.stdout(`${listLine(memory)}\n`);
       return EXIT_OK;
     }
@@ -54,8 +61,22 @@ export function memoriesCommand(argv: string[], context: AppContext, io: CliIo):
   }
 }
 
-/** `ID<TAB>STATUS<TAB>YYYY-MM-DD HH:MM<TAB>text`. */
+/**
+ * `ID<TAB>STATUS<TAB>YYYY-MM-DD HH:MM<TAB>text`, and for a PENDING memory a second, indented line
+ * with its origin (`  from turn T: REASON — aivory memories confirm ID`).
+ */
 function listLine(memory: Memory): string {
   const when = new Date(memory.createdAt).toISOString().replace('T', ' ').slice(0, 16);
-  return `${memory.id}\t${memory.status}\t${when}\t${memory.memoryText}`;
+  const line = `${memory.id}\t${memory.status}\t${when}\t${oneLine(memory.memoryText)}`;
+  if (memory.status !== 'PENDING') return line;
+  const origin = memory.origin;
+  const from = origin
+    ? `from ${origin.turnId ? `turn ${origin.turnId}` : 'a turn'} that read ${oneLine(origin.reason)}`
+    : 'origin unknown';
+  return `${line}\n  pending: saved ${from} — confirm with: aivory memories confirm ${memory.id}`;
+}
+
+/** Line breaks and tabs shown as spaces, so one memory stays one line. */
+function oneLine(text: string): string {
+  return text.replace(/[\t\r\n]+/g, ' ');
 }

@@ -1,5 +1,5 @@
 /** Human output of a turn: the answer on stdout, a compact trace of tool calls on stderr. */
-import type { StopReason, TurnEvent } from '../../shared/turn-events';
+import type { StopReason, TaintReason, TurnEvent } from '../../shared/turn-events';
 
 /** Longest arguments / result preview on a trace line. */
 const PREVIEW_CHARS = 120;
@@ -28,11 +28,23 @@ export function traceLine(event: TurnEvent): string | null {
       return `  ${event.status === 'ok' ? '✓' : event.status === 'error' ? '✗' : '∅'} ${event.name} ${event.status} (${event.durationMs} ms): ${preview(event.output)}`;
     case 'protocol-retry':
       return `  ! malformed tool call (attempt ${event.attempt}): ${preview(event.error)}`;
+    case 'turn-tainted':
+      return `  ! ${taintNotice(event.reasons)}`;
     case 'budget-update':
       return `  budget: total ${event.total.used}/${event.total.limit} · rounds ${event.rounds.used}/${event.rounds.limit}`;
     default:
       return null;
   }
+}
+
+/**
+ * The one-line notice when a turn becomes tainted: what it read, and what now asks or waits.
+ */
+export function taintNotice(reasons: readonly TaintReason[]): string {
+  const what = reasons
+    .map((reason) => (reason.detail === null ? reason.tool : `${reason.tool} ${reason.detail}`))
+    .join(', ');
+  return `this turn read untrusted content (${preview(what)}): from now on MCP calls and fetches sending data to new sites ask first, and memories wait for your confirmation`;
 }
 
 /** `type` first, as the `--json` contract promises. */

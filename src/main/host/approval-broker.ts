@@ -63,6 +63,7 @@ export class ApprovalBroker {
       signal.addEventListener('abort', onAbort, { once: true });
       this.options.events.publish('approval.request', {
         approvalId,
+        kind: request.kind ?? 'mcp',
         turnId,
         conversationId: request.conversationId,
         toolName: request.toolName,
@@ -71,6 +72,8 @@ export class ApprovalBroker {
         arguments: request.arguments,
         readOnlyHint: request.readOnlyHint,
         destructiveHint: request.destructiveHint,
+        reason: request.reason ?? null,
+        taint: request.taint ? [...request.taint] : [],
       });
     });
   }

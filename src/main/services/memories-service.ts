@@ -1,7 +1,8 @@
 /**
  * Saved memories as the user manages them (settings page, `aivory memories`): list, edit the
- * text, archive or restore, delete. ACTIVE memories go into later system prompts; ARCHIVED ones
- * are kept but left out.
+ * text, archive or restore, confirm, delete. ACTIVE memories go into later system prompts;
+ * ARCHIVED ones are kept but left out; PENDING ones (saved after a turn read untrusted content)
+ * stay out until the user confirms them.
  */
 import type { Memory, MemoryStatus } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
@@ -39,6 +40,21 @@ export class MemoriesService {
   setStatus(id: string, status: MemoryStatus): Memory {
     this.require(id);
     return this.store.updateMemory(id, { status });
+  }
+
+  /**
+   * Confirms a PENDING memory: it becomes ACTIVE (its origin is kept). A memory that is not
+   * pending is an `invalid-input` error, so a confirmation never restores an archived one.
+   */
+  confirm(id: string): Memory {
+    const memory = this.require(id);
+    if (memory.status !== 'PENDING') {
+      throw new AivoryError(
+        'invalid-input',
+        `Memory ${id} is not pending (it is ${memory.status}); only pending memories are confirmed.`,
+      );
+    }
+    return this.store.updateMemory(id, { status: 'ACTIVE' });
   }
 
   /** Deletes the memory; an unknown id is a `not-found` error. */

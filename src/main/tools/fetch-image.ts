@@ -55,6 +55,11 @@ export function createFetchImageTool(dependencies: FetchImageDependencies): Tool
     inputSchema: JSON.parse(FETCH_IMAGE_SCHEMA_JSON) as Record<string, unknown>,
     timeoutMs: dependencies.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     validate,
+    // The image comes from a model-chosen address; its bytes are untrusted (and python_execute
+    // may read them), so the call taints the turn with its URL.
+    untrustedOutput: {
+      sources: (args) => (typeof args.url === 'string' ? [args.url] : []),
+    },
     execute: (args, context) => {
       const invalid = validate(args);
       if (invalid !== null) return Promise.resolve({ content: invalid, isError: true });

@@ -44,6 +44,9 @@ export function createPythonExecuteTool(options: PythonExecuteOptions): Tool {
     // The sidecar's own timeout fires first; this margin covers session start and file copies.
     timeoutMs: options.timeoutSeconds * 1000 + 120_000,
     validate: checkArguments,
+    // Conservatively untrusted: the program may have read downloads, attachments or the network
+    // (when allowed), and its output is whatever they made it print.
+    untrustedOutput: {},
     execute: (args, context) =>
       run(options, String(Object.fromEntries(Object.entries(args ?? {})).code), context),
   };

@@ -1,7 +1,14 @@
 /**
  * save_memory: stores a durable fact about the user. Definition verbatim from the seed
  * (docs/seeds/000_67077f376ad9eee3.txt, 注入提示词的内置工具定义); checked by a test.
+ *
+ * In a tainted turn (ARCHITECTURE.md, "Turn taint") the memory is stored PENDING with its origin
+ * (the turn and what tainted it) and stays out of system prompts until the user confirms it
+ * (`aivory memories confirm`). The model reads the same result text either way: an injected
+ * page must not learn that its memory is held, nor be able to tell the two cases apart.
  */
+import type { MemoryOrigin } from '../../shared/dto';
+import type { TaintReason } from '../../shared/turn-events';
 import type { IdGenerator, MemoryWriter, Tool } from '../core/ports';
 import { builtInArgumentCheck } from './arguments/argument-check';
 
@@ -17,6 +24,8 @@ export const SAVE_MEMORY_SCHEMA_JSON =
 export const MAX_MEMORY_TEXT_CHARS = 2000;
 /** Longest slot or value. */
 const MAX_FIELD_CHARS = 200;
+/** Longest origin reason kept with a pending memory. */
+const MAX_ORIGIN_REASON_CHARS = 2000;
 
 interface SaveMemoryArguments {
   memory_text: string;
@@ -53,14 +62,42 @@ export function createSaveMemoryTool(dependencies: {
     validate,
     execute: async (args, context) => {
       const input = toArguments(args);
+      const tainted = context.taint?.tainted === true;
       const memory = dependencies.memories.saveMemory({
         id: dependencies.ids.next('mem'),
         memoryText: input.memory_text,
         slot: input.slot ?? null,
         value: input.value ?? null,
         conversationId: context.conversationId,
+        ...(tainted
+          ? {
+              status: 'PENDING' as const,
+              origin: memoryOrigin(context.turnId ?? null, context.taint?.reasons ?? []),
+            }
+          : {}),
       });
-      return { content: `Saved to long-term memory (${memory.status}): ${memory.memoryText}` };
+      // The text of an ACTIVE save in both cases (see above).
+      return { content: savedText(memory.memoryText) };
     },
+  };
+}
+
+/** What the model reads after a save. */
+export function savedText(memoryText: string): string {
+  return `Saved to long-term memory (ACTIVE): ${memoryText}`;
+}
+
+/** `web_fetch https://…; aivory_web_search`: what tainted the turn, cut to a bounded length. */
+function memoryOrigin(turnId: string | null, reasons: readonly TaintReason[]): MemoryOrigin {
+  const reason =
+    reasons
+      .map((item) => (item.detail === null ? item.tool : `${item.tool} ${item.detail}`))
+      .join('; ') || 'untrusted content';
+  return {
+    turnId,
+    reason:
+      reason.length > MAX_ORIGIN_REASON_CHARS
+        ? `${reason.slice(0, MAX_ORIGIN_REASON_CHARS - 1)}…`
+        : reason,
   };
 }

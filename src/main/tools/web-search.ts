@@ -110,6 +110,8 @@ export function createWebSearchTool(options: WebSearchToolOptions): Tool {
       const parsed = parseSearchArguments(args);
       return parsed.ok ? null : parsed.message;
     },
+    // Search results are untrusted content (titles and snippets written by anyone).
+    untrustedOutput: {},
     execute: (args, context) => run(options, args, context),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { idSchema } from './dto-schemas';
+import { taintReasonSchema } from './turn-event-schema';
 
 /** Allow once / for this conversation / always / deny. */
 export const approvalAnswerSchema = z.enum(['once', 'conversation', 'always', 'deny']);
@@ -18,9 +19,14 @@ export const approvalSettledReasonSchema = z.enum([
   'disconnected',
 ]);
 
-/** What the user is asked: the exact arguments that will be sent and the server's own hints. */
+/**
+ * What the user is asked: the exact arguments that will be sent and the server's own hints. `kind`
+ * 'web-fetch' is a web_fetch in a turn that read untrusted content (`arguments` is `{ url }`);
+ * `reason` and `taint` say why a call is asked that the usual rule would let through.
+ */
 export const approvalRequestSchema = z.object({
   approvalId: z.string(),
+  kind: z.enum(['mcp', 'web-fetch']),
   turnId: z.string().nullable(),
   conversationId: z.string().nullable(),
   /** The model-facing name, e.g. `everything__echo`. */
@@ -31,6 +37,10 @@ export const approvalRequestSchema = z.object({
   /** Declared by the server: untrusted, shown as such. */
   readOnlyHint: z.boolean(),
   destructiveHint: z.boolean(),
+  /** Why this is asked when it would not be otherwise (a tainted turn), or null. */
+  reason: z.string().nullable(),
+  /** What tainted the turn (empty when it is not tainted). */
+  taint: z.array(taintReasonSchema),
 });
 
 /** The approval methods, spread into `invokeContract`. */

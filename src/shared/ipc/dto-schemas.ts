@@ -165,9 +165,12 @@ export const memorySchema = z.object({
   memoryText: z.string(),
   slot: z.string().nullable(),
   value: z.string().nullable(),
-  status: z.enum(['ACTIVE', 'ARCHIVED']),
+  /** PENDING: saved after the turn read untrusted content; waits for `memories.confirm`. */
+  status: z.enum(['ACTIVE', 'ARCHIVED', 'PENDING']),
   createdAt: z.number(),
   conversationId: z.string().nullable(),
+  /** Where a memory saved in a tainted turn came from. */
+  origin: z.object({ turnId: z.string().nullable(), reason: z.string() }).nullable(),
 });
 
 /** A skill as lists show it. */

@@ -1,5 +1,5 @@
 /**
- * Editing the user's library from settings: memories (edit, archive/restore, delete), skills
+ * Editing the user's library from settings: memories (edit, archive/restore, confirm a pending one, delete), skills
  * (create, edit, remove; optional assets) and prompt templates (create, edit, remove). The
  * services validate every field and answer with messages naming what to change.
  */
@@ -62,6 +62,11 @@ export const libraryEditMethods = {
     request: z.object({ id: idSchema, status: z.enum(['ACTIVE', 'ARCHIVED']) }).strict(),
     response: memorySchema,
   },
+  /**
+   * Activates a PENDING memory (saved after a turn read untrusted content; `origin` says which
+   * and why). A memory that is not pending is refused.
+   */
+  'memories.confirm': { request: z.object({ id: idSchema }).strict(), response: memorySchema },
   'memories.delete': { request: z.object({ id: idSchema }).strict(), response: ok },
   'skills.get': { request: z.object({ name: skillName }).strict(), response: skillDetailSchema },
   'skills.create': {

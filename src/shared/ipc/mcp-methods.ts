@@ -8,8 +8,17 @@ import { idSchema, MAX_URL_CHARS } from './dto-schemas';
 
 /** How the app reaches a service. */
 export const mcpTransportSchema = z.enum(['streamable-http', 'sse', 'stdio']);
-/** Per tool: `default` asks unless the tool says it is read-only; `allow` is "always allow". */
-export const mcpApprovalPolicySchema = z.enum(['default', 'ask', 'allow', 'deny']);
+/**
+ * Per tool: `default` asks unless the tool says it is read-only; `allow` is "always allow" (but a
+ * turn that read untrusted content asks); `allow-even-after-web` is "always, even after web content".
+ */
+export const mcpApprovalPolicySchema = z.enum([
+  'default',
+  'ask',
+  'allow',
+  'allow-even-after-web',
+  'deny',
+]);
 /** The three states of the seed's test button. */
 export const mcpTestStateSchema = z.enum(['untested', 'connected', 'error']);
 

@@ -102,6 +102,15 @@ const protocolRetry = z.object({
   error: z.string(),
 });
 
+/** What tainted a turn: a tool and what it read (web_fetch: the URL). */
+export const taintReasonSchema = z.object({ tool: z.string(), detail: z.string().nullable() });
+
+const turnTainted = z.object({
+  type: z.literal('turn-tainted'),
+  turnId: z.string(),
+  reasons: z.array(taintReasonSchema),
+});
+
 const turnEnd = z.object({
   type: z.literal('turn-end'),
   turnId: z.string(),
@@ -124,5 +133,6 @@ export const turnEventSchema = z.discriminatedUnion('type', [
   toolResult,
   budgetUpdate,
   protocolRetry,
+  turnTainted,
   turnEnd,
 ]);

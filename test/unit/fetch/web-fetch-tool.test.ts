@@ -161,6 +161,7 @@ describe('web_fetch tool', () => {
     expect(failed).toEqual({
       content: 'Could not fetch file:///etc/passwd: no fixture for file:///etc/passwd',
       isError: true,
+      untrustedSources: ['file:///etc/passwd'],
     });
     const long = await tool.execute({ url: 'https://long.example/' }, context());
     expect(long.isError).toBe(false);
@@ -168,6 +169,71 @@ describe('web_fetch tool', () => {
       /\[… truncated: showing the first 20,000 of 50,\d{3} characters …\]$/,
     );
     expect(long.content.length).toBeLessThan(MAX_PAGE_CHARS + 200);
+  });
+
+  it('in a tainted turn asks before a query-carrying address on a new host; refuses it with nobody to ask', async () => {
+    const { fetcher, requests } = tableFetcher({
+      'https://read.example/more?page=2': html('https://read.example/more?page=2', '<p>More</p>'),
+      'https://new.example/about': html('https://new.example/about', '<p>About</p>'),
+      'https://new.example/search?q=secret': html('https://new.example/s', '<p>Found</p>'),
+    });
+    const tool = createWebFetchTool({ fetcher, pdf });
+    const tainted: ToolContext = {
+      ...context(),
+      taint: {
+        tainted: true,
+        reasons: [
+          { tool: 'web_fetch', detail: 'https://READ.example/page' },
+          { tool: 'Files__search', detail: null },
+        ],
+      },
+    };
+    const urls = [
+      'https://read.example/more?page=2',
+      'https://new.example/about',
+      'https://new.example/search?q=secret',
+    ];
+    const refused = await tool.execute({ urls }, tainted);
+    // A host the turn already read, and an address without a query, go ahead.
+    expect(requests.map((request) => request.url)).toEqual(urls.slice(0, 2));
+    expect(refused.content).toContain(
+      'Could not fetch https://new.example/search?q=secret: not fetched: this page was found after reading untrusted content and would send data in its address, and nobody could be asked',
+    );
+    expect(refused.untrustedSources).toEqual(urls.slice(0, 2));
+
+    const asked: unknown[] = [];
+    const approved = await tool.execute(
+      { url: urls[2] },
+      {
+        ...tainted,
+        approve: (request) => {
+          asked.push(request);
+          return Promise.resolve('once');
+        },
+      },
+    );
+    expect(asked).toEqual([
+      {
+        kind: 'web-fetch',
+        toolName: 'web_fetch',
+        service: 'built-in',
+        tool: 'web_fetch',
+        arguments: { url: 'https://new.example/search?q=secret' },
+        conversationId: 'c1',
+        readOnlyHint: false,
+        destructiveHint: false,
+        reason:
+          'This page was found after reading untrusted content and would send data in its address.',
+        taint: tainted.taint?.reasons,
+      },
+    ]);
+    expect(approved.isError).toBe(false);
+    expect(requests.at(-1)?.url).toBe('https://new.example/search?q=secret');
+
+    // Untainted: nothing is asked.
+    const plain = await tool.execute({ url: urls[2] }, context());
+    expect(plain.isError).toBe(false);
+    expect(asked).toHaveLength(1);
   });
 
   it('propagates cancellation instead of reporting it as a page error', async () => {

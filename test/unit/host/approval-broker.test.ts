@@ -42,6 +42,7 @@ describe('approval broker', () => {
         name: 'approval.request',
         payload: {
           approvalId: 'approval_1',
+          kind: 'mcp',
           turnId: 'turn_1',
           conversationId: 'conv_1',
           toolName: 'files__write_note',
@@ -50,6 +51,8 @@ describe('approval broker', () => {
           arguments: { path: 'a.md', text: 'hello' },
           readOnlyHint: false,
           destructiveHint: true,
+          reason: null,
+          taint: [],
         },
       },
     ]);
@@ -62,6 +65,32 @@ describe('approval broker', () => {
     expect(broker.answer('approval_1', 'always')).toBe(false);
     expect(broker.answer('approval_unknown', 'once')).toBe(false);
     expect(broker.size).toBe(0);
+  });
+
+  it('passes on why a tainted turn asks: the kind, the reason and what tainted it', async () => {
+    const { broker, events } = setUp();
+    const answer = broker.ask(
+      {
+        ...REQUEST,
+        kind: 'web-fetch',
+        toolName: 'web_fetch',
+        service: 'built-in',
+        tool: 'web_fetch',
+        arguments: { url: 'https://new.example/?q=secret' },
+        reason: 'This page was found after reading untrusted content.',
+        taint: [{ tool: 'web_fetch', detail: 'https://evil.example/' }],
+      },
+      'turn_1',
+      new AbortController().signal,
+    );
+    expect(events[0]?.payload).toMatchObject({
+      kind: 'web-fetch',
+      arguments: { url: 'https://new.example/?q=secret' },
+      reason: 'This page was found after reading untrusted content.',
+      taint: [{ tool: 'web_fetch', detail: 'https://evil.example/' }],
+    });
+    expect(broker.answer('approval_1', 'deny')).toBe(true);
+    expect(await answer).toBe('deny');
   });
 
   it('a canceled turn (aborted signal) denies, before and while waiting', async () => {

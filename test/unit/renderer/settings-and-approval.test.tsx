@@ -25,6 +25,7 @@ import {
 
 const REQUEST: ApprovalRequestView = {
   approvalId: 'approval_1',
+  kind: 'mcp',
   turnId: 'turn_1',
   conversationId: 'conv_1',
   toolName: 'everything__echo',
@@ -33,6 +34,8 @@ const REQUEST: ApprovalRequestView = {
   arguments: { message: '<b>hi</b>', nested: { n: 1 } },
   readOnlyHint: false,
   destructiveHint: true,
+  reason: null,
+  taint: [],
 };
 
 describe('renderer: approval prompt', () => {

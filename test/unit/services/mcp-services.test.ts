@@ -205,6 +205,8 @@ describe('MCP services', () => {
     expect(await run('Files__write', 'deny')).toEqual({
       content: 'The user denied this call of Files__write.',
       isError: true,
+      // Refused before the server was reached: this call does not taint the turn.
+      untrustedSources: [],
     });
     expect(asked[0]).toMatchObject({
       toolName: 'Files__write',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { NewMemory } from '../../../src/main/core/ports';
 import type { Memory } from '../../../src/shared/dto';
 import {
   createSaveMemoryTool,
@@ -12,8 +13,13 @@ function memoryWriter() {
   const saved: Memory[] = [];
   return {
     saved,
-    saveMemory: (input: Omit<Memory, 'createdAt' | 'status'>): Memory => {
-      const memory: Memory = { ...input, status: 'ACTIVE', createdAt: 1 };
+    saveMemory: (input: NewMemory): Memory => {
+      const memory: Memory = {
+        ...input,
+        status: input.status ?? 'ACTIVE',
+        origin: input.origin ?? null,
+        createdAt: 1,
+      };
       saved.push(memory);
       return memory;
     },
@@ -57,8 +63,42 @@ describe('save_memory', () => {
         value: 'tea',
         conversationId: 'conv_1',
         status: 'ACTIVE',
+        origin: null,
         createdAt: 1,
       },
+    ]);
+  });
+
+  it('in a tainted turn saves PENDING with its origin, and tells the model exactly the same', async () => {
+    const writer = memoryWriter();
+    const tool = createSaveMemoryTool({ memories: writer, ids: { next: (p) => `${p}_1` } });
+    const base = {
+      conversationId: 'conv_1',
+      signal: new AbortController().signal,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      turnId: 'turn_4',
+    };
+    const untainted = await tool.execute(
+      { memory_text: 'Likes tea' },
+      { ...base, taint: { tainted: false, reasons: [] } },
+    );
+    const tainted = await tool.execute(
+      { memory_text: 'Likes tea' },
+      {
+        ...base,
+        taint: {
+          tainted: true,
+          reasons: [
+            { tool: 'web_fetch', detail: 'https://evil.example/a' },
+            { tool: 'python_execute', detail: null },
+          ],
+        },
+      },
+    );
+    expect(tainted).toEqual(untainted);
+    expect(writer.saved.map((memory) => [memory.status, memory.origin])).toEqual([
+      ['ACTIVE', null],
+      ['PENDING', { turnId: 'turn_4', reason: 'web_fetch https://evil.example/a; python_execute' }],
     ]);
   });
 });

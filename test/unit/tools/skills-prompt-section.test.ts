@@ -175,6 +175,7 @@ describe('skillsPromptSection', () => {
           status: 'ACTIVE',
           createdAt: 1,
           conversationId: null,
+          origin: null,
         },
       ],
       skillsSection: section,

@@ -51,7 +51,13 @@ const secretEntries = z.array(z.object({ name: z.string(), secretRef: z.string()
 const toolInfo = mcpToolInfoSchema;
 const TRANSPORTS: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];
 const TEST_STATES: readonly McpTestState[] = ['untested', 'connected', 'error'];
-const POLICIES: readonly McpApprovalPolicy[] = ['default', 'ask', 'allow', 'deny'];
+const POLICIES: readonly McpApprovalPolicy[] = [
+  'default',
+  'ask',
+  'allow',
+  'allow-even-after-web',
+  'deny',
+];
 
 export class SqliteMcpStore implements McpStore {
   constructor(

@@ -1,6 +1,6 @@
 /** Long-term memories in SQLite, for `SqliteStore`: saved, listed, edited and deleted. */
 import type { Memory } from '../../../shared/dto';
-import type { Clock, MemoryPatch, MemoryStore } from '../../core/ports';
+import type { Clock, MemoryPatch, MemoryStore, NewMemory } from '../../core/ports';
 import { toMemory } from './row-mapping';
 import type { MemoryRow } from './row-mapping';
 import type { Statements } from './statements';
@@ -14,17 +14,22 @@ export class SqliteMemories implements MemoryStore {
 
   /**
    * Inserts a memory stamped now and `ACTIVE` unless told otherwise, or updates the one with the
-   * same id (keeping its creation time, and its status when none is given). Returns what is stored.
+   * same id (keeping its creation time, and its status and origin when none is given). Returns
+   * what is stored.
    */
-  saveMemory(input: Omit<Memory, 'createdAt' | 'status'> & { status?: Memory['status'] }): Memory {
+  saveMemory(input: NewMemory): Memory {
     return this.sql.write(() => {
       this.sql.run(
-        `INSERT INTO memories (id, memory_text, slot, value, status, created_at, conversation_id)
+        `INSERT INTO memories (id, memory_text, slot, value, status, created_at, conversation_id,
+           origin_turn_id, origin_reason)
          VALUES (@id, @memoryText, @slot, @value, COALESCE(@status, 'ACTIVE'), @createdAt,
-           @conversationId)
+           @conversationId, @originTurnId, @originReason)
          ON CONFLICT (id) DO UPDATE SET memory_text = excluded.memory_text, slot = excluded.slot,
            value = excluded.value, status = COALESCE(@status, memories.status),
-           conversation_id = excluded.conversation_id`,
+           conversation_id = excluded.conversation_id,
+           origin_turn_id = CASE WHEN @originReason IS NULL THEN memories.origin_turn_id
+             ELSE excluded.origin_turn_id END,
+           origin_reason = COALESCE(@originReason, memories.origin_reason)`,
         {
           id: input.id,
           memoryText: input.memoryText,
@@ -33,6 +38,8 @@ export class SqliteMemories implements MemoryStore {
           status: input.status ?? null,
           createdAt: this.clock.now(),
           conversationId: input.conversationId,
+          originTurnId: input.origin?.turnId ?? null,
+          originReason: input.origin?.reason ?? null,
         },
       );
       const row = this.sql.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', input.id);

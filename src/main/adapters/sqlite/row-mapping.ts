@@ -76,6 +76,8 @@ export interface MemoryRow {
   status: string;
   created_at: number;
   conversation_id: string | null;
+  origin_turn_id: string | null;
+  origin_reason: string | null;
 }
 
 const MESSAGE_ROLES: readonly MessageRole[] = ['user', 'assistant', 'system'];
@@ -97,7 +99,7 @@ const STOP_REASONS: readonly TurnRecord['stopReason'][] = [
   'interrupted',
 ];
 const TOOL_MODES: readonly ToolMode[] = ['native', 'prompt'];
-const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED'];
+const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED', 'PENDING'];
 
 /** The same schema the IPC contract uses: one definition of a stored part. */
 const messagePartSchema: z.ZodType<MessagePart> = sharedMessagePartSchema;
@@ -212,5 +214,7 @@ export function toMemory(row: MemoryRow): Memory {
     status: pickEnum(MEMORY_STATUSES, row.status, 'memories.status'),
     createdAt: row.created_at,
     conversationId: row.conversation_id,
+    origin:
+      row.origin_reason === null ? null : { turnId: row.origin_turn_id, reason: row.origin_reason },
   };
 }

@@ -31,6 +31,7 @@ import type {
   MemoryStore,
   MessagePatch,
   MessageSearchHit,
+  NewMemory,
   NewSkill,
   PromptTemplatePatch,
   SettingsStore,
@@ -137,7 +138,7 @@ export class SqliteStore implements ConversationStore, MemoryStore, SettingsStor
   }
 
   // Memories: see memory-store.ts.
-  saveMemory(input: Omit<Memory, 'createdAt' | 'status'> & { status?: Memory['status'] }): Memory {
+  saveMemory(input: NewMemory): Memory {
     return this.memories.saveMemory(input);
   }
   listMemories(): Memory[] {

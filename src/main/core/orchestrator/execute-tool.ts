@@ -3,7 +3,7 @@
  * caller gets one of the seed's three public strings; the real error goes to the log only.
  */
 import { isAbortError } from '../../../shared/errors';
-import type { Approver, Logger, Tool, ToolOutput } from '../ports';
+import type { Approver, Logger, Tool, ToolOutput, TurnTaint } from '../ports';
 import { PUBLIC_ERROR_CANCELED, PUBLIC_ERROR_FAILED, PUBLIC_ERROR_TIMEOUT } from './protocol-text';
 
 export interface ToolExecution {
@@ -28,6 +28,9 @@ export async function executeTool(
     signal: AbortSignal;
     logger: Logger;
     approve?: Approver | undefined;
+    /** The turn's id and taint; absent outside a turn. */
+    turnId?: string | undefined;
+    taint?: TurnTaint | undefined;
   },
 ): Promise<ToolExecution> {
   const { signal, logger } = options;
@@ -57,6 +60,8 @@ export async function executeTool(
             signal: controller.signal,
             logger,
             ...(options.approve ? { approve: options.approve } : {}),
+            ...(options.turnId !== undefined ? { turnId: options.turnId } : {}),
+            ...(options.taint ? { taint: options.taint } : {}),
           }),
         )
         .then(resolve, reject);

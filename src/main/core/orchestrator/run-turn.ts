@@ -35,6 +35,7 @@ import { promptModeAssistantContent, withPromptPreamble } from './prompt-protoco
 import type { RoundResult } from './stream-round';
 import { streamRound } from './stream-round';
 import { NATIVE_RECOVERY_MARKERS, PROMPT_MARKERS } from './tool-call-stream-parser';
+import { TaintTracker } from './turn-taint';
 
 /** Retries after call JSON that does not parse (seed: 格式错误最多重试两次), consecutive. */
 export const MAX_PARSE_RETRIES = 2;
@@ -66,6 +67,8 @@ export interface TurnDependencies {
 interface TurnState {
   conversation: ChatMessage[];
   budget: BudgetTracker;
+  /** Whether untrusted content has entered the turn (ARCHITECTURE.md, "Turn taint"). */
+  taint: TaintTracker;
   seenCalls: Set<string>;
   roundsUsed: number;
   finalCause: FinalRoundCause | null;
@@ -89,6 +92,7 @@ export async function* runTurn(
       input.limits,
       input.tools.map((tool) => tool.name),
     ),
+    taint: new TaintTracker(),
     seenCalls: new Set(),
     roundsUsed: 0,
     finalCause: null,
@@ -164,6 +168,7 @@ export async function* runTurn(
         tools: input.tools,
         approve: input.approve,
         budget: state.budget,
+        taint: state.taint,
         seenCalls: state.seenCalls,
         conversation: state.conversation,
         limits: input.limits,

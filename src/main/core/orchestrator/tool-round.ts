@@ -4,7 +4,12 @@
  * the model (`role: "tool"` natively, `<tool_result>` / `<tool_error>` in prompt mode).
  */
 import type { ToolMode } from '../../../shared/dto';
-import type { ArtifactReference, ToolCallStatus, TurnEvent } from '../../../shared/turn-events';
+import type {
+  ArtifactReference,
+  TaintReason,
+  ToolCallStatus,
+  TurnEvent,
+} from '../../../shared/turn-events';
 import type { Approver, ChatMessage, Clock, IdGenerator, Logger, Tool } from '../ports';
 import type { BudgetTracker, TurnLimits } from './budgets';
 import { canonicalJson } from './canonical-json';
@@ -13,6 +18,7 @@ import { promptModeResultMessage } from './prompt-protocol';
 import { TOOL_OUTPUT_BUDGET_EXHAUSTED, TOOL_OUTPUT_SKIPPED } from './protocol-text';
 import type { RoundResult } from './stream-round';
 import { parseNativeArguments, parseTextCall } from './text-call-json';
+import type { TaintTracker } from './turn-taint';
 
 /** One call the model asked for, with its arguments parsed (or the reason they did not parse). */
 export interface PlannedCall {
@@ -68,6 +74,8 @@ export interface ToolRoundContext {
   /** Answers approval prompts of tools that ask (MCP). */
   approve?: Approver | undefined;
   budget: BudgetTracker;
+  /** The turn's taint: read before each call, extended after each call that ran. */
+  taint: TaintTracker;
   seenCalls: Set<string>;
   conversation: ChatMessage[];
   limits: TurnLimits;
@@ -81,6 +89,8 @@ interface CallOutcome {
   status: ToolCallStatus;
   output: string;
   artifacts: ArtifactReference[];
+  /** Set when this call tainted the turn (it was the first untrusted one to run). */
+  tainted?: TaintReason[];
 }
 
 /** Longest tool name echoed back in a wrapper; model-chosen names are sanitised to this. */
@@ -121,6 +131,7 @@ export async function* runToolCalls(
       durationMs: context.clock.now() - startedAt,
       artifacts: outcome.artifacts,
     };
+    if (outcome.tainted) yield { type: 'turn-tainted', turnId, reasons: outcome.tainted };
     yield {
       type: 'budget-update',
       turnId,
@@ -159,14 +170,24 @@ async function decideAndRun(call: PlannedCall, context: ToolRoundContext): Promi
   context.budget.record(tool.name);
   const execution = await executeTool(tool, call.parsed.arguments, {
     conversationId: context.conversationId,
+    turnId: context.turnId,
+    taint: context.taint.snapshot(),
     signal: context.signal,
     logger: context.logger,
     approve: context.approve,
   });
+  // Whatever the outcome (an error page, a failed program still printed something), the call ran.
+  const tainted = context.taint.record(
+    tool,
+    call.parsed.arguments,
+    execution.output,
+    context.logger,
+  );
   return {
     status: execution.outcome === 'ok' ? 'ok' : 'error',
     output: execution.output.content,
     artifacts: execution.output.artifacts ?? [],
+    ...(tainted ? { tainted } : {}),
   };
 }
 

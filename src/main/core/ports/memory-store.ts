@@ -6,8 +6,14 @@ export interface MemoryPatch {
   status?: MemoryStatus;
 }
 
+/** What save_memory (or an import) gives; status defaults to ACTIVE, origin to none. */
+export type NewMemory = Omit<Memory, 'createdAt' | 'status' | 'origin'> & {
+  status?: Memory['status'];
+  origin?: Memory['origin'];
+};
+
 export interface MemoryStore {
-  saveMemory(input: Omit<Memory, 'createdAt' | 'status'> & { status?: Memory['status'] }): Memory;
+  saveMemory(input: NewMemory): Memory;
   listMemories(): Memory[];
   getMemory(id: string): Memory | null;
   /** Changes the text and/or status; throws `not-found` when the memory does not exist. */

@@ -2,7 +2,7 @@
  * The tool port: what a built-in or MCP tool is to the orchestrator, the context it runs in and
  * how it asks the user for approval.
  */
-import type { ArtifactReference } from '../../../shared/turn-events';
+import type { ArtifactReference, TaintReason } from '../../../shared/turn-events';
 import type { Logger } from './system';
 
 /** What a tool returns. `isError` results reach the model as `<tool_error>` with this text. */
@@ -10,10 +10,35 @@ export interface ToolOutput {
   content: string;
   isError?: boolean;
   artifacts?: ArtifactReference[];
+  /**
+   * For a tool with `untrustedOutput`: what this call actually read (web_fetch: the URLs it
+   * requested), in place of `untrustedOutput.sources(args)`; `[]` when it read nothing untrusted
+   * (refused before any request), so the call does not taint the turn.
+   */
+  untrustedSources?: string[];
 }
 
-/** What a tool asks the user before a call that needs approval (MCP tools). */
+/**
+ * Whether untrusted content has entered the turn so far, and through which calls (see
+ * ARCHITECTURE.md, "Turn taint"). The orchestrator sets it for every call; a call made outside a
+ * turn (`aivory tool`, `aivory mcp call`) has none, which means untainted.
+ */
+export interface TurnTaint {
+  tainted: boolean;
+  /** In order; one per URL for web_fetch. Empty while untainted. */
+  reasons: readonly TaintReason[];
+}
+
+/** The untainted state a turn starts in. */
+export const UNTAINTED: TurnTaint = Object.freeze({ tainted: false, reasons: Object.freeze([]) });
+
+/**
+ * What a tool asks the user before a call that needs approval: an MCP call (`kind` absent or
+ * 'mcp'), or a web_fetch that would carry data to a new host after untrusted content
+ * ('web-fetch': `service` is 'built-in', `tool` 'web_fetch', `arguments` `{ url }`).
+ */
 export interface ApprovalRequest {
+  kind?: 'mcp' | 'web-fetch';
   /** The model-facing name, e.g. `files__write_file`. */
   toolName: string;
   service: string;
@@ -24,9 +49,16 @@ export interface ApprovalRequest {
   /** The server's own hints (untrusted, shown as such). */
   readOnlyHint: boolean;
   destructiveHint: boolean;
+  /** Why the user is asked when the usual rule would not ask (a tainted turn), in one sentence. */
+  reason?: string;
+  /** What tainted the turn, when it is. */
+  taint?: readonly TaintReason[];
 }
 
-/** once: this call; conversation: this tool for the rest of the conversation; always: saved. */
+/**
+ * once: this call; conversation: this tool for the rest of the conversation; always: saved.
+ * A web-fetch request takes every answer but 'deny' as "this fetch".
+ */
 export type ApprovalAnswer = 'once' | 'conversation' | 'always' | 'deny';
 
 /** Asks the user; resolves 'deny' when the signal aborts or nobody can answer. */
@@ -40,6 +72,20 @@ export interface ToolContext {
   logger: Logger;
   /** Present when a user can answer approval prompts (UI, interactive CLI, or a CLI policy). */
   approve?: Approver;
+  /** The turn the call belongs to; absent outside a turn. */
+  turnId?: string;
+  /** Set by the orchestrator for every call in a turn; absent outside a turn (untainted). */
+  taint?: TurnTaint;
+}
+
+/**
+ * A tool whose results bring untrusted content into the turn (web pages, search results, MCP
+ * output, program output): once such a call has run, successfully or not, the turn is tainted.
+ * `sources` names what the call reads (web_fetch: its URLs), one reason each; absent or empty:
+ * one reason without detail.
+ */
+export interface UntrustedOutput {
+  sources?(args: Record<string, unknown>): string[];
 }
 
 /** A built-in or MCP tool. `description` and `inputSchema` are what the model sees, verbatim. */
@@ -54,5 +100,7 @@ export interface Tool {
    * so it can correct the call; null when they are fine.
    */
   validate?(args: unknown): string | null;
+  /** Present on tools whose output taints the turn (see `UntrustedOutput`). */
+  untrustedOutput?: UntrustedOutput;
   execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
 }

@@ -16,6 +16,7 @@ import type { HostContext } from '../host-context';
 type LibraryEditMethod =
   | 'memories.update'
   | 'memories.setStatus'
+  | 'memories.confirm'
   | 'memories.delete'
   | 'skills.get'
   | 'skills.create'
@@ -39,6 +40,7 @@ export function createLibraryEditHandlers(context: HostContext): LibraryEditHand
   return {
     'memories.update': ({ id, text }) => memories.edit(id, text),
     'memories.setStatus': ({ id, status }) => memories.setStatus(id, status),
+    'memories.confirm': ({ id }) => memories.confirm(id),
     'memories.delete': ({ id }) => {
       memories.remove(id);
       return { ok: true };

@@ -1,7 +1,8 @@
 /**
  * MCP tools as the model sees them: `<service>__<tool>` with the accepted snapshot's schema, and
  * a call path that asks for approval first (per tool: ask / this conversation / always / deny;
- * by default read-only tools run and the rest ask), then calls the server with the service's
+ * by default read-only tools run and the rest ask; in a tainted turn every call asks unless the
+ * user chose "always, even after web content"), then calls the server with the service's
  * progress-aware timeout, converting the result (text capped, images saved as artifacts).
  */
 import type { McpService, McpToolInfo } from '../../../shared/mcp';
@@ -26,6 +27,13 @@ export const MCP_MAX_OUTPUT_CHARS = 50_000;
 /** How long an approval prompt waits before it counts as a denial. */
 export const APPROVAL_TIMEOUT_MS = 5 * 60_000;
 const MAX_DESCRIPTION_CHARS = 4000;
+/** Why an MCP call asks in a tainted turn (the approval card and CLI show it). */
+export const TAINTED_CALL_REASON =
+  'this call comes after the turn read untrusted content (web pages, search results, MCP or program output), so it is asked whatever its usual approval';
+
+function capitalised(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
 
 export interface McpTurnToolsDependencies {
   services: McpServices;
@@ -96,6 +104,8 @@ function toTool(
     timeoutMs: service.maxTimeoutMs + APPROVAL_TIMEOUT_MS + 5_000,
     // The server's schema is untrusted: checked within bounds, ignored when it cannot be.
     validate: untrustedArgumentCheck(inputSchema),
+    // Whatever a server returns is untrusted content: a call taints the turn.
+    untrustedOutput: {},
     execute: (args, context) =>
       invokeMcpTool(dependencies, service, info, name, args as Record<string, unknown>, context),
   };
@@ -111,7 +121,8 @@ async function invokeMcpTool(
   context: ToolContext,
 ): Promise<ToolOutput> {
   const refusal = await approve(dependencies, service, info, toolName, args, context);
-  if (refusal !== null) return { content: refusal, isError: true };
+  // Refused before the server was reached: nothing untrusted was read, the turn is not tainted.
+  if (refusal !== null) return { content: refusal, isError: true, untrustedSources: [] };
   try {
     const session = await dependencies.services.session(service, context.signal);
     const result = await session.callTool(info.name, args, {
@@ -158,17 +169,26 @@ async function approve(
   const { store } = dependencies;
   const policy = store.listTools(service.id).find((record) => record.name === info.name)?.approval;
   if (policy === 'deny') return `The user has blocked ${toolName} (settings → MCP services).`;
-  if (policy === 'allow') return null;
-  if (policy !== 'ask' && info.annotations?.readOnlyHint === true) return null;
-  if (
-    context.conversationId !== null &&
-    store.isAllowedForConversation(context.conversationId, service.id, info.name)
-  )
-    return null;
+  if (policy === 'allow-even-after-web') return null;
+  const taint = context.taint?.tainted === true ? context.taint.reasons : null;
+  if (taint === null) {
+    if (policy === 'allow') return null;
+    if (policy !== 'ask' && info.annotations?.readOnlyHint === true) return null;
+    if (
+      context.conversationId !== null &&
+      store.isAllowedForConversation(context.conversationId, service.id, info.name)
+    )
+      return null;
+  }
+  // A tainted turn asks whatever the hint, saved policy or conversation allowance: the call may
+  // have been written by the untrusted content, and its arguments may carry the turn's data.
   if (!context.approve) {
-    return `${toolName} needs the user's approval and nobody could be asked (non-interactive run: use --approve all, or allow the tool in settings).`;
+    return taint === null
+      ? `${toolName} needs the user's approval and nobody could be asked (non-interactive run: use --approve all, or allow the tool in settings).`
+      : `${toolName} was not called: ${TAINTED_CALL_REASON}, and nobody could be asked (non-interactive run: use --approve all, or set the tool to "always, even after web content").`;
   }
   const answer = await askWithTimeout(context, {
+    kind: 'mcp',
     toolName,
     service: service.name,
     tool: info.name,
@@ -176,6 +196,9 @@ async function approve(
     conversationId: context.conversationId,
     readOnlyHint: info.annotations?.readOnlyHint === true,
     destructiveHint: info.annotations?.destructiveHint === true,
+    ...(taint === null
+      ? {}
+      : { reason: `${capitalised(TAINTED_CALL_REASON)}.`, taint: [...taint] }),
   });
   if (answer === 'deny') return `The user denied this call of ${toolName}.`;
   if (answer === 'always') store.setToolApproval(service.id, info.name, 'allow');

@@ -9,7 +9,7 @@ import { useApp } from '../../state/store';
 import { useLoaded } from '../settings/use-loaded';
 
 type Policy = InvokeResponse<'mcp.tools'>[number]['approval'];
-const POLICIES: readonly Policy[] = ['default', 'ask', 'allow', 'deny'];
+const POLICIES: readonly Policy[] = ['default', 'ask', 'allow', 'allow-even-after-web', 'deny'];
 
 /** The tools of `serviceId`. */
 export function McpToolsList(props: { serviceId: string }): ReactNode {

@@ -7,6 +7,7 @@ import migration001 from './001_initial';
 import migration002 from './002_skills_prompts';
 import migration003 from './003_conversation_tools';
 import migration004 from './004_mcp';
+import migration005 from './005_turn_taint';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly string[] = [
   migration002,
   migration003,
   migration004,
+  migration005,
 ];
