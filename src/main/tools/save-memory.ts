@@ -4,8 +4,8 @@
  *
  * In a tainted turn (ARCHITECTURE.md, "Turn taint") the memory is stored PENDING with its origin
  * (the turn and what tainted it) and stays out of system prompts until the user confirms it
- * (`aivory memories confirm`). The model reads the same result text either way: an injected
- * page must not learn that its memory is held, nor be able to tell the two cases apart.
+ * (`aivory memories confirm`). The model is told so (`pendingText`), so that its answer does not
+ * tell the user that a fact is remembered; knowing it gives a page no way around the hold.
  */
 import type { MemoryOrigin } from '../../shared/dto';
 import type { TaintReason } from '../../shared/turn-events';
@@ -76,8 +76,9 @@ export function createSaveMemoryTool(dependencies: {
             }
           : {}),
       });
-      // The text of an ACTIVE save in both cases (see above).
-      return { content: savedText(memory.memoryText) };
+      return {
+        content: tainted ? pendingText(memory.memoryText) : savedText(memory.memoryText),
+      };
     },
   };
 }
@@ -85,6 +86,15 @@ export function createSaveMemoryTool(dependencies: {
 /** What the model reads after a save. */
 export function savedText(memoryText: string): string {
   return `Saved to long-term memory (ACTIVE): ${memoryText}`;
+}
+
+/**
+ * What the model reads after a save in a tainted turn: the truth, so its answer does not tell the
+ * user a fact is remembered when it waits for the user's confirmation. Knowing this gives a page
+ * no way around the hold: only the user can confirm.
+ */
+export function pendingText(memoryText: string): string {
+  return `Held for the user's confirmation (PENDING; this turn read untrusted content, so it is not used until the user confirms it under Memories): ${memoryText}`;
 }
 
 /** `web_fetch https://…; aivory_web_search`: what tainted the turn, cut to a bounded length. */

@@ -268,10 +268,10 @@ describe('turn taint (service level, scripted model)', () => {
       'Files__search was not called: this call comes after the turn read untrusted content (web pages, search results, MCP or program output), so it is asked whatever its usual approval, and nobody could be asked (non-interactive run: use --approve all, or set the tool to "always, even after web content").',
     );
     expect(fx.mcpCalls).toEqual([]);
-    // (b) the memory is held pending with its origin; the model reads the usual text.
+    // (b) the memory is held pending with its origin; the model is told it waits for the user.
     expect(result(events, 'c1')).toMatchObject({
       status: 'ok',
-      output: `Saved to long-term memory (ACTIVE): ${INJECTED_MEMORY}`,
+      output: expect.stringMatching(/^Held for the user's confirmation \(PENDING;/),
     });
     expect(fx.store.listMemories()).toMatchObject([
       {

@@ -69,7 +69,7 @@ describe('save_memory', () => {
     ]);
   });
 
-  it('in a tainted turn saves PENDING with its origin, and tells the model exactly the same', async () => {
+  it('in a tainted turn saves PENDING with its origin, and tells the model it waits for the user', async () => {
     const writer = memoryWriter();
     const tool = createSaveMemoryTool({ memories: writer, ids: { next: (p) => `${p}_1` } });
     const base = {
@@ -95,7 +95,10 @@ describe('save_memory', () => {
         },
       },
     );
-    expect(tainted).toEqual(untainted);
+    expect(untainted.content).toBe('Saved to long-term memory (ACTIVE): Likes tea');
+    expect(tainted.content).toBe(
+      "Held for the user's confirmation (PENDING; this turn read untrusted content, so it is not used until the user confirms it under Memories): Likes tea",
+    );
     expect(writer.saved.map((memory) => [memory.status, memory.origin])).toEqual([
       ['ACTIVE', null],
       ['PENDING', { turnId: 'turn_4', reason: 'web_fetch https://evil.example/a; python_execute' }],
