@@ -142,6 +142,10 @@ export const SETTINGS_EN = {
   'set.memories.empty': 'No memories yet.',
   'set.memories.active': 'active',
   'set.memories.archived': 'archived',
+  'set.memories.pending': 'waiting for you',
+  'set.memories.pendingOrigin':
+    'Saved while the model was reading untrusted content ({reason}). It is not used until you confirm it.',
+  'set.memories.confirm': 'Confirm',
   'set.memories.archive': 'Archive',
   'set.memories.restore': 'Restore',
 } as const;

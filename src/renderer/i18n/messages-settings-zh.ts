@@ -138,6 +138,10 @@ export const SETTINGS_ZH: Record<keyof typeof SETTINGS_EN, string> = {
   'set.memories.empty': '还没有记忆。',
   'set.memories.active': '有效',
   'set.memories.archived': '已归档',
+  'set.memories.pending': '等待你确认',
+  'set.memories.pendingOrigin':
+    '这条记忆是在模型读取不受信任内容时保存的（{reason}）。在你确认之前不会被使用。',
+  'set.memories.confirm': '确认',
   'set.memories.archive': '归档',
   'set.memories.restore': '恢复',
 };

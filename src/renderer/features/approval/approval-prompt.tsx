@@ -70,7 +70,25 @@ export function ApprovalCard(props: {
         <p className="muted">
           <code data-testid="approval-tool">{request.toolName}</code>
         </p>
-        <p>{t('approval.intro', { service: request.service, tool: request.tool })}</p>
+        <p>
+          {request.kind === 'web-fetch'
+            ? t('approval.fetchIntro')
+            : t('approval.intro', { service: request.service, tool: request.tool })}
+        </p>
+        {request.reason !== null && (
+          <p className="notice" data-testid="approval-reason">
+            {request.reason}
+          </p>
+        )}
+        {request.taint.length > 0 && (
+          <p className="muted" data-testid="approval-taint">
+            {t('approval.taint', {
+              sources: request.taint
+                .map((item) => (item.detail === null ? item.tool : `${item.tool} ${item.detail}`))
+                .join('; '),
+            })}
+          </p>
+        )}
         <pre className="approval-arguments" data-testid="approval-arguments">
           {argumentsText(request)}
         </pre>

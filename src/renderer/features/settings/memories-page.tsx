@@ -1,4 +1,8 @@
-/** 记忆: every saved memory, newest first — edit the text, archive / restore, delete. */
+/**
+ * 记忆: every saved memory, newest first — edit the text, archive / restore, delete. A memory saved
+ * in a turn that had read untrusted content waits as pending, with what tainted that turn, until
+ * the user confirms it (only then does it reach system prompts) or removes it.
+ */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { Memory } from '../../../shared/dto';
@@ -26,7 +30,8 @@ export function MemoriesPage(): ReactNode {
   );
 }
 
-function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactNode {
+/** One memory with its actions (exported for static rendering in tests). */
+export function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const { memory } = props;
@@ -43,6 +48,7 @@ function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactNode {
     }
   };
   const archived = memory.status === 'ARCHIVED';
+  const pending = memory.status === 'PENDING';
   return (
     <li data-testid="memory-item" data-status={memory.status} className="stacked">
       {draft === null ? (
@@ -55,11 +61,32 @@ function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactNode {
           onChange={(event) => setDraft(event.target.value)}
         />
       )}
+      {pending && (
+        <p className="notice" data-testid="memory-origin">
+          {t('set.memories.pendingOrigin', { reason: memory.origin?.reason ?? '—' })}
+        </p>
+      )}
       <FieldErrorText error={error} testId="memory-error" />
       <div className="row-actions">
-        <span className="badge">
-          {t(archived ? 'set.memories.archived' : 'set.memories.active')}
+        <span className={pending ? 'badge warn' : 'badge'}>
+          {t(
+            pending
+              ? 'set.memories.pending'
+              : archived
+                ? 'set.memories.archived'
+                : 'set.memories.active',
+          )}
         </span>
+        {pending && (
+          <button
+            type="button"
+            className="button primary"
+            data-testid="memory-confirm"
+            onClick={() => void run(() => bridge?.invoke('memories.confirm', { id: memory.id }))}
+          >
+            {t('set.memories.confirm')}
+          </button>
+        )}
         {draft === null ? (
           <button
             type="button"
@@ -85,21 +112,23 @@ function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactNode {
             </button>
           </>
         )}
-        <button
-          type="button"
-          className="button ghost"
-          data-testid="memory-archive"
-          onClick={() =>
-            void run(() =>
-              bridge?.invoke('memories.setStatus', {
-                id: memory.id,
-                status: archived ? 'ACTIVE' : 'ARCHIVED',
-              }),
-            )
-          }
-        >
-          {t(archived ? 'set.memories.restore' : 'set.memories.archive')}
-        </button>
+        {!pending && (
+          <button
+            type="button"
+            className="button ghost"
+            data-testid="memory-archive"
+            onClick={() =>
+              void run(() =>
+                bridge?.invoke('memories.setStatus', {
+                  id: memory.id,
+                  status: archived ? 'ACTIVE' : 'ARCHIVED',
+                }),
+              )
+            }
+          >
+            {t(archived ? 'set.memories.restore' : 'set.memories.archive')}
+          </button>
+        )}
         <button
           type="button"
           className="button ghost danger-text"
