@@ -29,6 +29,9 @@ export const EN_MESSAGES = {
   'chat.exportMarkdown': 'Export Markdown',
   'chat.exportJson': 'Export JSON',
   'chat.you': 'You',
+  'chat.taint': '⚠ Read untrusted content: {sources}',
+  'chat.taintHelp':
+    'After this, MCP calls and fetches that would send data ask first, and memories wait for your confirmation.',
   'chat.assistant': 'Aivory',
   'chat.reasoning': 'Reasoning',
   'chat.thinking': 'Thinking…',

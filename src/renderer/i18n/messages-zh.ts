@@ -29,6 +29,8 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'chat.exportMarkdown': '导出 Markdown',
   'chat.exportJson': '导出 JSON',
   'chat.you': '你',
+  'chat.taint': '⚠ 已读取不受信任的内容：{sources}',
+  'chat.taintHelp': '此后，MCP 调用和会发送数据的网页请求都会先询问，记忆需要你确认后才会生效。',
   'chat.assistant': 'Aivory',
   'chat.reasoning': '推理过程',
   'chat.thinking': '思考中…',

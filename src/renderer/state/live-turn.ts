@@ -5,7 +5,12 @@
  */
 import type { MessagePart } from '../../shared/dto';
 import { applyEventToParts } from '../../shared/message-parts';
-import type { BudgetUpdateEvent, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
+import type {
+  BudgetUpdateEvent,
+  TaintReason,
+  TurnEndEvent,
+  TurnEvent,
+} from '../../shared/turn-events';
 
 /** A running (or just ended) turn. */
 export interface LiveTurn {
@@ -14,6 +19,8 @@ export interface LiveTurn {
   messageId: string | null;
   parts: MessagePart[];
   budget: BudgetUpdateEvent | null;
+  /** What untrusted content this turn has read (empty while it has read none). */
+  taint: TaintReason[];
   /** toolCallId → tool name, for calls announced but not yet answered. */
   running: Record<string, string>;
   end: TurnEndEvent | null;
@@ -27,6 +34,7 @@ export function emptyTurn(turnId: string): LiveTurn {
     messageId: null,
     parts: [],
     budget: null,
+    taint: [],
     running: {},
     end: null,
   };
@@ -47,6 +55,8 @@ export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
     }
     case 'budget-update':
       return { ...next, budget: event };
+    case 'turn-tainted':
+      return { ...next, taint: event.reasons };
     case 'turn-end':
       return { ...next, running: {}, end: event };
     default:

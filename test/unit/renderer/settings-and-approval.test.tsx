@@ -2,6 +2,9 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ApprovalCard } from '../../../src/renderer/features/approval/approval-prompt';
 import { MemoryItem } from '../../../src/renderer/features/settings/memories-page';
+import { AssistantMessage } from '../../../src/renderer/features/chat/message-view';
+import { applyTurnEvent, emptyTurn } from '../../../src/renderer/state/live-turn';
+import type { TurnEvent } from '../../../src/shared/turn-events';
 import type { ApprovalRequestView } from '../../../src/renderer/features/approval/approval-queue';
 import {
   argumentNotes,
@@ -260,5 +263,38 @@ describe('renderer: memories page', () => {
     expect(html).toContain('data-testid="memory-archive"');
     expect(html).not.toContain('memory-confirm');
     expect(html).not.toContain('memory-origin');
+  });
+});
+
+describe('renderer: a tainted live turn', () => {
+  it('the turn-tainted event reaches the live turn and shows beside the budget meter', () => {
+    const turn = applyTurnEvent(emptyTurn('turn_1'), {
+      type: 'turn-tainted',
+      turnId: 'turn_1',
+      reasons: [{ tool: 'web_fetch', detail: 'https://evil.example/page' }],
+    } as TurnEvent);
+    expect(turn.taint).toEqual([{ tool: 'web_fetch', detail: 'https://evil.example/page' }]);
+    const html = renderToStaticMarkup(
+      <AssistantMessage
+        parts={[]}
+        status="streaming"
+        budget={null}
+        taint={turn.taint}
+        stopReason={null}
+        error={null}
+      />,
+    );
+    expect(html).toContain('data-testid="turn-taint"');
+    expect(html).toContain('Read untrusted content: web_fetch https://evil.example/page');
+    const clean = renderToStaticMarkup(
+      <AssistantMessage
+        parts={[]}
+        status="complete"
+        budget={null}
+        stopReason={null}
+        error={null}
+      />,
+    );
+    expect(clean).not.toContain('turn-taint');
   });
 });

@@ -125,6 +125,7 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
       parts={turn.parts}
       status={status}
       budget={turn.budget}
+      taint={turn.taint}
       stopReason={end?.stopReason ?? null}
       error={end?.error ?? null}
     />,

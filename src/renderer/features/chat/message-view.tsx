@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { Markdown } from '../../components/markdown';
 import type { MessagePart, MessageStatus } from '../../../shared/dto';
-import type { BudgetUpdateEvent, PublicError } from '../../../shared/turn-events';
+import type { BudgetUpdateEvent, PublicError, TaintReason } from '../../../shared/turn-events';
 import { useT } from '../../i18n/use-t';
 import { budgetText } from '../../state/budget-text';
 import type { TurnSummary } from '../../state/app-state';
@@ -22,6 +22,8 @@ export interface AssistantMessageProps {
   parts: readonly MessagePart[];
   status: MessageStatus;
   budget: BudgetUpdateEvent | null;
+  /** What untrusted content the (live) turn read: calls after it ask first. */
+  taint?: readonly TaintReason[];
   stopReason: StopReasonShown | null;
   error: PublicError | null;
 }
@@ -81,6 +83,15 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         {props.budget && (
           <span className="budget-meter" data-testid="budget-meter">
             {budgetText(props.budget, t('budget.total'))}
+          </span>
+        )}
+        {props.taint && props.taint.length > 0 && (
+          <span className="taint-badge" data-testid="turn-taint" title={t('chat.taintHelp')}>
+            {t('chat.taint', {
+              sources: props.taint
+                .map((item) => (item.detail === null ? item.tool : `${item.tool} ${item.detail}`))
+                .join('; '),
+            })}
           </span>
         )}
         <StopReason reason={props.stopReason} status={props.status} error={props.error} />
