@@ -43,12 +43,12 @@ function seedConversation(
 ): SeededConversation {
   const random = seededRandom(count);
   const lastMarker = `END-OF-${id.toUpperCase()}`;
-  store.createConversation({ id, title, modelId: null });
+  store.conversations.createConversation({ id, title, modelId: null });
   for (let index = 0; index < count; index += 1) {
     const user = index % 2 === 0;
     const last = index === count - 1;
     const text = user ? `Question ${index}: ${sentence(random, 12)}` : assistantText(random, index);
-    store.createMessage({
+    store.conversations.createMessage({
       id: `${id}_m${index}`,
       conversationId: id,
       role: user ? 'user' : 'assistant',

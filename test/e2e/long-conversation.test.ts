@@ -17,9 +17,9 @@ const MESSAGES = 300;
 function seedLongConversation(home: string): void {
   const store = openStore(join(home, 'aivory.db'));
   try {
-    store.createConversation({ id: 'conv_long', title: 'Long one', modelId: null });
+    store.conversations.createConversation({ id: 'conv_long', title: 'Long one', modelId: null });
     for (let index = 0; index < MESSAGES; index += 1) {
-      store.createMessage({
+      store.conversations.createMessage({
         id: `conv_long_${index}`,
         conversationId: 'conv_long',
         role: index % 2 === 0 ? 'user' : 'assistant',

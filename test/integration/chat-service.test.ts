@@ -31,19 +31,19 @@ async function fixture(script: Script, toolMode: 'native' | 'prompt' = 'prompt')
   let counter = 0;
   const ids = { next: (prefix: string) => `${prefix}_${++counter}` };
   const tools = new ToolCatalog({
-    builtIns: [createSaveMemoryTool({ memories: store, ids }), echoTool('echo')],
+    builtIns: [createSaveMemoryTool({ memories: store.memories, ids }), echoTool('echo')],
     prepared: {
       names: [],
       build: () => Promise.resolve(null),
       status: () => Promise.resolve(null),
     },
-    switches: () => store.getToolAvailability(),
+    switches: () => store.settings.getToolAvailability(),
   });
   const chat = new ChatService({
-    conversations: store,
-    memories: store,
-    skills: store,
-    settings: store,
+    conversations: store.conversations,
+    memories: store.memories,
+    skills: store.library,
+    settings: store.settings,
     tools,
     createLlmClient: (model) =>
       new OpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey, maxRetries: 0 }),
@@ -93,7 +93,7 @@ describe('ChatService', () => {
     }
     const start = events[0];
     if (start?.type !== 'turn-start') throw new Error('no turn-start');
-    const messages = store.listMessages(start.conversationId);
+    const messages = store.conversations.listMessages(start.conversationId);
     expect(messages.map((message) => [message.role, message.status])).toEqual([
       ['user', 'complete'],
       ['assistant', 'complete'],
@@ -108,11 +108,11 @@ describe('ChatService', () => {
       { kind: 'text', text: 'Got it.' },
     ]);
     expect(
-      store
+      store.memories
         .listMemories()
         .map((memory) => [memory.memoryText, memory.status, memory.conversationId]),
     ).toEqual([['Has a cat named Miso', 'ACTIVE', start.conversationId]]);
-    expect(store.listTurnRecords(start.conversationId)).toMatchObject([
+    expect(store.conversations.listTurnRecords(start.conversationId)).toMatchObject([
       {
         id: start.turnId,
         messageId: start.messageId,
@@ -122,7 +122,9 @@ describe('ChatService', () => {
         errorCode: null,
       },
     ]);
-    expect(store.getConversation(start.conversationId)?.title).toBe('Remember my cat Miso');
+    expect(store.conversations.getConversation(start.conversationId)?.title).toBe(
+      'Remember my cat Miso',
+    );
   });
 
   it("takes the caller's turn id and has the message finished and the turn recorded when turn-end comes", async () => {
@@ -133,11 +135,11 @@ describe('ChatService', () => {
       new AbortController().signal,
     )) {
       if (event.type !== 'turn-end') continue;
-      const conversationId = store.listConversations()[0]?.id ?? '';
+      const conversationId = store.conversations.listConversations()[0]?.id ?? '';
       seenAtEnd = {
         turnId: event.turnId,
-        records: store.listTurnRecords(conversationId).map((record) => record.id),
-        status: store.listMessages(conversationId).at(-1)?.status,
+        records: store.conversations.listTurnRecords(conversationId).map((record) => record.id),
+        status: store.conversations.listMessages(conversationId).at(-1)?.status,
       };
     }
     expect(seenAtEnd).toEqual({
@@ -168,10 +170,12 @@ describe('ChatService', () => {
     expect(end).toMatchObject({ type: 'turn-end', stopReason: 'canceled', answer: 'A long answe' });
     const start = events[0];
     if (start?.type !== 'turn-start') throw new Error('no turn-start');
-    const assistant = store.getMessage(start.messageId);
+    const assistant = store.conversations.getMessage(start.messageId);
     expect(assistant?.status).toBe('canceled');
     expect(assistant?.parts).toEqual([{ kind: 'text', text: 'A long answe' }]);
-    expect(store.listTurnRecords(start.conversationId)[0]?.stopReason).toBe('canceled');
+    expect(store.conversations.listTurnRecords(start.conversationId)[0]?.stopReason).toBe(
+      'canceled',
+    );
   });
 
   it('a provider error finishes the message as error and records the code', async () => {
@@ -189,8 +193,8 @@ describe('ChatService', () => {
       stopReason: 'error',
       error: { code: 'provider' },
     });
-    expect(store.getMessage(start.messageId)?.status).toBe('error');
-    expect(store.listTurnRecords(start.conversationId)[0]).toMatchObject({
+    expect(store.conversations.getMessage(start.messageId)?.status).toBe('error');
+    expect(store.conversations.listTurnRecords(start.conversationId)[0]).toMatchObject({
       stopReason: 'error',
       errorCode: 'provider',
     });
@@ -204,11 +208,11 @@ describe('ChatService', () => {
     await expect(
       run({ text: 'hi', model, mode: 'normal', conversationId: 'conv_missing' }),
     ).rejects.toThrow('No conversation with id conv_missing.');
-    store.setToolAvailability('save_memory', false);
+    store.settings.setToolAvailability('save_memory', false);
     await expect(
       run({ text: 'hi', model, mode: 'normal', tools: ['save_memory'] }),
     ).rejects.toThrow('Tool "save_memory" is switched off in settings. Available tools: echo.');
-    expect(store.listConversations()).toEqual([]);
+    expect(store.conversations.listConversations()).toEqual([]);
   });
 
   it('stores attachments on the user message and tells the model about them', async () => {
@@ -232,7 +236,7 @@ describe('ChatService', () => {
     )) {
       if (event.type === 'turn-start') conversationId = event.conversationId;
     }
-    const user = store.listMessages(conversationId)[0];
+    const user = store.conversations.listMessages(conversationId)[0];
     expect(user?.parts.map((part) => part.kind)).toEqual(['text', 'attachment', 'attachment']);
     const files = user?.parts.flatMap((part) =>
       part.kind === 'attachment' ? [part.attachment] : [],
@@ -272,7 +276,7 @@ describe('ChatService', () => {
     await expect(run({ text: '  ', model, mode: 'normal' })).rejects.toThrow(
       'The message is empty.',
     );
-    expect(store.listConversations()).toEqual([]);
+    expect(store.conversations.listConversations()).toEqual([]);
   });
 
   it("offers the model's default tools adjusted by the conversation's own toggles", async () => {
@@ -294,11 +298,14 @@ describe('ChatService', () => {
     const withDefaults = { ...model, defaultTools: ['echo'] };
     const conversationId = await run({ text: 'a', model: withDefaults, mode: 'normal' });
     expect(offered()).toEqual(['echo']);
-    store.setConversationToolToggles(conversationId, { save_memory: true, echo: false });
+    store.conversations.setConversationToolToggles(conversationId, {
+      save_memory: true,
+      echo: false,
+    });
     await run({ text: 'b', model: withDefaults, mode: 'normal', conversationId });
     expect(offered()).toEqual(['save_memory']);
     // A tool switched off globally stays off whatever the conversation says.
-    store.setToolAvailability('save_memory', false);
+    store.settings.setToolAvailability('save_memory', false);
     await run({ text: 'c', model: withDefaults, mode: 'normal', conversationId });
     expect(offered()).toEqual([]);
   });

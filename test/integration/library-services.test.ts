@@ -48,7 +48,7 @@ describe('library services over a real store', () => {
   beforeEach(() => {
     directory = mkdtempSync(join(tmpdir(), 'aivory-library-services-'));
     store = openStore(join(directory, 'aivory.db'));
-    skills = new SkillsService(store);
+    skills = new SkillsService(store.library);
   });
   afterEach(() => {
     store.close();
@@ -117,7 +117,7 @@ describe('library services over a real store', () => {
       expect(error.code).toBe('invalid-input');
       expect(error.message).toMatch(message);
     }
-    expect(store.listSkills()).toEqual([]);
+    expect(store.library.listSkills()).toEqual([]);
     const created = skills.create({ ...valid, icon: ' 📊 ', whenToUse: `  ${valid.whenToUse} ` });
     expect(created).toMatchObject({ icon: '📊', whenToUse: valid.whenToUse });
     expect(errorOf(() => skills.create(valid)).message).toMatch(/already exists/);
@@ -199,7 +199,7 @@ describe('library services over a real store', () => {
 
   it('prompt templates: validation, variables, fill, CRUD', () => {
     let next = 0;
-    const prompts = new PromptsService(store, { next: (prefix) => `${prefix}_${++next}` });
+    const prompts = new PromptsService(store.library, { next: (prefix) => `${prefix}_${++next}` });
     expect(errorOf(() => prompts.create({ title: ' ', body: 'b' })).message).toBe(
       'The prompt title is empty.',
     );
@@ -235,12 +235,12 @@ describe('library services over a real store', () => {
   });
 
   it('memories: list newest first, edit, archive and restore, delete', () => {
-    const memories = new MemoriesService(store);
+    const memories = new MemoriesService(store.memories);
     for (const [id, text] of [
       ['mem_1', 'Likes tea'],
       ['mem_2', 'Lives in Lyon'],
     ]) {
-      store.saveMemory({
+      store.memories.saveMemory({
         id: id ?? '',
         memoryText: text ?? '',
         slot: null,
@@ -259,6 +259,8 @@ describe('library services over a real store', () => {
     expect(memories.setStatus('mem_1', 'ACTIVE').status).toBe('ACTIVE');
     memories.remove('mem_2');
     expect(errorOf(() => memories.remove('mem_2')).code).toBe('not-found');
-    expect(store.listMemories().map((memory) => memory.memoryText)).toEqual(['Likes green tea']);
+    expect(store.memories.listMemories().map((memory) => memory.memoryText)).toEqual([
+      'Likes green tea',
+    ]);
   });
 });

@@ -41,7 +41,7 @@ describe('SqliteStore: skills, prompt templates and memory edits', () => {
 
   it('a skill with assets round-trips through a reopened file; asset bytes are read apart', () => {
     const logo = new Uint8Array([0, 1, 2, 255, 254]);
-    const created = store.createSkill({
+    const created = store.library.createSkill({
       name: 'brand-deck',
       icon: '🎨',
       whenToUse: 'Load before making a slide deck in the company style.',
@@ -66,28 +66,28 @@ describe('SqliteStore: skills, prompt templates and memory edits', () => {
     });
     store.close();
     store = openStore(databasePath, { clock });
-    expect(store.getSkill('brand-deck')).toEqual(created);
-    expect(store.listSkills()).toEqual([created]);
-    expect(store.readSkillAsset('brand-deck', 'logo.png')).toEqual(logo);
-    expect(store.readSkillAsset('brand-deck', 'missing.png')).toBeNull();
-    expect(store.getSkill('nope')).toBeNull();
+    expect(store.library.getSkill('brand-deck')).toEqual(created);
+    expect(store.library.listSkills()).toEqual([created]);
+    expect(store.library.readSkillAsset('brand-deck', 'logo.png')).toEqual(logo);
+    expect(store.library.readSkillAsset('brand-deck', 'missing.png')).toBeNull();
+    expect(store.library.getSkill('nope')).toBeNull();
   });
 
   it('a taken name is refused and nothing of the second skill is written', () => {
     const input = { name: 'alpha', icon: '', whenToUse: 'When.', instructions: 'Do.', assets: [] };
-    store.createSkill(input);
+    store.library.createSkill(input);
     expect(() =>
-      store.createSkill({
+      store.library.createSkill({
         ...input,
         assets: [{ name: 'a.txt', mime: 'text/plain', data: bytes('x') }],
       }),
     ).toThrow(/already exists/);
-    expect(store.getSkill('alpha')?.assets).toEqual([]);
+    expect(store.library.getSkill('alpha')?.assets).toEqual([]);
   });
 
   it('the table refuses malformed names even if a caller skips validation', () => {
     expect(() =>
-      store.createSkill({
+      store.library.createSkill({
         name: 'Bad Name',
         icon: '',
         whenToUse: 'w',
@@ -98,16 +98,24 @@ describe('SqliteStore: skills, prompt templates and memory edits', () => {
   });
 
   it('update changes only the given fields; a rename carries the assets; delete cascades', () => {
-    store.createSkill({
+    store.library.createSkill({
       name: 'alpha',
       icon: 'A',
       whenToUse: 'When alpha.',
       instructions: 'Alpha steps.',
       assets: [{ name: 'notes.md', mime: 'text/markdown', data: bytes('# notes') }],
     });
-    store.createSkill({ name: 'beta', icon: '', whenToUse: 'b', instructions: 'b', assets: [] });
+    store.library.createSkill({
+      name: 'beta',
+      icon: '',
+      whenToUse: 'b',
+      instructions: 'b',
+      assets: [],
+    });
     clock.advance(500);
-    const updated = store.updateSkill('alpha', { whenToUse: 'When the alpha report is due.' });
+    const updated = store.library.updateSkill('alpha', {
+      whenToUse: 'When the alpha report is due.',
+    });
     expect(updated).toMatchObject({
       icon: 'A',
       whenToUse: 'When the alpha report is due.',
@@ -115,16 +123,16 @@ describe('SqliteStore: skills, prompt templates and memory edits', () => {
       createdAt: 1_000,
       updatedAt: 1_500,
     });
-    expect(() => store.updateSkill('alpha', { name: 'beta' })).toThrow(/already exists/);
-    expect(() => store.updateSkill('ghost', { icon: 'x' })).toThrow(AivoryError);
-    const renamed = store.updateSkill('alpha', { name: 'gamma' });
+    expect(() => store.library.updateSkill('alpha', { name: 'beta' })).toThrow(/already exists/);
+    expect(() => store.library.updateSkill('ghost', { icon: 'x' })).toThrow(AivoryError);
+    const renamed = store.library.updateSkill('alpha', { name: 'gamma' });
     expect(renamed.assets.map((asset) => asset.name)).toEqual(['notes.md']);
-    expect(store.readSkillAsset('gamma', 'notes.md')).toEqual(bytes('# notes'));
-    expect(store.getSkill('alpha')).toBeNull();
+    expect(store.library.readSkillAsset('gamma', 'notes.md')).toEqual(bytes('# notes'));
+    expect(store.library.getSkill('alpha')).toBeNull();
 
-    expect(store.deleteSkill('gamma')).toBe(true);
-    expect(store.deleteSkill('gamma')).toBe(false);
-    expect(store.readSkillAsset('gamma', 'notes.md')).toBeNull();
+    expect(store.library.deleteSkill('gamma')).toBe(true);
+    expect(store.library.deleteSkill('gamma')).toBe(false);
+    expect(store.library.readSkillAsset('gamma', 'notes.md')).toBeNull();
     const database = new Database(databasePath, { readonly: true });
     try {
       const row = database.prepare('SELECT count(*) AS count FROM skill_assets').get();
@@ -135,80 +143,90 @@ describe('SqliteStore: skills, prompt templates and memory edits', () => {
   });
 
   it('putSkillAsset adds or replaces by name and stamps the skill; deleteSkillAsset removes', () => {
-    store.createSkill({ name: 'alpha', icon: '', whenToUse: 'w', instructions: 'i', assets: [] });
+    store.library.createSkill({
+      name: 'alpha',
+      icon: '',
+      whenToUse: 'w',
+      instructions: 'i',
+      assets: [],
+    });
     clock.advance(10);
-    store.putSkillAsset('alpha', { name: 'a.txt', mime: 'text/plain', data: bytes('one') });
+    store.library.putSkillAsset('alpha', { name: 'a.txt', mime: 'text/plain', data: bytes('one') });
     clock.advance(10);
-    const replaced = store.putSkillAsset('alpha', {
+    const replaced = store.library.putSkillAsset('alpha', {
       name: 'a.txt',
       mime: 'text/plain',
       data: bytes('three'),
     });
     expect(replaced).toEqual({ name: 'a.txt', mime: 'text/plain', size: 5, createdAt: 1_020 });
-    expect(store.getSkill('alpha')?.assets).toEqual([replaced]);
-    expect(store.getSkill('alpha')?.updatedAt).toBe(1_020);
-    expect(store.readSkillAsset('alpha', 'a.txt')).toEqual(bytes('three'));
+    expect(store.library.getSkill('alpha')?.assets).toEqual([replaced]);
+    expect(store.library.getSkill('alpha')?.updatedAt).toBe(1_020);
+    expect(store.library.readSkillAsset('alpha', 'a.txt')).toEqual(bytes('three'));
     expect(() =>
-      store.putSkillAsset('ghost', { name: 'a', mime: 'text/plain', data: bytes('') }),
+      store.library.putSkillAsset('ghost', { name: 'a', mime: 'text/plain', data: bytes('') }),
     ).toThrow(/does not exist/);
-    expect(store.deleteSkillAsset('alpha', 'a.txt')).toBe(true);
-    expect(store.deleteSkillAsset('alpha', 'a.txt')).toBe(false);
-    expect(store.getSkill('alpha')?.assets).toEqual([]);
+    expect(store.library.deleteSkillAsset('alpha', 'a.txt')).toBe(true);
+    expect(store.library.deleteSkillAsset('alpha', 'a.txt')).toBe(false);
+    expect(store.library.getSkill('alpha')?.assets).toEqual([]);
   });
 
   it('prompt templates: create, list newest change first, update, delete', () => {
-    const first = store.createPromptTemplate({
+    const first = store.library.createPromptTemplate({
       id: 'prompt_1',
       title: 'Translate',
       body: 'Translate {{text}} into {{language}}.',
       tags: ['language'],
     });
     clock.advance(5);
-    store.createPromptTemplate({
+    store.library.createPromptTemplate({
       id: 'prompt_2',
       title: 'Summarise',
       body: 'Summarise.',
       tags: [],
     });
-    expect(store.listPromptTemplates().map((template) => template.id)).toEqual([
+    expect(store.library.listPromptTemplates().map((template) => template.id)).toEqual([
       'prompt_2',
       'prompt_1',
     ]);
-    expect(store.getPromptTemplate('prompt_1')).toEqual(first);
+    expect(store.library.getPromptTemplate('prompt_1')).toEqual(first);
     clock.advance(5);
-    const updated = store.updatePromptTemplate('prompt_1', { tags: ['language', 'work'] });
+    const updated = store.library.updatePromptTemplate('prompt_1', { tags: ['language', 'work'] });
     expect(updated).toEqual({ ...first, tags: ['language', 'work'], updatedAt: 1_010 });
-    expect(store.getPromptTemplate('prompt_1')).toEqual(updated);
-    expect(store.listPromptTemplates()[0]?.id).toBe('prompt_1');
-    expect(() => store.updatePromptTemplate('nope', { title: 'x' })).toThrow(/does not exist/);
-    expect(store.deletePromptTemplate('prompt_1')).toBe(true);
-    expect(store.deletePromptTemplate('prompt_1')).toBe(false);
-    expect(store.getPromptTemplate('prompt_1')).toBeNull();
+    expect(store.library.getPromptTemplate('prompt_1')).toEqual(updated);
+    expect(store.library.listPromptTemplates()[0]?.id).toBe('prompt_1');
+    expect(() => store.library.updatePromptTemplate('nope', { title: 'x' })).toThrow(
+      /does not exist/,
+    );
+    expect(store.library.deletePromptTemplate('prompt_1')).toBe(true);
+    expect(store.library.deletePromptTemplate('prompt_1')).toBe(false);
+    expect(store.library.getPromptTemplate('prompt_1')).toBeNull();
   });
 
   it('memories: get, edit text, change status, delete', () => {
-    const saved = store.saveMemory({
+    const saved = store.memories.saveMemory({
       id: 'mem_1',
       memoryText: 'Likes tea',
       slot: 'drink',
       value: 'tea',
       conversationId: null,
     });
-    expect(store.getMemory('mem_1')).toEqual(saved);
-    expect(store.updateMemory('mem_1', { memoryText: 'Likes green tea' })).toEqual({
+    expect(store.memories.getMemory('mem_1')).toEqual(saved);
+    expect(store.memories.updateMemory('mem_1', { memoryText: 'Likes green tea' })).toEqual({
       ...saved,
       memoryText: 'Likes green tea',
     });
-    expect(store.updateMemory('mem_1', { status: 'ARCHIVED' })).toMatchObject({
+    expect(store.memories.updateMemory('mem_1', { status: 'ARCHIVED' })).toMatchObject({
       memoryText: 'Likes green tea',
       status: 'ARCHIVED',
       slot: 'drink',
     });
-    expect(store.listMemories()).toEqual([store.getMemory('mem_1')]);
-    expect(() => store.updateMemory('ghost', { status: 'ACTIVE' })).toThrow(/does not exist/);
-    expect(store.deleteMemory('mem_1')).toBe(true);
-    expect(store.deleteMemory('mem_1')).toBe(false);
-    expect(store.getMemory('mem_1')).toBeNull();
+    expect(store.memories.listMemories()).toEqual([store.memories.getMemory('mem_1')]);
+    expect(() => store.memories.updateMemory('ghost', { status: 'ACTIVE' })).toThrow(
+      /does not exist/,
+    );
+    expect(store.memories.deleteMemory('mem_1')).toBe(true);
+    expect(store.memories.deleteMemory('mem_1')).toBe(false);
+    expect(store.memories.getMemory('mem_1')).toBeNull();
   });
 });
 
@@ -231,19 +249,19 @@ describe('migration 002', () => {
       const store = openStore(databasePath);
       try {
         expect(store.connectionInfo().schemaVersion).toBeGreaterThanOrEqual(2);
-        expect(store.listMemories().map((memory) => memory.memoryText)).toEqual([
+        expect(store.memories.listMemories().map((memory) => memory.memoryText)).toEqual([
           'Prefers metric units',
         ]);
-        expect(store.listSkills()).toEqual([]);
-        expect(store.listPromptTemplates()).toEqual([]);
-        store.createSkill({
+        expect(store.library.listSkills()).toEqual([]);
+        expect(store.library.listPromptTemplates()).toEqual([]);
+        store.library.createSkill({
           name: 'alpha',
           icon: '',
           whenToUse: 'w',
           instructions: 'i',
           assets: [],
         });
-        expect(store.getSkill('alpha')?.name).toBe('alpha');
+        expect(store.library.getSkill('alpha')?.name).toBe('alpha');
       } finally {
         store.close();
       }

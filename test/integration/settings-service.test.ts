@@ -9,7 +9,7 @@ import { recordingLogger } from '../support/turn-harness';
 function service() {
   const store = openStore(join(mkdtempSync(join(tmpdir(), 'aivory-settings-')), 'aivory.db'));
   const logger = recordingLogger();
-  return { store, logger, settings: new SettingsService(store, logger) };
+  return { store, logger, settings: new SettingsService(store.settings, logger) };
 }
 
 describe('SettingsService', () => {
@@ -35,13 +35,13 @@ describe('SettingsService', () => {
       /sandbox\.idleReapSeconds/,
     );
     expect(settings.get('sandbox').execTimeoutSeconds).toBe(300);
-    expect(store.getSetting('sandbox')).toMatchObject({ execTimeoutSeconds: 300 });
+    expect(store.settings.getSetting('sandbox')).toMatchObject({ execTimeoutSeconds: 300 });
     store.close();
   });
 
   it('falls back to defaults (and logs) when a stored value no longer fits', () => {
     const { settings, store, logger } = service();
-    store.setSetting('ui', { language: 'klingon' });
+    store.settings.setSetting('ui', { language: 'klingon' });
     expect(settings.get('ui')).toEqual({ language: 'system' });
     expect(
       logger.entries.some((entry) => entry.level === 'warn' && entry.fields?.key === 'ui'),

@@ -154,7 +154,7 @@ describe('SqliteStore crash recovery', () => {
     expect(printed.length).toBeGreaterThanOrEqual(UPDATES_BEFORE_KILL);
 
     store = openStore(databasePath);
-    const message = store.getMessage('a1');
+    const message = store.conversations.getMessage('a1');
     expect(message?.status).toBe('interrupted');
     expect(message?.parts).toHaveLength(1);
     const part = message?.parts[0];
@@ -166,8 +166,8 @@ describe('SqliteStore crash recovery', () => {
     expect([lastPrinted, nextUpdate]).toContain(text);
 
     expect(rawMessage(databasePath)?.owner_pid).toBeNull();
-    expect(store.listTurnRecords('c1')).toEqual([]);
-    expect(store.getConversation('c1')?.title).toBe('Crash test');
+    expect(store.conversations.listTurnRecords('c1')).toEqual([]);
+    expect(store.conversations.getConversation('c1')?.title).toBe('Crash test');
     expect(store.recoverInterruptedMessages()).toBe(0);
   });
 
@@ -177,7 +177,7 @@ describe('SqliteStore crash recovery', () => {
     await writer.waitFor((lines) => lines.some((line) => line.startsWith('ready ')));
 
     store = openStore(databasePath);
-    expect(store.getMessage('a1')?.status).toBe('streaming');
+    expect(store.conversations.getMessage('a1')?.status).toBe('streaming');
     expect(store.recoverInterruptedMessages()).toBe(0);
     expect(rawMessage(databasePath)).toEqual({
       status: 'streaming',
@@ -188,6 +188,6 @@ describe('SqliteStore crash recovery', () => {
     await writer.finished;
 
     expect(store.recoverInterruptedMessages()).toBe(1);
-    expect(store.getMessage('a1')?.status).toBe('interrupted');
+    expect(store.conversations.getMessage('a1')?.status).toBe('interrupted');
   });
 });

@@ -60,7 +60,7 @@ async function fixture(): Promise<Fixture> {
           { tool: echoTool('mail__send'), serviceId: 'mcp_mail', serviceName: 'mail' },
         ]),
     },
-    switches: () => store.getToolAvailability(),
+    switches: () => store.settings.getToolAvailability(),
   });
   const recording = {
     candidates: () => tools.candidates(),
@@ -70,10 +70,10 @@ async function fixture(): Promise<Fixture> {
     },
   };
   const chat = new ChatService({
-    conversations: store,
-    memories: store,
-    skills: store,
-    settings: store,
+    conversations: store.conversations,
+    memories: store.memories,
+    skills: store.library,
+    settings: store.settings,
     tools: recording,
     createLlmClient: (model) =>
       new OpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey, maxRetries: 0 }),
@@ -148,7 +148,10 @@ describe('the tools of a turn', () => {
     const saved = { ...model, defaultTools: ['memo'], defaultMcpServices: [] };
     const conversationId = await turn({ model: saved });
     expect(offered()).toEqual(['memo']);
-    store.setConversationToolToggles(conversationId, { fetcher: true, mail__send: true });
+    store.conversations.setConversationToolToggles(conversationId, {
+      fetcher: true,
+      mail__send: true,
+    });
     await turn({ model: saved, conversationId });
     expect(offered()).toEqual(['memo', 'fetcher', 'mail__send']);
     expect(builds.at(-1)).toEqual(['memo', 'fetcher', 'mail__send']);
@@ -159,7 +162,10 @@ describe('the tools of a turn', () => {
   it("conversation off: a tool of the model's defaults is not offered in that conversation", async () => {
     const { turn, offered, store } = await fixture();
     const conversationId = await turn({});
-    store.setConversationToolToggles(conversationId, { memo: false, notes__write: false });
+    store.conversations.setConversationToolToggles(conversationId, {
+      memo: false,
+      notes__write: false,
+    });
     await turn({ conversationId });
     expect(offered()).toEqual(['fetcher', 'notes__read', 'mail__send']);
   });
@@ -167,9 +173,12 @@ describe('the tools of a turn', () => {
   it('global off: removed from every turn, whatever the model or the conversation says', async () => {
     const { turn, offered, store, model } = await fixture();
     const conversationId = await turn({});
-    store.setConversationToolToggles(conversationId, { fetcher: true, notes__read: true });
-    store.setToolAvailability('fetcher', false);
-    store.setToolAvailability('notes__read', false);
+    store.conversations.setConversationToolToggles(conversationId, {
+      fetcher: true,
+      notes__read: true,
+    });
+    store.settings.setToolAvailability('fetcher', false);
+    store.settings.setToolAvailability('notes__read', false);
     await turn({
       conversationId,
       model: { ...model, defaultTools: ['fetcher', 'memo'], defaultMcpServices: ['notes'] },
@@ -186,7 +195,7 @@ describe('the tools of a turn', () => {
     const { turn, offered, store, model } = await fixture();
     const saved = { ...model, defaultTools: ['memo'] };
     const conversationId = await turn({ model: saved });
-    store.setConversationToolToggles(conversationId, { memo: false, fetcher: true });
+    store.conversations.setConversationToolToggles(conversationId, { memo: false, fetcher: true });
     await turn({ model: saved, conversationId, tools: ['memo'] });
     expect(offered()).toEqual(['memo']);
     // No --mcp with --tools: no MCP tools; with it, that service's tools.
@@ -208,7 +217,10 @@ describe('the tools of a turn', () => {
     const saved = { ...model, defaultTools: ['memo'], defaultMcpServices: ['notes'] };
     const conversationId = await turn({ model: saved, mcpServices: ['mcp_mail'] });
     expect(offered()).toEqual(['memo', 'mail__send']);
-    store.setConversationToolToggles(conversationId, { mail__send: false, notes__read: true });
+    store.conversations.setConversationToolToggles(conversationId, {
+      mail__send: false,
+      notes__read: true,
+    });
     await turn({ model: saved, conversationId, mcpServices: ['mail'] });
     expect(offered()).toEqual(['memo', 'notes__read']);
   });

@@ -18,8 +18,8 @@ if (databasePath === undefined || (mode !== 'stream' && mode !== 'hold')) {
 }
 
 const store = openStore(databasePath);
-store.createConversation({ id: 'c1', title: 'Crash test', modelId: null });
-store.createMessage({
+store.conversations.createConversation({ id: 'c1', title: 'Crash test', modelId: null });
+store.conversations.createMessage({
   id: 'a1',
   conversationId: 'c1',
   role: 'assistant',
@@ -36,7 +36,7 @@ if (mode === 'hold') {
   setInterval(() => {
     text += `chunk-${index} `;
     index += 1;
-    store.updateMessage('a1', { parts: [{ kind: 'text', text }] });
+    store.conversations.updateMessage('a1', { parts: [{ kind: 'text', text }] });
     process.stdout.write(`committed ${JSON.stringify(text)}\n`);
   }, UPDATE_INTERVAL_MS);
 }

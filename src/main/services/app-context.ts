@@ -81,10 +81,10 @@ export function openAppContext(
   const secrets = options.secrets ?? new FileSecretStore(join(dataDir, 'secrets.json'));
   const ids = randomIds;
   const stores: AppStores = {
-    conversations: store,
-    memories: store,
-    settings: store,
-    library: store,
+    conversations: store.conversations,
+    memories: store.memories,
+    settings: store.settings,
+    library: store.library,
     mcp: store.mcp,
   };
   const skills = new SkillsService(stores.library);

@@ -174,7 +174,7 @@ describe('MCP services', () => {
     setTools([tool('read', 'Read', true), tool('write', 'Write')]);
     await services.sync('Files', { accept: true, signal });
     services.setEnabled('Files', true);
-    store.createConversation({ id: 'c1', title: 't', modelId: null });
+    store.conversations.createConversation({ id: 'c1', title: 't', modelId: null });
     const asked: ApprovalRequest[] = [];
     const run = async (
       name: string,
@@ -218,7 +218,7 @@ describe('MCP services', () => {
     // Allowed for c1 now: no prompt there; another conversation is asked again.
     expect((await run('Files__write', 'deny')).content).toBe('ran write');
     expect(asked).toHaveLength(2);
-    store.createConversation({ id: 'c2', title: 't', modelId: null });
+    store.conversations.createConversation({ id: 'c2', title: 't', modelId: null });
     expect((await run('Files__write', 'always', 'c2')).content).toBe('ran write');
     expect(services.tools('Files').find((record) => record.name === 'write')?.approval).toBe(
       'allow',

@@ -136,7 +136,7 @@ async function fixture(): Promise<Fixture> {
   const artifacts = new FileArtifactSink(join(directory, 'artifacts'));
   const tools = new ToolCatalog({
     builtIns: [
-      createSaveMemoryTool({ memories: store, ids }),
+      createSaveMemoryTool({ memories: store.memories, ids }),
       createWebFetchTool({
         fetcher,
         pdf: { extractText: () => Promise.reject(new Error('no PDFs here')) },
@@ -148,15 +148,15 @@ async function fixture(): Promise<Fixture> {
       status: () => Promise.resolve(null),
     },
     mcp: mcpTurnTools({ services, store: store.mcp, artifacts, scratchConversationId: 'scratch' }),
-    switches: () => store.getToolAvailability(),
+    switches: () => store.settings.getToolAvailability(),
   });
   const requests: LlmRequest[] = [];
   let script: ClientScript = [];
   const chat = new ChatService({
-    conversations: store,
-    memories: store,
-    skills: store,
-    settings: store,
+    conversations: store.conversations,
+    memories: store.memories,
+    skills: store.library,
+    settings: store.settings,
     tools,
     createLlmClient: () => {
       const client = new ScriptedLlmClient((request, index) => {
@@ -273,7 +273,7 @@ describe('turn taint (service level, scripted model)', () => {
       status: 'ok',
       output: expect.stringMatching(/^Held for the user's confirmation \(PENDING;/),
     });
-    expect(fx.store.listMemories()).toMatchObject([
+    expect(fx.store.memories.listMemories()).toMatchObject([
       {
         memoryText: INJECTED_MEMORY,
         status: 'PENDING',
@@ -298,9 +298,9 @@ describe('turn taint (service level, scripted model)', () => {
     await runChat(fx, 'Hi');
     const systemOf = (request: LlmRequest | undefined) => request?.messages[0]?.content ?? '';
     expect(systemOf(fx.requests.at(-1))).not.toContain(INJECTED_MEMORY);
-    const memory = fx.store.listMemories()[0];
+    const memory = fx.store.memories.listMemories()[0];
     if (!memory) throw new Error('no memory');
-    expect(new MemoriesService(fx.store).confirm(memory.id)).toMatchObject({
+    expect(new MemoriesService(fx.store.memories).confirm(memory.id)).toMatchObject({
       status: 'ACTIVE',
       origin: { reason: `web_fetch ${INJECTION_URL}` },
     });
@@ -317,7 +317,7 @@ describe('turn taint (service level, scripted model)', () => {
     expect(result(events, 'c1').output).toBe(
       `Saved to long-term memory (ACTIVE): ${INJECTED_MEMORY}`,
     );
-    expect(fx.store.listMemories()).toMatchObject([
+    expect(fx.store.memories.listMemories()).toMatchObject([
       { memoryText: INJECTED_MEMORY, status: 'ACTIVE', origin: null },
     ]);
     // The MCP result is untrusted content too: from then on the turn is tainted, so the

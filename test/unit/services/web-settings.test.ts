@@ -10,7 +10,7 @@ import { recordingLogger } from '../../support/turn-harness';
 describe('settings → web (the guarded fetcher of web_fetch and fetch_image)', () => {
   it('allows any port of a public address unless the user refuses non-default ports', () => {
     const store = openStore(join(mkdtempSync(join(tmpdir(), 'aivory-web-')), 'aivory.db'));
-    const settings = new SettingsService(store, recordingLogger());
+    const settings = new SettingsService(store.settings, recordingLogger());
     expect(fetchLimitsFromSettings(settings.get('web'))).toEqual({
       allowNonDefaultPorts: true,
       maxBodyBytes: 5 * 1024 * 1024,

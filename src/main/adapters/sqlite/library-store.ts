@@ -1,6 +1,6 @@
 /**
  * The user's library in SQLite: skills with their assets, and prompt templates.
- * `SqliteStore` owns the connection and delegates the `LibraryStore` port here. Writes that read
+ * `SqliteStore` owns the connection and hands this out as its `library`. Writes that read
  * first run in one IMMEDIATE transaction, like the rest of the store. Checks of content (name
  * format, sizes) belong to the services; the tables only refuse what would corrupt them.
  */

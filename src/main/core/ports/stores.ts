@@ -1,8 +1,8 @@
 /**
  * The stores, one per aggregate. A consumer depends on the one it uses (the chat service on
- * `ConversationStore`, the skills service on `SkillStore`, …); `openStore` returns one SQLite
- * object implementing the first four, with the MCP store as its `mcp` field. `AppStores` is how
- * the composition root hands them out.
+ * `ConversationStore`, the skills service on `SkillStore`, …); `openStore` returns the SQLite
+ * connection with one field per store (`conversations`, `memories`, `settings`, `library`,
+ * `mcp`). `AppStores` is how the composition root hands them out.
  */
 import type { ConversationStore } from './conversation-store';
 import type { LibraryStore } from './library-store';
