@@ -54,10 +54,7 @@ export function buildState() {
   if (built === 0) return 'missing';
   // An installed copy without sources (or without the build tools) uses what it has.
   if (!existsSync(join(ROOT, 'src'))) return null;
-  return newestMtime(join(ROOT, 'src')) > built ||
-    SOURCES.slice(1).some((path) => newestMtime(path) > built)
-    ? 'stale'
-    : null;
+  return SOURCES.some((path) => newestMtime(path) > built) ? 'stale' : null;
 }
 
 function sleep(milliseconds) {

@@ -4,7 +4,7 @@
  * Runs until Ctrl-C (or SIGTERM), then closes the server; the caller closes the AppContext.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -92,8 +92,8 @@ export function prepareBrowserOpen(
   platform: NodeJS.Platform,
   directory: string = tmpdir(),
 ): { command: string; args: string[]; page: string; cleanUp: () => void } {
+  // mkdtemp makes the folder owner-only (0700).
   const folder = mkdtempSync(join(directory, 'aivory-open-'));
-  chmodSync(folder, 0o700);
   const page = join(folder, 'open-aivory.html');
   const target = escapeAttribute(url);
   writeFileSync(
