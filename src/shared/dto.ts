@@ -72,9 +72,9 @@ export interface TurnRecord {
   taint: TurnTaintRecord | null;
 }
 
-/** The call that tainted a turn and what the turn had read by its end. */
+/** The call that tainted a turn (null: the user's attached files did) and what it read. */
 export interface TurnTaintRecord {
-  toolCallId: string;
+  toolCallId: string | null;
   reasons: TaintReason[];
 }
 

@@ -126,14 +126,18 @@ export interface TaintReason {
 }
 
 /**
- * Sent once, right after the `tool-result` of the first call that tainted the turn: from here on
+ * Sent once, right after the `tool-result` of the first call that tainted the turn (or first of
+ * all when the user's attached files did): from here on
  * MCP calls ask, save_memory holds memories pending, and query-carrying fetches to new hosts ask.
  */
 export interface TurnTaintedEvent {
   type: 'turn-tainted';
   turnId: string;
-  /** The call whose result tainted the turn (its trace card is marked). */
-  toolCallId: string;
+  /**
+   * The call whose result tainted the turn (its trace card is marked); null when the turn started
+   * tainted (the text of files attached to the user's message), announced before any call.
+   */
+  toolCallId: string | null;
   /** What tainted it (the first call's reasons; later ones are not announced again). */
   reasons: TaintReason[];
 }

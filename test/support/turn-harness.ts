@@ -6,7 +6,7 @@
  * wire).
  */
 import type { ToolMode, TurnMode } from '../../src/shared/dto';
-import type { TurnEndEvent, TurnEvent } from '../../src/shared/turn-events';
+import type { TaintReason, TurnEndEvent, TurnEvent } from '../../src/shared/turn-events';
 import type { LimitOverrides, TurnLimits } from '../../src/main/core/orchestrator/budgets';
 import { resolveTurnLimits } from '../../src/main/core/orchestrator/budgets';
 import { runTurn } from '../../src/main/core/orchestrator/run-turn';
@@ -57,6 +57,8 @@ export interface TurnOptions {
   signal?: AbortSignal;
   /** Called with each event as it arrives (e.g. to abort mid-turn). */
   onEvent?: (event: TurnEvent) => void;
+  /** What the turn starts tainted with (attached files). */
+  initialTaint?: TaintReason[];
 }
 
 export const SYSTEM_PROMPT = 'You are a test assistant.';
@@ -104,6 +106,7 @@ export async function driveTurn(
       ],
       tools: options.tools,
       limits,
+      ...(options.initialTaint ? { initialTaint: options.initialTaint } : {}),
     },
     options.signal ?? new AbortController().signal,
   );

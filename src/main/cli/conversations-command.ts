@@ -73,6 +73,8 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     const status = message.status === 'complete' ? '' : ` [${message.status}]`;
     io.stdout(`\n${message.role}${status}:\n`);
     const taint = taints.get(message.id);
+    // Files attached to the user's message tainted the turn from its start.
+    if (taint?.toolCallId === null) io.stdout(`  ! ${taintNotice(taint.reasons)}\n`);
     for (const part of message.parts) {
       io.stdout(`${showPart(part)}\n`);
       // Under the result that tainted the turn: what it read, and what asked from there on.

@@ -73,6 +73,13 @@ export function attachmentsOf(parts: readonly MessagePart[]): ArtifactReference[
   return parts.flatMap((part) => (part.kind === 'attachment' ? [part.attachment] : []));
 }
 
+/** What the model reads about a message's attachments, and whose content that includes. */
+export interface AttachmentNote {
+  text: string;
+  /** Names of the files whose content is in `text`: untrusted content the turn starts with. */
+  inlined: string[];
+}
+
 /**
  * What the model reads about a message's attachments: where each one is staged, and the content
  * of small text files. `sandbox` says whether python_execute can open them.
@@ -80,17 +87,20 @@ export function attachmentsOf(parts: readonly MessagePart[]): ArtifactReference[
 export async function describeAttachments(
   attachments: readonly ArtifactReference[],
   sandbox: boolean,
-): Promise<string> {
-  if (attachments.length === 0) return '';
+): Promise<AttachmentNote> {
+  if (attachments.length === 0) return { text: '', inlined: [] };
   const lines = ['[Attached files]'];
+  const inlined: string[] = [];
   for (const file of attachments) {
     const where = sandbox ? ` at /workspace/uploads/${file.name}` : '';
     lines.push(`- ${file.name} (${file.mime}, ${formatSize(file.size)})${where}`);
     const text = await inlineText(file);
-    if (text !== null) lines.push(text);
+    if (text === null) continue;
+    lines.push(text);
+    inlined.push(file.name);
   }
   if (!sandbox) lines.push('(No code sandbox is configured, so tools cannot open these files.)');
-  return lines.join('\n');
+  return { text: lines.join('\n'), inlined };
 }
 
 /** The image attachments of the conversation's newest user message, read back from disk. */

@@ -158,7 +158,13 @@ export class ChatService {
     });
     const pythonOffered = tools.some((tool) => tool.name === PYTHON_EXECUTE_NAME);
     const attachmentNote = await describeAttachments(attachmentsOf(attachmentParts), pythonOffered);
-    const userText = [text, attachmentNote].filter((piece) => piece !== '').join('\n\n');
+    const userText = [text, attachmentNote.text].filter((piece) => piece !== '').join('\n\n');
+    // The content of attached files is untrusted too (a downloaded page, a document with hidden
+    // text): the turn starts tainted (ARCHITECTURE.md, "Turn taint").
+    const initialTaint = attachmentNote.inlined.map((name) => ({
+      tool: 'attachment',
+      detail: name,
+    }));
     const messageId = ids.next('msg');
     conversations.createMessage({
       id: messageId,
@@ -227,6 +233,7 @@ export class ChatService {
           messages,
           tools,
           limits: resolveTurnLimits(request.mode, this.dependencies.limitOverrides),
+          initialTaint,
         },
         signal,
       );

@@ -88,7 +88,9 @@ export const turnSummarySchema = z.object({
   toolCalls: z.record(z.string(), z.number()),
   durationMs: z.number(),
   /** What tainted the turn: the call that did and what it read; null when nothing did. */
-  taint: z.object({ toolCallId: z.string(), reasons: z.array(taintReasonSchema) }).nullable(),
+  taint: z
+    .object({ toolCallId: z.string().nullable(), reasons: z.array(taintReasonSchema) })
+    .nullable(),
 });
 
 /** One full-text search hit. */

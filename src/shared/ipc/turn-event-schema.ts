@@ -108,7 +108,7 @@ export const taintReasonSchema = z.object({ tool: z.string(), detail: z.string()
 const turnTainted = z.object({
   type: z.literal('turn-tainted'),
   turnId: z.string(),
-  toolCallId: z.string(),
+  toolCallId: z.string().nullable(),
   reasons: z.array(taintReasonSchema),
 });
 

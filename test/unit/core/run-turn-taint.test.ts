@@ -135,6 +135,34 @@ describe('turn taint', () => {
     expect(eventsOfType(run.events, 'turn-tainted')).toHaveLength(1);
   });
 
+  it('a turn that starts with attached files is tainted before its first call, announced once without a call', async () => {
+    const local = observingTool('local');
+    const page = observingTool('page', { sources: (args) => [String(args.value)] });
+    const run = await runScriptedTurn(
+      [
+        { toolCalls: [{ id: 'c1', name: 'local', arguments: '{"value":"a"}' }] },
+        { toolCalls: [{ id: 'c2', name: 'page', arguments: '{"value":"https://x.example/"}' }] },
+        { content: 'Done.' },
+      ],
+      {
+        toolMode: 'native',
+        tools: [local.tool, page.tool],
+        initialTaint: [{ tool: 'attachment', detail: 'notes.txt' }],
+      },
+    );
+    expect(run.events[0]).toEqual({
+      type: 'turn-tainted',
+      turnId: 'turn_1',
+      toolCallId: null,
+      reasons: [{ tool: 'attachment', detail: 'notes.txt' }],
+    });
+    expect(eventsOfType(run.events, 'turn-tainted')).toHaveLength(1);
+    expect(local.seen[0]?.taint).toEqual({
+      tainted: true,
+      reasons: [{ tool: 'attachment', detail: 'notes.txt' }],
+    });
+  });
+
   it('a turn of trusted tools only is never tainted', async () => {
     const run = await runScriptedTurn([promptCall('alpha', { value: '1' }), { content: 'Done.' }], {
       toolMode: 'prompt',

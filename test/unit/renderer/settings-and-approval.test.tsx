@@ -327,6 +327,28 @@ describe('renderer: a tainted turn', () => {
     expect(html).toContain('⚠ untrusted content');
   });
 
+  it('a turn tainted by attached files shows the badge and marks no card', () => {
+    const turn = applyTurnEvent(emptyTurn('turn_1'), {
+      type: 'turn-tainted',
+      turnId: 'turn_1',
+      toolCallId: null,
+      reasons: [{ tool: 'attachment', detail: 'notes.txt' }],
+    } as TurnEvent);
+    const html = renderToStaticMarkup(
+      <AssistantMessage
+        parts={parts}
+        status="complete"
+        budget={null}
+        taint={turn.taint}
+        taintedCallId={turn.taintedCallId}
+        stopReason={null}
+        error={null}
+      />,
+    );
+    expect(html).toContain('Read untrusted content: attachment notes.txt');
+    expect(html).not.toContain('data-tainted');
+  });
+
   it('a message without taint shows neither the badge nor a marked card', () => {
     const clean = renderToStaticMarkup(
       <AssistantMessage

@@ -48,11 +48,12 @@ describe('attachments', () => {
     try {
       const notes = file(directory, 'notes.md', `# Title\n${'x'.repeat(25_000)}`, 'text/markdown');
       const image = file(directory, 'photo.png', PNG, 'image/png');
-      const text = await describeAttachments([notes, image], true);
+      const { text, inlined } = await describeAttachments([notes, image], true);
+      expect(inlined).toEqual(['notes.md']);
       expect(text).toMatch(
         /^\[Attached files\]\n- notes\.md \(text\/markdown, 24\.4 KB\) at \/workspace\/uploads\/notes\.md\n<file name="notes\.md">\n# Title\nx+\n\[… 5008 more characters\]\n<\/file>\n- photo\.png \(image\/png, 8 B\) at \/workspace\/uploads\/photo\.png$/,
       );
-      expect(await describeAttachments([], true)).toBe('');
+      expect(await describeAttachments([], true)).toEqual({ text: '', inlined: [] });
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

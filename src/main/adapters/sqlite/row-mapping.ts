@@ -106,7 +106,7 @@ const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED', 'PENDING
 const messagePartSchema: z.ZodType<MessagePart> = sharedMessagePartSchema;
 const toolCallCountsSchema = z.record(z.string(), z.number());
 const turnTaintSchema = z.object({
-  toolCallId: z.string(),
+  toolCallId: z.string().nullable(),
   reasons: z.array(z.object({ tool: z.string(), detail: z.string().nullable() })),
 });
 const toolNamesSchema = z.array(z.string());

@@ -9,6 +9,7 @@ import type {
   FinalRoundCause,
   PublicError,
   StopReason,
+  TaintReason,
   TurnEvent,
 } from '../../../shared/turn-events';
 import type {
@@ -55,6 +56,11 @@ export interface TurnInput {
   limits: TurnLimits;
   /** Answers approval prompts (MCP tools); absent: calls that need approval are refused. */
   approve?: Approver;
+  /**
+   * Untrusted content the turn starts with (the text of files attached to the user's message):
+   * the turn is tainted from its first call, announced by a `turn-tainted` without a call.
+   */
+  initialTaint?: readonly TaintReason[];
 }
 
 export interface TurnDependencies {
@@ -92,7 +98,7 @@ export async function* runTurn(
       input.limits,
       input.tools.map((tool) => tool.name),
     ),
-    taint: new TaintTracker(),
+    taint: new TaintTracker(input.initialTaint ?? []),
     seenCalls: new Set(),
     roundsUsed: 0,
     finalCause: null,
@@ -103,6 +109,14 @@ export async function* runTurn(
   let stopReason: StopReason;
   let error: PublicError | undefined;
 
+  if (state.taint.tainted) {
+    yield {
+      type: 'turn-tainted',
+      turnId: input.turnId,
+      toolCallId: null,
+      reasons: state.taint.snapshot().reasons.map((reason) => ({ ...reason })),
+    };
+  }
   try {
     for (;;) {
       if (signal.aborted) {

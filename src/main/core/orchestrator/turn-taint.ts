@@ -15,6 +15,11 @@ export class TaintTracker {
   private readonly reasons: TaintReason[] = [];
   private readonly seen = new Set<string>();
 
+  /** `initial`: what the turn read before any call (attached files); may be empty. */
+  constructor(initial: readonly TaintReason[] = []) {
+    this.add(initial.map((reason) => ({ tool: reason.tool, detail: clip(reason.detail) })));
+  }
+
   get tainted(): boolean {
     return this.reasons.length > 0;
   }
@@ -42,6 +47,12 @@ export class TaintTracker {
     if (read?.length === 0) return null;
     const wasTainted = this.tainted;
     const reasons = read ? sourceReasons(tool, read) : reasonsOf(tool, args, logger);
+    const added = this.add(reasons);
+    return !wasTainted && this.tainted ? added : null;
+  }
+
+  /** Adds the reasons not seen before; returns those. */
+  private add(reasons: readonly TaintReason[]): TaintReason[] {
     const added = reasons.filter((reason) => {
       const key = `${reason.tool}\u0000${reason.detail ?? ''}`;
       if (this.seen.has(key)) return false;
@@ -49,7 +60,7 @@ export class TaintTracker {
       return true;
     });
     this.reasons.push(...added);
-    return !wasTainted && this.tainted ? added : null;
+    return added;
   }
 }
 
@@ -66,8 +77,9 @@ function reasonsOf(tool: Tool, args: Record<string, unknown>, logger: Logger): T
 
 function sourceReasons(tool: Tool, sources: readonly string[]): TaintReason[] {
   if (sources.length === 0) return [{ tool: tool.name, detail: null }];
-  return sources.map((source) => ({
-    tool: tool.name,
-    detail: String(source).slice(0, MAX_TAINT_DETAIL_CHARS),
-  }));
+  return sources.map((source) => ({ tool: tool.name, detail: clip(String(source)) }));
+}
+
+function clip(detail: string | null): string | null {
+  return detail === null ? null : detail.slice(0, MAX_TAINT_DETAIL_CHARS);
 }
