@@ -30,7 +30,9 @@ export function cliApprover(flag: string | undefined, io: CliIo): Approver | und
       : '';
     if (request.kind === 'web-fetch') {
       const url = typeof request.arguments.url === 'string' ? request.arguments.url : '';
-      io.stderr(`\nweb_fetch wants to open ${url.slice(0, ARGUMENTS_PREVIEW_CHARS)}\n${why}`);
+      io.stderr(
+        `\n${request.toolName} wants to open ${url.slice(0, ARGUMENTS_PREVIEW_CHARS)}\n${why}`,
+      );
       const answer = (await ask('Allow this fetch? [y] yes · [N] deny: ', signal))
         .trim()
         .toLowerCase();

@@ -4,7 +4,8 @@
  * python_execute. Definition verbatim from the seed (docs/seeds/000_67077f376ad9eee3.txt);
  * checked by a test. The bytes decide what the file is (and its extension): the server's
  * Content-Type only has to say "an image" or "binary", SVG is refused, and the pixel size is
- * checked from the header before anything decodes the image.
+ * checked from the header before anything decodes the image. In a tainted turn a URL to a new
+ * host that carries a query string asks first (tainted-fetch-gate.ts).
  */
 import type {
   DownloadStager,
@@ -16,6 +17,7 @@ import type {
 import { builtInArgumentCheck } from './arguments/argument-check';
 import { downloadName } from './web-download-name';
 import { downloadPublicImage } from './public-image';
+import { TAINTED_FETCH_APPROVAL_WAIT_MS, taintedFetchGate } from './tainted-fetch-gate';
 
 export {
   checkImageMediaType,
@@ -53,7 +55,7 @@ export function createFetchImageTool(dependencies: FetchImageDependencies): Tool
     name: FETCH_IMAGE_NAME,
     description: FETCH_IMAGE_DESCRIPTION,
     inputSchema: JSON.parse(FETCH_IMAGE_SCHEMA_JSON) as Record<string, unknown>,
-    timeoutMs: dependencies.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: (dependencies.timeoutMs ?? DEFAULT_TIMEOUT_MS) + TAINTED_FETCH_APPROVAL_WAIT_MS,
     validate,
     // The image comes from a model-chosen address; its bytes are untrusted (and python_execute
     // may read them), so the call taints the turn with its URL.
@@ -84,6 +86,12 @@ async function run(
   context: ToolContext,
 ): Promise<ToolOutput> {
   if (!dependencies.downloads) return { content: FETCH_IMAGE_NO_SANDBOX, isError: true };
+  // Refused before any request: nothing untrusted was read, the turn is not tainted by it.
+  const gate = taintedFetchGate(FETCH_IMAGE_NAME, url, context);
+  const refusal = gate === null ? null : await gate;
+  if (refusal !== null) {
+    return { content: `Could not fetch ${url}: ${refusal}`, isError: true, untrustedSources: [] };
+  }
   const download = await downloadPublicImage(dependencies.fetcher, url, {
     signal: context.signal,
     logger: context.logger,

@@ -4,20 +4,18 @@
  * Definition verbatim from the seed (docs/seeds/000_67077f376ad9eee3.txt); checked by a test.
  * One failing URL does not fail the others: each gets its own error line.
  *
- * In a tainted turn (ARCHITECTURE.md, "Turn taint") a URL to a host not fetched earlier in the
- * turn that carries a query string could be an injected page sending data out: the user is asked
- * through the turn's Approver; with nobody to ask it is refused with a line the model reads.
+ * In a tainted turn (ARCHITECTURE.md, "Turn taint") a URL to a new host that carries a query
+ * string asks first (tainted-fetch-gate.ts).
  */
 import type {
-  ApprovalAnswer,
   PdfTextExtractor,
   Tool,
   ToolContext,
   ToolOutput,
   WebResourceFetcher,
 } from '../core/ports';
-import type { TaintReason } from '../../shared/turn-events';
 import { builtInArgumentCheck } from './arguments/argument-check';
+import { TAINTED_FETCH_APPROVAL_WAIT_MS, taintedFetchGate } from './tainted-fetch-gate';
 import { checkPageMediaType, PAGE_ACCEPT, readPage } from './web-page-content';
 
 export const WEB_FETCH_NAME = 'web_fetch';
@@ -38,15 +36,6 @@ export const MAX_BATCH_CHARS = 40_000;
 const MAX_URL_ARGUMENT_CHARS = 8192;
 /** The fetch deadline (20 s) plus PDF extraction (15 s) plus margin. */
 const DEFAULT_TIMEOUT_MS = 45_000;
-/**
- * How long a tainted turn's approval prompt may wait (as for MCP calls); the tool's deadline
- * includes it, the fetches keep their own.
- */
-export const WEB_FETCH_APPROVAL_WAIT_MS = 5 * 60_000;
-
-/** Why a fetch needs the user's approval in a tainted turn (the approval card and CLI show it). */
-export const TAINTED_FETCH_REASON =
-  'this page was found after reading untrusted content and would send data in its address';
 
 export interface WebFetchDependencies {
   fetcher: WebResourceFetcher;
@@ -61,7 +50,7 @@ export function createWebFetchTool(dependencies: WebFetchDependencies): Tool {
     name: WEB_FETCH_NAME,
     description: WEB_FETCH_DESCRIPTION,
     inputSchema: JSON.parse(WEB_FETCH_SCHEMA_JSON) as Record<string, unknown>,
-    timeoutMs: (dependencies.timeoutMs ?? DEFAULT_TIMEOUT_MS) + WEB_FETCH_APPROVAL_WAIT_MS,
+    timeoutMs: (dependencies.timeoutMs ?? DEFAULT_TIMEOUT_MS) + TAINTED_FETCH_APPROVAL_WAIT_MS,
     validate: (args) => {
       const urls = requestedUrls(args);
       return typeof urls === 'string' ? urls : null;
@@ -153,10 +142,9 @@ async function fetchPage(
   url: string,
   context: ToolContext,
 ): Promise<PageOutcome> {
-  if (context.taint?.tainted === true && needsApproval(url, context.taint.reasons)) {
-    const refusal = await askForTaintedFetch(url, context, context.taint.reasons);
-    if (refusal !== null) return { url, ok: false, error: refusal, refused: true };
-  }
+  const gate = taintedFetchGate(WEB_FETCH_NAME, url, context);
+  const refusal = gate === null ? null : await gate;
+  if (refusal !== null) return { url, ok: false, error: refusal, refused: true };
   const result = await dependencies.fetcher.fetch({
     url,
     signal: context.signal,
@@ -168,67 +156,6 @@ async function fetchPage(
   const page = await readPage(result.resource, dependencies.pdf, context.signal);
   if ('error' in page) return { url, ok: false, error: page.error };
   return { url, ok: true, finalUrl: result.resource.finalUrl, title: page.title, text: page.text };
-}
-
-/**
- * Asks the user about `url` in a tainted turn: null when it may be fetched, otherwise the refusal
- * the model reads.
- */
-async function askForTaintedFetch(
-  url: string,
-  context: ToolContext,
-  taint: readonly TaintReason[],
-): Promise<string | null> {
-  if (!context.approve) {
-    return `not fetched: ${TAINTED_FETCH_REASON}, and nobody could be asked (non-interactive run: use --approve all, or fetch the address without its query)`;
-  }
-  let answer: ApprovalAnswer;
-  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(WEB_FETCH_APPROVAL_WAIT_MS)]);
-  try {
-    answer = await context.approve(
-      {
-        kind: 'web-fetch',
-        toolName: WEB_FETCH_NAME,
-        service: 'built-in',
-        tool: WEB_FETCH_NAME,
-        arguments: { url },
-        conversationId: context.conversationId,
-        readOnlyHint: false,
-        destructiveHint: false,
-        reason: `${TAINTED_FETCH_REASON.charAt(0).toUpperCase()}${TAINTED_FETCH_REASON.slice(1)}.`,
-        taint,
-      },
-      signal,
-    );
-  } catch {
-    answer = 'deny';
-  }
-  return answer === 'deny' ? `not fetched: the user denied it (${TAINTED_FETCH_REASON})` : null;
-}
-
-/**
- * Only a URL with a non-empty query string to a host that no web_fetch of this turn asked for
- * before is asked about (earlier hosts already saw what the turn had).
- */
-function needsApproval(url: string, reasons: readonly TaintReason[]): boolean {
-  const target = hostAndQuery(url);
-  if (target === null || target.query === '') return false;
-  return !reasons.some(
-    (reason) =>
-      reason.tool === WEB_FETCH_NAME &&
-      reason.detail !== null &&
-      hostAndQuery(reason.detail)?.host === target.host,
-  );
-}
-
-/** The host (lower case, as URL parsing gives it) and the query without `?`; null if unparsable. */
-function hostAndQuery(url: string): { host: string; query: string } | null {
-  try {
-    const parsed = new URL(url);
-    return { host: parsed.hostname, query: parsed.search.replace(/^\?/, '') };
-  } catch {
-    return null;
-  }
 }
 
 /** Cuts `text` to `limit` characters (never inside a surrogate pair) and says so. */

@@ -89,8 +89,7 @@ export const MCP_EN = {
   'approval.always': 'Always allow',
   'approval.deny': 'Deny',
   'approval.more': '{count} more waiting',
-  'approval.fetchIntro':
-    'The model wants to open this address (web_fetch) with exactly these arguments:',
+  'approval.fetchIntro': 'The model wants to open this address with exactly these arguments:',
   'approval.taint': 'This turn has read untrusted content: {sources}',
   'approval.length': '{path}: {length} characters',
   'approval.blankRun': '(including {count} blanks in a row — scroll to see all of it)',

@@ -88,7 +88,7 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'approval.always': '始终允许',
   'approval.deny': '拒绝',
   'approval.more': '还有 {count} 个在等待',
-  'approval.fetchIntro': '模型想要以下面这些参数打开这个地址（web_fetch）：',
+  'approval.fetchIntro': '模型想要以下面这些参数打开这个地址：',
   'approval.taint': '本轮已读取不受信任的内容：{sources}',
   'approval.length': '{path}：{length} 个字符',
   'approval.blankRun': '（其中有 {count} 个连续空白，请滚动查看全部）',

