@@ -4,9 +4,11 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 /**
  * One runner, four projects (`npx vitest run --project <name>`, or `npm run test:<name>`):
  *
- * - unit: test/unit — in-process; the core turn tests use the in-memory LLM client. No Docker.
+ * - unit: test/unit — in-process, in-memory fakes of the ports; no sockets (a setup file makes
+ *   listen/connect throw) and no Docker.
  * - integration: test/integration — real processes (SQLite writers killed with SIGKILL, the CLI,
- *   MCP servers), HTTP servers, network namespaces. Needs the build (made current first).
+ *   MCP servers), anything over loopback sockets, network namespaces. Needs the build (made current
+ *   first).
  * - sandbox: sandbox/test — the sidecar; most files drive the real dockerd and runner image.
  * - e2e: test/e2e — Chromium against `aivory serve` and the built renderer (made current first).
  *
@@ -32,7 +34,10 @@ export default defineConfig({
     expect: { poll: { timeout: 20_000 } },
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
-      project('unit', ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx']),
+      project('unit', ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'], {
+        // In-memory fakes only: a test that opens a socket fails and belongs to integration.
+        setupFiles: ['./test/support/no-sockets.setup.ts'],
+      }),
       project('integration', ['test/integration/**/*.test.ts'], {
         // The CLI tests spawn `aivory` (the built out/main/cli.js) and the bundle tests read out/:
         // make the build current once before them (never in parallel from several workers).

@@ -7,8 +7,8 @@ import type { AppContext } from '../../../src/main/services/app-context';
 import { openAppContext } from '../../../src/main/services/app-context';
 import type { InvokeMethod, InvokeResponse } from '../../../src/shared/ipc-contract';
 import { invokeContract } from '../../../src/shared/ipc-contract';
-import { makeDataDir } from './data-files-fixture';
-import { TRUSTED_ORIGIN, TRUSTED_SENDER } from './host-fixture';
+import { makeDataDir } from '../../support/host/data-files-fixture';
+import { TRUSTED_ORIGIN, TRUSTED_SENDER } from '../../support/host/host-fixture';
 
 /** Records what the desktop shell was asked to do. */
 function fakeDesktop(openResult = '') {

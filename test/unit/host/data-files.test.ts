@@ -7,7 +7,7 @@ import {
   dataFileRoots,
   resolveDataFile,
 } from '../../../src/main/host/files/data-files';
-import { makeDataDir } from './data-files-fixture';
+import { makeDataDir } from '../../support/host/data-files-fixture';
 
 describe('data files: which paths the UI may open', () => {
   let data: ReturnType<typeof makeDataDir>;

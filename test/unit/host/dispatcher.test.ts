@@ -6,8 +6,8 @@ import { originOf } from '../../../src/main/host/sender';
 import { INVOKE_METHODS } from '../../../src/shared/ipc-contract';
 import type { turnEventSchema } from '../../../src/shared/ipc/turn-event-schema';
 import type { TurnEvent } from '../../../src/shared/turn-events';
-import type { HostFixture } from './host-fixture';
-import { openHostFixture, TRUSTED_SENDER } from './host-fixture';
+import type { HostFixture } from '../../support/host/host-fixture';
+import { openHostFixture, TRUSTED_SENDER } from '../../support/host/host-fixture';
 
 /** Payloads no method accepts. */
 const MALFORMED: unknown[] = [42, 'conversations', [], { unexpected: true }, { id: 7 }];

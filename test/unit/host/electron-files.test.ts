@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appFilesResponse, isAppFilesUrl } from '../../../src/main/electron/data-file-protocol';
-import { makeDataDir, PNG_BYTES } from './data-files-fixture';
+import { makeDataDir, PNG_BYTES } from '../../support/host/data-files-fixture';
 
 describe('Electron shell: app://aivory/files', () => {
   let data: ReturnType<typeof makeDataDir>;

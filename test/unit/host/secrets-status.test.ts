@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiHost } from '../../../src/main/host/api-handlers';
 import type { AppContext } from '../../../src/main/services/app-context';
 import { openAppContext } from '../../../src/main/services/app-context';
-import { TRUSTED_ORIGIN, TRUSTED_SENDER } from './host-fixture';
+import { TRUSTED_ORIGIN, TRUSTED_SENDER } from '../../support/host/host-fixture';
 
 const opened: { app: AppContext; home: string }[] = [];
 afterEach(async () => {

@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { invokeContract } from '../../../src/shared/ipc-contract';
 import type { InvokeMethod } from '../../../src/shared/ipc-contract';
-import type { HostFixture } from './host-fixture';
-import { openHostFixture } from './host-fixture';
+import type { HostFixture } from '../../support/host/host-fixture';
+import { openHostFixture } from '../../support/host/host-fixture';
 
 const KEY = 'sk-settings-secret-abcdef123456';
 

@@ -8,8 +8,8 @@ import type { HubEvent } from '../../../src/main/host/event-hub';
 import type { TurnEvent } from '../../../src/shared/turn-events';
 import type { ScriptedLlmServer } from '../../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../../support/scripted-llm-server';
-import type { HostFixture } from './host-fixture';
-import { openHostFixture } from './host-fixture';
+import type { HostFixture } from '../../support/host/host-fixture';
+import { openHostFixture } from '../../support/host/host-fixture';
 
 describe('chat.send and the conversation’s tool switches', () => {
   let fixture: HostFixture | null = null;

@@ -11,7 +11,7 @@ import {
   MAX_ATTACHMENTS_TOTAL_BYTES,
   MAX_REQUEST_FRAME_BYTES,
 } from '../../../src/shared/ipc/chat-extras-methods';
-import { makeDataDir, PNG_BYTES } from './data-files-fixture';
+import { makeDataDir, PNG_BYTES } from '../../support/host/data-files-fixture';
 
 interface RawResponse {
   status: number;

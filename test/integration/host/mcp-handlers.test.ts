@@ -14,8 +14,8 @@ import type { EverythingServer } from '../../support/mcp-everything-server';
 import { startEverythingServer } from '../../support/mcp-everything-server';
 import type { ScriptedLlmServer } from '../../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../../support/scripted-llm-server';
-import type { HostFixture } from './host-fixture';
-import { openHostFixture, TRUSTED_SENDER } from './host-fixture';
+import type { HostFixture } from '../../support/host/host-fixture';
+import { openHostFixture, TRUSTED_SENDER } from '../../support/host/host-fixture';
 
 const SECRET = 'Bearer sk-mcp-secret-value-123456789';
 const ECHO_CALL =

@@ -10,7 +10,7 @@ import type { AppContext } from '../../../src/main/services/app-context';
 import { openAppContext } from '../../../src/main/services/app-context';
 import type { ScriptedLlmServer } from '../../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../../support/scripted-llm-server';
-import { connectTestSocket } from './ws-test-client';
+import { connectTestSocket } from '../../support/host/ws-test-client';
 
 interface RawResponse {
   status: number;

@@ -9,8 +9,8 @@ import {
 } from '../../../src/main/services/attachments';
 import type { ScriptedLlmServer } from '../../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../../support/scripted-llm-server';
-import type { HostFixture } from './host-fixture';
-import { openHostFixture } from './host-fixture';
+import type { HostFixture } from '../../support/host/host-fixture';
+import { openHostFixture } from '../../support/host/host-fixture';
 
 const CSV = 'city,visits\nOslo,3\nBergen,5\n';
 const csvFile = {

@@ -4,8 +4,8 @@ import type { InvokeMethod } from '../../../src/shared/ipc-contract';
 import { invokeContract } from '../../../src/shared/ipc-contract';
 import type { ScriptedLlmServer } from '../../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../../support/scripted-llm-server';
-import type { HostFixture } from './host-fixture';
-import { openHostFixture } from './host-fixture';
+import type { HostFixture } from '../../support/host/host-fixture';
+import { openHostFixture } from '../../support/host/host-fixture';
 
 const KEY = 'sk-test-1234567890abcdef';
 const REMEMBER =

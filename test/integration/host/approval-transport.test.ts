@@ -12,8 +12,8 @@ import type { BrowserHost } from '../../../src/main/host/server/browser-host';
 import { startBrowserHost } from '../../../src/main/host/server/browser-host';
 import type { AppContext } from '../../../src/main/services/app-context';
 import { openAppContext } from '../../../src/main/services/app-context';
-import type { TestSocket } from './ws-test-client';
-import { connectTestSocket } from './ws-test-client';
+import type { TestSocket } from '../../support/host/ws-test-client';
+import { connectTestSocket } from '../../support/host/ws-test-client';
 
 const REQUEST: ApprovalRequest = {
   toolName: 'notes__write',
