@@ -78,12 +78,17 @@ describe('web_fetch tool', () => {
   });
 
   it('fetches a batch concurrently and reports each URL in order, errors per URL', async () => {
+    // The two slow pages answer only once both are in flight: a tool that fetched one at a time
+    // would never see the second start (and the test would hang until its timeout).
     let inFlight = 0;
     let peak = 0;
-    const slow = (result: WebResourceResult, ms: number) => async () => {
+    let bothStarted: () => void = () => undefined;
+    const barrier = new Promise<void>((resolve) => (bothStarted = resolve));
+    const slow = (result: WebResourceResult) => async () => {
       inFlight += 1;
       peak = Math.max(peak, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      if (inFlight === 2) bothStarted();
+      await barrier;
       inFlight -= 1;
       return result;
     };
@@ -93,7 +98,6 @@ describe('web_fetch tool', () => {
           'https://a.example/final',
           '<html><head><title>A</title></head><body><p>Alpha text</p></body></html>',
         ),
-        60,
       ),
       'http://169.254.169.254/': {
         ok: false,
@@ -120,7 +124,6 @@ describe('web_fetch tool', () => {
             body: Buffer.from('{"k":1}'),
           },
         },
-        10,
       ),
     });
     const tool = createWebFetchTool({ fetcher, pdf });
