@@ -9,8 +9,11 @@ import { cliEnv, jsonLines, makeDataDir, runCli } from '../support/run-cli';
 
 describe('aivory conversations tools', () => {
   let server: ScriptedLlmServer | null = null;
+  let other: ScriptedLlmServer | null = null;
   afterEach(async () => {
     await server?.close();
+    await other?.close();
+    other = null;
   });
 
   it('switches tools per conversation over the model defaults', async () => {
@@ -89,5 +92,37 @@ describe('aivory conversations tools', () => {
     // A one-off --tools is exactly this turn's tools; the conversation's switches stay.
     await runCli(['chat', '--json', '--conversation', id, '--tools', 'save_memory', 'x'], env);
     expect([offers(2, 'save_memory'), offers(2, 'web_fetch')]).toEqual([true, false]);
+  }, 60_000);
+
+  it('a conversation continues with the saved model it last used, whatever the default now is', async () => {
+    server = await startScriptedLlmServer([{ content: 'from A' }, { content: 'again A' }]);
+    other = await startScriptedLlmServer([{ content: 'from B' }]);
+    const env = cliEnv(makeDataDir());
+    const add = async (url: string, name: string, extra: string[]) =>
+      (
+        await runCli(
+          ['models', 'add', '--base-url', url, '--model', name, '--tools', 'save_memory', ...extra],
+          env,
+        )
+      ).stdout.trim();
+    const a = await add(server.baseUrl, 'model-a', ['--default']);
+    const b = await add(other.baseUrl, 'model-b', ['--tools', 'web_fetch']);
+    const first = await runCli(['chat', '--json', 'hello'], env);
+    const id = String(jsonLines(first.stdout)[0]?.conversationId);
+    expect((await runCli(['models', 'default', b], env)).code).toBe(0);
+
+    // The conversation's tools are described by the model it will really use (A: save_memory).
+    const tools = await runCli(['conversations', 'tools', id], env);
+    expect(tools.stdout).toMatch(/^✓ save_memory\s+in the model's defaults$/m);
+    expect(tools.stdout).not.toMatch(/^✓ web_fetch/m);
+    const again = await runCli(['chat', '--json', '--conversation', id, 'more'], env);
+    expect(again.code).toBe(0);
+    expect(server.requests.map((request) => request.body.model)).toEqual(['model-a', 'model-a']);
+    expect(other.requests).toHaveLength(0);
+
+    // A new conversation takes the default (now B).
+    await runCli(['chat', '--json', 'new one'], env);
+    expect(other.requests.map((request) => request.body.model)).toEqual(['model-b']);
+    expect(a).not.toBe(b);
   }, 60_000);
 });

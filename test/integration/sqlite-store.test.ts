@@ -286,6 +286,16 @@ describe('SqliteStore', () => {
         AivoryError,
       );
 
+      // The model the last turn used: remembered without counting as activity.
+      store.conversations.setConversationModel('c1', 'model-2');
+      expect(store.conversations.getConversation('c1')).toMatchObject({
+        modelId: 'model-2',
+        updatedAt: 1_020,
+      });
+      store.conversations.setConversationModel('c1', null);
+      expect(store.conversations.getConversation('c1')?.modelId).toBeNull();
+      expect(() => store.conversations.setConversationModel('missing', null)).toThrow(AivoryError);
+
       store.conversations.deleteConversation('c1');
       expect(store.conversations.getConversation('c1')).toBeNull();
       expect(

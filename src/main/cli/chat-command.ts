@@ -6,7 +6,11 @@ import { AivoryError } from '../../shared/errors';
 import type { TurnEndEvent } from '../../shared/turn-events';
 import type { AppContext } from '../services/app-context';
 import { MAX_ATTACHMENT_BYTES } from '../services/attachments';
-import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
+import {
+  mergeOverrides,
+  modelOverridesFromEnv,
+  resolveConversationModel,
+} from '../services/model-resolution';
 import { EXIT_CANCELED, EXIT_OK, exitCodeFor, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { cliApprover } from './cli-approver';
@@ -40,7 +44,11 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   if (text.trim() === '' && attachments.length === 0)
     throw usageError('Usage: aivory chat [options] MESSAGE (see aivory --help).');
   const mode = parseMode(values.mode);
-  const model = await resolveModel(
+  const conversationModelId = values.conversation
+    ? (context.stores.conversations.getConversation(values.conversation)?.modelId ?? null)
+    : null;
+  const model = await resolveConversationModel(
+    conversationModelId,
     mergeOverrides(
       {
         baseUrl: values['base-url'],

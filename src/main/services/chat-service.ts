@@ -143,6 +143,10 @@ export class ChatService {
         title: titleFrom(text === '' ? (attachmentInputs[0]?.name ?? '') : text),
         modelId: request.model.id,
       });
+    // The conversation remembers the model its last turn used: reopened, it continues with it.
+    if (existing && existing.modelId !== request.model.id) {
+      conversations.setConversationModel(existing.id, request.model.id);
+    }
     const previous = conversations.listMessages(conversation.id);
     const attachmentParts = await storeAttachments(
       this.dependencies.attachments,

@@ -42,6 +42,23 @@ export function mergeOverrides(flags: ModelOverrides, env: ModelOverrides): Mode
 }
 
 /**
+ * The model that continues a conversation from the command line: flags or AIVORY_* naming a
+ * server or model win; else the saved model the conversation last used, while it still exists;
+ * else `resolveModel`'s order (the saved default).
+ */
+export async function resolveConversationModel(
+  conversationModelId: string | null,
+  overrides: ModelOverrides,
+  saved: readonly ModelConfig[],
+  secrets: SecretStore,
+): Promise<ResolvedModel> {
+  const explicit = overrides.baseUrl !== undefined || overrides.model !== undefined;
+  const remembered = saved.find((candidate) => candidate.id === conversationModelId);
+  if (!explicit && remembered) return savedModel(remembered, secrets);
+  return resolveModel(overrides, saved, secrets);
+}
+
+/**
  * The model of a turn: the saved model `modelId` names (not-found when there is none), else
  * `resolveModel`'s order.
  */

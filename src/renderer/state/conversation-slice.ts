@@ -50,6 +50,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         }
         set({
           activeId: id,
+          // The composer continues with the model the conversation last used (the picker falls
+          // back to the default when that model was removed).
+          ...(get().activeId !== id ? { modelId: loaded.conversation.modelId } : {}),
           messages: loaded.messages,
           turns: Object.fromEntries(loaded.turns.map((turn) => [turn.messageId, turn])),
           liveTurns,

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../../src/shared/dto';
-import { resolveModel, resolveTurnModel } from '../../../src/main/services/model-resolution';
+import {
+  resolveConversationModel,
+  resolveModel,
+  resolveTurnModel,
+} from '../../../src/main/services/model-resolution';
 
 const secrets = {
   values: new Map([['model:m2:api-key', 'sk-saved-2']]),
@@ -77,5 +81,24 @@ describe('model resolution (CLI and desktop alike)', () => {
       defaultTools: null,
       defaultMcpServices: null,
     });
+  });
+
+  it('continuing a conversation: its remembered model, unless a server or model is named', async () => {
+    expect(await resolveConversationModel('m2', {}, saved, secrets)).toMatchObject({
+      id: 'm2',
+      apiKey: 'sk-saved-2',
+    });
+    // A tool mode or key alone does not name another model.
+    expect(
+      await resolveConversationModel('m2', { toolMode: 'prompt' }, saved, secrets),
+    ).toMatchObject({ id: 'm2', toolMode: 'native' });
+    expect(await resolveConversationModel('m2', { model: 'x' }, saved, secrets)).toMatchObject({
+      id: null,
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'x',
+    });
+    // Removed since, or never a saved one: the usual order.
+    expect(await resolveConversationModel('gone', {}, saved, secrets)).toMatchObject({ id: 'm1' });
+    expect(await resolveConversationModel(null, {}, saved, secrets)).toMatchObject({ id: 'm1' });
   });
 });

@@ -39,6 +39,12 @@ export class SqliteConversations implements ConversationStore {
     }
   }
 
+  /** Not activity: the conversation keeps its place in the list. Throws `not-found`. */
+  setConversationModel(id: string, modelId: string | null): void {
+    const sql = 'UPDATE conversations SET model_id = ? WHERE id = ?';
+    if (this.sql.run(sql, modelId, id).changes === 0) throw notFound('Conversation', id);
+  }
+
   getConversation(id: string): Conversation | null {
     const row = this.sql.get<ConversationRow>('SELECT * FROM conversations WHERE id = ?', id);
     return row === undefined ? null : toConversation(row);

@@ -26,6 +26,8 @@ export interface ConversationStore {
   listConversations(): Conversation[];
   renameConversation(id: string, title: string): void;
   setConversationToolToggles(id: string, toggles: Record<string, boolean>): void;
+  /** The saved model the conversation's last turn used (null: the default or a one-off model). */
+  setConversationModel(id: string, modelId: string | null): void;
   deleteConversation(id: string): void;
 
   /** Inserts a message; a `streaming` one is owned by this process until it is finished. */
