@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import type { LabAnswer, LabCommand, LabResolverSpec } from './fetch-lab-client';
+import type { LabAnswer, LabCommand, LabResolverSpec } from './fetch-lab-protocol';
 import {
   createNetnsLab,
   PUBLIC_HOST_A,
