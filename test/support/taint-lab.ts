@@ -70,7 +70,7 @@ export async function createTaintLab(): Promise<TaintLab> {
     everything?: EverythingServer;
     bridge?: LoopbackBridge;
   } = {};
-  const home = mkdtempSync(join(tmpdir(), 'aivory-taint-'));
+  const home = mkdtempSync(join(tmpdir(), 'aivory-taint-lab-'));
   const destroy = async (): Promise<void> => {
     await parts.fetchLab?.destroy();
     await parts.bridge?.close();
