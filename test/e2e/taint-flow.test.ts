@@ -102,11 +102,13 @@ describe('e2e: turn taint in the browser host, over the netns lab', () => {
     await expect
       .poll(() => badge.textContent())
       .toBe(`⚠ Read untrusted content: web_fetch ${INJECTION_URL}`);
-    expect(await traceCard(page, 'web_fetch', 0).getAttribute('data-status')).toBe('ok');
+    await expect.poll(() => traceCard(page, 'web_fetch', 0).getAttribute('data-status')).toBe('ok');
     const mcpTrace = traceCard(page, MCP_TOOL_NAME);
     expect(await mcpTrace.getAttribute('data-status')).toBe('running');
     await page.getByTestId('approval-deny').click();
-    await expect.poll(() => mcpTrace.getAttribute('data-status')).toBe('error');
+    await expect
+      .poll(() => mcpTrace.getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('error');
     expect(await mcpTrace.textContent()).toContain(
       `The user denied this call of ${MCP_TOOL_NAME}.`,
     );
@@ -124,14 +126,16 @@ describe('e2e: turn taint in the browser host, over the netns lab', () => {
       url: EXFIL_URL,
     });
     const memoryTrace = traceCard(page, 'save_memory');
-    expect(await memoryTrace.getAttribute('data-status')).toBe('ok');
+    await expect.poll(() => memoryTrace.getAttribute('data-status')).toBe('ok');
     expect(await memoryTrace.textContent()).toContain("Held for the user's confirmation (PENDING;");
     const exfilTrace = traceCard(page, 'web_fetch', 1);
     expect(await exfilTrace.getAttribute('data-status')).toBe('running');
     await page.getByTestId('approval-deny').click();
-    await expect.poll(() => exfilTrace.getAttribute('data-status')).toBe('error');
+    await expect
+      .poll(() => exfilTrace.getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('error');
     expect(await exfilTrace.textContent()).toContain('not fetched: the user denied it');
-    expect(await approval.count()).toBe(0);
+    await expect.poll(() => approval.count()).toBe(0);
 
     // The turn goes on to its answer; the lab never saw the exfiltration host.
     const answer = page.getByTestId('message-assistant').first();
