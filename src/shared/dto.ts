@@ -2,7 +2,7 @@
  * Plain data that crosses a boundary (store ↔ services ↔ CLI/renderer). No classes, no Dates:
  * times are epoch milliseconds.
  */
-import type { ArtifactReference, StopReason, ToolCallStatus } from './turn-events';
+import type { ArtifactReference, StopReason, TaintReason, ToolCallStatus } from './turn-events';
 
 export type ToolMode = 'native' | 'prompt';
 export type TurnMode = 'fast' | 'normal' | 'deep';
@@ -68,6 +68,14 @@ export interface TurnRecord {
   startedAt: number;
   durationMs: number;
   errorCode: string | null;
+  /** What tainted the turn (ARCHITECTURE.md, "Turn taint"), or null when nothing did. */
+  taint: TurnTaintRecord | null;
+}
+
+/** The call that tainted a turn and what the turn had read by its end. */
+export interface TurnTaintRecord {
+  toolCallId: string;
+  reasons: TaintReason[];
 }
 
 /** A model the user configured. The API key lives in the SecretStore under `apiKeyRef`. */

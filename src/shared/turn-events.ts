@@ -132,6 +132,8 @@ export interface TaintReason {
 export interface TurnTaintedEvent {
   type: 'turn-tainted';
   turnId: string;
+  /** The call whose result tainted the turn (its trace card is marked). */
+  toolCallId: string;
   /** What tainted it (the first call's reasons; later ones are not announced again). */
   reasons: TaintReason[];
 }

@@ -630,6 +630,13 @@ describe('SqliteStore', () => {
         id: 't2',
         startedAt: 2_000,
         toolCalls: { python: 2, web_search: 1 },
+        taint: {
+          toolCallId: 'call_1',
+          reasons: [
+            { tool: 'web_fetch', detail: 'https://evil.example/ä?q=1' },
+            { tool: 'everything__echo', detail: null },
+          ],
+        },
       });
       const earlier = turnRecord({
         id: 't1',
@@ -645,6 +652,24 @@ describe('SqliteStore', () => {
       store.conversations.saveTurnRecord(replaced);
       expect(store.conversations.listTurnRecords('c1')).toEqual([earlier, replaced]);
       expect(store.conversations.listTurnRecords('other')).toEqual([]);
+    });
+
+    it('a damaged taint column is reported as damaged, not read as untainted', () => {
+      store.conversations.createConversation({ id: 'c1', title: 'Chat', modelId: null });
+      store.conversations.createMessage({
+        id: 'a1',
+        conversationId: 'c1',
+        role: 'assistant',
+        status: 'complete',
+        parts: [],
+      });
+      store.conversations.saveTurnRecord(
+        turnRecord({ id: 't1', taint: { toolCallId: 'c', reasons: [] } }),
+      );
+      const raw = new Database(databasePath);
+      raw.prepare(`UPDATE turn_records SET taint = '{"toolCallId":1}'`).run();
+      raw.close();
+      expect(() => store.conversations.listTurnRecords('c1')).toThrow(/turn_records\.taint/);
     });
   });
 
@@ -812,6 +837,7 @@ function turnRecord(overrides: Partial<TurnRecord> & { id: string }): TurnRecord
     startedAt: 1_000,
     durationMs: 250,
     errorCode: null,
+    taint: null,
     ...overrides,
   };
 }

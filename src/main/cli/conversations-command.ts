@@ -8,7 +8,7 @@ import { exportConversation } from '../services/conversation-export';
 import { decideTools } from '../services/tool-selection';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
-import { preview } from './trace-format';
+import { preview, taintNotice } from './trace-format';
 
 export function conversationsCommand(argv: string[], context: AppContext, io: CliIo): number {
   const { values, positionals } = parseArgs({
@@ -64,10 +64,21 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     return EXIT_OK;
   }
   io.stdout(`${conversation.title}  (${conversation.id})\n`);
+  const taints = new Map(
+    stores.conversations
+      .listTurnRecords(id)
+      .flatMap((record) => (record.taint ? [[record.messageId, record.taint] as const] : [])),
+  );
   for (const message of messages) {
     const status = message.status === 'complete' ? '' : ` [${message.status}]`;
     io.stdout(`\n${message.role}${status}:\n`);
-    for (const part of message.parts) io.stdout(`${showPart(part)}\n`);
+    const taint = taints.get(message.id);
+    for (const part of message.parts) {
+      io.stdout(`${showPart(part)}\n`);
+      // Under the result that tainted the turn: what it read, and what asked from there on.
+      if (part.kind === 'tool-result' && part.toolCallId === taint?.toolCallId)
+        io.stdout(`  ! ${taintNotice(taint.reasons)}\n`);
+    }
   }
   return EXIT_OK;
 }

@@ -3,7 +3,7 @@
  * the history, runs the orchestrator, persists the assistant message progressively and records the
  * turn before its `turn-end` goes out.
  */
-import type { MessageStatus, ToolMode, TurnMode } from '../../shared/dto';
+import type { MessageStatus, ToolMode, TurnMode, TurnTaintRecord } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import type { StopReason, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
 import type { LimitOverrides } from '../core/orchestrator/budgets';
@@ -171,6 +171,7 @@ export class ChatService {
     const turnId = request.turnId ?? ids.next('turn');
     const startedAt = clock.now();
     let recorded = false;
+    let taint: TurnTaintRecord | null = null;
     /** Finishes the message and records the turn, once: at `turn-end`, else when stopped early. */
     const record = (end: TurnEndEvent | null): void => {
       if (recorded) return;
@@ -188,6 +189,7 @@ export class ChatService {
         startedAt,
         durationMs: clock.now() - startedAt,
         errorCode: end?.error?.code ?? null,
+        taint,
       });
     };
     try {
@@ -230,6 +232,9 @@ export class ChatService {
       );
       for await (const event of events) {
         writer.apply(event);
+        if (event.type === 'turn-tainted') {
+          taint = { toolCallId: event.toolCallId, reasons: event.reasons };
+        }
         if (event.type === 'turn-end') record(event);
         yield event;
       }

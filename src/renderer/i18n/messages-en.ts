@@ -85,6 +85,9 @@ export const EN_MESSAGES = {
 
   'trace.running': 'running',
   'trace.ok': 'ok',
+  'trace.tainted': '⚠ untrusted content',
+  'trace.taintedHelp':
+    'What this call returned came from outside (a page, a server, a program). From here on, MCP calls and fetches that would send data to new sites ask first, and memories wait for your confirmation.',
   'trace.error': 'error',
   'trace.skipped': 'skipped',
   'trace.budget': 'over budget',

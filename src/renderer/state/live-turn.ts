@@ -21,6 +21,8 @@ export interface LiveTurn {
   budget: BudgetUpdateEvent | null;
   /** What untrusted content this turn has read (empty while it has read none). */
   taint: TaintReason[];
+  /** The call whose result tainted the turn (its card is marked), or null. */
+  taintedCallId: string | null;
   /** toolCallId → tool name, for calls announced but not yet answered. */
   running: Record<string, string>;
   end: TurnEndEvent | null;
@@ -35,6 +37,7 @@ export function emptyTurn(turnId: string): LiveTurn {
     parts: [],
     budget: null,
     taint: [],
+    taintedCallId: null,
     running: {},
     end: null,
   };
@@ -56,7 +59,7 @@ export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
     case 'budget-update':
       return { ...next, budget: event };
     case 'turn-tainted':
-      return { ...next, taint: event.reasons };
+      return { ...next, taint: event.reasons, taintedCallId: event.toolCallId };
     case 'turn-end':
       return { ...next, running: {}, end: event };
     default:

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import {
   artifactReferenceSchema,
   stopReasonSchema,
+  taintReasonSchema,
   toolCallStatusSchema,
 } from './turn-event-schema';
 
@@ -86,6 +87,8 @@ export const turnSummarySchema = z.object({
   stopReason: z.union([stopReasonSchema, z.literal('interrupted')]),
   toolCalls: z.record(z.string(), z.number()),
   durationMs: z.number(),
+  /** What tainted the turn: the call that did and what it read; null when nothing did. */
+  taint: z.object({ toolCallId: z.string(), reasons: z.array(taintReasonSchema) }).nullable(),
 });
 
 /** One full-text search hit. */

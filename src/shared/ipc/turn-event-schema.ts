@@ -108,6 +108,7 @@ export const taintReasonSchema = z.object({ tool: z.string(), detail: z.string()
 const turnTainted = z.object({
   type: z.literal('turn-tainted'),
   turnId: z.string(),
+  toolCallId: z.string(),
   reasons: z.array(taintReasonSchema),
 });
 

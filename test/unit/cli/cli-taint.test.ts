@@ -3,7 +3,13 @@
  * `--json` prints the event as it is), and the terminal approver's prompts with the reason — a
  * web_fetch that would send data to a new site takes y/N only.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../src/main/adapters/sqlite/sqlite-store';
+import { conversationsCommand } from '../../../src/main/cli/conversations-command';
+import type { AppContext } from '../../../src/main/services/app-context';
 import { cliApprover } from '../../../src/main/cli/cli-approver';
 import type { CliIo } from '../../../src/main/cli/cli-io';
 import { eventJson, traceLine } from '../../../src/main/cli/trace-format';
@@ -44,12 +50,17 @@ const FETCH: ApprovalRequest = {
 
 describe('aivory chat and a tainted turn', () => {
   it('prints one notice line when the turn becomes tainted; --json prints the event', () => {
-    const event = { type: 'turn-tainted' as const, turnId: 't1', reasons: TAINT };
+    const event = {
+      type: 'turn-tainted' as const,
+      turnId: 't1',
+      toolCallId: 'c1',
+      reasons: TAINT,
+    };
     expect(traceLine(event)).toBe(
       '  ! this turn read untrusted content (web_fetch https://evil.example/recipes): from now on MCP calls and fetches sending data to new sites ask first, and memories wait for your confirmation',
     );
     expect(eventJson(event)).toBe(
-      '{"type":"turn-tainted","turnId":"t1","reasons":[{"tool":"web_fetch","detail":"https://evil.example/recipes"}]}',
+      '{"type":"turn-tainted","turnId":"t1","toolCallId":"c1","reasons":[{"tool":"web_fetch","detail":"https://evil.example/recipes"}]}',
     );
   });
 
@@ -93,6 +104,62 @@ describe('aivory chat and a tainted turn', () => {
     expect(ask.stderr.join('')).toContain('MCP tool search of "Files" (says it is read-only)');
     expect(ask.stderr.join('')).toContain(
       'Asked because: This call comes after the turn read untrusted content. (read: web_fetch https://evil.example/recipes)\n',
+    );
+  });
+
+  it('conversations show prints the notice under the result that tainted the turn, after a restart too', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'aivory-taint-show-')), 'aivory.db');
+    const store = openStore(path);
+    store.conversations.createConversation({ id: 'c1', title: 'Recipes', modelId: null });
+    store.conversations.createMessage({
+      id: 'a1',
+      conversationId: 'c1',
+      role: 'assistant',
+      status: 'complete',
+      parts: [
+        { kind: 'tool-call', toolCallId: 'k1', name: 'web_fetch', arguments: { url: 'x' } },
+        {
+          kind: 'tool-result',
+          toolCallId: 'k1',
+          name: 'web_fetch',
+          status: 'ok',
+          output: 'Title: Recipes',
+          durationMs: 12,
+        },
+        { kind: 'text', text: 'Here is the recipe.' },
+      ],
+    });
+    store.conversations.saveTurnRecord({
+      id: 't1',
+      conversationId: 'c1',
+      messageId: 'a1',
+      modelId: null,
+      stopReason: 'completed',
+      toolCalls: { web_fetch: 1 },
+      providerRounds: 2,
+      startedAt: 1,
+      durationMs: 20,
+      errorCode: null,
+      taint: { toolCallId: 'k1', reasons: TAINT },
+    });
+    store.close();
+
+    const reopened = openStore(path);
+    const out: string[] = [];
+    const io = { ...terminal('').io, stdout: (text: string) => out.push(text) };
+    conversationsCommand(['show', 'c1'], { stores: reopened } as unknown as AppContext, io);
+    reopened.close();
+    expect(out.join('')).toBe(
+      [
+        'Recipes  (c1)',
+        '',
+        'assistant:',
+        '  → web_fetch {"url":"x"}',
+        '  ✓ web_fetch ok (12 ms): Title: Recipes',
+        '  ! this turn read untrusted content (web_fetch https://evil.example/recipes): from now on MCP calls and fetches sending data to new sites ask first, and memories wait for your confirmation',
+        'Here is the recipe.',
+        '',
+      ].join('\n'),
     );
   });
 });

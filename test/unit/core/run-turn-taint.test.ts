@@ -49,6 +49,7 @@ describe('turn taint', () => {
       {
         type: 'turn-tainted',
         turnId: 'turn_1',
+        toolCallId: 'c2',
         reasons: [{ tool: 'page', detail: 'https://evil.example/' }],
       },
     ]);
@@ -95,7 +96,12 @@ describe('turn taint', () => {
       { toolMode: 'native', tools: [local.tool, failing] },
     );
     expect(eventsOfType(run.events, 'turn-tainted')).toEqual([
-      { type: 'turn-tainted', turnId: 'turn_1', reasons: [{ tool: 'mcp_tool', detail: null }] },
+      {
+        type: 'turn-tainted',
+        turnId: 'turn_1',
+        toolCallId: 'c3',
+        reasons: [{ tool: 'mcp_tool', detail: null }],
+      },
     ]);
     expect(local.seen.map((call) => call.taint?.tainted)).toEqual([false, true]);
   });

@@ -5,6 +5,7 @@ import { MemoryItem } from '../../../src/renderer/features/settings/memories-pag
 import { AssistantMessage } from '../../../src/renderer/features/chat/message-view';
 import { applyTurnEvent, emptyTurn } from '../../../src/renderer/state/live-turn';
 import type { TurnEvent } from '../../../src/shared/turn-events';
+import type { MessagePart } from '../../../src/shared/dto';
 import type { ApprovalRequestView } from '../../../src/renderer/features/approval/approval-queue';
 import {
   argumentNotes,
@@ -266,35 +267,79 @@ describe('renderer: memories page', () => {
   });
 });
 
-describe('renderer: a tainted live turn', () => {
-  it('the turn-tainted event reaches the live turn and shows beside the budget meter', () => {
+describe('renderer: a tainted turn', () => {
+  const parts: MessagePart[] = [
+    { kind: 'tool-call', toolCallId: 'c1', name: 'python_execute', arguments: { code: '1' } },
+    {
+      kind: 'tool-result',
+      toolCallId: 'c1',
+      name: 'python_execute',
+      status: 'ok',
+      output: '1',
+      durationMs: 5,
+    },
+    {
+      kind: 'tool-call',
+      toolCallId: 'c2',
+      name: 'web_fetch',
+      arguments: { url: 'https://evil.example/page' },
+    },
+    {
+      kind: 'tool-result',
+      toolCallId: 'c2',
+      name: 'web_fetch',
+      status: 'ok',
+      output: 'page',
+      durationMs: 5,
+    },
+  ];
+  const cardOf = (html: string, name: string): string => {
+    const start = html.indexOf(`data-tool-name="${name}"`);
+    const open = html.lastIndexOf('<div', start);
+    return html.slice(open, html.indexOf('>', start) + 1);
+  };
+
+  it('the turn-tainted event reaches the live turn, shows beside the budget meter and marks the card that tainted it', () => {
     const turn = applyTurnEvent(emptyTurn('turn_1'), {
       type: 'turn-tainted',
       turnId: 'turn_1',
+      toolCallId: 'c2',
       reasons: [{ tool: 'web_fetch', detail: 'https://evil.example/page' }],
     } as TurnEvent);
     expect(turn.taint).toEqual([{ tool: 'web_fetch', detail: 'https://evil.example/page' }]);
+    expect(turn.taintedCallId).toBe('c2');
     const html = renderToStaticMarkup(
       <AssistantMessage
-        parts={[]}
+        parts={parts}
         status="streaming"
         budget={null}
         taint={turn.taint}
+        taintedCallId={turn.taintedCallId}
         stopReason={null}
         error={null}
       />,
     );
     expect(html).toContain('data-testid="turn-taint"');
     expect(html).toContain('Read untrusted content: web_fetch https://evil.example/page');
+    expect(cardOf(html, 'web_fetch')).toContain('data-tainted="true"');
+    expect(cardOf(html, 'python_execute')).not.toContain('data-tainted');
+    expect(html.match(/data-testid="tool-tainted"/g)).toHaveLength(1);
+    expect(html).toContain('⚠ untrusted content');
+  });
+
+  it('a message without taint shows neither the badge nor a marked card', () => {
     const clean = renderToStaticMarkup(
       <AssistantMessage
-        parts={[]}
+        parts={parts}
         status="complete"
         budget={null}
+        taint={[]}
+        taintedCallId={null}
         stopReason={null}
         error={null}
       />,
     );
     expect(clean).not.toContain('turn-taint');
+    expect(clean).not.toContain('data-tainted');
   });
 });

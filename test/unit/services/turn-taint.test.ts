@@ -259,6 +259,7 @@ describe('turn taint (service level, scripted model)', () => {
       {
         type: 'turn-tainted',
         turnId: turnIdOf(events),
+        toolCallId: 'c0',
         reasons: [{ tool: 'web_fetch', detail: INJECTION_URL }],
       },
     ]);
@@ -292,6 +293,14 @@ describe('turn taint (service level, scripted model)', () => {
       stopReason: 'completed',
       answer: 'Here is the recipe.',
     });
+    // The turn's record keeps what tainted it, so a reopened conversation still shows it.
+    const [conversation] = fx.store.conversations.listConversations();
+    expect(fx.store.conversations.listTurnRecords(conversation?.id ?? '')).toMatchObject([
+      {
+        id: turnIdOf(events),
+        taint: { toolCallId: 'c0', reasons: [{ tool: 'web_fetch', detail: INJECTION_URL }] },
+      },
+    ]);
 
     // A pending memory never reaches a system prompt until the user confirms it.
     fx.setScript([{ content: 'Hello again.' }]);
@@ -320,6 +329,11 @@ describe('turn taint (service level, scripted model)', () => {
     expect(fx.store.memories.listMemories()).toMatchObject([
       { memoryText: INJECTED_MEMORY, status: 'ACTIVE', origin: null },
     ]);
+    const [conversation] = fx.store.conversations.listConversations();
+    // The MCP result is what taints this turn.
+    expect(fx.store.conversations.listTurnRecords(conversation?.id ?? '')).toMatchObject([
+      { taint: { toolCallId: 'c2', reasons: [{ tool: 'Files__search', detail: null }] } },
+    ]);
     // The MCP result is untrusted content too: from then on the turn is tainted, so the
     // query-carrying fetch to a new host is refused here as well (see the next test for the
     // fetch on its own).
@@ -327,6 +341,7 @@ describe('turn taint (service level, scripted model)', () => {
       {
         type: 'turn-tainted',
         turnId: turnIdOf(events),
+        toolCallId: 'c2',
         reasons: [{ tool: 'Files__search', detail: null }],
       },
     ]);

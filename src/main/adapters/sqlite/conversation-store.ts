@@ -154,10 +154,14 @@ export class SqliteConversations implements ConversationStore {
   saveTurnRecord(record: TurnRecord): void {
     this.sql.run(
       `INSERT OR REPLACE INTO turn_records (id, conversation_id, message_id, model_id, stop_reason,
-         tool_calls, provider_rounds, started_at, duration_ms, error_code)
+         tool_calls, provider_rounds, started_at, duration_ms, error_code, taint)
        VALUES (@id, @conversationId, @messageId, @modelId, @stopReason, @toolCalls,
-         @providerRounds, @startedAt, @durationMs, @errorCode)`,
-      { ...record, toolCalls: JSON.stringify(record.toolCalls) },
+         @providerRounds, @startedAt, @durationMs, @errorCode, @taint)`,
+      {
+        ...record,
+        toolCalls: JSON.stringify(record.toolCalls),
+        taint: record.taint === null ? null : JSON.stringify(record.taint),
+      },
     );
   }
 

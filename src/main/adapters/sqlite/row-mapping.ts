@@ -53,6 +53,7 @@ export interface TurnRecordRow {
   started_at: number;
   duration_ms: number;
   error_code: string | null;
+  taint: string | null;
 }
 
 export interface ModelRow {
@@ -104,6 +105,10 @@ const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED', 'PENDING
 /** The same schema the IPC contract uses: one definition of a stored part. */
 const messagePartSchema: z.ZodType<MessagePart> = sharedMessagePartSchema;
 const toolCallCountsSchema = z.record(z.string(), z.number());
+const turnTaintSchema = z.object({
+  toolCallId: z.string(),
+  reasons: z.array(z.object({ tool: z.string(), detail: z.string().nullable() })),
+});
 const toolNamesSchema = z.array(z.string());
 
 function damaged(column: string): AivoryError {
@@ -175,6 +180,8 @@ export function toTurnRecord(row: TurnRecordRow): TurnRecord {
     startedAt: row.started_at,
     durationMs: row.duration_ms,
     errorCode: row.error_code,
+    taint:
+      row.taint === null ? null : parseJsonColumn(turnTaintSchema, row.taint, 'turn_records.taint'),
   };
 }
 

@@ -131,7 +131,9 @@ export async function* runToolCalls(
       durationMs: context.clock.now() - startedAt,
       artifacts: outcome.artifacts,
     };
-    if (outcome.tainted) yield { type: 'turn-tainted', turnId, reasons: outcome.tainted };
+    if (outcome.tainted) {
+      yield { type: 'turn-tainted', turnId, toolCallId: call.id, reasons: outcome.tainted };
+    }
     yield {
       type: 'budget-update',
       turnId,

@@ -48,6 +48,7 @@ export function createConversationHandlers(context: HostContext): ConversationHa
           stopReason: record.stopReason,
           toolCalls: record.toolCalls,
           durationMs: record.durationMs,
+          taint: record.taint,
         })),
       };
     },

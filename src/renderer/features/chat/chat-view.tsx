@@ -58,6 +58,8 @@ export function ChatView(): ReactNode {
                   turns[message.id]?.toolCalls ?? {},
                 )
               }
+              taint={turns[message.id]?.taint?.reasons ?? []}
+              taintedCallId={turns[message.id]?.taint?.toolCallId ?? null}
               stopReason={turns[message.id]?.stopReason ?? null}
               error={null}
             />
@@ -126,6 +128,7 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
       status={status}
       budget={turn.budget}
       taint={turn.taint}
+      taintedCallId={turn.taintedCallId}
       stopReason={end?.stopReason ?? null}
       error={end?.error ?? null}
     />,

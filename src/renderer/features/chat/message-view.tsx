@@ -22,8 +22,10 @@ export interface AssistantMessageProps {
   parts: readonly MessagePart[];
   status: MessageStatus;
   budget: BudgetUpdateEvent | null;
-  /** What untrusted content the (live) turn read: calls after it ask first. */
+  /** What untrusted content the turn read (live, or as recorded): calls after it ask first. */
   taint?: readonly TaintReason[];
+  /** The call whose result tainted the turn: its card is marked. */
+  taintedCallId?: string | null;
   stopReason: StopReasonShown | null;
   error: PublicError | null;
 }
@@ -73,7 +75,13 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
                 </details>
               );
             case 'tool':
-              return <ToolTraceCard key={item.trace.toolCallId} trace={item.trace} />;
+              return (
+                <ToolTraceCard
+                  key={item.trace.toolCallId}
+                  trace={item.trace}
+                  tainted={item.trace.toolCallId === props.taintedCallId}
+                />
+              );
             case 'file':
               return <FileView key={index} file={item.artifact} attached={item.attached} />;
           }

@@ -7,7 +7,11 @@ import type { ToolTrace } from '../../state/trace-items';
 const PREVIEW_CHARS = 280;
 
 /** The card of one tool call (`data-testid="tool-trace"`). */
-export function ToolTraceCard(props: { trace: ToolTrace }): ReactNode {
+export function ToolTraceCard(props: {
+  trace: ToolTrace;
+  /** This call's result tainted the turn: what it returned came from outside. */
+  tainted?: boolean;
+}): ReactNode {
   const t = useT();
   const { trace } = props;
   const argumentsText = trace.arguments === null ? '' : JSON.stringify(trace.arguments, null, 2);
@@ -19,6 +23,7 @@ export function ToolTraceCard(props: { trace: ToolTrace }): ReactNode {
       data-testid="tool-trace"
       data-tool-name={trace.name}
       data-status={trace.status}
+      {...(props.tainted ? { 'data-tainted': 'true' } : {})}
     >
       <div className="tool-trace-head">
         <span className="tool-status-dot" aria-hidden="true" />
@@ -26,6 +31,11 @@ export function ToolTraceCard(props: { trace: ToolTrace }): ReactNode {
         <span className="tool-status">
           {t(trace.overBudget ? 'trace.budget' : `trace.${trace.status}`)}
         </span>
+        {props.tainted && (
+          <span className="tool-tainted" data-testid="tool-tainted" title={t('trace.taintedHelp')}>
+            {t('trace.tainted')}
+          </span>
+        )}
         {trace.durationMs !== null && (
           <span className="tool-duration">{t('trace.duration', { ms: trace.durationMs })}</span>
         )}

@@ -8,6 +8,7 @@ import migration002 from './002_skills_prompts';
 import migration003 from './003_conversation_tools';
 import migration004 from './004_mcp';
 import migration005 from './005_turn_taint';
+import migration006 from './006_turn_taint_record';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly string[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
 ];
