@@ -5,7 +5,9 @@
  * tool set to "allow": only the taint makes it ask), a memory write and a fetch carrying data to
  * another host. The taint badge shows, both calls wait on approval cards that say why, "deny"
  * makes them errors and the turn answers; the exfiltrating request never reaches the lab, and the
- * memory waits on the Memories page, out of system prompts until Confirm.
+ * memory waits on the Memories page, out of system prompts until Confirm. The trace card of the
+ * fetch that tainted the turn is marked, and the badge and the mark are still there after a
+ * reload.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -103,8 +105,16 @@ describe('e2e: turn taint in the browser host, over the netns lab', () => {
       .poll(() => badge.textContent())
       .toBe(`⚠ Read untrusted content: web_fetch ${INJECTION_URL}`);
     await expect.poll(() => traceCard(page, 'web_fetch', 0).getAttribute('data-status')).toBe('ok');
+    // The card of the call that tainted the turn is marked, and only that one.
+    await expect
+      .poll(() => traceCard(page, 'web_fetch', 0).getAttribute('data-tainted'))
+      .toBe('true');
+    expect(await traceCard(page, 'web_fetch', 0).getByTestId('tool-tainted').textContent()).toBe(
+      '⚠ untrusted content',
+    );
     const mcpTrace = traceCard(page, MCP_TOOL_NAME);
     expect(await mcpTrace.getAttribute('data-status')).toBe('running');
+    expect(await mcpTrace.getAttribute('data-tainted')).toBeNull();
     await page.getByTestId('approval-deny').click();
     await expect
       .poll(() => mcpTrace.getAttribute('data-status'), { timeout: 60_000 })
@@ -173,5 +183,20 @@ describe('e2e: turn taint in the browser host, over the netns lab', () => {
     // …and from then on it is in the system prompt.
     await sendAndWait(page, 'And now?', 3);
     expect(systemPrompt(llm.requests.at(-1))).toContain(`- ${INJECTED_MEMORY}`);
+
+    // After a reload the stored turn still says what it read, and marks the call that did.
+    await page.reload();
+    await page
+      .getByTestId('conversation-item')
+      .filter({ hasText: TAINT_PROMPT.slice(0, 40) })
+      .click();
+    await expect.poll(() => page.getByTestId('message-assistant').count()).toBe(3);
+    const stored = page.getByTestId('message-assistant').first();
+    expect(await stored.getByTestId('turn-taint').textContent()).toBe(
+      `⚠ Read untrusted content: web_fetch ${INJECTION_URL}`,
+    );
+    expect(await page.getByTestId('turn-taint').count()).toBe(1);
+    expect(await traceCard(page, 'web_fetch', 0).getAttribute('data-tainted')).toBe('true');
+    expect(await page.locator('[data-testid="tool-trace"][data-tainted="true"]').count()).toBe(1);
   }, 240_000);
 });

@@ -4,8 +4,9 @@
  * from a public-looking lab host and then does what it says — an MCP call, a memory write and a
  * fetch carrying data to another host. With `--approve none` all three are held back with a
  * reason the model reads, the turn goes on to its answer, the exfiltrating request never reaches
- * the lab's world server, and the pending memory stays out of system prompts until confirmed.
- * The same turn with `--approve all` shows the lab would have seen the leak.
+ * the lab's world server, the pending memory stays out of system prompts until confirmed, and
+ * `conversations show` prints the taint notice under the fetch that caused it. The same turn with
+ * `--approve all` shows the lab would have seen the leak.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/shared/dto';
@@ -148,6 +149,16 @@ describe('turn taint in the CLI, over the netns lab', () => {
     }[];
     expect(conversations).toHaveLength(1);
     const conversationId = conversations[0]?.id ?? '';
+    // The stored conversation prints the notice under the result that tainted the turn.
+    const shown = (await cli(['conversations', 'show', conversationId])).stdout.split('\n');
+    const notice = shown.findIndex((line) =>
+      line.startsWith(`  ! this turn read untrusted content (web_fetch ${INJECTION_URL})`),
+    );
+    expect(notice, shown.join('\n')).toBeGreaterThan(0);
+    expect(shown[notice - 1]).toMatch(
+      /^ {2}✓ web_fetch ok \(\d+ ms\): Title: Lab News: a helpful page URL: http:\/\/news\./,
+    );
+    expect(shown.filter((line) => line.startsWith('  ! '))).toHaveLength(1);
     const before = await cli(chatArgs('none', 'What do you know about me?', conversationId));
     expect(before.code, before.stderr).toBe(0);
     expect(before.stdout).toBe(`${PLAIN_ANSWER}\n`);
@@ -167,6 +178,8 @@ describe('turn taint in the CLI, over the netns lab', () => {
   it('--approve all: the same turn reaches the MCP server and the exfiltration host (the lab would see a leak), and the memory still waits', async () => {
     const { llm, cli } = lab();
     const firstRequest = llm.requests.length;
+    const exfilBefore = lab().worldRequestsTo(EXFIL_HOST).length;
+    const pendingBefore = (await memories()).filter((item) => item.status === 'PENDING').length;
     const turn = await cli(chatArgs('all', TAINT_PROMPT));
     expect(turn.code, turn.stderr).toBe(0);
     expect(turn.stdout).toContain(FINAL_ANSWER);
@@ -174,9 +187,12 @@ describe('turn taint in the CLI, over the netns lab', () => {
     expect(llm.requests.length - firstRequest).toBe(5);
     expect(mcp).toContain(`Echo: ${MCP_ARGUMENTS.message}`);
     expect(memory).toContain("Held for the user's confirmation (PENDING;");
-    expect(lab().worldRequestsTo(EXFIL_HOST)).toMatchObject([
+    expect(lab().worldRequestsTo(EXFIL_HOST).slice(exfilBefore)).toMatchObject([
       { path: new URL(EXFIL_URL).pathname + new URL(EXFIL_URL).search },
     ]);
-    expect((await memories()).map((item) => item.status).toSorted()).toEqual(['ACTIVE', 'PENDING']);
+    // Allowing the calls confirms nothing: only the user can, memory by memory.
+    expect((await memories()).filter((item) => item.status === 'PENDING')).toHaveLength(
+      pendingBefore + 1,
+    );
   }, 180_000);
 });
