@@ -10,57 +10,13 @@ import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { createGuardedFetcher } from '../../src/main/adapters/fetch/guarded-fetcher';
-import type { FetchLimits } from '../../src/main/adapters/fetch/fetch-limits';
 import type { HostResolver, ResolvedAddress, WebResourceFetcher } from '../../src/main/core/ports';
 import { openExchange } from '../../src/main/adapters/fetch/http-exchange';
 import { createPdfTextExtractor } from '../../src/main/adapters/fetch/pdf-text-extractor';
 import { checkUrl } from '../../src/main/adapters/fetch/url-policy';
 import { createFetchImageTool } from '../../src/main/tools/fetch-image';
 import { createWebFetchTool } from '../../src/main/tools/web-fetch';
-
-export interface LabResolverSpec {
-  /** hostname → addresses (every lookup). */
-  hosts: Record<string, string[]>;
-  /** hostname → answers per lookup; the last answer repeats. Wins over `hosts`. */
-  sequences?: Record<string, string[][]>;
-}
-
-export interface LabCommand {
-  id: number;
-  /** `raw`: an UNGUARDED http.get, used only to prove the canaries would catch a leak. */
-  operation: 'fetch' | 'web_fetch' | 'fetch_image' | 'raw' | 'exchange';
-  /** For `exchange`: the addresses handed to openExchange as "checked". */
-  addresses?: string[];
-  /** For `fetch`: the URL. For the tools: their arguments. */
-  url?: string;
-  args?: Record<string, unknown>;
-  resolver: LabResolverSpec;
-  limits?: Partial<FetchLimits>;
-  /** For `fetch`: media types accepted (`*` for any). */
-  accept?: string[];
-  /** Abort the caller's signal after this many ms. */
-  cancelAfterMs?: number;
-  /** fetch_image without a sandbox. */
-  noSandbox?: boolean;
-}
-
-export interface LabAnswer {
-  id: number;
-  elapsedMs: number;
-  lookups: string[];
-  fetch?: {
-    ok: boolean;
-    error?: string;
-    finalUrl?: string;
-    mediaType?: string;
-    size?: number;
-    text?: string;
-  };
-  raw?: { status: number; body: string } | { error: string };
-  tool?: { content: string; isError: boolean };
-  staged?: { conversationId: string; name: string; size: number; sha256: string }[];
-  thrown?: string;
-}
+import type { LabAnswer, LabCommand, LabResolverSpec } from './fetch-lab-protocol';
 
 const options: { caPath: string } = JSON.parse(process.argv[2] ?? '{}');
 const extraCaCertificates = [readFileSync(options.caPath, 'utf8')];

@@ -1,7 +1,8 @@
 /**
  * Web servers for the fetch lab, run inside a network namespace (see netns-lab.ts):
  *   node --import tsx fetch-lab-server.ts '<json config>'
- * role "public": the hosts the guard must reach — pages, redirects, bombs, drips, images, PDF.
+ * role "public": the hosts the guard must reach — pages, redirects, bombs, drips, images, PDF, and
+ * the prompt-injection page of the taint suites (injection-page.ts).
  * role "canary": listens on a refused address and records every TCP connection it gets.
  * Every event is one JSON line on stdout. The process exits when its stdin closes (the test
  * process died) or after `lifetimeMs`, so it can never outlive the test run for long.
@@ -14,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildTinyPdf } from './fetch-pdf';
 import { buildPng, buildPngBomb, HOSTILE_SVG, TINY_GIF, TINY_JPEG } from './fetch-images';
+import { INJECTION_PAGE } from './injection-page';
 
 interface Bind {
   address: string;
@@ -97,6 +99,8 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
   switch (url.pathname) {
     case '/article':
       return send(response, 200, 'text/html; charset=utf-8', ARTICLE(request.headers.host ?? '?'));
+    case '/injection':
+      return send(response, 200, 'text/html; charset=utf-8', INJECTION_PAGE);
     case '/plain':
       return send(response, 200, 'text/plain; charset=utf-8', 'Plain text from the lab.');
     case '/json':

@@ -1,14 +1,16 @@
 /**
  * The fetch lab, assembled: namespaces (netns-lab.ts), a test CA and certificate, the public web
  * servers and canaries (fetch-lab-server.ts), and the client under test (fetch-lab-client.ts),
- * which the test drives with JSON commands.
+ * which the test drives with JSON commands. The taint suites use the same lab without that
+ * client: they run the real CLI or `aivory serve` in the client namespace, which resolves the
+ * lab's names through its own hosts file (`clientHosts`).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import type { LabAnswer, LabCommand, LabResolverSpec } from './fetch-lab-client';
+import type { LabAnswer, LabCommand, LabResolverSpec } from './fetch-lab-protocol';
 import {
   createNetnsLab,
   PUBLIC_HOST_A,
@@ -49,9 +51,27 @@ export const LAB_HOSTS: LabResolverSpec = {
   },
 };
 
+/**
+ * The client namespace's /etc/hosts with `clientHosts`: the plain public names, for programs
+ * that use the system resolver (the hostile answers of LAB_HOSTS need the test resolver).
+ */
+export const LAB_HOSTS_FILE: Record<string, string> = {
+  'news.example-public.test': PUBLIC_HOST_A,
+  'other.example-public.test': PUBLIC_HOST_B,
+};
+
 const CLIENT_CANARY_PORTS = [80, 443, 8080];
 
+export interface FetchLabOptions {
+  /** Start the client under test that `run` drives (fetch-lab-client.ts); default true. */
+  codeUnderTest?: boolean;
+  /** Give the client namespace LAB_HOSTS_FILE as its /etc/hosts; default false. */
+  clientHosts?: boolean;
+}
+
 export interface FetchLab {
+  /** The namespaces, to run more processes in them. */
+  netns: NetnsLab;
   run(
     command: Omit<LabCommand, 'id' | 'resolver'> & { resolver?: LabResolverSpec },
   ): Promise<LabAnswer>;
@@ -131,12 +151,12 @@ function makeCertificates(directory: string): {
  * returned function, which throws the set-up error: without network namespaces every test
  * FAILS with that message (a failing beforeAll would only mark them skipped).
  */
-export function setUpFetchLab(): () => FetchLab {
+export function setUpFetchLab(options: FetchLabOptions = {}): () => FetchLab {
   let lab: FetchLab | null = null;
   let failure: unknown = null;
   beforeAll(async () => {
     try {
-      lab = await createFetchLab();
+      lab = await createFetchLab(options);
     } catch (error) {
       failure = error;
     }
@@ -151,12 +171,12 @@ export function setUpFetchLab(): () => FetchLab {
   };
 }
 
-export async function createFetchLab(): Promise<FetchLab> {
+export async function createFetchLab(options: FetchLabOptions = {}): Promise<FetchLab> {
   const directory = mkdtempSync(join(tmpdir(), 'aivory-fetch-lab-'));
   let lab: NetnsLab | null = null;
   try {
     const certificates = makeCertificates(directory);
-    lab = await createNetnsLab();
+    lab = await createNetnsLab(options.clientHosts === true ? { clientHosts: LAB_HOSTS_FILE } : {});
     const server = join(REPO_ROOT, 'test/support/fetch-lab-server.ts');
     const publicServer = lab.spawnNode(lab.world, 'public', server, [
       JSON.stringify({
@@ -187,14 +207,14 @@ export async function createFetchLab(): Promise<FetchLab> {
         binds: CLIENT_CANARY_PORTS.map((port) => ({ address: '::', port })),
       }),
     ]);
-    const client = lab.spawnNode(
-      lab.client,
-      'client',
-      join(REPO_ROOT, 'test/support/fetch-lab-client.ts'),
-      [JSON.stringify({ caPath: certificates.caPath })],
-    );
+    const client =
+      options.codeUnderTest === false
+        ? null
+        : lab.spawnNode(lab.client, 'client', join(REPO_ROOT, 'test/support/fetch-lab-client.ts'), [
+            JSON.stringify({ caPath: certificates.caPath }),
+          ]);
     await Promise.all(
-      [publicServer, worldCanary, clientCanary, client].map((labProcess) =>
+      [publicServer, worldCanary, clientCanary, ...(client ? [client] : [])].map((labProcess) =>
         labProcess.waitFor('ready'),
       ),
     );
@@ -208,14 +228,16 @@ export async function createFetchLab(): Promise<FetchLab> {
 
 function assemble(
   lab: NetnsLab,
-  client: LabProcess,
+  client: LabProcess | null,
   publicServer: LabProcess,
   canaries: LabProcess[],
   directory: string,
 ): FetchLab {
   let nextId = 1;
   return {
+    netns: lab,
     run: async (command) => {
+      if (!client) throw new Error('this fetch lab was made without the client under test');
       const id = nextId;
       nextId += 1;
       const full: LabCommand = { resolver: LAB_HOSTS, ...command, id };
@@ -239,7 +261,7 @@ function assemble(
     },
     publicRequests: () => publicServer.events.filter((event) => event.event === 'request'),
     destroy: async () => {
-      client.child.stdin.end();
+      client?.child.stdin.end();
       await lab.destroy();
       rmSync(directory, { recursive: true, force: true });
     },

@@ -13,10 +13,16 @@
  * records it) or fail with "network unreachable" — never on the real network. Both namespaces
  * are created with names unique to this run (pid + random), removed in `destroy()`, and
  * namespaces left behind by a crashed earlier run (whose pid is gone) are removed first.
+ *
+ * With `clientHosts`, the client namespace gets its own hosts file, /etc/netns/<client>/hosts,
+ * which `ip netns exec` mounts over /etc/hosts: a program run there (the real CLI, `aivory
+ * serve`) resolves the lab's public-looking names through the ordinary system resolver.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -40,6 +46,8 @@ const WORLD_V4 = '45.33.255.2';
 const CLIENT_V6 = '2a01:4f8:aaaa:ffff::1';
 const WORLD_V6 = '2a01:4f8:aaaa:ffff::2';
 const NAME_PREFIX = 'aivf-';
+/** Where `ip netns exec NAME` finds the files it mounts over /etc (iproute2's convention). */
+const NETNS_ETC = '/etc/netns';
 
 export interface LabEvent {
   source: string;
@@ -52,6 +60,11 @@ export interface LabProcess {
   events: LabEvent[];
   /** Resolves with the first event named `name` (rejects after `timeoutMs`). */
   waitFor(name: string, timeoutMs?: number): Promise<LabEvent>;
+}
+
+export interface NetnsLabOptions {
+  /** Name → address lines of the client namespace's /etc/hosts (localhost is always there). */
+  clientHosts?: Record<string, string>;
 }
 
 export interface NetnsLab {
@@ -78,14 +91,39 @@ function assertNamespacesUsable(): void {
   }
 }
 
-/** Removes namespaces of earlier runs whose test process no longer exists. */
+/** Removes namespaces (and their /etc/netns files) of earlier runs whose process is gone. */
 function removeStaleNamespaces(): void {
+  const stale = (name: string): boolean => {
+    const match = new RegExp(`^${NAME_PREFIX}(\\d+)-`).exec(name);
+    return match !== null && !isAlive(Number(match[1]));
+  };
   for (const line of ip('netns', 'list').split('\n')) {
     const name = line.split(' ')[0] ?? '';
-    const match = new RegExp(`^${NAME_PREFIX}(\\d+)-`).exec(name);
-    if (!match || isAlive(Number(match[1]))) continue;
-    removeNamespace(name);
+    if (stale(name)) removeNamespace(name);
   }
+  let leftFiles: string[] = [];
+  try {
+    leftFiles = readdirSync(NETNS_ETC);
+  } catch {
+    // no /etc/netns yet
+  }
+  for (const name of leftFiles.filter(stale)) removeNamespaceFiles(name);
+}
+
+/** Writes the namespace's own hosts file (see the header). */
+function writeNamespaceHosts(name: string, hosts: Record<string, string>): void {
+  const directory = join(NETNS_ETC, name);
+  mkdirSync(directory, { recursive: true });
+  const lines = [
+    '127.0.0.1 localhost',
+    '::1 localhost ip6-localhost ip6-loopback',
+    ...Object.entries(hosts).map(([hostname, address]) => `${address} ${hostname}`),
+  ];
+  writeFileSync(join(directory, 'hosts'), `${lines.join('\n')}\n`);
+}
+
+function removeNamespaceFiles(name: string): void {
+  rmSync(join(NETNS_ETC, name), { recursive: true, force: true });
 }
 
 function isAlive(pid: number): boolean {
@@ -119,7 +157,7 @@ function removeNamespace(name: string): void {
   }
 }
 
-export async function createNetnsLab(): Promise<NetnsLab> {
+export async function createNetnsLab(options: NetnsLabOptions = {}): Promise<NetnsLab> {
   assertNamespacesUsable();
   removeStaleNamespaces();
   const id = `${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -142,6 +180,7 @@ export async function createNetnsLab(): Promise<NetnsLab> {
     );
     removeNamespace(client);
     removeNamespace(world);
+    removeNamespaceFiles(client);
   };
   try {
     for (const name of [client, world]) {
@@ -149,6 +188,7 @@ export async function createNetnsLab(): Promise<NetnsLab> {
       ip('netns', 'add', name);
       ip('-n', name, 'link', 'set', 'lo', 'up');
     }
+    if (options.clientHosts) writeNamespaceHosts(client, options.clientHosts);
     // Both ends are created directly inside the namespaces: the host's own network is untouched.
     ip(
       'link',

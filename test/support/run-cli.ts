@@ -1,6 +1,7 @@
 /**
  * Runs the real `aivory` command (bin/aivory.js) in a child process with its own data directory,
- * asynchronously, so a scripted server in the test process can answer it.
+ * asynchronously, so a scripted server in the test process can answer it; optionally inside a
+ * lab network namespace (`ip netns exec`, see netns-lab.ts).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -32,12 +33,29 @@ export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS
   return { ...env, AIVORY_HOME: home, NO_COLOR: '1', AIVORY_LOCAL_SANDBOX: '0', ...extra };
 }
 
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [AIVORY_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface CliPlace {
+  /** Run inside this network namespace (`ip netns exec NAME node …`: the pid is node's). */
+  namespace?: string;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const child = spawnCli(args, env);
+export function spawnCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  place: CliPlace = {},
+): ChildProcess {
+  const command = [process.execPath, AIVORY_BIN, ...args];
+  const [file = '', ...rest] = place.namespace
+    ? ['ip', 'netns', 'exec', place.namespace, ...command]
+    : command;
+  return spawn(file, rest, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  place: CliPlace = {},
+): Promise<CliResult> {
+  const child = spawnCli(args, env, place);
   return collect(child);
 }
 

@@ -1,12 +1,13 @@
 /**
  * Runs the real `aivory serve --port 0` (bin/aivory.js) in a child process and waits for the URL
  * it prints. `startServe` gives it a fresh data directory (e2e); `serveAt` runs it over an
- * existing one (bench/ui).
+ * existing one (bench/ui, and the taint suite, in a lab network namespace).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CliPlace } from '../../support/run-cli';
 import { cliEnv, spawnCli } from '../../support/run-cli';
 
 /** `aivory serve` starts tsx and opens the store; on a loaded 2-core machine that takes a while. */
@@ -25,13 +26,17 @@ export interface ServeProcess extends RunningServe {
   home: string;
 }
 
-/** Starts `aivory serve` on `home` with `env` added to a clean CLI environment. */
+/**
+ * Starts `aivory serve` on `home` with `env` added to a clean CLI environment (in `place`'s
+ * network namespace, if any: its URL is then loopback of that namespace).
+ */
 export async function serveAt(
   home: string,
   env: Record<string, string> = {},
   startTimeoutMs = START_TIMEOUT_MS,
+  place: CliPlace = {},
 ): Promise<RunningServe> {
-  const child = spawnCli(['serve', '--port', '0'], cliEnv(home, env));
+  const child = spawnCli(['serve', '--port', '0'], cliEnv(home, env), place);
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
