@@ -3,7 +3,8 @@
  * directory Electron uses as `userData` for the app name "Aivory", so the desktop app and the CLI
  * share one data directory without configuration.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
+import { AivoryError } from '../../shared/errors';
 import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 
@@ -47,5 +48,23 @@ export function resolveDataDir(
  * directory is left as it is: it may be one the user chose and shares on purpose.
  */
 export function ensureDataDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
+  try {
+    mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
+    // A file of that name (or one on the way) passes mkdir's `recursive` on some platforms.
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error(dir), { code: 'ENOTDIR' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const why =
+      code === 'ENOTDIR' || code === 'EEXIST'
+        ? 'a file is in the way'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EROFS'
+            ? 'read-only file system'
+            : code;
+    throw new AivoryError(
+      'config',
+      `Cannot use the data directory ${dir} (${why}). Set AIVORY_HOME to a folder you can write.`,
+    );
+  }
 }

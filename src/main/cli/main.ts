@@ -45,9 +45,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     // The sidecar needs no data directory: it may run alone on another host.
     if (known === 'sandbox')
       return await (await import('./sandbox-command')).sandboxCommand(rest, io);
+    if (known === 'serve') {
+      // serve opens the app itself, once its page is being served (the browser loads it
+      // meanwhile). It is long-running like the desktop app: one sandbox container kept warm.
+      const { serveCommand } = await import('./serve-command');
+      return await serveCommand(rest, io, async () => {
+        const { openAppContext } = await import('../services/app-context');
+        context = openAppContext({ env: io.env, warmPool: 1 });
+        return context;
+      });
+    }
     const { openAppContext } = await import('../services/app-context');
-    // `serve` is long-running like the desktop app: it keeps one sandbox container warm.
-    context = openAppContext({ env: io.env, ...(command === 'serve' ? { warmPool: 1 } : {}) });
+    context = openAppContext({ env: io.env });
     return await runCommand(known, rest, context, io);
   } catch (error) {
     const publicError = toPublicError(error);
@@ -65,7 +74,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
 /** Loads the command's module and runs it. */
 async function runCommand(
-  command: Exclude<(typeof COMMANDS)[number], 'sandbox'>,
+  command: Exclude<(typeof COMMANDS)[number], 'sandbox' | 'serve'>,
   rest: string[],
   context: AppContext,
   io: CliIo,
@@ -91,8 +100,6 @@ async function runCommand(
       return (await import('./mcp-command')).mcpCommand(rest, context, io);
     case 'memories':
       return (await import('./memories-command')).memoriesCommand(rest, context, io);
-    case 'serve':
-      return (await import('./serve-command')).serveCommand(rest, context, io);
     case 'models':
       return (await import('./models-command')).modelsCommand(rest, context, io);
   }

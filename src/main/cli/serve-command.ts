@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AivoryError } from '../../shared/errors';
-import { DEFAULT_RENDERER_DIR, startBrowserHost } from '../host/server/browser-host';
+import { DEFAULT_RENDERER_DIR, listenBrowserHost } from '../host/server/browser-host';
 import type { AppContext } from '../services/app-context';
 import { installCrashGuard } from '../host/crash-guard';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
@@ -18,11 +18,14 @@ import type { CliIo } from './cli-io';
 /** The default port of `aivory serve` (any free port with --port 0). */
 export const DEFAULT_SERVE_PORT = 5217;
 
-/** Runs `aivory serve` until interrupted; returns the exit code. */
+/**
+ * Runs `aivory serve` until interrupted; returns the exit code. `openContext` opens the app: it
+ * is called once the port is bound, so the browser loads the page while the app opens.
+ */
 export async function serveCommand(
   argv: string[],
-  context: AppContext,
   io: CliIo,
+  openContext: () => Promise<AppContext>,
 ): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -43,9 +46,23 @@ export async function serveCommand(
       `The app's interface is missing (${DEFAULT_RENDERER_DIR}); run npm run build.`,
     );
   }
-  const host = await startBrowserHost({ app: context, env: io.env, port });
+  // The app opens once the port is bound (a port in use opens nothing).
+  let context: AppContext | null = null;
+  const host = await listenBrowserHost({
+    app: async () => (context = await openContext()),
+    env: io.env,
+    port,
+  });
   io.stdout(`Aivory is running at ${host.url}\nPress Ctrl-C to stop.\n`);
   if (values.open) openInBrowser(host.url);
+  try {
+    await host.ready;
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
+  const logger = (context as AppContext | null)?.logger;
+  if (!logger) throw new Error('the app did not open');
   let failed = false;
   await new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -56,7 +73,7 @@ export async function serveCommand(
     };
     // One tool's stray error must not end the session; a burst of them ends it cleanly.
     const removeGuard = installCrashGuard({
-      logger: context.logger,
+      logger,
       notice: (text) => io.stderr(text),
       onFatal: () => {
         io.stderr('aivory: too many internal errors in a minute; stopping (see the log).\n');

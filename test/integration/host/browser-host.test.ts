@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BrowserHost } from '../../../src/main/host/server/browser-host';
-import { startBrowserHost } from '../../../src/main/host/server/browser-host';
+import { listenBrowserHost, startBrowserHost } from '../../../src/main/host/server/browser-host';
 import { tokenMatches } from '../../../src/main/host/server/access-token';
 import type { AppContext } from '../../../src/main/services/app-context';
 import { openAppContext } from '../../../src/main/services/app-context';
@@ -158,6 +158,110 @@ describe('aivory serve: the browser host', () => {
       expect(types).toContain('text-delta');
     } finally {
       client.close();
+    }
+  });
+});
+
+describe('aivory serve: the page before the app', () => {
+  it('serves the page while the app opens; the WebSocket waits for it, then answers', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'aivory-serve-early-'));
+    const rendererDir = join(home, 'renderer');
+    mkdirSync(rendererDir, { recursive: true });
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Early</title>');
+    const env = { AIVORY_HOME: home, AIVORY_LOCAL_SANDBOX: '0' };
+    let open: (app: AppContext) => void = () => undefined;
+    const opened = new Promise<AppContext>((resolve) => (open = resolve));
+    let asked = 0;
+    const host = await listenBrowserHost({
+      app: () => {
+        asked += 1;
+        return opened;
+      },
+      env,
+      port: 0,
+      rendererDir,
+    });
+    const app = openAppContext({ env });
+    try {
+      expect((await get(host.port, '/')).body).toContain('<title>Early</title>');
+      const origin = `http://127.0.0.1:${host.port}`;
+      const connecting = connectTestSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, {
+        origin,
+      });
+      let connected = false;
+      void connecting.then(() => (connected = true));
+      // The page answered twice over while the app stays unopened: the socket still waits.
+      await get(host.port, '/');
+      expect(connected).toBe(false);
+      open(app);
+      const client = await connecting;
+      try {
+        expect((await client.request('app.status')).result).toMatchObject({ ok: true });
+      } finally {
+        client.close();
+      }
+      expect(await host.ready).toBeDefined();
+      expect(asked).toBe(1);
+    } finally {
+      await host.close();
+      await app.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('an app that fails to open rejects ready and refuses the WebSocket; the page still loads', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'aivory-serve-fail-'));
+    const rendererDir = join(home, 'renderer');
+    mkdirSync(rendererDir, { recursive: true });
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Early</title>');
+    const host = await listenBrowserHost({
+      app: () => Promise.reject(new Error('the database is locked')),
+      env: { AIVORY_HOME: home },
+      port: 0,
+      rendererDir,
+    });
+    try {
+      await expect(host.ready).rejects.toThrow('the database is locked');
+      expect((await get(host.port, '/')).status).toBe(200);
+      await expect(
+        connectTestSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, {
+          origin: `http://127.0.0.1:${host.port}`,
+        }),
+      ).rejects.toThrow();
+    } finally {
+      await host.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('a port in use says so, with what to do', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'aivory-serve-port-'));
+    const first = await listenBrowserHost({
+      app: () => new Promise<AppContext>(() => undefined),
+      env: { AIVORY_HOME: home },
+      port: 0,
+      rendererDir: home,
+    });
+    let opened = false;
+    try {
+      await expect(
+        listenBrowserHost({
+          app: () => {
+            opened = true;
+            return new Promise<AppContext>(() => undefined);
+          },
+          env: { AIVORY_HOME: home },
+          port: first.port,
+          rendererDir: home,
+        }),
+      ).rejects.toThrow(
+        `Port ${first.port} on 127.0.0.1 is in use (another aivory serve?). Use --port N, or --port 0 for any free port.`,
+      );
+      // Nothing was opened for a server that never listened.
+      expect(opened).toBe(false);
+    } finally {
+      await first.close();
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,5 +86,18 @@ describe('ensureDataDir', () => {
     const target = join(directory, 'Aivory');
     ensureDataDir(target);
     expect(statSync(target).mode & 0o777).toBe(0o700);
+  });
+
+  it('a file in the way is a configuration error that names the folder, not an internal one', () => {
+    const file = join(directory, 'taken');
+    writeFileSync(file, 'x');
+    for (const target of [file, join(file, 'sub')]) {
+      expect(() => ensureDataDir(target)).toThrow(
+        expect.objectContaining({
+          code: 'config',
+          message: `Cannot use the data directory ${target} (a file is in the way). Set AIVORY_HOME to a folder you can write.`,
+        }),
+      );
+    }
   });
 });
