@@ -2,7 +2,6 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AivoryBridge } from '../../../src/renderer/bridge/bridge';
 import { filesUrl } from '../../../src/renderer/bridge/bridge';
-import { Markdown } from '../../../src/renderer/components/markdown';
 import { AssistantMessage, UserMessage } from '../../../src/renderer/features/chat/message-view';
 import { AttachmentChips } from '../../../src/renderer/features/composer/attachment-chips';
 import { appStore } from '../../../src/renderer/state/store';
