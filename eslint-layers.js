@@ -202,6 +202,36 @@ export const LAYERS = [
       { name: 'react', why: 'the UI' },
       { name: 'react-dom', why: 'the UI' },
       { name: 'zustand', why: 'the UI state' },
+      {
+        name: 'markdown-it',
+        why: 'the Markdown parser (tokens only; html off, links allow-listed)',
+        only: ['src/renderer/components/markdown-pipeline.ts'],
+      },
+      {
+        name: '@mdit/plugin-tex',
+        why: 'the $…$ / $$…$$ math syntax for markdown-it (parse rules only)',
+        only: ['src/renderer/components/markdown-pipeline.ts'],
+      },
+      {
+        name: '@mdit/plugin-tasklist',
+        why: 'GFM task list items for markdown-it',
+        only: ['src/renderer/components/markdown-pipeline.ts'],
+      },
+      {
+        name: 'katex',
+        why: 'math typesetting, loaded lazily, built as DOM (math-formula-katex.ts)',
+        only: ['src/renderer/components/math-formula-katex.ts'],
+      },
+      {
+        name: 'lowlight',
+        why: 'code highlighting (highlight.js grammars), loaded lazily (code-highlighter.ts)',
+        only: ['src/renderer/components/code-highlighter.ts'],
+      },
+      {
+        name: 'mermaid',
+        why: 'diagrams, loaded lazily, strict mode, shown as an SVG image (mermaid-render.ts)',
+        only: ['src/renderer/components/mermaid-render.ts'],
+      },
     ],
     builtins: [],
     literalDynamicImports: true,

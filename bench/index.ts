@@ -12,6 +12,7 @@ import type { BenchResult } from './bench-result';
 import { runCliStartupBench } from './cli-startup';
 import { runOrchestratorBench } from './orchestrator';
 import { runLinearWorkBench } from './linear-work';
+import { runMarkdownBench } from './markdown';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
 import { runSandboxBench } from './sandbox';
@@ -32,6 +33,7 @@ async function runAllBenches(options: { iterations?: number } = {}): Promise<num
     { name: 'orchestrator', run: () => runOrchestratorBench(options) },
     { name: 'parser', run: () => runParserThroughputBench() },
     { name: 'linear-work', run: () => runLinearWorkBench() },
+    { name: 'markdown', run: () => runMarkdownBench() },
     { name: 'sandbox', run: () => runSandboxBench() },
     { name: 'ui', run: () => runUiBench() },
   ];

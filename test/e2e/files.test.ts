@@ -112,7 +112,7 @@ describe('e2e: files in the browser host (real sandbox, prompt mode)', () => {
 
       // The answer's code block is highlighted and can be copied.
       const code = answer.locator('.code-block');
-      expect(await code.locator('.tok-comment').textContent()).toBe('# the bars');
+      expect(await code.locator('.hljs-comment').textContent()).toBe('# the bars');
       await answer.getByTestId('code-copy').click();
       await expect
         .poll(() => answer.getByTestId('code-copy').getAttribute('data-state'), POLL)

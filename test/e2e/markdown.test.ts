@@ -1,0 +1,125 @@
+/**
+ * e2e: a streamed answer full of Markdown in the browser host (`aivory serve` + the scripted
+ * model): a GFM table, a nested list, a task list, inline and display math (KaTeX), a mermaid
+ * diagram (an SVG image, strict mode) and highlighted code all render under the app's CSP; raw
+ * HTML stays text and a `javascript:` link is no link.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScriptedLlmServer, ScriptedResponse } from '../support/scripted-llm-server';
+import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import type { TestBrowser } from './helpers/browser';
+import { openBrowser, screenshot } from './helpers/browser';
+import type { ServeProcess } from './helpers/serve-process';
+import { startServe } from './helpers/serve-process';
+
+const ANSWER = [
+  '## Results',
+  '',
+  '| Language | Stars |',
+  '|:--|--:|',
+  '| Python | 3 |',
+  '| TypeScript | 5 |',
+  '',
+  '- fruit',
+  '  - apple',
+  '  - ~~pear~~',
+  '- [x] checked',
+  '',
+  'Einstein: $E=mc^2$, and <b>not bold</b> [bad](javascript:alert(1)).',
+  '',
+  '$$',
+  '\\int_0^1 x^2\\,dx = \\frac{1}{3}',
+  '$$',
+  '',
+  '```mermaid',
+  'graph TD',
+  '  A[Ask] --> B{Tools?}',
+  '  B -->|yes| C[Call]',
+  '  B -->|no| D[Answer]',
+  '```',
+  '',
+  '```python',
+  'def area(r):',
+  '    # the circle',
+  '    return 3.14 * r ** 2',
+  '```',
+].join('\n');
+
+function script(): ScriptedResponse {
+  return { content: ANSWER, chunkSize: 24, delayMs: 15 };
+}
+
+describe('e2e: Markdown in the browser host', () => {
+  let llm: ScriptedLlmServer;
+  let serve: ServeProcess;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    llm = await startScriptedLlmServer(script);
+    serve = await startServe({
+      AIVORY_BASE_URL: llm.baseUrl,
+      AIVORY_MODEL: 'scripted-model',
+      AIVORY_TOOL_MODE: 'prompt',
+    });
+    browser = await openBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+    await llm?.close();
+  });
+
+  it('tables, nested lists, math, a mermaid diagram and highlighted code render', async () => {
+    const { page } = browser;
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(serve.url);
+    await page.getByTestId('composer-input').fill('Show me some Markdown');
+    await page.getByTestId('composer-input').press('Enter');
+
+    const answer = page.getByTestId('message-assistant').last();
+    await expect
+      .poll(() => answer.getAttribute('data-status'), { timeout: 20_000 })
+      .toBe('complete');
+    const markdown = answer.locator('.markdown');
+
+    expect(await markdown.locator('table th').allTextContents()).toEqual(['Language', 'Stars']);
+    expect(await markdown.locator('table tbody tr').count()).toBe(2);
+    expect(await markdown.locator('ul ul li').allTextContents()).toEqual(['apple', 'pear']);
+    expect(await markdown.locator('ul ul s').textContent()).toBe('pear');
+    expect(await markdown.locator('input[type="checkbox"]').isChecked()).toBe(true);
+
+    // KaTeX: inline and display, typeset (its CSS and fonts come from the app itself).
+    await markdown.locator('.math-inline .katex').waitFor();
+    await markdown.locator('.math-display .katex-display').waitFor();
+    expect(await markdown.locator('.katex').count()).toBe(2);
+    expect(await markdown.locator('.math-source').count()).toBe(0);
+
+    // Mermaid: an SVG image document (no script, nothing loaded), drawn and decoded.
+    const diagram = markdown.getByTestId('mermaid-diagram');
+    await diagram.waitFor({ timeout: 20_000 });
+    const src = (await diagram.getAttribute('src')) ?? '';
+    expect(src.startsWith('data:image/svg+xml')).toBe(true);
+    const svg = decodeURIComponent(src.slice(src.indexOf(',') + 1));
+    expect(svg).toMatch(/^<svg[^>]*securityLevel|^<svg/);
+    expect(svg).toContain('Tools?');
+    expect(svg).not.toContain('foreignObject');
+    await expect
+      .poll(() => diagram.evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBeGreaterThan(0);
+
+    // Highlighted code (lowlight, loaded lazily).
+    const code = markdown.locator('.code-block[data-language="python"]');
+    expect(await code.locator('.hljs-comment').textContent()).toBe('# the circle');
+    expect(await code.locator('.hljs-keyword').first().textContent()).toBe('def');
+
+    // Safety: raw HTML is text, a javascript: link is no link.
+    expect(await markdown.locator('b').count()).toBe(0);
+    expect(await markdown.textContent()).toContain('<b>not bold</b>');
+    expect(await markdown.locator('a').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+
+    await answer.scrollIntoViewIfNeeded();
+    await screenshot(page, 'chat-markdown');
+  }, 60_000);
+});
