@@ -125,6 +125,18 @@ describe('the bundled Electron main', () => {
     expect(code).toContain('CREATE TABLE mcp_services');
   });
 
+  it("the renderer's entry chunk leaves the heavy parts to lazy chunks: no zod, KaTeX, mermaid or highlight.js", () => {
+    const assets = join(ROOT, 'out', 'renderer', 'assets');
+    const html = readFileSync(join(ROOT, 'out', 'renderer', 'index.html'), 'utf8');
+    const entry = /src="\.?\/?assets\/([^"]+\.js)"/.exec(html)?.[1];
+    expect(entry).toBeDefined();
+    const code = readFileSync(join(assets, entry ?? ''), 'utf8');
+    // zod's error class, KaTeX's parse error, mermaid's API, highlight.js's language registry.
+    for (const marker of ['ZodError', 'KaTeX parse error', 'mermaidAPI', 'registerLanguage(']) {
+      expect(code.includes(marker), marker).toBe(false);
+    }
+  });
+
   it('loads at runtime only Node built-ins, electron and production dependencies (no tsx)', () => {
     const packages = new Set(
       mainFiles().flatMap((name) => [

@@ -9,7 +9,8 @@ import type {
   InvokeMethod,
   InvokeResult,
 } from '../../shared/ipc-contract';
-import { hostFrameSchema, MAX_REQUEST_ID } from '../../shared/ipc/ws-frames';
+import { parseHostFrame } from '../../shared/ipc/host-frame-check';
+import { MAX_REQUEST_ID } from '../../shared/ipc/limits';
 import type { AivoryBridge } from './bridge';
 import { BridgeError, filesUrl, unwrap } from './bridge';
 
@@ -76,9 +77,8 @@ export function createWebSocketBridge(token: string): AivoryBridge {
     } catch {
       return;
     }
-    const parsed = hostFrameSchema.safeParse(json);
-    if (!parsed.success) return;
-    const frame = parsed.data;
+    const frame = parseHostFrame(json);
+    if (frame === null) return;
     if (frame.type === 'event') {
       for (const listener of eventListeners) listener(frame.name, frame.payload);
       return;

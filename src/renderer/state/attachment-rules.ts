@@ -7,7 +7,7 @@ import {
   MAX_ATTACHMENT_BYTES,
   MAX_ATTACHMENTS,
   MAX_ATTACHMENTS_TOTAL_BYTES,
-} from '../../shared/ipc/chat-extras-methods';
+} from '../../shared/ipc/limits';
 import type { MessageKey } from '../i18n/i18n';
 
 /** A file waiting in the composer. */

@@ -6,20 +6,22 @@
  */
 import { z } from 'zod';
 import { idSchema } from './dto-schemas';
+import {
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENT_NAME_CHARS,
+  MAX_ATTACHMENTS,
+  MAX_ATTACHMENTS_TOTAL_BYTES,
+  MAX_FILE_PATH_CHARS,
+} from './limits';
 
-/** Files one message may carry (the chat service's MAX_ATTACHMENTS_PER_MESSAGE). */
-export const MAX_ATTACHMENTS = 10;
-/** Bytes one attached file may have (the chat service's MAX_ATTACHMENT_BYTES: 40 MiB). */
-export const MAX_ATTACHMENT_BYTES = 40 * 1024 * 1024;
-/**
- * Bytes all files of one message may have together: more than two full-size files, while the
- * base64 request (about 4/3 of it) still fits comfortably in one WebSocket frame and one string.
- */
-export const MAX_ATTACHMENTS_TOTAL_BYTES = 100 * 1024 * 1024;
-/** Longest attached file name (most file systems stop at 255 bytes). */
-export const MAX_ATTACHMENT_NAME_CHARS = 255;
-/** Longest file path `files.open` / `files.reveal` accept. */
-export const MAX_FILE_PATH_CHARS = 4096;
+export {
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENT_NAME_CHARS,
+  MAX_ATTACHMENTS,
+  MAX_ATTACHMENTS_TOTAL_BYTES,
+  MAX_FILE_PATH_CHARS,
+  MAX_REQUEST_FRAME_BYTES,
+} from './limits';
 /** A tool name as toggles store it (built-in names and `<service>__<tool>` MCP names). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -66,13 +68,6 @@ export const attachmentsSchema = z
 
 /** One attached file as sent (`dataBase64` is the file's bytes). */
 export type AttachmentInputPayload = z.infer<typeof attachmentInputSchema>;
-
-/**
- * The largest WebSocket frame `aivory serve` accepts: a `chat.send` with the largest message
- * text and the largest attachments, base64 (4/3), plus room for the JSON around them.
- */
-export const MAX_REQUEST_FRAME_BYTES =
-  Math.ceil((MAX_ATTACHMENTS_TOTAL_BYTES * 4) / 3) + 4 * 1024 * 1024;
 
 /** Which layer decides whether a conversation offers a tool. */
 export const toolLayerSchema = z.enum([

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { idSchema, memorySchema, promptTemplateSchema } from './dto-schemas';
+import { MAX_ASSET_UPLOAD_BYTES } from './limits';
 
-/** Largest asset the settings page uploads in one message (the WebSocket frame is 4 MiB). */
-export const MAX_ASSET_UPLOAD_BYTES = 2_900_000;
+export { MAX_ASSET_UPLOAD_BYTES } from './limits';
 /** Base64 of MAX_ASSET_UPLOAD_BYTES, rounded up. */
 const MAX_ASSET_BASE64_CHARS = Math.ceil(MAX_ASSET_UPLOAD_BYTES / 3) * 4;
 

@@ -3,9 +3,9 @@
  * carries a client-chosen numeric id that its result echoes; events have no id.
  */
 import { z } from 'zod';
+import { MAX_REQUEST_ID } from './limits';
 
-/** Highest request id a client may use before wrapping around. */
-export const MAX_REQUEST_ID = 2 ** 31 - 1;
+export { MAX_REQUEST_ID } from './limits';
 
 /** Browser → host: call one contract method. */
 export const requestFrameSchema = z
@@ -36,19 +36,3 @@ export interface EventFrame {
 
 /** Any host → browser frame. */
 export type HostFrame = ResultFrame | EventFrame;
-
-/** Browser-side schema of host frames (the client checks what it receives, too). */
-export const hostFrameSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('result'),
-    id: z.number(),
-    result: z.union([
-      z.object({ ok: z.literal(true), value: z.unknown() }),
-      z.object({
-        ok: z.literal(false),
-        error: z.object({ code: z.string(), message: z.string() }),
-      }),
-    ]),
-  }),
-  z.object({ type: z.literal('event'), name: z.string(), payload: z.unknown() }),
-]);

@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
-import { MAX_ASSET_UPLOAD_BYTES } from '../../../shared/ipc/library-methods';
+import { MAX_ASSET_UPLOAD_BYTES } from '../../../shared/ipc/limits';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { fileToBase64 } from './file-base64';

@@ -1,0 +1,29 @@
+/**
+ * The contract's size limits as plain constants, without zod: the renderer reads them (to refuse
+ * an oversized file before sending it) without bundling the schemas, which only the host needs.
+ * The schema modules re-export them.
+ */
+
+/** Files one message may carry (the chat service's MAX_ATTACHMENTS_PER_MESSAGE). */
+export const MAX_ATTACHMENTS = 10;
+/** Bytes one attached file may have (the chat service's MAX_ATTACHMENT_BYTES: 40 MiB). */
+export const MAX_ATTACHMENT_BYTES = 40 * 1024 * 1024;
+/**
+ * Bytes all files of one message may have together: more than two full-size files, while the
+ * base64 request (about 4/3 of it) still fits comfortably in one WebSocket frame and one string.
+ */
+export const MAX_ATTACHMENTS_TOTAL_BYTES = 100 * 1024 * 1024;
+/** Longest attached file name (most file systems stop at 255 bytes). */
+export const MAX_ATTACHMENT_NAME_CHARS = 255;
+/** Longest file path `files.open` / `files.reveal` accept. */
+export const MAX_FILE_PATH_CHARS = 4096;
+/**
+ * The largest WebSocket frame `aivory serve` accepts: a `chat.send` with the largest message
+ * text and the largest attachments, base64 (4/3), plus room for the JSON around them.
+ */
+export const MAX_REQUEST_FRAME_BYTES =
+  Math.ceil((MAX_ATTACHMENTS_TOTAL_BYTES * 4) / 3) + 4 * 1024 * 1024;
+/** Largest asset the settings page uploads in one message (the WebSocket frame is 4 MiB). */
+export const MAX_ASSET_UPLOAD_BYTES = 2_900_000;
+/** Highest request id a WebSocket client may use before wrapping around. */
+export const MAX_REQUEST_ID = 2 ** 31 - 1;
