@@ -113,18 +113,16 @@ describe('web_fetch tool', () => {
           body: Buffer.from('%PDF'),
         },
       },
-      'https://d.example/data': slow(
-        {
-          ok: true,
-          resource: {
-            finalUrl: 'https://d.example/data',
-            status: 200,
-            mediaType: 'application/json',
-            charset: null,
-            body: Buffer.from('{"k":1}'),
-          },
+      'https://d.example/data': slow({
+        ok: true,
+        resource: {
+          finalUrl: 'https://d.example/data',
+          status: 200,
+          mediaType: 'application/json',
+          charset: null,
+          body: Buffer.from('{"k":1}'),
         },
-      ),
+      }),
     });
     const tool = createWebFetchTool({ fetcher, pdf });
     const urls = [
