@@ -61,6 +61,9 @@ export default defineConfig({
       target: 'chrome140',
       // The CSP allows no inline scripts or styles: keep every asset a file.
       assetsInlineLimit: 0,
+      // electron-vite leaves the renderer unminified; minified, the entry chunk is less than
+      // half as large, which the browser host's first paint (aivory serve) feels most.
+      minify: true,
       rollupOptions: { input: { index: resolve(root, 'src/renderer/index.html') } },
     },
   },
