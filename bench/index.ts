@@ -5,7 +5,8 @@
  * finds no Docker). A broken benchmark is reported as FAILED with its reason and the others
  * still run, so one missing prerequisite does not hide the rest of the report.
  *
- * Usage: `node --import tsx bench/index.ts [--iterations=N]` (N: orchestrator turns per side).
+ * Usage: `node --import tsx bench/index.ts [--iterations=N] [--only=ui,markdown]` (N: orchestrator
+ * turns per side; `--only`: the named benches, e.g. `npm run bench -- --only=cli,ui`).
  */
 import process from 'node:process';
 import type { BenchResult } from './bench-result';
@@ -27,7 +28,7 @@ interface NamedBench {
  * Runs the benches one after another (never in parallel: they would disturb each other). Returns
  * how many failed; a failure is printed in place of that bench's lines.
  */
-async function runAllBenches(options: { iterations?: number } = {}): Promise<number> {
+async function runAllBenches(options: BenchOptions = {}): Promise<number> {
   const benches: NamedBench[] = [
     { name: 'cli', run: () => runCliStartupBench() },
     { name: 'orchestrator', run: () => runOrchestratorBench(options) },
@@ -37,8 +38,15 @@ async function runAllBenches(options: { iterations?: number } = {}): Promise<num
     { name: 'sandbox', run: () => runSandboxBench() },
     { name: 'ui', run: () => runUiBench() },
   ];
+  const unknown = (options.only ?? []).filter((name) => !benches.some((b) => b.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `Unknown bench "${unknown.join('", "')}"; the benches are ${benches.map((b) => b.name).join(', ')}.`,
+    );
+  }
   let failures = 0;
   for (const bench of benches) {
+    if (options.only && !options.only.includes(bench.name)) continue;
     let lines: string[];
     try {
       lines = formatResult(await bench.run());
@@ -52,13 +60,28 @@ async function runAllBenches(options: { iterations?: number } = {}): Promise<num
   return failures;
 }
 
-/** Reads `--iterations=N`; anything else in argv is rejected so a typo is not silently ignored. */
-function parseArguments(argv: readonly string[]): { iterations?: number } {
-  const options: { iterations?: number } = {};
+interface BenchOptions {
+  iterations?: number;
+  only?: string[];
+}
+
+/**
+ * Reads `--iterations=N` and `--only=a,b`; anything else in argv is rejected so a typo is not
+ * silently ignored.
+ */
+function parseArguments(argv: readonly string[]): BenchOptions {
+  const options: BenchOptions = {};
   for (const argument of argv) {
+    const only = /^--only=([\w,-]+)$/.exec(argument);
+    if (only?.[1] !== undefined) {
+      options.only = only[1].split(',').filter((name) => name !== '');
+      continue;
+    }
     const match = /^--iterations=(\d+)$/.exec(argument);
     if (match?.[1] === undefined || Number(match[1]) < 1) {
-      throw new Error(`Unknown argument "${argument}". Usage: bench/index.ts [--iterations=N]`);
+      throw new Error(
+        `Unknown argument "${argument}". Usage: bench/index.ts [--iterations=N] [--only=a,b]`,
+      );
     }
     options.iterations = Number(match[1]);
   }
