@@ -68,6 +68,8 @@ export interface TurnRecord {
   startedAt: number;
   durationMs: number;
   errorCode: string | null;
+  /** The failed turn's public message (what the user reads), or null. */
+  errorMessage: string | null;
   /** What tainted the turn (ARCHITECTURE.md, "Turn taint"), or null when nothing did. */
   taint: TurnTaintRecord | null;
 }

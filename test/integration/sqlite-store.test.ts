@@ -653,6 +653,7 @@ describe('SqliteStore', () => {
         startedAt: 1_000,
         stopReason: 'tool_budget_exceeded',
         errorCode: 'x',
+        errorMessage: 'Cannot reach the model server at http://127.0.0.1:9/v1: ✗',
       });
       store.conversations.saveTurnRecord(later);
       store.conversations.saveTurnRecord(earlier);
@@ -847,6 +848,7 @@ function turnRecord(overrides: Partial<TurnRecord> & { id: string }): TurnRecord
     startedAt: 1_000,
     durationMs: 250,
     errorCode: null,
+    errorMessage: null,
     taint: null,
     ...overrides,
   };

@@ -87,6 +87,8 @@ export const turnSummarySchema = z.object({
   stopReason: z.union([stopReasonSchema, z.literal('interrupted')]),
   toolCalls: z.record(z.string(), z.number()),
   durationMs: z.number(),
+  /** Why the turn failed, in the words the user reads; null unless it failed. */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** What tainted the turn: the call that did and what it read; null when nothing did. */
   taint: z
     .object({ toolCallId: z.string().nullable(), reasons: z.array(taintReasonSchema) })

@@ -53,6 +53,7 @@ export interface TurnRecordRow {
   started_at: number;
   duration_ms: number;
   error_code: string | null;
+  error_message: string | null;
   taint: string | null;
 }
 
@@ -180,6 +181,7 @@ export function toTurnRecord(row: TurnRecordRow): TurnRecord {
     startedAt: row.started_at,
     durationMs: row.duration_ms,
     errorCode: row.error_code,
+    errorMessage: row.error_message,
     taint:
       row.taint === null ? null : parseJsonColumn(turnTaintSchema, row.taint, 'turn_records.taint'),
   };

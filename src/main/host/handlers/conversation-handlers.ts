@@ -48,6 +48,10 @@ export function createConversationHandlers(context: HostContext): ConversationHa
           stopReason: record.stopReason,
           toolCalls: record.toolCalls,
           durationMs: record.durationMs,
+          error:
+            record.errorCode === null
+              ? null
+              : { code: record.errorCode, message: record.errorMessage ?? '' },
           taint: record.taint,
         })),
       };

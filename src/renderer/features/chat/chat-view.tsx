@@ -32,6 +32,18 @@ export function ChatView(): ReactNode {
   // conversation renders from its end (use-message-window.ts).
   const { start, sentinel } = useMessageWindow(activeId, messages.length);
   const liveKey = [...liveIds].join(' ');
+  const retry = useApp((state) => state.retry);
+  const last = messages.at(-1);
+  // Only the last stored answer, when it failed, was stopped or came back empty, and no turn
+  // runs in this conversation.
+  const retriable =
+    last !== undefined &&
+    last.role === 'assistant' &&
+    running === null &&
+    !liveIds.has(last.id) &&
+    (last.status !== 'complete' || messageText(last.parts).trim() === '')
+      ? last.id
+      : null;
   const stored = useMemo(
     () =>
       messages
@@ -61,12 +73,13 @@ export function ChatView(): ReactNode {
               taint={turns[message.id]?.taint?.reasons ?? []}
               taintedCallId={turns[message.id]?.taint?.toolCallId ?? null}
               stopReason={turns[message.id]?.stopReason ?? null}
-              error={null}
+              error={turns[message.id]?.error ?? null}
+              {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
             />
           ),
         ),
     // liveIds is read through liveKey, its string form.
-    [messages, turns, budgets, liveKey, start],
+    [messages, turns, budgets, liveKey, start, retriable, retry],
   );
   const bottom = useRef<HTMLDivElement>(null);
   const lastLive = live.at(-1);
