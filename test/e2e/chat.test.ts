@@ -177,4 +177,43 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     await page.getByTestId('empty-reply').waitFor();
     expect(await page.getByTestId('retry-turn').count()).toBe(1);
   }, 90_000);
+
+  it('scrolling up while an answer streams stays put and offers a jump back to the latest', async () => {
+    const { page } = browser;
+    await page.goto(serve.url);
+    await page.setViewportSize({ width: 1280, height: 500 });
+    try {
+      await page.getByTestId('composer-input').fill(SLOW_PROMPT);
+      await page.getByTestId('composer-input').press('Enter');
+      const answer = page.getByTestId('message-assistant').filter({ hasText: 'Once upon a time' });
+      await answer.waitFor();
+      const list = page.getByTestId('messages');
+      const measure = () =>
+        list.evaluate((element) => ({
+          top: element.scrollTop,
+          fromBottom: element.scrollHeight - element.scrollTop - element.clientHeight,
+          height: element.scrollHeight,
+          overflow: element.scrollHeight - element.clientHeight,
+        }));
+      // Following the stream: the view is at the end while it grows past the screen.
+      await expect.poll(async () => (await measure()).overflow).toBeGreaterThan(150);
+      expect((await measure()).fromBottom).toBeLessThanOrEqual(80);
+      expect(await page.getByTestId('jump-to-latest').count()).toBe(0);
+
+      await list.evaluate((element) => element.scrollTo({ top: 0 }));
+      await page.getByTestId('jump-to-latest').waitFor();
+      const heightThen = (await measure()).height;
+      await expect.poll(async () => (await measure()).height).toBeGreaterThan(heightThen + 60);
+      // More arrived, and the view stayed where the user put it.
+      expect((await measure()).top).toBe(0);
+
+      await page.getByTestId('jump-to-latest').click();
+      await expect.poll(async () => (await measure()).fromBottom).toBeLessThanOrEqual(80);
+      expect(await page.getByTestId('jump-to-latest').count()).toBe(0);
+      await page.getByTestId('turn-stop').click();
+      await expect.poll(() => answer.getAttribute('data-status')).toBe('canceled');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }, 90_000);
 });

@@ -37,6 +37,7 @@ export const EN_MESSAGES = {
   'chat.thinking': 'Thinking…',
   'chat.emptyReply': 'The model sent back an empty answer.',
   'chat.retry': 'Retry',
+  'chat.jumpToLatest': '↓ Jump to latest',
   'chat.retryHelp': 'Ask the model again for this answer (the failed one is replaced).',
   'chat.attachment': 'Attachment: {name} ({size})',
   'chat.artifact': 'File: {name} ({size})',

@@ -36,6 +36,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'chat.thinking': '思考中…',
   'chat.emptyReply': '模型返回了空回答。',
   'chat.retry': '重试',
+  'chat.jumpToLatest': '↓ 跳到最新',
   'chat.retryHelp': '让模型重新回答（替换这次失败的回答）。',
   'chat.attachment': '附件：{name}（{size}）',
   'chat.artifact': '文件：{name}（{size}）',

@@ -3,7 +3,7 @@
  * streaming in, and the composer.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import { messageText } from '../../../shared/message-parts';
 import { useT } from '../../i18n/use-t';
 import { budgetFromToolCalls } from '../../state/budget-text';
@@ -12,6 +12,7 @@ import { useApp } from '../../state/store';
 import { AssistantMessage, UserMessage } from './message-view';
 import { Composer } from './composer';
 import { useMessageWindow } from './use-message-window';
+import { useStickToBottom } from './use-stick-to-bottom';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -81,16 +82,20 @@ export function ChatView(): ReactNode {
     // liveIds is read through liveKey, its string form.
     [messages, turns, budgets, liveKey, start, retriable, retry],
   );
-  const bottom = useRef<HTMLDivElement>(null);
   const lastLive = live.at(-1);
+  const { scroller, atBottom, jumpToBottom, follow } = useStickToBottom(activeId);
   useEffect(() => {
-    bottom.current?.scrollIntoView({ block: 'end' });
-  }, [messages.length, lastLive?.parts, sendingText]);
+    follow();
+  }, [messages.length, lastLive?.parts, sendingText, follow]);
+  // Sending is a wish to see the answer: follow it again.
+  useEffect(() => {
+    if (sendingText !== null) jumpToBottom();
+  }, [sendingText, jumpToBottom]);
 
   return (
     <main className="chat">
       <ChatHeader />
-      <div className="messages" data-testid="messages">
+      <div className="messages" data-testid="messages" ref={scroller}>
         {messages.length === 0 && live.length === 0 && sendingText === null && (
           <div className="empty-chat">{t('chat.empty')}</div>
         )}
@@ -109,8 +114,17 @@ export function ChatView(): ReactNode {
             />
           </>
         )}
-        <div ref={bottom} />
       </div>
+      {!atBottom && (
+        <button
+          type="button"
+          className="button jump-to-latest"
+          data-testid="jump-to-latest"
+          onClick={jumpToBottom}
+        >
+          {t('chat.jumpToLatest')}
+        </button>
+      )}
       <Composer runningTurnId={running?.turnId ?? null} />
     </main>
   );
