@@ -64,6 +64,13 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     await memory.locator('summary').first().click();
     expect(await memory.locator('pre').first().textContent()).toContain('The user likes green tea');
     expect(await page.getByTestId('turn-stop').count()).toBe(0);
+
+    // Reopened after a reload, the meter reads as it did live (limits included).
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await expect
+      .poll(() => page.getByTestId('budget-meter').textContent())
+      .toBe('save_memory 1 · use_skill 1 · total 2/48');
   }, 60_000);
 
   it('Stop mid-stream leaves a canceled message, also after a reload', async () => {

@@ -640,6 +640,11 @@ describe('SqliteStore', () => {
         id: 't2',
         startedAt: 2_000,
         toolCalls: { python: 2, web_search: 1 },
+        budget: {
+          perTool: { python: { used: 2, limit: 12 }, web_search: { used: 1, limit: 16 } },
+          total: { used: 3, limit: 48 },
+          rounds: { used: 4, limit: null },
+        },
         taint: {
           toolCallId: 'call_1',
           reasons: [
@@ -849,6 +854,7 @@ function turnRecord(overrides: Partial<TurnRecord> & { id: string }): TurnRecord
     durationMs: 250,
     errorCode: null,
     errorMessage: null,
+    budget: null,
     taint: null,
     ...overrides,
   };

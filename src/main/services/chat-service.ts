@@ -9,6 +9,7 @@ import type {
   MessageStatus,
   ToolMode,
   TurnMode,
+  TurnBudgetRecord,
   TurnTaintRecord,
 } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
@@ -209,6 +210,7 @@ export class ChatService {
     const startedAt = clock.now();
     let recorded = false;
     let taint: TurnTaintRecord | null = null;
+    let budget: TurnBudgetRecord | null = null;
     /** Finishes the message and records the turn, once: at `turn-end`, else when stopped early. */
     const record = (end: TurnEndEvent | null): void => {
       if (recorded) return;
@@ -227,6 +229,7 @@ export class ChatService {
         durationMs: clock.now() - startedAt,
         errorCode: end?.error?.code ?? null,
         errorMessage: end?.error?.message ?? null,
+        budget,
         taint,
       });
     };
@@ -271,6 +274,9 @@ export class ChatService {
       );
       for await (const event of events) {
         writer.apply(event);
+        if (event.type === 'budget-update') {
+          budget = { perTool: event.perTool, total: event.total, rounds: event.rounds };
+        }
         if (event.type === 'turn-tainted') {
           taint = { toolCallId: event.toolCallId, reasons: event.reasons };
         }

@@ -141,6 +141,7 @@ describe('aivory chat and a tainted turn', () => {
       durationMs: 20,
       errorCode: null,
       errorMessage: null,
+      budget: null,
       taint: { toolCallId: 'k1', reasons: TAINT },
     });
     store.close();

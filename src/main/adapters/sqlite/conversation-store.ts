@@ -167,11 +167,13 @@ export class SqliteConversations implements ConversationStore {
   saveTurnRecord(record: TurnRecord): void {
     this.sql.run(
       `INSERT OR REPLACE INTO turn_records (id, conversation_id, message_id, model_id, stop_reason,
-         tool_calls, provider_rounds, started_at, duration_ms, error_code, error_message, taint)
+         tool_calls, provider_rounds, started_at, duration_ms, error_code, error_message, budget,
+         taint)
        VALUES (@id, @conversationId, @messageId, @modelId, @stopReason, @toolCalls,
-         @providerRounds, @startedAt, @durationMs, @errorCode, @errorMessage, @taint)`,
+         @providerRounds, @startedAt, @durationMs, @errorCode, @errorMessage, @budget, @taint)`,
       {
         ...record,
+        budget: record.budget === null ? null : JSON.stringify(record.budget),
         toolCalls: JSON.stringify(record.toolCalls),
         taint: record.taint === null ? null : JSON.stringify(record.taint),
       },

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { useEffect, useMemo } from 'react';
 import { messageText } from '../../../shared/message-parts';
 import { useT } from '../../i18n/use-t';
-import { budgetFromToolCalls } from '../../state/budget-text';
+import { budgetFromToolCalls, storedBudget } from '../../state/budget-text';
 import type { ShownTurn } from '../../state/app-state';
 import { useApp } from '../../state/store';
 import { AssistantMessage, UserMessage } from './message-view';
@@ -66,6 +66,7 @@ export function ChatView(): ReactNode {
               status={message.status}
               budget={
                 budgets[message.id] ??
+                storedBudget(turns[message.id]) ??
                 budgetFromToolCalls(
                   turns[message.id]?.turnId ?? '',
                   turns[message.id]?.toolCalls ?? {},
