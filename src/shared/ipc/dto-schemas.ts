@@ -85,6 +85,8 @@ export const messageSchema = z.object({
 export const turnSummarySchema = z.object({
   turnId: z.string(),
   messageId: z.string(),
+  /** The model that wrote the answer (its name as sent), or null for older turns. */
+  model: z.string().nullable(),
   stopReason: z.union([stopReasonSchema, z.literal('interrupted')]),
   toolCalls: z.record(z.string(), z.number()),
   durationMs: z.number(),
