@@ -131,7 +131,8 @@ describe('shortcut keys', () => {
     expect(html).toContain('role="dialog"');
     expect(html).toContain('aria-modal="true"');
     expect(html).toContain('aria-labelledby="shortcut-help-title"');
-    for (const action of SHORTCUT_ORDER) expect(html).toContain(`data-testid="shortcut-${action}"`);
+    for (const action of SHORTCUT_ORDER)
+      expect(html).toContain(`data-testid="shortcut-row-${action}"`);
     expect(html).toContain('<kbd>Ctrl</kbd><kbd>K</kbd>');
     expect(html).toContain('Ctrl+N may open a new window');
     const mac = renderToStaticMarkup(

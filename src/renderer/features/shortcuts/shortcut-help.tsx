@@ -42,7 +42,7 @@ export function ShortcutHelp(props: {
         </header>
         <dl className="shortcut-list">
           {SHORTCUT_ORDER.map((action) => (
-            <div key={action} className="shortcut-row" data-testid={`shortcut-${action}`}>
+            <div key={action} className="shortcut-row" data-testid={`shortcut-row-${action}`}>
               <dt>
                 {shortcutKeys(action, props.mac).map((key, index) => (
                   <kbd key={index}>{key}</kbd>
