@@ -6,7 +6,7 @@
  * differ and body text reads at ≥ 4.5:1 in both. `ui.theme` overrides the system and survives a
  * reload. Then every shortcut, the `?` help sheet (focus trapped, Esc and backdrop close it),
  * settings taking focus and closing on Esc or a backdrop click, Esc stopping a turn only when no
- * dialog is open, and long titles ending in "…".
+ * dialog or popover is open, and long titles ending in "…".
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -347,6 +347,12 @@ describe('e2e: dark theme and keyboard shortcuts in the browser host', () => {
     await page.getByTestId('settings-panel').waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('settings-panel').count()).toBe(0);
+    expect(await page.getByTestId('turn-stop').count()).toBe(1);
+    // Nor does Esc closing a composer popover stop it.
+    await page.getByTestId('tool-toggles-open').click();
+    await page.locator('.popover').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.popover').count()).toBe(0);
     expect(await page.getByTestId('turn-stop').count()).toBe(1);
     expect(await answer.getAttribute('data-status')).not.toBe('canceled');
     await page.keyboard.press('Escape');

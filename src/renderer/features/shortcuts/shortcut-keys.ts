@@ -35,7 +35,7 @@ export interface KeyContext {
   inTextField: boolean;
   /** That text field holds text (the arrows then move the caret, not the conversation). */
   textFieldHasText: boolean;
-  /** A modal dialog is open (settings, the approval card, the help sheet). */
+  /** A dialog is open (settings, the approval card, the help sheet, a composer popover). */
   dialogOpen: boolean;
 }
 

@@ -3,7 +3,8 @@
  * action): installed on window while the chat screen shows, it runs the store's own actions —
  * newChat, openConversation, stop — and moves focus to the sidebar search or the composer. A
  * press a dialog already handled (defaultPrevented: Esc closing settings) is left alone, and no
- * shortcut but Esc-in-a-dialog works while a modal dialog is open.
+ * shortcut works while a dialog (settings, the approval card, the help sheet, a composer
+ * popover) is open: there Esc closes the dialog and nothing else.
  */
 import { useEffect, useRef } from 'react';
 import { appStore } from '../../state/store';
@@ -88,7 +89,8 @@ export function actionOfEvent(event: KeyboardEvent, mac: boolean): ShortcutActio
     mac,
     inTextField: isEditable(active),
     textFieldHasText: field !== null ? field.value !== '' : isEditable(active),
-    dialogOpen: document.querySelector('[aria-modal="true"]') !== null,
+    // Modal dialogs, and the composer's popovers (which close on Esc themselves).
+    dialogOpen: document.querySelector('[role="dialog"]') !== null,
   });
 }
 
