@@ -52,6 +52,10 @@ describe('theme palettes', () => {
       ['on-accent', 'accent'],
       ['on-accent', 'error'],
       ['warn', 'panel'],
+      // The taint badge under an answer and the stop reasons sit on the page itself.
+      ['warn', 'bg'],
+      ['error', 'bg'],
+      ['accent', 'bg'],
       ['warn', 'warn-soft'],
       ['error', 'panel'],
       ['error', 'error-soft'],
