@@ -2,12 +2,14 @@
 import { KEYCHAIN_EN } from './messages-keychain-en';
 import { MCP_EN } from './messages-mcp-en';
 import { SETTINGS_EN } from './messages-settings-en';
+import { UI_EN } from './messages-ui-en';
 
 /** English UI text (the settings and MCP pages' text lives in their own files). */
 export const EN_MESSAGES = {
   ...SETTINGS_EN,
   ...MCP_EN,
   ...KEYCHAIN_EN,
+  ...UI_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

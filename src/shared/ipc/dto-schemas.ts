@@ -244,5 +244,8 @@ export const settingsViewSchema = z.object({
   }),
   /** stdio MCP services are allowed (they run a local command). */
   mcp: z.object({ allowLocalCommands: z.boolean() }),
-  ui: z.object({ language: z.enum(['system', 'zh-CN', 'en']) }),
+  ui: z.object({
+    language: z.enum(['system', 'zh-CN', 'en']),
+    theme: z.enum(['system', 'light', 'dark']),
+  }),
 });
