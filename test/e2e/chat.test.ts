@@ -138,6 +138,7 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
   it('a failed turn says why, also after a reload, and Retry replaces it with a new answer; an empty reply says so', async () => {
     const { page } = browser;
     await page.goto(serve.url);
+    await page.getByTestId('new-chat').click();
     await page.getByTestId('composer-input').fill(FLAKY_PROMPT);
     await page.getByTestId('composer-input').press('Enter');
     const answer = page.getByTestId('message-assistant').last();
@@ -149,9 +150,8 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
       .toContain('The model server rejected the API key (HTTP 401)');
     expect(await reason.getAttribute('data-reason')).toBe('error');
 
-    // Reopened, it still says why.
+    // A reload reopens the conversation that was open, and it still says why.
     await page.reload();
-    await page.getByTestId('conversation-item').first().click();
     const reopened = page.getByTestId('message-assistant').last();
     await expect
       .poll(() => reopened.getByTestId('stop-reason').textContent())

@@ -264,14 +264,15 @@ describe('SqliteStore', () => {
       ).toEqual(['c2', 'c1']);
 
       clock.advance(10);
+      // Renaming is not activity: the list keeps its order.
       store.conversations.renameConversation('c1', 'Renamed');
       expect(store.conversations.getConversation('c1')).toMatchObject({
         title: 'Renamed',
-        updatedAt: 1_020,
+        updatedAt: 1_000,
       });
       expect(
         store.conversations.listConversations().map((conversation) => conversation.id),
-      ).toEqual(['c1', 'c2']);
+      ).toEqual(['c2', 'c1']);
       expect(() => store.conversations.renameConversation('missing', 'x')).toThrow(AivoryError);
 
       store.conversations.setConversationToolToggles('c1', {
@@ -290,7 +291,7 @@ describe('SqliteStore', () => {
       store.conversations.setConversationModel('c1', 'model-2');
       expect(store.conversations.getConversation('c1')).toMatchObject({
         modelId: 'model-2',
-        updatedAt: 1_020,
+        updatedAt: 1_000,
       });
       store.conversations.setConversationModel('c1', null);
       expect(store.conversations.getConversation('c1')?.modelId).toBeNull();

@@ -48,6 +48,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
           if (persisted && turn.end !== null) continue;
           liveTurns[turn.turnId] = persisted ? { ...turn, userText: null } : turn;
         }
+        rememberOpen(id);
         set({
           activeId: id,
           // The composer continues with the model the conversation last used (the picker falls
@@ -59,6 +60,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         });
       }),
     newChat() {
+      rememberOpen(null);
       set({ activeId: null, messages: [], turns: {} });
     },
     renameConversation: (id, title) =>
@@ -88,4 +90,26 @@ function downloadText(fileName: string, mime: string, text: string): void {
   link.download = fileName;
   link.click();
   window.setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** Where the open conversation is remembered, so a reload reopens it (this browser only). */
+export const LAST_CONVERSATION_KEY = 'aivory.lastConversation';
+
+/** Remembers the open conversation (null: a new chat). Storage may be missing or full. */
+function rememberOpen(id: string | null): void {
+  try {
+    if (id === null) globalThis.localStorage?.removeItem(LAST_CONVERSATION_KEY);
+    else globalThis.localStorage?.setItem(LAST_CONVERSATION_KEY, id);
+  } catch {
+    // Private mode or no storage: a reload then opens a new chat, as before.
+  }
+}
+
+/** The conversation open before the reload, if any. */
+export function rememberedConversation(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(LAST_CONVERSATION_KEY) ?? null;
+  } catch {
+    return null;
+  }
 }

@@ -3,6 +3,7 @@ import type { StateCreator } from 'zustand';
 import { resolveLocale } from '../i18n/i18n';
 import type { AppState, SessionSlice } from './app-state';
 import { batchPerFrame } from './frame-batch';
+import { rememberedConversation } from './conversation-slice';
 
 /** The browser's preferred languages (empty outside a browser, e.g. in unit tests). */
 function preferredLanguages(): readonly string[] {
@@ -39,7 +40,14 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
         mode: settings.chat.defaultMode,
         phase: status.needsSetup ? 'setup' : 'ready',
       });
-      if (!status.needsSetup) await get().refreshConversations();
+      if (!status.needsSetup) {
+        await get().refreshConversations();
+        // A reload reopens the conversation that was open (if it still exists).
+        const last = rememberedConversation();
+        if (last !== null && get().conversations.some((item) => item.id === last)) {
+          await get().openConversation(last);
+        }
+      }
     } catch (error) {
       get().showError(error);
     }

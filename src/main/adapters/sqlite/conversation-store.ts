@@ -59,8 +59,9 @@ export class SqliteConversations implements ConversationStore {
 
   /** Throws `not-found` when the conversation does not exist. */
   renameConversation(id: string, title: string): void {
-    const sql = 'UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?';
-    if (this.sql.run(sql, title, this.clock.now(), id).changes === 0) {
+    // A new title is not activity: the conversation keeps its place in the list.
+    const sql = 'UPDATE conversations SET title = ? WHERE id = ?';
+    if (this.sql.run(sql, title, id).changes === 0) {
       throw notFound('Conversation', id);
     }
   }
