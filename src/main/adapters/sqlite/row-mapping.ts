@@ -67,6 +67,7 @@ export interface ModelRow {
   default_mcp_services: string | null;
   api_key_ref: string | null;
   is_default: number;
+  vision: number;
 }
 
 export interface MemoryRow {
@@ -209,6 +210,7 @@ export function toModelConfig(row: ModelRow): ModelConfig {
         }),
     apiKeyRef: row.api_key_ref,
     isDefault: row.is_default === 1,
+    ...(row.vision === 1 ? { vision: true } : {}),
   };
 }
 
