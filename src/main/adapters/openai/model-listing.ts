@@ -27,6 +27,7 @@ export interface ModelListing {
 
 // C0/C1 controls, zero-width and bidi formatting characters, the BOM and line separators.
 const UNSAFE_CHARACTERS =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
 
 /** The cleaned id, or null when nothing usable remains or it is too long. */
