@@ -2,6 +2,7 @@
 import type { MessageKey } from './messages-en';
 import { KEYCHAIN_ZH } from './messages-keychain-zh';
 import { MCP_ZH } from './messages-mcp-zh';
+import { MODELS_ZH } from './messages-models-zh';
 import { SETTINGS_ZH } from './messages-settings-zh';
 
 /** Simplified Chinese UI text. */
@@ -9,6 +10,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...SETTINGS_ZH,
   ...MCP_ZH,
   ...KEYCHAIN_ZH,
+  ...MODELS_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
   'app.offline': '未连接到 Aivory，正在重连…（若持续如此，请重新打开 aivory serve 打印的网址）',
@@ -71,7 +73,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'tools.layer.not-model-default': '不在模型默认工具中',
 
   'prompts.title': '插入提示词',
-  'prompts.empty': '还没有提示词模板（可用 aivory prompts add 添加）。',
+  'prompts.empty': '还没有提示词模板（可在“设置 → 提示词”中添加）。',
   'prompts.insert': '插入',
   'prompts.back': '返回',
 
