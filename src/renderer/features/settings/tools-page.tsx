@@ -95,7 +95,7 @@ function ToolSwitches(): ReactNode {
  * The host's reason a tool is hidden, except where it names a command and this page has the form
  * that does it (image generation: the section below).
  */
-function reasonInUi(t: Translate, tool: { name: string; reason: string | null }): string {
+export function reasonInUi(t: Translate, tool: { name: string; reason: string | null }): string {
   if (tool.name === 'image_generate' && tool.reason?.includes('aivory settings'))
     return t('models.toolsPage.imagesOff');
   return tool.reason ?? '';
