@@ -68,8 +68,19 @@ export interface TurnRecord {
   startedAt: number;
   durationMs: number;
   errorCode: string | null;
+  /** The failed turn's public message (what the user reads), or null. */
+  errorMessage: string | null;
+  /** The turn's last budget meter (counts with their limits), or null. */
+  budget: TurnBudgetRecord | null;
   /** What tainted the turn (ARCHITECTURE.md, "Turn taint"), or null when nothing did. */
   taint: TurnTaintRecord | null;
+}
+
+/** A budget meter as stored: each counter's use and limit (null: no limit). */
+export interface TurnBudgetRecord {
+  perTool: Record<string, { used: number; limit: number | null }>;
+  total: { used: number; limit: number | null };
+  rounds: { used: number; limit: number | null };
 }
 
 /** The call that tainted a turn (null: the user's attached files did) and what it read. */

@@ -128,11 +128,21 @@ const chatMethods = {
         tools: z.array(z.string().min(1).max(100)).max(100).optional(),
         /** Files attached to the message (see chat-extras-methods.ts for the caps). */
         attachments: attachmentsSchema.optional(),
+        /**
+         * Answer the conversation's last question again, replacing its failed, stopped or empty
+         * answer (`text` empty, no attachments; needs `conversationId`).
+         */
+        retry: z.boolean().optional(),
       })
       .strict()
       .refine(
-        (request) => request.text !== '' || (request.attachments?.length ?? 0) > 0,
-        'a message needs text or an attached file',
+        (request) =>
+          request.retry === true
+            ? request.conversationId !== undefined &&
+              request.text === '' &&
+              (request.attachments?.length ?? 0) === 0
+            : request.text !== '' || (request.attachments?.length ?? 0) > 0,
+        'a message needs text or an attached file (a retry: the conversation, and nothing else)',
       ),
     z.object({ turnId: z.string(), conversationId: z.string(), messageId: z.string() }),
   ),

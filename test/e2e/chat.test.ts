@@ -3,7 +3,14 @@ import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import type { TestBrowser } from './helpers/browser';
 import { openBrowser, screenshot } from './helpers/browser';
-import { chatScript, SLOW_PROMPT, TOOLS_PROMPT } from './helpers/chat-script';
+import {
+  chatScript,
+  EMPTY_PROMPT,
+  FLAKY_ANSWER,
+  FLAKY_PROMPT,
+  SLOW_PROMPT,
+  TOOLS_PROMPT,
+} from './helpers/chat-script';
 import type { ServeProcess } from './helpers/serve-process';
 import { startServe } from './helpers/serve-process';
 
@@ -57,6 +64,13 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     await memory.locator('summary').first().click();
     expect(await memory.locator('pre').first().textContent()).toContain('The user likes green tea');
     expect(await page.getByTestId('turn-stop').count()).toBe(0);
+
+    // Reopened after a reload, the meter reads as it did live (limits included).
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await expect
+      .poll(() => page.getByTestId('budget-meter').textContent())
+      .toBe('save_memory 1 · use_skill 1 · total 2/48');
   }, 60_000);
 
   it('Stop mid-stream leaves a canceled message, also after a reload', async () => {
@@ -118,4 +132,95 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     await page.getByTestId('settings-language').selectOption('en');
     expect(await page.getByTestId('settings-close').textContent()).toContain('Close');
   }, 60_000);
+
+  it('a failed turn says why, also after a reload, and Retry replaces it with a new answer; an empty reply says so', async () => {
+    const { page } = browser;
+    await page.goto(serve.url);
+    await page.getByTestId('composer-input').fill(FLAKY_PROMPT);
+    await page.getByTestId('composer-input').press('Enter');
+    const answer = page.getByTestId('message-assistant').last();
+    await expect.poll(() => answer.getAttribute('data-status')).toBe('error');
+    const reason = answer.getByTestId('stop-reason');
+    await expect
+      .poll(() => reason.textContent())
+      .toBe('The turn failed: The model server rejected the API key (HTTP 401)');
+
+    // Reopened, it still says why.
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    const reopened = page.getByTestId('message-assistant').last();
+    await expect
+      .poll(() => reopened.getByTestId('stop-reason').textContent())
+      .toBe('The turn failed: The model server rejected the API key (HTTP 401)');
+    await screenshot(page, 'chat-failed-turn');
+
+    await reopened.getByTestId('retry-turn').click();
+    await expect
+      .poll(() => page.getByTestId('message-assistant').last().textContent())
+      .toContain(FLAKY_ANSWER);
+    await expect
+      .poll(() => page.getByTestId('message-assistant').last().getAttribute('data-status'))
+      .toBe('complete');
+    // One question, one answer: the failed answer was replaced, the question not repeated.
+    expect(await page.getByTestId('message-user').count()).toBe(1);
+    expect(await page.getByTestId('message-assistant').count()).toBe(1);
+    expect(await page.getByTestId('retry-turn').count()).toBe(0);
+    const retried = llm.requests.filter((request) =>
+      JSON.stringify(request.body.messages).includes(FLAKY_PROMPT),
+    );
+    expect(retried).toHaveLength(2);
+    const lastMessages = retried[1]?.body.messages as { role: string; content: string }[];
+    expect(lastMessages.filter((message) => message.content.includes(FLAKY_PROMPT))).toHaveLength(
+      1,
+    );
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await expect.poll(() => page.getByTestId('message-assistant').count()).toBe(1);
+    expect(await page.getByTestId('message-user').count()).toBe(1);
+
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('composer-input').fill(EMPTY_PROMPT);
+    await page.getByTestId('composer-input').press('Enter');
+    await page.getByTestId('empty-reply').waitFor();
+    expect(await page.getByTestId('retry-turn').count()).toBe(1);
+  }, 90_000);
+
+  it('scrolling up while an answer streams stays put and offers a jump back to the latest', async () => {
+    const { page } = browser;
+    await page.goto(serve.url);
+    await page.setViewportSize({ width: 1280, height: 500 });
+    try {
+      await page.getByTestId('composer-input').fill(SLOW_PROMPT);
+      await page.getByTestId('composer-input').press('Enter');
+      const answer = page.getByTestId('message-assistant').filter({ hasText: 'Once upon a time' });
+      await answer.waitFor();
+      const list = page.getByTestId('messages');
+      const measure = () =>
+        list.evaluate((element) => ({
+          top: element.scrollTop,
+          fromBottom: element.scrollHeight - element.scrollTop - element.clientHeight,
+          height: element.scrollHeight,
+          overflow: element.scrollHeight - element.clientHeight,
+        }));
+      // Following the stream: the view is at the end while it grows past the screen.
+      await expect.poll(async () => (await measure()).overflow).toBeGreaterThan(150);
+      expect((await measure()).fromBottom).toBeLessThanOrEqual(80);
+      expect(await page.getByTestId('jump-to-latest').count()).toBe(0);
+
+      await list.evaluate((element) => element.scrollTo({ top: 0 }));
+      await page.getByTestId('jump-to-latest').waitFor();
+      const heightThen = (await measure()).height;
+      await expect.poll(async () => (await measure()).height).toBeGreaterThan(heightThen + 60);
+      // More arrived, and the view stayed where the user put it.
+      expect((await measure()).top).toBe(0);
+
+      await page.getByTestId('jump-to-latest').click();
+      await expect.poll(async () => (await measure()).fromBottom).toBeLessThanOrEqual(80);
+      expect(await page.getByTestId('jump-to-latest').count()).toBe(0);
+      await page.getByTestId('turn-stop').click();
+      await expect.poll(() => answer.getAttribute('data-status')).toBe('canceled');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }, 90_000);
 });

@@ -127,6 +127,57 @@ describe('ChatService', () => {
     );
   });
 
+  it('a failed turn keeps its reason; a retry replaces the failed answer, not the question', async () => {
+    const { store, chat, model, server } = await fixture([
+      { status: 401, errorMessage: 'Incorrect API key provided' },
+      { content: 'Now it works.' },
+      { content: 'A full answer.' },
+    ]);
+    const run = async (request: Partial<Parameters<ChatService['runTurn']>[0]>) => {
+      const events: TurnEvent[] = [];
+      for await (const event of chat.runTurn(
+        { text: '', model, mode: 'normal', ...request },
+        new AbortController().signal,
+      )) {
+        events.push(event);
+      }
+      return events;
+    };
+    const first = await run({ text: 'Hello there' });
+    const start = first[0];
+    if (start?.type !== 'turn-start') throw new Error('no turn-start');
+    const conversationId = start.conversationId;
+    expect(store.conversations.listTurnRecords(conversationId)).toMatchObject([
+      {
+        stopReason: 'error',
+        errorCode: 'auth',
+        errorMessage: 'The model server rejected the API key (HTTP 401)',
+      },
+    ]);
+
+    const retried = await run({ conversationId, retry: true });
+    expect(retried.at(-1)).toMatchObject({ type: 'turn-end', answer: 'Now it works.' });
+    const messages = store.conversations.listMessages(conversationId);
+    expect(messages.map((message) => [message.role, message.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'complete'],
+    ]);
+    expect(messages[0]?.parts).toEqual([{ kind: 'text', text: 'Hello there' }]);
+    // The failed answer's record went with it; the question reached the model once.
+    expect(store.conversations.listTurnRecords(conversationId)).toMatchObject([
+      { stopReason: 'completed', errorCode: null, errorMessage: null },
+    ]);
+    const sent = server.requests.at(-1)?.body.messages as { role: string; content: string }[];
+    expect(sent.filter((message) => message.content === 'Hello there')).toHaveLength(1);
+
+    // A complete answer is not retried; nor is a conversation-less retry.
+    await expect(run({ conversationId, retry: true })).rejects.toThrow(
+      'Only the last answer can be retried, when it failed, was stopped or came back empty.',
+    );
+    await expect(run({ retry: true })).rejects.toThrow('A retry needs the conversation.');
+    expect(store.conversations.listMessages(conversationId)).toHaveLength(2);
+  });
+
   it("takes the caller's turn id and has the message finished and the turn recorded when turn-end comes", async () => {
     const { store, chat, model } = await fixture([{ content: 'Done.' }]);
     let seenAtEnd: unknown = null;

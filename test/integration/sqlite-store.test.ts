@@ -640,6 +640,11 @@ describe('SqliteStore', () => {
         id: 't2',
         startedAt: 2_000,
         toolCalls: { python: 2, web_search: 1 },
+        budget: {
+          perTool: { python: { used: 2, limit: 12 }, web_search: { used: 1, limit: 16 } },
+          total: { used: 3, limit: 48 },
+          rounds: { used: 4, limit: null },
+        },
         taint: {
           toolCallId: 'call_1',
           reasons: [
@@ -653,6 +658,7 @@ describe('SqliteStore', () => {
         startedAt: 1_000,
         stopReason: 'tool_budget_exceeded',
         errorCode: 'x',
+        errorMessage: 'Cannot reach the model server at http://127.0.0.1:9/v1: ✗',
       });
       store.conversations.saveTurnRecord(later);
       store.conversations.saveTurnRecord(earlier);
@@ -847,6 +853,8 @@ function turnRecord(overrides: Partial<TurnRecord> & { id: string }): TurnRecord
     startedAt: 1_000,
     durationMs: 250,
     errorCode: null,
+    errorMessage: null,
+    budget: null,
     taint: null,
     ...overrides,
   };

@@ -10,7 +10,15 @@ import type { TaintReason, TurnEndEvent, TurnEvent } from '../../src/shared/turn
 import type { LimitOverrides, TurnLimits } from '../../src/main/core/orchestrator/budgets';
 import { resolveTurnLimits } from '../../src/main/core/orchestrator/budgets';
 import { runTurn } from '../../src/main/core/orchestrator/run-turn';
-import type { ChatMessage, LlmClient, LlmRequest, Logger, Tool } from '../../src/main/core/ports';
+import type {
+  Approver,
+  ChatMessage,
+  Clock,
+  LlmClient,
+  LlmRequest,
+  Logger,
+  Tool,
+} from '../../src/main/core/ports';
 import type { ClientScript } from './scripted-llm-client';
 import { ScriptedLlmClient } from './scripted-llm-client';
 
@@ -59,6 +67,10 @@ export interface TurnOptions {
   onEvent?: (event: TurnEvent) => void;
   /** What the turn starts tainted with (attached files). */
   initialTaint?: TaintReason[];
+  /** Answers approval prompts. */
+  approve?: Approver;
+  /** The turn's clock (default: the real one). */
+  clock?: Clock;
 }
 
 export const SYSTEM_PROMPT = 'You are a test assistant.';
@@ -91,7 +103,7 @@ export async function driveTurn(
   const turn = runTurn(
     {
       llm,
-      clock: { now: () => Date.now() },
+      clock: options.clock ?? { now: () => Date.now() },
       ids: { next: (prefix) => `${prefix}_${++counter}` },
       logger,
     },
@@ -107,6 +119,7 @@ export async function driveTurn(
       tools: options.tools,
       limits,
       ...(options.initialTaint ? { initialTaint: options.initialTaint } : {}),
+      ...(options.approve ? { approve: options.approve } : {}),
     },
     options.signal ?? new AbortController().signal,
   );

@@ -3,8 +3,17 @@
  * the history, runs the orchestrator, persists the assistant message progressively and records the
  * turn before its `turn-end` goes out.
  */
-import type { MessageStatus, ToolMode, TurnMode, TurnTaintRecord } from '../../shared/dto';
+import type {
+  Message,
+  MessagePart,
+  MessageStatus,
+  ToolMode,
+  TurnMode,
+  TurnBudgetRecord,
+  TurnTaintRecord,
+} from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
+import { messageText } from '../../shared/message-parts';
 import type { StopReason, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
 import type { LimitOverrides } from '../core/orchestrator/budgets';
 import { resolveTurnLimits } from '../core/orchestrator/budgets';
@@ -77,6 +86,12 @@ export interface TurnRequest {
   approve?: Approver;
   /** The turn's id, chosen by the caller (the desktop needs it before the turn starts). */
   turnId?: string;
+  /**
+   * Answer the conversation's last user message again (`text` and `attachments` are not used):
+   * its answer, which must be the conversation's last message and must have failed, been
+   * stopped or be empty, is removed first. Needs `conversationId`.
+   */
+  retry?: boolean;
 }
 
 export interface ChatServiceDependencies {
@@ -124,9 +139,11 @@ export class ChatService {
    */
   async *runTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnEvent, void> {
     const { conversations, memories, skills, ids, clock, logger } = this.dependencies;
-    const text = request.text.trim();
-    const attachmentInputs = request.attachments ?? [];
-    if (text === '' && attachmentInputs.length === 0)
+    const retry = request.retry === true;
+    const attachmentInputs = retry ? [] : (request.attachments ?? []);
+    if (retry && !request.conversationId)
+      throw new AivoryError('invalid-input', 'A retry needs the conversation.');
+    if (!retry && request.text.trim() === '' && attachmentInputs.length === 0)
       throw new AivoryError('invalid-input', 'The message is empty.');
     checkAttachments(attachmentInputs);
     const existing = request.conversationId
@@ -135,6 +152,9 @@ export class ChatService {
     if (request.conversationId && !existing) {
       throw new AivoryError('not-found', `No conversation with id ${request.conversationId}.`);
     }
+    // A retry answers the stored question again: checked before anything changes.
+    const retried = existing && retry ? retryTarget(conversations.listMessages(existing.id)) : null;
+    const text = retried ? messageText(retried.question.parts).trim() : request.text.trim();
     const tools = await this.pickTools(request, existing?.toolToggles ?? {});
     const conversation =
       existing ??
@@ -147,19 +167,27 @@ export class ChatService {
     if (existing && existing.modelId !== request.model.id) {
       conversations.setConversationModel(existing.id, request.model.id);
     }
-    const previous = conversations.listMessages(conversation.id);
-    const attachmentParts = await storeAttachments(
-      this.dependencies.attachments,
-      conversation.id,
-      attachmentInputs,
-    );
-    conversations.createMessage({
-      id: ids.next('msg'),
-      conversationId: conversation.id,
-      role: 'user',
-      status: 'complete',
-      parts: [...(text === '' ? [] : [{ kind: 'text' as const, text }]), ...attachmentParts],
-    });
+    let previous: Message[];
+    let attachmentParts: MessagePart[];
+    if (retried) {
+      conversations.deleteMessage(retried.failed.id);
+      previous = retried.before;
+      attachmentParts = retried.question.parts.filter((part) => part.kind === 'attachment');
+    } else {
+      previous = conversations.listMessages(conversation.id);
+      attachmentParts = await storeAttachments(
+        this.dependencies.attachments,
+        conversation.id,
+        attachmentInputs,
+      );
+      conversations.createMessage({
+        id: ids.next('msg'),
+        conversationId: conversation.id,
+        role: 'user',
+        status: 'complete',
+        parts: [...(text === '' ? [] : [{ kind: 'text' as const, text }]), ...attachmentParts],
+      });
+    }
     const pythonOffered = tools.some((tool) => tool.name === PYTHON_EXECUTE_NAME);
     const attachmentNote = await describeAttachments(attachmentsOf(attachmentParts), pythonOffered);
     const userText = [text, attachmentNote.text].filter((piece) => piece !== '').join('\n\n');
@@ -182,6 +210,7 @@ export class ChatService {
     const startedAt = clock.now();
     let recorded = false;
     let taint: TurnTaintRecord | null = null;
+    let budget: TurnBudgetRecord | null = null;
     /** Finishes the message and records the turn, once: at `turn-end`, else when stopped early. */
     const record = (end: TurnEndEvent | null): void => {
       if (recorded) return;
@@ -199,6 +228,8 @@ export class ChatService {
         startedAt,
         durationMs: clock.now() - startedAt,
         errorCode: end?.error?.code ?? null,
+        errorMessage: end?.error?.message ?? null,
+        budget,
         taint,
       });
     };
@@ -243,6 +274,9 @@ export class ChatService {
       );
       for await (const event of events) {
         writer.apply(event);
+        if (event.type === 'budget-update') {
+          budget = { perTool: event.perTool, total: event.total, rounds: event.rounds };
+        }
         if (event.type === 'turn-tainted') {
           taint = { toolCallId: event.toolCallId, reasons: event.reasons };
         }
@@ -315,4 +349,28 @@ export class ChatService {
 function titleFrom(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
+}
+
+/**
+ * What a retry answers again: the conversation's last message must be an answer that failed,
+ * was stopped or interrupted, or came back empty, right after the user's question.
+ */
+function retryTarget(messages: readonly Message[]): {
+  failed: Message;
+  question: Message;
+  before: Message[];
+} {
+  const failed = messages.at(-1);
+  const question = messages.at(-2);
+  const retriable =
+    failed?.role === 'assistant' &&
+    question?.role === 'user' &&
+    (failed.status !== 'complete' || messageText(failed.parts).trim() === '');
+  if (!retriable || !failed || !question) {
+    throw new AivoryError(
+      'invalid-input',
+      'Only the last answer can be retried, when it failed, was stopped or came back empty.',
+    );
+  }
+  return { failed, question, before: messages.slice(0, -2) };
 }

@@ -37,6 +37,10 @@ export const EN_MESSAGES = {
   'chat.assistant': 'Aivory',
   'chat.reasoning': 'Reasoning',
   'chat.thinking': 'Thinking…',
+  'chat.emptyReply': 'The model sent back an empty answer.',
+  'chat.retry': 'Retry',
+  'chat.jumpToLatest': '↓ Jump to latest',
+  'chat.retryHelp': 'Ask the model again for this answer (the failed one is replaced).',
   'chat.attachment': 'Attachment: {name} ({size})',
   'chat.artifact': 'File: {name} ({size})',
 
@@ -109,6 +113,7 @@ export const EN_MESSAGES = {
   'stop.length': "The answer reached the model's length limit.",
   'stop.canceled': 'Stopped.',
   'stop.error': 'The turn failed: {message}',
+  'stop.errorUnknown': 'The turn failed (no reason was recorded).',
   'stop.interrupted': 'Interrupted: the app closed while this answer was being written.',
 
   'markdown.loadImage': 'Load image from {host}',

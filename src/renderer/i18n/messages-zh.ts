@@ -36,6 +36,10 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'chat.assistant': 'Aivory',
   'chat.reasoning': '推理过程',
   'chat.thinking': '思考中…',
+  'chat.emptyReply': '模型返回了空回答。',
+  'chat.retry': '重试',
+  'chat.jumpToLatest': '↓ 跳到最新',
+  'chat.retryHelp': '让模型重新回答（替换这次失败的回答）。',
   'chat.attachment': '附件：{name}（{size}）',
   'chat.artifact': '文件：{name}（{size}）',
 
@@ -107,6 +111,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'stop.length': '回答达到了模型的长度上限。',
   'stop.canceled': '已停止。',
   'stop.error': '本轮出错：{message}',
+  'stop.errorUnknown': '本轮出错（没有记录原因）。',
   'stop.interrupted': '已中断：写这条回答时应用被关闭了。',
 
   'markdown.loadImage': '加载来自 {host} 的图片',

@@ -75,6 +75,11 @@ export interface ChatSlice {
   setModelId(id: string | null): void;
   /** Sends a message (text, files or both); resolves false when it was not sent. */
   send(text: string, files?: readonly PendingAttachment[]): Promise<boolean>;
+  /**
+   * Answers the open conversation's last question again, replacing `failedMessageId` (its last
+   * answer, which failed, was stopped or came back empty); resolves false when not started.
+   */
+  retry(failedMessageId: string): Promise<boolean>;
   stop(turnId: string): Promise<void>;
   receiveTurnEvent(payload: EventPayload<'turn.event'>): void;
 }

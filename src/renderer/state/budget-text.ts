@@ -1,5 +1,6 @@
 /** The budget meter's text: used/limit of every tool used so far, then the turn's total. */
 import type { BudgetUpdateEvent } from '../../shared/turn-events';
+import type { TurnSummary } from './app-state';
 
 /** Shorter names for the meter (the seed's example reads "search 3/16 · total 7/48"). */
 const SHORT_NAMES: Record<string, string> = { aivory_web_search: 'search' };
@@ -15,7 +16,18 @@ export function budgetText(budget: BudgetUpdateEvent, totalLabel: string): strin
 }
 
 /**
- * A stored turn's meter (after a reload the live caps are gone): each tool's count and the total,
+ * A stored turn's meter as it last read live (with its limits), when the turn record kept it and
+ * the turn called a tool; otherwise null.
+ */
+export function storedBudget(
+  turn: Pick<TurnSummary, 'turnId' | 'budget'> | undefined,
+): BudgetUpdateEvent | null {
+  if (!turn?.budget || turn.budget.total.used === 0) return null;
+  return { type: 'budget-update', turnId: turn.turnId, ...turn.budget };
+}
+
+/**
+ * A stored turn's meter recorded before turns kept theirs: each tool's count and the total,
  * without limits. Null when the turn called no tool.
  */
 export function budgetFromToolCalls(

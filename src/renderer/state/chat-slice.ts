@@ -68,6 +68,39 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       return false;
     }
   },
+  async retry(failedMessageId) {
+    const { bridge, activeId, mode, modelId } = get();
+    if (!bridge || activeId === null || get().sendingText !== null) return false;
+    try {
+      const sent = await bridge.invoke('chat.send', {
+        text: '',
+        retry: true,
+        mode,
+        conversationId: activeId,
+        ...(modelId ? { modelId } : {}),
+      });
+      const turn = shown(get().liveTurns[sent.turnId], sent.turnId);
+      set({
+        liveTurns: {
+          ...get().liveTurns,
+          // The question stays as stored; only the new answer is live.
+          [sent.turnId]: {
+            ...turn,
+            conversationId: sent.conversationId,
+            messageId: sent.messageId,
+            userText: null,
+            userFiles: [],
+          },
+        },
+        // The failed answer is gone from the store; the reload after the turn agrees.
+        messages: get().messages.filter((message) => message.id !== failedMessageId),
+      });
+      return true;
+    } catch (error) {
+      get().showError(error);
+      return false;
+    }
+  },
   async stop(turnId) {
     try {
       await get().bridge?.invoke('chat.cancel', { turnId });

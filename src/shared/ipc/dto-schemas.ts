@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import {
   artifactReferenceSchema,
+  budgetCounterSchema,
   stopReasonSchema,
   taintReasonSchema,
   toolCallStatusSchema,
@@ -87,6 +88,16 @@ export const turnSummarySchema = z.object({
   stopReason: z.union([stopReasonSchema, z.literal('interrupted')]),
   toolCalls: z.record(z.string(), z.number()),
   durationMs: z.number(),
+  /** The turn's last budget meter (with limits); null when it called no tool or predates it. */
+  budget: z
+    .object({
+      perTool: z.record(z.string(), budgetCounterSchema),
+      total: budgetCounterSchema,
+      rounds: budgetCounterSchema,
+    })
+    .nullable(),
+  /** Why the turn failed, in the words the user reads; null unless it failed. */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** What tainted the turn: the call that did and what it read; null when nothing did. */
   taint: z
     .object({ toolCallId: z.string().nullable(), reasons: z.array(taintReasonSchema) })

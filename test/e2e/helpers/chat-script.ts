@@ -1,11 +1,18 @@
 /**
  * The scripted model of the e2e tests, chosen by the user's message: a prompt-mode turn with two
- * tool calls (save_memory, then use_skill), a slow answer to stop, and a plain greeting.
+ * tool calls (save_memory, then use_skill), a slow answer to stop, a request that fails once
+ * (HTTP 401) and then succeeds, an empty answer, and a plain greeting.
  */
 import type { RecordedRequest, ScriptedResponse } from '../../support/scripted-llm-server';
 
 export const TOOLS_PROMPT = 'Remember that I like green tea, then check the document skill';
 export const SLOW_PROMPT = 'Tell me a very long story';
+/** Answered with HTTP 401 the first time, then properly (a retry). */
+export const FLAKY_PROMPT = 'Answer this after one failure';
+export const FLAKY_ANSWER = 'Second time lucky.';
+/** Answered with nothing at all. */
+export const EMPTY_PROMPT = 'Say nothing at all';
+let flakyRequests = 0;
 export const FINAL_TOOLS_ANSWER =
   'Done: I saved the memory and read the **document-generation** skill.';
 
@@ -41,6 +48,13 @@ export function chatScript(request: RecordedRequest): ScriptedResponse {
     if (toolResults === 1) return { content: USE_SKILL, delayMs: 60 };
     return { content: FINAL_TOOLS_ANSWER, chunkSize: 4, delayMs: 40 };
   }
+  if (text.includes(FLAKY_PROMPT)) {
+    flakyRequests += 1;
+    return flakyRequests === 1
+      ? { status: 401, errorMessage: 'Incorrect API key provided' }
+      : { content: FLAKY_ANSWER };
+  }
+  if (text.includes(EMPTY_PROMPT)) return { content: '' };
   if (text.includes(SLOW_PROMPT)) {
     return { content: 'Once upon a time, '.repeat(400), chunkSize: 6, delayMs: 40 };
   }

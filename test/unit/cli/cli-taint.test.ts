@@ -140,6 +140,8 @@ describe('aivory chat and a tainted turn', () => {
       startedAt: 1,
       durationMs: 20,
       errorCode: null,
+      errorMessage: null,
+      budget: null,
       taint: { toolCallId: 'k1', reasons: TAINT },
     });
     store.close();

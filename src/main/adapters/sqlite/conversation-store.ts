@@ -70,6 +70,13 @@ export class SqliteConversations implements ConversationStore {
     this.sql.run('DELETE FROM conversations WHERE id = ?', id);
   }
 
+  /** Parts and the turn record go with it (ON DELETE CASCADE). Throws `not-found`. */
+  deleteMessage(id: string): void {
+    if (this.sql.run('DELETE FROM messages WHERE id = ?', id).changes === 0) {
+      throw notFound('Message', id);
+    }
+  }
+
   /**
    * Inserts a message with its parts. A `streaming` one records this process as its owner until
    * its status changes. Throws `not-found` when the conversation does not exist.
@@ -160,11 +167,13 @@ export class SqliteConversations implements ConversationStore {
   saveTurnRecord(record: TurnRecord): void {
     this.sql.run(
       `INSERT OR REPLACE INTO turn_records (id, conversation_id, message_id, model_id, stop_reason,
-         tool_calls, provider_rounds, started_at, duration_ms, error_code, taint)
+         tool_calls, provider_rounds, started_at, duration_ms, error_code, error_message, budget,
+         taint)
        VALUES (@id, @conversationId, @messageId, @modelId, @stopReason, @toolCalls,
-         @providerRounds, @startedAt, @durationMs, @errorCode, @taint)`,
+         @providerRounds, @startedAt, @durationMs, @errorCode, @errorMessage, @budget, @taint)`,
       {
         ...record,
+        budget: record.budget === null ? null : JSON.stringify(record.budget),
         toolCalls: JSON.stringify(record.toolCalls),
         taint: record.taint === null ? null : JSON.stringify(record.taint),
       },

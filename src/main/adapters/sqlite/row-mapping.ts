@@ -53,6 +53,8 @@ export interface TurnRecordRow {
   started_at: number;
   duration_ms: number;
   error_code: string | null;
+  error_message: string | null;
+  budget: string | null;
   taint: string | null;
 }
 
@@ -106,6 +108,12 @@ const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED', 'PENDING
 /** The same schema the IPC contract uses: one definition of a stored part. */
 const messagePartSchema: z.ZodType<MessagePart> = sharedMessagePartSchema;
 const toolCallCountsSchema = z.record(z.string(), z.number());
+const budgetCounter = z.object({ used: z.number(), limit: z.number().nullable() });
+const turnBudgetSchema = z.object({
+  perTool: z.record(z.string(), budgetCounter),
+  total: budgetCounter,
+  rounds: budgetCounter,
+});
 const turnTaintSchema = z.object({
   toolCallId: z.string().nullable(),
   reasons: z.array(z.object({ tool: z.string(), detail: z.string().nullable() })),
@@ -181,6 +189,11 @@ export function toTurnRecord(row: TurnRecordRow): TurnRecord {
     startedAt: row.started_at,
     durationMs: row.duration_ms,
     errorCode: row.error_code,
+    errorMessage: row.error_message,
+    budget:
+      row.budget === null
+        ? null
+        : parseJsonColumn(turnBudgetSchema, row.budget, 'turn_records.budget'),
     taint:
       row.taint === null ? null : parseJsonColumn(turnTaintSchema, row.taint, 'turn_records.taint'),
   };

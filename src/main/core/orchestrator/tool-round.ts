@@ -118,7 +118,8 @@ export async function* runToolCalls(
       arguments: call.parsed.ok ? call.parsed.arguments : call.argumentsJson,
     };
     const startedAt = context.clock.now();
-    const outcome = await decideAndRun(call, context);
+    const waited = { ms: 0 };
+    const outcome = await decideAndRun(call, context, waited);
     if (outcome.status === 'skipped') skipped += 1;
     if (outcome.status === 'budget' && context.budget.totalExhausted) totalExhausted = true;
     yield {
@@ -128,7 +129,8 @@ export async function* runToolCalls(
       name: call.name,
       status: outcome.status,
       output: outcome.output,
-      durationMs: context.clock.now() - startedAt,
+      // The tool's own time: not the time its approval prompt waited for the user.
+      durationMs: Math.max(0, context.clock.now() - startedAt - waited.ms),
       artifacts: outcome.artifacts,
     };
     if (outcome.tainted) {
@@ -146,7 +148,11 @@ export async function* runToolCalls(
   return { allSkipped: calls.length > 0 && skipped === calls.length, totalExhausted };
 }
 
-async function decideAndRun(call: PlannedCall, context: ToolRoundContext): Promise<CallOutcome> {
+async function decideAndRun(
+  call: PlannedCall,
+  context: ToolRoundContext,
+  waited: { ms: number },
+): Promise<CallOutcome> {
   const error = (output: string): CallOutcome => ({ status: 'error', output, artifacts: [] });
   if (!call.parsed.ok) return error(`Invalid tool arguments: ${call.parsed.error}`);
   const tool = context.tools.find((candidate) => candidate.name === call.name);
@@ -176,7 +182,7 @@ async function decideAndRun(call: PlannedCall, context: ToolRoundContext): Promi
     taint: context.taint.snapshot(),
     signal: context.signal,
     logger: context.logger,
-    approve: context.approve,
+    approve: timedApprover(context, waited),
   });
   // Whatever the outcome (an error page, a failed program still printed something), the call ran.
   const tainted = context.taint.record(
@@ -226,4 +232,21 @@ function resultMessage(toolMode: ToolMode, call: PlannedCall, outcome: CallOutco
 /** A model-chosen name made safe to echo inside an attribute or a sentence. */
 function echoName(name: string): string {
   return name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, MAX_ECHOED_NAME_CHARS);
+}
+
+/** The turn's approver, adding the time each prompt waits to `waited` (none: undefined). */
+function timedApprover(
+  context: ToolRoundContext,
+  waited: { ms: number },
+): ToolRoundContext['approve'] {
+  const approve = context.approve;
+  if (!approve) return undefined;
+  return async (request, signal) => {
+    const askedAt = context.clock.now();
+    try {
+      return await approve(request, signal);
+    } finally {
+      waited.ms += context.clock.now() - askedAt;
+    }
+  };
 }

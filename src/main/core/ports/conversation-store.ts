@@ -41,6 +41,8 @@ export interface ConversationStore {
   /** Replaces the parts and/or status of a message in one transaction. */
   updateMessage(id: string, patch: MessagePatch): void;
   listMessages(conversationId: string): Message[];
+  /** Removes one message with its parts and turn record (a failed answer that is retried). */
+  deleteMessage(id: string): void;
   getMessage(id: string): Message | null;
   /** Full-text search over message text; user syntax is quoted, never interpreted. */
   searchMessages(query: string, limit?: number): MessageSearchHit[];

@@ -54,6 +54,7 @@ async function startTurn(
         ...(request.attachments?.length
           ? { attachments: decodeAttachments(request.attachments) }
           : {}),
+        ...(request.retry ? { retry: true } : {}),
       },
       (event) => {
         events.publish('turn.event', { turnId, event });

@@ -48,6 +48,11 @@ export function createConversationHandlers(context: HostContext): ConversationHa
           stopReason: record.stopReason,
           toolCalls: record.toolCalls,
           durationMs: record.durationMs,
+          budget: record.budget,
+          error:
+            record.errorCode === null
+              ? null
+              : { code: record.errorCode, message: record.errorMessage ?? '' },
           taint: record.taint,
         })),
       };

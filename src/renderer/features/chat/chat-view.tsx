@@ -3,15 +3,16 @@
  * streaming in, and the composer.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import { messageText } from '../../../shared/message-parts';
 import { useT } from '../../i18n/use-t';
-import { budgetFromToolCalls } from '../../state/budget-text';
+import { budgetFromToolCalls, storedBudget } from '../../state/budget-text';
 import type { ShownTurn } from '../../state/app-state';
 import { useApp } from '../../state/store';
 import { AssistantMessage, UserMessage } from './message-view';
 import { Composer } from './composer';
 import { useMessageWindow } from './use-message-window';
+import { useStickToBottom } from './use-stick-to-bottom';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -32,6 +33,18 @@ export function ChatView(): ReactNode {
   // conversation renders from its end (use-message-window.ts).
   const { start, sentinel } = useMessageWindow(activeId, messages.length);
   const liveKey = [...liveIds].join(' ');
+  const retry = useApp((state) => state.retry);
+  const last = messages.at(-1);
+  // Only the last stored answer, when it failed, was stopped or came back empty, and no turn
+  // runs in this conversation.
+  const retriable =
+    last !== undefined &&
+    last.role === 'assistant' &&
+    running === null &&
+    !liveIds.has(last.id) &&
+    (last.status !== 'complete' || messageText(last.parts).trim() === '')
+      ? last.id
+      : null;
   const stored = useMemo(
     () =>
       messages
@@ -53,6 +66,7 @@ export function ChatView(): ReactNode {
               status={message.status}
               budget={
                 budgets[message.id] ??
+                storedBudget(turns[message.id]) ??
                 budgetFromToolCalls(
                   turns[message.id]?.turnId ?? '',
                   turns[message.id]?.toolCalls ?? {},
@@ -61,23 +75,28 @@ export function ChatView(): ReactNode {
               taint={turns[message.id]?.taint?.reasons ?? []}
               taintedCallId={turns[message.id]?.taint?.toolCallId ?? null}
               stopReason={turns[message.id]?.stopReason ?? null}
-              error={null}
+              error={turns[message.id]?.error ?? null}
+              {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
             />
           ),
         ),
     // liveIds is read through liveKey, its string form.
-    [messages, turns, budgets, liveKey, start],
+    [messages, turns, budgets, liveKey, start, retriable, retry],
   );
-  const bottom = useRef<HTMLDivElement>(null);
   const lastLive = live.at(-1);
+  const { scroller, atBottom, jumpToBottom, follow } = useStickToBottom(activeId);
   useEffect(() => {
-    bottom.current?.scrollIntoView({ block: 'end' });
-  }, [messages.length, lastLive?.parts, sendingText]);
+    follow();
+  }, [messages.length, lastLive?.parts, sendingText, follow]);
+  // Sending is a wish to see the answer: follow it again.
+  useEffect(() => {
+    if (sendingText !== null) jumpToBottom();
+  }, [sendingText, jumpToBottom]);
 
   return (
     <main className="chat">
       <ChatHeader />
-      <div className="messages" data-testid="messages">
+      <div className="messages" data-testid="messages" ref={scroller}>
         {messages.length === 0 && live.length === 0 && sendingText === null && (
           <div className="empty-chat">{t('chat.empty')}</div>
         )}
@@ -96,8 +115,17 @@ export function ChatView(): ReactNode {
             />
           </>
         )}
-        <div ref={bottom} />
       </div>
+      {!atBottom && (
+        <button
+          type="button"
+          className="button jump-to-latest"
+          data-testid="jump-to-latest"
+          onClick={jumpToBottom}
+        >
+          {t('chat.jumpToLatest')}
+        </button>
+      )}
       <Composer runningTurnId={running?.turnId ?? null} />
     </main>
   );

@@ -28,6 +28,8 @@ export interface AssistantMessageProps {
   taintedCallId?: string | null;
   stopReason: StopReasonShown | null;
   error: PublicError | null;
+  /** Offered under the conversation's last answer when it failed, stopped or came back empty. */
+  onRetry?: () => void;
 }
 
 /** The user's message, as plain text, with the files sent along. */
@@ -63,6 +65,11 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
       <div className="message-role">{t('chat.assistant')}</div>
       <div className="message-body">
         {items.length === 0 && running && <div className="thinking">{t('chat.thinking')}</div>}
+        {!running && props.status === 'complete' && !items.some(shownToUser) && (
+          <div className="notice empty-reply" data-testid="empty-reply">
+            {t('chat.emptyReply')}
+          </div>
+        )}
         {items.map((item, index) => {
           switch (item.kind) {
             case 'text':
@@ -103,6 +110,17 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
           </span>
         )}
         <StopReason reason={props.stopReason} status={props.status} error={props.error} />
+        {props.onRetry && (
+          <button
+            type="button"
+            className="button retry-button"
+            data-testid="retry-turn"
+            title={t('chat.retryHelp')}
+            onClick={props.onRetry}
+          >
+            {t('chat.retry')}
+          </button>
+        )}
       </div>
     </div>
   );
@@ -116,9 +134,17 @@ function StopReason(props: {
   const t = useT();
   const reason = props.status === 'interrupted' ? 'interrupted' : props.reason;
   if (reason === null || reason === 'completed') return null;
+  const message = props.error?.message.trim() ?? '';
   return (
     <span className={`stop-reason stop-${reason}`} data-testid="stop-reason" data-reason={reason}>
-      {t(`stop.${reason}`, { message: props.error?.message ?? '' })}
+      {reason === 'error' && message === ''
+        ? t('stop.errorUnknown')
+        : t(`stop.${reason}`, { message })}
     </span>
   );
+}
+
+/** Whether an item is something the user sees as the answer (visible text, a call, a file). */
+function shownToUser(item: ReturnType<typeof displayItems>[number]): boolean {
+  return item.kind !== 'text' || item.text.trim() !== '';
 }

@@ -1,0 +1,86 @@
+/**
+ * Follows the newest content of the message list only while the user is at its bottom: scrolling
+ * up while an answer streams leaves the view where the user put it (and offers a jump back), and
+ * content that grows after the last render (an image that loads, a diagram drawn late) keeps a
+ * view that was at the bottom at the bottom.
+ */
+import type { RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** "At the bottom": closer than this many pixels (a wheel notch is about 100). */
+export const AT_BOTTOM_PX = 80;
+
+/** Whether a scroller at these measures shows its end. */
+export function isAtBottom(scroller: {
+  scrollHeight: number;
+  scrollTop: number;
+  clientHeight: number;
+}): boolean {
+  return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= AT_BOTTOM_PX;
+}
+
+export interface StickToBottom {
+  /** The scroller's ref. */
+  scroller: RefObject<HTMLDivElement | null>;
+  /** False once the user scrolled away from the bottom; the jump button shows then. */
+  atBottom: boolean;
+  /** Scrolls to the end and follows it again. */
+  jumpToBottom(): void;
+  /** Call after new content rendered: scrolls to the end if the view was following it. */
+  follow(): void;
+}
+
+/** `resetKey`: a new conversation starts at its end again. */
+export function useStickToBottom(resetKey: string | null): StickToBottom {
+  const scroller = useRef<HTMLDivElement | null>(null);
+  const following = useRef(true);
+  const [atBottom, setAtBottom] = useState(true);
+
+  const toEnd = useCallback(() => {
+    const element = scroller.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, []);
+  const follow = useCallback(() => {
+    if (following.current) toEnd();
+  }, [toEnd]);
+  const jumpToBottom = useCallback(() => {
+    following.current = true;
+    setAtBottom(true);
+    toEnd();
+  }, [toEnd]);
+
+  useEffect(() => {
+    following.current = true;
+    setAtBottom(true);
+    toEnd();
+  }, [resetKey, toEnd]);
+
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const onScroll = (): void => {
+      const bottom = isAtBottom(element);
+      following.current = bottom;
+      setAtBottom(bottom);
+    };
+    element.addEventListener('scroll', onScroll, { passive: true });
+    // Content that grows without a render of ours (images, late diagrams) while following.
+    const resize = new ResizeObserver(() => {
+      if (following.current) toEnd();
+    });
+    for (const child of Array.from(element.children)) resize.observe(child);
+    const added = new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of Array.from(record.addedNodes))
+          if (node instanceof Element) resize.observe(node);
+    });
+    added.observe(element, { childList: true });
+    return () => {
+      element.removeEventListener('scroll', onScroll);
+      resize.disconnect();
+      added.disconnect();
+    };
+  }, [toEnd]);
+
+  return { scroller, atBottom, jumpToBottom, follow };
+}
