@@ -155,8 +155,9 @@ export function ModelEditor(props: {
   };
   const pick = (id: string, stated: ListedModel | null): void => {
     edited('model', setModel)(id);
-    // A new model: what its provider states, else text only until the user says otherwise.
-    setVision(stated?.vision ?? false);
+    // What the provider states; another model it says nothing about starts as text only.
+    if (stated?.vision != null) setVision(stated.vision);
+    else if (id !== model.trim()) setVision(false);
     if (stated?.tools != null) setToolMode(stated.tools ? 'native' : 'prompt');
   };
   const preset = presetById(presetId);
