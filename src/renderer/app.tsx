@@ -1,4 +1,7 @@
-/** The app shell: loading, first-run setup, or the sidebar + chat; settings over it; errors. */
+/**
+ * The app shell: loading, first-run setup, or the sidebar + chat; settings over it; errors; the
+ * keyboard shortcuts; the saved theme applied once the bridge is up.
+ */
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { ApprovalPrompt } from './features/approval/approval-prompt';
@@ -7,6 +10,8 @@ import { McpStaleBanner } from './features/mcp/mcp-stale-banner';
 import { ConversationList } from './features/conversations/conversation-list';
 import { SettingsPanel } from './features/settings/settings-panel';
 import { SetupScreen } from './features/setup/setup-screen';
+import { KeyboardShortcuts } from './features/shortcuts/keyboard-shortcuts';
+import { loadThemeSetting } from './features/theme/theme';
 import { useT } from './i18n/use-t';
 import { useApp } from './state/store';
 
@@ -17,6 +22,11 @@ export function App(): ReactNode {
   const connected = useApp((state) => state.connected);
   const settingsOpen = useApp((state) => state.settingsOpen);
   const locale = useApp((state) => state.locale);
+  const bridge = useApp((state) => state.bridge);
+  useEffect(() => {
+    // The cached theme painted the first frame (main.tsx); the saved setting decides.
+    if (bridge) void loadThemeSetting(bridge).catch(() => undefined);
+  }, [bridge]);
   useEffect(() => {
     document.documentElement.lang = locale;
     document.title = t('app.title');
@@ -36,6 +46,7 @@ export function App(): ReactNode {
       )}
       {settingsOpen && <SettingsPanel />}
       <ApprovalPrompt />
+      <KeyboardShortcuts />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createBridge } from './bridge/create-bridge';
+import { applyCachedTheme } from './features/theme/theme';
 import { appStore } from './state/store';
 import './styles/base.css';
 import './styles/chat.css';
@@ -13,6 +14,8 @@ import './styles/settings.css';
 
 const root = document.getElementById('root');
 if (root) {
+  // Before the first render, so the first frame is already in the right theme.
+  applyCachedTheme();
   void appStore.getState().start(createBridge());
   createRoot(root).render(
     <StrictMode>

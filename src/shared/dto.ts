@@ -62,6 +62,8 @@ export interface TurnRecord {
   conversationId: string;
   messageId: string;
   modelId: string | null;
+  /** The model name the requests carried (e.g. `qwen3:8b`), or null for older records. */
+  modelName: string | null;
   stopReason: StopReason | 'interrupted';
   toolCalls: Record<string, number>;
   providerRounds: number;

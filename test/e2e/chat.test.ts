@@ -71,6 +71,8 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     await expect
       .poll(() => page.getByTestId('budget-meter').textContent())
       .toBe('save_memory 1 · use_skill 1 · total 2/48');
+    // Each answer says which model wrote it.
+    expect(await page.getByTestId('message-model').last().textContent()).toBe('scripted-model');
   }, 60_000);
 
   it('Stop mid-stream leaves a canceled message, also after a reload', async () => {
@@ -125,7 +127,7 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     );
     // After a reload the meter shows the stored counts (the live caps are gone).
     expect(await page.getByTestId('budget-meter').textContent()).toBe(
-      'save_memory 1 · use_skill 1 · 总计 2',
+      'save_memory 1 · use_skill 1 · 总计 2/48',
     );
     await screenshot(page, 'chat-zh');
     await page.getByTestId('settings-open').click();
@@ -141,9 +143,11 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     const answer = page.getByTestId('message-assistant').last();
     await expect.poll(() => answer.getAttribute('data-status')).toBe('error');
     const reason = answer.getByTestId('stop-reason');
+    // The reason in words (the UI's language may be 简体中文 here: the server's reason is not).
     await expect
       .poll(() => reason.textContent())
-      .toBe('The turn failed: The model server rejected the API key (HTTP 401)');
+      .toContain('The model server rejected the API key (HTTP 401)');
+    expect(await reason.getAttribute('data-reason')).toBe('error');
 
     // Reopened, it still says why.
     await page.reload();
@@ -151,7 +155,7 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     const reopened = page.getByTestId('message-assistant').last();
     await expect
       .poll(() => reopened.getByTestId('stop-reason').textContent())
-      .toBe('The turn failed: The model server rejected the API key (HTTP 401)');
+      .toContain('The model server rejected the API key (HTTP 401)');
     await screenshot(page, 'chat-failed-turn');
 
     await reopened.getByTestId('retry-turn').click();

@@ -39,10 +39,21 @@ describe('SettingsService', () => {
     store.close();
   });
 
+  it('ui.theme: light, dark or system (the default, also for a value stored before it existed)', () => {
+    const { settings, store } = service();
+    store.settings.setSetting('ui', { language: 'zh-CN' });
+    expect(settings.get('ui')).toEqual({ language: 'zh-CN', theme: 'system' });
+    expect(settings.update('ui', { theme: 'dark' })).toEqual({ language: 'zh-CN', theme: 'dark' });
+    expect(() => settings.update('ui', { theme: 'sepia' as 'dark' })).toThrow(/ui\.theme/);
+    store.close();
+  });
+
   it('falls back to defaults (and logs) when a stored value no longer fits', () => {
     const { settings, store, logger } = service();
     store.settings.setSetting('ui', { language: 'klingon' });
-    expect(settings.get('ui')).toEqual({ language: 'system' });
+    expect(settings.get('ui')).toEqual({ language: 'system', theme: 'system' });
+    store.settings.setSetting('ui', { language: 'en', theme: 'sepia' });
+    expect(settings.get('ui')).toEqual({ language: 'system', theme: 'system' });
     expect(
       logger.entries.some((entry) => entry.level === 'warn' && entry.fields?.key === 'ui'),
     ).toBe(true);

@@ -847,6 +847,7 @@ function turnRecord(overrides: Partial<TurnRecord> & { id: string }): TurnRecord
     conversationId: 'c1',
     messageId: 'a1',
     modelId: 'm1',
+    modelName: 'qwen3:8b',
     stopReason: 'completed',
     toolCalls: {},
     providerRounds: 1,

@@ -222,6 +222,7 @@ export class ChatService {
         conversationId: conversation.id,
         messageId,
         modelId: request.model.id,
+        modelName: request.model.model,
         stopReason,
         toolCalls: end?.toolCalls ?? {},
         providerRounds: end?.providerRounds ?? 0,

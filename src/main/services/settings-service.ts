@@ -54,6 +54,8 @@ const mcpSettings = z.object({
 
 const uiSettings = z.object({
   language: z.enum(['system', 'zh-CN', 'en']).default('system'),
+  /** Light, dark, or follow the system's `prefers-color-scheme` (live). */
+  theme: z.enum(['system', 'light', 'dark']).default('system'),
 });
 
 export const SETTINGS_SCHEMAS = {

@@ -3,6 +3,7 @@ import { KEYCHAIN_EN } from './messages-keychain-en';
 import { MCP_EN } from './messages-mcp-en';
 import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
+import { UI_EN } from './messages-ui-en';
 
 /** English UI text (the settings and MCP pages' text lives in their own files). */
 export const EN_MESSAGES = {
@@ -10,6 +11,7 @@ export const EN_MESSAGES = {
   ...MCP_EN,
   ...KEYCHAIN_EN,
   ...MODELS_EN,
+  ...UI_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

@@ -4,6 +4,7 @@ import { KEYCHAIN_ZH } from './messages-keychain-zh';
 import { MCP_ZH } from './messages-mcp-zh';
 import { MODELS_ZH } from './messages-models-zh';
 import { SETTINGS_ZH } from './messages-settings-zh';
+import { UI_ZH } from './messages-ui-zh';
 
 /** Simplified Chinese UI text. */
 export const ZH_MESSAGES: Record<MessageKey, string> = {
@@ -11,6 +12,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...MCP_ZH,
   ...KEYCHAIN_ZH,
   ...MODELS_ZH,
+  ...UI_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
   'app.offline': '未连接到 Aivory，正在重连…（若持续如此，请重新打开 aivory serve 打印的网址）',

@@ -17,6 +17,8 @@ export interface LiveTurn {
   turnId: string;
   conversationId: string | null;
   messageId: string | null;
+  /** The model answering (its name as sent), once `turn-start` came. */
+  model: string | null;
   parts: MessagePart[];
   budget: BudgetUpdateEvent | null;
   /** What untrusted content this turn has read (empty while it has read none). */
@@ -34,6 +36,7 @@ export function emptyTurn(turnId: string): LiveTurn {
     turnId,
     conversationId: null,
     messageId: null,
+    model: null,
     parts: [],
     budget: null,
     taint: [],
@@ -48,7 +51,12 @@ export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
   const next: LiveTurn = { ...turn, parts: applyEventToParts(turn.parts, event) };
   switch (event.type) {
     case 'turn-start':
-      return { ...next, conversationId: event.conversationId, messageId: event.messageId };
+      return {
+        ...next,
+        conversationId: event.conversationId,
+        messageId: event.messageId,
+        model: event.model,
+      };
     case 'tool-call-start':
       return { ...next, running: { ...turn.running, [event.toolCallId]: event.name } };
     case 'tool-result': {

@@ -85,6 +85,8 @@ export const messageSchema = z.object({
 export const turnSummarySchema = z.object({
   turnId: z.string(),
   messageId: z.string(),
+  /** The model that wrote the answer (its name as sent), or null for older turns. */
+  model: z.string().nullable(),
   stopReason: z.union([stopReasonSchema, z.literal('interrupted')]),
   toolCalls: z.record(z.string(), z.number()),
   durationMs: z.number(),
@@ -255,5 +257,8 @@ export const settingsViewSchema = z.object({
   }),
   /** stdio MCP services are allowed (they run a local command). */
   mcp: z.object({ allowLocalCommands: z.boolean() }),
-  ui: z.object({ language: z.enum(['system', 'zh-CN', 'en']) }),
+  ui: z.object({
+    language: z.enum(['system', 'zh-CN', 'en']),
+    theme: z.enum(['system', 'light', 'dark']),
+  }),
 });

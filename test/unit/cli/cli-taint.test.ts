@@ -134,6 +134,7 @@ describe('aivory chat and a tainted turn', () => {
       conversationId: 'c1',
       messageId: 'a1',
       modelId: null,
+      modelName: 'scripted-model',
       stopReason: 'completed',
       toolCalls: { web_fetch: 1 },
       providerRounds: 2,

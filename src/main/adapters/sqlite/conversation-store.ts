@@ -168,9 +168,10 @@ export class SqliteConversations implements ConversationStore {
     this.sql.run(
       `INSERT OR REPLACE INTO turn_records (id, conversation_id, message_id, model_id, stop_reason,
          tool_calls, provider_rounds, started_at, duration_ms, error_code, error_message, budget,
-         taint)
+         taint, model_name)
        VALUES (@id, @conversationId, @messageId, @modelId, @stopReason, @toolCalls,
-         @providerRounds, @startedAt, @durationMs, @errorCode, @errorMessage, @budget, @taint)`,
+         @providerRounds, @startedAt, @durationMs, @errorCode, @errorMessage, @budget, @taint,
+         @modelName)`,
       {
         ...record,
         budget: record.budget === null ? null : JSON.stringify(record.budget),

@@ -55,6 +55,7 @@ export interface TurnRecordRow {
   error_code: string | null;
   error_message: string | null;
   budget: string | null;
+  model_name: string | null;
   taint: string | null;
 }
 
@@ -190,6 +191,7 @@ export function toTurnRecord(row: TurnRecordRow): TurnRecord {
     durationMs: row.duration_ms,
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    modelName: row.model_name,
     budget:
       row.budget === null
         ? null

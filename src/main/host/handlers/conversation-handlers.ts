@@ -45,6 +45,7 @@ export function createConversationHandlers(context: HostContext): ConversationHa
         turns: stores.conversations.listTurnRecords(id).map((record) => ({
           turnId: record.id,
           messageId: record.messageId,
+          model: record.modelName,
           stopReason: record.stopReason,
           toolCalls: record.toolCalls,
           durationMs: record.durationMs,

@@ -76,6 +76,7 @@ export function ChatView(): ReactNode {
               taintedCallId={turns[message.id]?.taint?.toolCallId ?? null}
               stopReason={turns[message.id]?.stopReason ?? null}
               error={turns[message.id]?.error ?? null}
+              model={turns[message.id]?.model ?? null}
               {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
             />
           ),
@@ -157,6 +158,7 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
       budget={turn.budget}
       taint={turn.taint}
       taintedCallId={turn.taintedCallId}
+      model={turn.model}
       stopReason={end?.stopReason ?? null}
       error={end?.error ?? null}
     />,

@@ -30,6 +30,8 @@ export interface AssistantMessageProps {
   error: PublicError | null;
   /** Offered under the conversation's last answer when it failed, stopped or came back empty. */
   onRetry?: () => void;
+  /** The model that wrote the answer, when known. */
+  model?: string | null;
 }
 
 /** The user's message, as plain text, with the files sent along. */
@@ -95,6 +97,11 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         })}
       </div>
       <div className="message-footer">
+        {props.model && (
+          <span className="message-model muted" data-testid="message-model">
+            {props.model}
+          </span>
+        )}
         {props.budget && (
           <span className="budget-meter" data-testid="budget-meter">
             {budgetText(props.budget, t('budget.total'))}

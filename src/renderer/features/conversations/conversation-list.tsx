@@ -1,7 +1,11 @@
-/** The sidebar: new chat, search (full text), the conversations newest first, settings. */
+/**
+ * The sidebar: new chat, search (full text), the conversations newest first, settings. A long
+ * title ends in "…" and shows whole as the item's tooltip; ⌘/Ctrl+K focuses the search field.
+ */
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
+import { SEARCH_FIELD_ID } from '../shortcuts/use-shortcuts';
 
 /** The sidebar with the conversations and full-text search. */
 export function ConversationList(): ReactNode {
@@ -27,8 +31,10 @@ export function ConversationList(): ReactNode {
           ＋ {t('sidebar.newChat')}
         </button>
         <input
+          id={SEARCH_FIELD_ID}
           className="search"
           type="search"
+          aria-label={t('sidebar.search')}
           data-testid="conversation-search"
           placeholder={t('sidebar.search')}
           value={query}
@@ -47,9 +53,11 @@ export function ConversationList(): ReactNode {
                   type="button"
                   className={`conversation-item${conversation.id === activeId ? ' active' : ''}`}
                   data-testid="conversation-item"
+                  aria-current={conversation.id === activeId ? 'page' : undefined}
+                  title={conversation.title}
                   onClick={() => void open(conversation.id)}
                 >
-                  {conversation.title}
+                  <span className="conversation-title">{conversation.title}</span>
                 </button>
               </li>
             ))
@@ -61,7 +69,9 @@ export function ConversationList(): ReactNode {
                   data-testid="search-hit"
                   onClick={() => void open(hit.conversationId)}
                 >
-                  <span className="hit-title">{hit.title}</span>
+                  <span className="hit-title" title={hit.title}>
+                    {hit.title}
+                  </span>
                   <span className="hit-snippet">{hit.snippet}</span>
                 </button>
               </li>

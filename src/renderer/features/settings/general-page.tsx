@@ -1,12 +1,15 @@
-/** 通用: language, the default mode of new turns, the version. */
+/** 通用: language, theme, the default mode of new turns, the version. */
 import type { ReactNode } from 'react';
 import type { TurnMode } from '../../../shared/dto';
 import type { LanguageSetting } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
+import type { ThemeSetting } from '../theme/theme';
+import { saveThemeSetting, useThemeSetting } from '../theme/theme';
 import { SecretStorageLine } from './secret-storage-line';
 
 const MODES: readonly TurnMode[] = ['fast', 'normal', 'deep'];
+const THEMES: readonly ThemeSetting[] = ['system', 'light', 'dark'];
 
 /** The general page (the one settings opens on). */
 export function GeneralPage(): ReactNode {
@@ -18,10 +21,19 @@ export function GeneralPage(): ReactNode {
   const setMode = useApp((state) => state.setMode);
   const showError = useApp((state) => state.showError);
   const version = useApp((state) => state.version);
+  const theme = useThemeSetting();
   const saveMode = async (next: TurnMode): Promise<void> => {
     setMode(next);
     try {
       await bridge?.invoke('settings.set', { key: 'chat', values: { defaultMode: next } });
+    } catch (error) {
+      showError(error);
+    }
+  };
+  const saveTheme = async (next: ThemeSetting): Promise<void> => {
+    if (!bridge) return;
+    try {
+      await saveThemeSetting(bridge, next);
     } catch (error) {
       showError(error);
     }
@@ -38,6 +50,21 @@ export function GeneralPage(): ReactNode {
           <option value="system">{t('settings.language.system')}</option>
           <option value="zh-CN">简体中文</option>
           <option value="en">English</option>
+        </select>
+      </section>
+      <section className="settings-block">
+        <h3>{t('ui.theme')}</h3>
+        <select
+          data-testid="settings-theme"
+          aria-label={t('ui.theme')}
+          value={theme}
+          onChange={(event) => void saveTheme(event.target.value as ThemeSetting)}
+        >
+          {THEMES.map((value) => (
+            <option key={value} value={value}>
+              {t(`ui.theme.${value}`)}
+            </option>
+          ))}
         </select>
       </section>
       <section className="settings-block">

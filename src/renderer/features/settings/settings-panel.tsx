@@ -1,9 +1,12 @@
 /**
  * Settings, following the seed's information architecture: 通用; AI 与模型 → 模型; 能力与集成 →
- * 工具 / MCP 服务 / 技能 / 提示词; 记忆. A navigation column and the chosen page.
+ * 工具 / MCP 服务 / 技能 / 提示词; 记忆. A navigation column and the chosen page. A modal dialog: it
+ * takes focus when it opens (the current page's navigation item), keeps Tab inside, and closes
+ * on Esc or a click beside it, giving focus back (`use-modal-dialog.ts`).
  */
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { useModalDialog } from '../../components/use-modal-dialog';
 import type { MessageKey } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
@@ -42,11 +45,20 @@ export function SettingsPanel(): ReactNode {
   const t = useT();
   const close = useApp((state) => state.setSettingsOpen);
   const [page, setPage] = useState<SettingsPageId>('general');
+  const dialog = useRef<HTMLDivElement>(null);
+  const backdrop = useModalDialog(dialog, () => close(false));
   return (
-    <div className="overlay" role="dialog" aria-modal="true" data-testid="settings-panel">
-      <div className="panel settings-panel">
+    <div className="overlay" data-testid="settings-panel" {...backdrop}>
+      <div
+        ref={dialog}
+        className="panel settings-panel"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="settings-title"
+        tabIndex={-1}
+      >
         <header className="panel-header">
-          <h1>{t('settings.title')}</h1>
+          <h1 id="settings-title">{t('settings.title')}</h1>
           <button
             type="button"
             className="button ghost"
@@ -67,6 +79,7 @@ export function SettingsPanel(): ReactNode {
                     type="button"
                     className={`settings-nav-item${id === page ? ' active' : ''}`}
                     aria-current={id === page ? 'page' : undefined}
+                    data-autofocus={id === page ? true : undefined}
                     data-testid={`settings-nav-${id}`}
                     onClick={() => setPage(id)}
                   >
