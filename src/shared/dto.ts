@@ -105,6 +105,8 @@ export interface ModelConfig {
   defaultMcpServices?: string[] | null;
   apiKeyRef: string | null;
   isDefault: boolean;
+  /** Takes images as input; absent: false. */
+  vision?: boolean;
 }
 
 /**

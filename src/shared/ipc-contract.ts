@@ -162,6 +162,8 @@ const modelFields = {
   /** MCP service ids checked by default; null: every enabled service. */
   defaultMcpServices: z.array(idSchema).max(100).nullable().optional(),
   isDefault: z.boolean().optional(),
+  /** Takes images as input. */
+  vision: z.boolean().optional(),
 };
 
 const modelMethods = {
@@ -175,7 +177,8 @@ const modelMethods = {
   /**
    * Creates (no `id`) or replaces a model; `apiKey` absent keeps the saved key, null clears it.
    * A base URL on another origin drops the saved key (it was for the old server) unless a new key
-   * is given or `keepKey` is true.
+   * is given or `keepKey` is true. `keyFrom` (a saved model's id, with no `apiKey`) copies that
+   * model's key, only to a base URL on the same origin ("another model from this provider").
    */
   'models.save': method(
     z
@@ -184,6 +187,7 @@ const modelMethods = {
         ...modelFields,
         apiKey: apiKeyInput.nullable().optional(),
         keepKey: z.boolean().optional(),
+        keyFrom: idSchema.optional(),
       })
       .strict(),
     modelViewSchema,

@@ -36,8 +36,11 @@ export interface ScriptedLlmServer {
 export interface ScriptedLlmServerOptions {
   /** If set, requests without `Authorization: Bearer <apiKey>` get 401. */
   apiKey?: string;
-  /** What `GET /v1/models` lists; default `['scripted-model']`. */
-  models?: string[];
+  /**
+   * What `GET /v1/models` lists; default `['scripted-model']`. An object entry is sent as given
+   * (with `id`), e.g. OpenRouter's `architecture` / `supported_parameters` fields.
+   */
+  models?: (string | ({ id: unknown } & Record<string, unknown>))[];
 }
 
 export type Script = LlmScript<RecordedRequest>;
@@ -95,12 +98,11 @@ export async function startScriptedLlmServer(
     if (request.method === 'GET' && path === '/v1/models') {
       sendJson(response, 200, {
         object: 'list',
-        data: (options.models ?? [DEFAULT_MODEL]).map((id) => ({
-          id,
-          object: 'model',
-          created: 0,
-          owned_by: 'scripted',
-        })),
+        data: (options.models ?? [DEFAULT_MODEL]).map((entry) =>
+          typeof entry === 'string'
+            ? { id: entry, object: 'model', created: 0, owned_by: 'scripted' }
+            : { object: 'model', created: 0, owned_by: 'scripted', ...entry },
+        ),
       });
       return;
     }

@@ -6,6 +6,7 @@
 import type { ImageClient, LlmClient, McpConnector } from '../core/ports';
 import type { McpConnectorOptions } from './mcp/mcp-limits';
 import type { OpenAiImageClientOptions } from './openai/openai-image-client';
+import type { ModelListing } from './openai/model-listing';
 
 /** An LlmClient for an OpenAI-compatible server; the SDK loads at the first request. */
 export function lazyOpenAiLlmClient(options: {
@@ -65,4 +66,19 @@ export async function listServerModels(options: {
 }): Promise<string[]> {
   const { listModels } = await import('./openai/openai-llm-client');
   return listModels(options);
+}
+
+/**
+ * The models an OpenAI-compatible server lists, bounded and cleaned, with the capabilities its
+ * provider states (`openai/model-listing.ts`); the SDK loads on the call.
+ */
+export async function listServerModelDetails(options: {
+  baseUrl: string;
+  apiKey: string | null;
+  maxRetries?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}): Promise<ModelListing> {
+  const { listModelDetails } = await import('./openai/openai-llm-client');
+  return listModelDetails(options);
 }

@@ -12,7 +12,7 @@ Usage:
                                        This conversation's own tool switches (over the model's defaults)
   aivory models list                   List saved models
   aivory models add --base-url URL --model NAME [--label TEXT] [--api-key KEY]
-                    [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--mcp a,b] [--default]
+                    [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--mcp a,b] [--vision] [--default]
   aivory models mcp ID --mcp a,b|none | --clear
                                        The MCP services checked by default for a model (marked 已删除/已停用/未同步 when they cannot run)
   aivory models remove ID

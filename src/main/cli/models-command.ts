@@ -1,4 +1,7 @@
-/** `aivory models list|add|remove|default`: saved model configurations (keys in the SecretStore). */
+/**
+ * `aivory models list|add|remove|default|mcp`: saved model configurations (keys in the
+ * SecretStore); `add --vision` marks a model that takes images.
+ */
 import { parseArgs } from 'node:util';
 import type { ModelConfig } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
@@ -28,6 +31,7 @@ export async function modelsCommand(
       tools: { type: 'string' },
       mcp: { type: 'string' },
       clear: { type: 'boolean', default: false },
+      vision: { type: 'boolean', default: false },
       default: { type: 'boolean', default: false },
     },
   });
@@ -41,7 +45,7 @@ export async function modelsCommand(
       for (const model of models) {
         const key = model.apiKeyRef ? await secrets.get(model.apiKeyRef) : null;
         io.stdout(
-          `${model.isDefault ? '*' : ' '} ${model.id}\t${model.label}\t${model.model} @ ${model.baseUrl}\t${model.toolMode}\tkey: ${key ? maskSecret(key) : 'none'}\tmcp: ${describeMcpDefaults(model.defaultMcpServices, context.stores.mcp.listServices())}\n`,
+          `${model.isDefault ? '*' : ' '} ${model.id}\t${model.label}\t${model.model} @ ${model.baseUrl}\t${model.toolMode}${model.vision === true ? ', vision' : ''}\tkey: ${key ? maskSecret(key) : 'none'}\tmcp: ${describeMcpDefaults(model.defaultMcpServices, context.stores.mcp.listServices())}\n`,
         );
       }
       return EXIT_OK;
@@ -72,6 +76,7 @@ export async function modelsCommand(
         defaultMcpServices: mcpServiceIds(context, values.mcp),
         apiKeyRef,
         isDefault: values.default || models.length === 0,
+        vision: values.vision,
       };
       stores.settings.saveModel(config);
       io.stdout(`${config.id}\n`);

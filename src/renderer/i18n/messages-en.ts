@@ -1,6 +1,7 @@
 /** English UI text. Keys are the contract for every language; `{name}` marks a parameter. */
 import { KEYCHAIN_EN } from './messages-keychain-en';
 import { MCP_EN } from './messages-mcp-en';
+import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
 import { UI_EN } from './messages-ui-en';
 
@@ -9,6 +10,7 @@ export const EN_MESSAGES = {
   ...SETTINGS_EN,
   ...MCP_EN,
   ...KEYCHAIN_EN,
+  ...MODELS_EN,
   ...UI_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
@@ -78,7 +80,7 @@ export const EN_MESSAGES = {
   'tools.layer.not-model-default': "not among the model's defaults",
 
   'prompts.title': 'Insert a prompt',
-  'prompts.empty': 'No prompt templates yet (add them with aivory prompts add).',
+  'prompts.empty': 'No prompt templates yet (add them in Settings → Prompts).',
   'prompts.insert': 'Insert',
   'prompts.back': 'Back',
 

@@ -2,6 +2,7 @@
 import type { MessageKey } from './messages-en';
 import { KEYCHAIN_ZH } from './messages-keychain-zh';
 import { MCP_ZH } from './messages-mcp-zh';
+import { MODELS_ZH } from './messages-models-zh';
 import { SETTINGS_ZH } from './messages-settings-zh';
 import { UI_ZH } from './messages-ui-zh';
 
@@ -10,6 +11,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...SETTINGS_ZH,
   ...MCP_ZH,
   ...KEYCHAIN_ZH,
+  ...MODELS_ZH,
   ...UI_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
@@ -77,7 +79,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'tools.layer.not-model-default': '不在模型默认工具中',
 
   'prompts.title': '插入提示词',
-  'prompts.empty': '还没有提示词模板（可用 aivory prompts add 添加）。',
+  'prompts.empty': '还没有提示词模板（可在“设置 → 提示词”中添加）。',
   'prompts.insert': '插入',
   'prompts.back': '返回',
 

@@ -138,6 +138,8 @@ export const modelViewSchema = z.object({
     .optional(),
   isDefault: z.boolean(),
   apiKeyMasked: z.string().nullable(),
+  /** Takes images as input (set by the user, or from the provider's listing); the host sets it. */
+  vision: z.boolean().optional(),
 });
 
 /** A model given by AIVORY_BASE_URL / AIVORY_MODEL at start-up (skips the first-run screen). */
@@ -164,6 +166,17 @@ export const connectionCheckSchema = z.object({
   modelListed: z.boolean().nullable(),
   /** Why the check failed, written for the user. */
   error: z.string().nullable(),
+  /** What the provider states about its listed models (only models it says something about). */
+  capabilities: z.array(
+    z.object({
+      id: z.string(),
+      vision: z.boolean().nullable(),
+      tools: z.boolean().nullable(),
+      reasoning: z.boolean().nullable(),
+    }),
+  ),
+  /** The server listed more models than are kept (see model-listing.ts). */
+  truncated: z.boolean(),
 });
 
 /** A tool's availability. */

@@ -181,6 +181,8 @@ describe('API handlers', () => {
       models: ['a', 'b'],
       modelListed: true,
       error: null,
+      capabilities: [],
+      truncated: false,
     });
     const unauthorised = await fixture.value('models.test', { baseUrl: server.baseUrl });
     expect(unauthorised).toMatchObject({ ok: false, models: [] });

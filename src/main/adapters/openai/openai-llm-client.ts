@@ -12,6 +12,7 @@
 import OpenAI from 'openai';
 import type { ClientOptions } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { AivoryError } from '../../../shared/errors';
 import { ThinkTagSplitter } from '../../core/orchestrator/think-tag-splitter';
 import type { LlmChunk, LlmClient, LlmRequest, Logger } from '../../core/ports';
 import type { ProviderErrorContext } from './openai-errors';
@@ -23,6 +24,13 @@ import {
   toProviderError,
 } from './openai-errors';
 import { toStreamParams } from './openai-messages';
+import type { ModelListing } from './model-listing';
+import {
+  boundedFetch,
+  MAX_LISTED_MODELS,
+  MAX_LISTING_BYTES,
+  parseModelListing,
+} from './model-listing';
 import { chunksOfChoice, flushSplitter } from './openai-stream';
 
 /**
@@ -128,26 +136,43 @@ export class OpenAiLlmClient implements LlmClient {
 }
 
 /**
- * Lists the model ids an endpoint serves (`GET /models`), for setup screens and `aivory doctor`.
- * Fails with the same `AivoryError`s as `stream`.
+ * Lists the models an endpoint serves (`GET /models`), bounded and cleaned (`model-listing.ts`:
+ * it is the server's word), with the capabilities its provider states; for setup screens, the
+ * model editor and `aivory doctor`. Fails with the same `AivoryError`s as `stream`.
  */
-export async function listModels(
+export async function listModelDetails(
   options: OpenAiLlmClientOptions & { signal?: AbortSignal },
-): Promise<string[]> {
-  const client = createSdkClient(options);
+): Promise<ModelListing> {
+  const client = createSdkClient({
+    ...options,
+    fetch: boundedFetch(MAX_LISTING_BYTES, options.fetch ?? fetch),
+  });
   const context: ProviderErrorContext = {
     baseUrl: displayUrl(options.baseUrl),
     apiKey: options.apiKey,
   };
   try {
-    const ids: string[] = [];
+    const entries: unknown[] = [];
     const requestOptions = options.signal ? { signal: options.signal } : {};
-    for await (const model of client.models.list(requestOptions)) ids.push(model.id);
-    return ids;
+    for await (const model of client.models.list(requestOptions)) {
+      entries.push(model);
+      if (entries.length > MAX_LISTED_MODELS * 4) break;
+    }
+    return parseModelListing(entries);
   } catch (error) {
     if (options.signal?.aborted) throw canceledError(options.signal.reason);
+    if (error instanceof AivoryError) throw error;
+    // The SDK wraps what its fetch threw (a list larger than the cap) as a connection error.
+    if (error instanceof Error && error.cause instanceof AivoryError) throw error.cause;
     throw toProviderError(error, context);
   }
+}
+
+/** The ids of `listModelDetails`. */
+export async function listModels(
+  options: OpenAiLlmClientOptions & { signal?: AbortSignal },
+): Promise<string[]> {
+  return (await listModelDetails(options)).models.map((model) => model.id);
 }
 
 function createSdkClient(options: OpenAiLlmClientOptions): OpenAI {

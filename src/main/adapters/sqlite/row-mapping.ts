@@ -70,6 +70,7 @@ export interface ModelRow {
   default_mcp_services: string | null;
   api_key_ref: string | null;
   is_default: number;
+  vision: number;
 }
 
 export interface MemoryRow {
@@ -224,6 +225,7 @@ export function toModelConfig(row: ModelRow): ModelConfig {
         }),
     apiKeyRef: row.api_key_ref,
     isDefault: row.is_default === 1,
+    ...(row.vision === 1 ? { vision: true } : {}),
   };
 }
 

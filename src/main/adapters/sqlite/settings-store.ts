@@ -46,20 +46,22 @@ export class SqliteSettings implements SettingsStore {
       }
       this.sql.run(
         `INSERT INTO models (id, label, base_url, model, tool_mode, context_window, default_tools,
-           default_mcp_services, api_key_ref, is_default)
+           default_mcp_services, api_key_ref, is_default, vision)
          VALUES (@id, @label, @baseUrl, @model, @toolMode, @contextWindow, @defaultTools,
-           @defaultMcpServices, @apiKeyRef, @isDefault)
+           @defaultMcpServices, @apiKeyRef, @isDefault, @vision)
          ON CONFLICT (id) DO UPDATE SET label = excluded.label, base_url = excluded.base_url,
            model = excluded.model, tool_mode = excluded.tool_mode,
            context_window = excluded.context_window, default_tools = excluded.default_tools,
            default_mcp_services = excluded.default_mcp_services,
-           api_key_ref = excluded.api_key_ref, is_default = excluded.is_default`,
+           api_key_ref = excluded.api_key_ref, is_default = excluded.is_default,
+           vision = excluded.vision`,
         {
           ...model,
           defaultTools: JSON.stringify(model.defaultTools),
           defaultMcpServices:
             model.defaultMcpServices == null ? null : JSON.stringify(model.defaultMcpServices),
           isDefault: model.isDefault ? 1 : 0,
+          vision: model.vision === true ? 1 : 0,
         },
       );
     });

@@ -1,12 +1,15 @@
 /**
  * `models.*` and `app.status`: saved models as masked views, the AIVORY_* start-up model, saving
- * (key to the secret store), deleting, and the connection check of the setup screen.
+ * (key to the secret store; another model of the same provider may copy a saved key, on the same
+ * origin only), deleting, and the connection check of the setup screen and the model editor,
+ * which answers the server's model list (bounded and cleaned by the adapter) with the
+ * capabilities its provider states.
  */
 import { originOf } from '../../../shared/url-origin';
 import type { ModelConfig } from '../../../shared/dto';
 import { AivoryError, toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
-import { listServerModels } from '../../adapters/lazy-clients';
+import { listServerModelDetails } from '../../adapters/lazy-clients';
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import type { SecretStore } from '../../core/ports';
 import type { McpService } from '../../../shared/mcp';
@@ -67,15 +70,20 @@ async function saveModel(
   let apiKeyRef = existing?.apiKeyRef ?? null;
   // A key saved for one server never follows the model to another one by itself.
   const movedAway = existing !== null && originOf(existing.baseUrl) !== originOf(request.baseUrl);
+  const copiedKey =
+    request.keyFrom !== undefined && request.apiKey === undefined
+      ? await keyToCopy(context, models, request.keyFrom, request.baseUrl)
+      : null;
   const dropKey =
     request.apiKey === null ||
-    (movedAway && request.apiKey === undefined && request.keepKey !== true);
-  if (dropKey && apiKeyRef) {
+    (movedAway && request.apiKey === undefined && request.keepKey !== true && copiedKey === null);
+  const newKey = typeof request.apiKey === 'string' ? request.apiKey : copiedKey;
+  if (newKey !== null) {
+    apiKeyRef = `model:${id}:api-key`;
+    await secrets.set(apiKeyRef, newKey);
+  } else if (dropKey && apiKeyRef) {
     await secrets.delete(apiKeyRef);
     apiKeyRef = null;
-  } else if (typeof request.apiKey === 'string') {
-    apiKeyRef = `model:${id}:api-key`;
-    await secrets.set(apiKeyRef, request.apiKey);
   }
   const config: ModelConfig = {
     id,
@@ -92,6 +100,7 @@ async function saveModel(
         : request.defaultMcpServices,
     apiKeyRef,
     isDefault: request.isDefault ?? existing?.isDefault ?? models.length === 0,
+    vision: request.vision ?? existing?.vision ?? false,
   };
   stores.settings.saveModel(config);
   return modelView(config, secrets, stores.mcp.listServices());
@@ -113,16 +122,33 @@ async function testConnection(
     }
   }
   try {
-    const models = await listServerModels({
+    const listing = await listServerModelDetails({
       baseUrl: request.baseUrl,
       apiKey,
       maxRetries: 0,
       signal: AbortSignal.timeout(CONNECTION_CHECK_TIMEOUT_MS),
     });
+    const models = listing.models.map((model) => model.id);
     const modelListed = request.model === undefined ? null : models.includes(request.model);
-    return { ok: true, models, modelListed, error: null };
+    return {
+      ok: true,
+      models,
+      modelListed,
+      error: null,
+      capabilities: listing.models.filter(
+        (model) => model.vision !== null || model.tools !== null || model.reasoning !== null,
+      ),
+      truncated: listing.truncated,
+    };
   } catch (error) {
-    return { ok: false, models: [], modelListed: null, error: toPublicError(error).message };
+    return {
+      ok: false,
+      models: [],
+      modelListed: null,
+      error: toPublicError(error).message,
+      capabilities: [],
+      truncated: false,
+    };
   }
 }
 
@@ -148,7 +174,29 @@ export async function modelView(
     mcpDefaults: mcpDefaultEntries(model.defaultMcpServices, services),
     isDefault: model.isDefault,
     apiKeyMasked: key ? maskSecret(key) : null,
+    vision: model.vision === true,
   };
+}
+
+/**
+ * The saved key of model `sourceId` for a new model of the same provider: only when the new base
+ * URL has the same origin as the source's, so a copied key never reaches another server. A
+ * source without a key copies nothing.
+ */
+async function keyToCopy(
+  context: HostContext,
+  models: readonly ModelConfig[],
+  sourceId: string,
+  baseUrl: string,
+): Promise<string | null> {
+  const source = requireModel(models, sourceId);
+  if (originOf(source.baseUrl) !== originOf(baseUrl)) {
+    throw new AivoryError(
+      'invalid-input',
+      `baseUrl: the key of "${source.label}" is only sent to ${originOf(source.baseUrl)}; enter a key for ${originOf(baseUrl)}.`,
+    );
+  }
+  return source.apiKeyRef ? await context.app.secrets.get(source.apiKeyRef) : null;
 }
 
 /** The AIVORY_BASE_URL / AIVORY_MODEL start-up model, or null when either is missing. */

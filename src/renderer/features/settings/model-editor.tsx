@@ -1,15 +1,22 @@
 /**
- * A model's settings: name, provider URL, key (the saved one only masked), model, tool mode,
- * context window, and the built-in / MCP tools checked by default. "Check connection" lists the
- * server's models (a saved key is used only against the model's own URL).
+ * A model's settings: provider (a preset fills the URL and tool mode), name, provider URL, key
+ * (the saved one only masked), model, tool mode, vision, context window, and the built-in / MCP
+ * tools checked by default. "Check connection and fetch models" lists the server's models to pick
+ * from with a search box (a saved key is used only against the model's own URL); picking one
+ * fills in what the provider states. "Another model from this provider" (`template`) starts a new
+ * model on the same URL reusing the saved key, which the host copies only to the same origin.
  */
 import { originOf } from '../../../shared/url-origin';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { ToolMode } from '../../../shared/dto';
 import type { InvokeRequest, InvokeResponse } from '../../../shared/ipc-contract';
+import type { ListedModel, ProviderPreset } from '../../../shared/provider-presets';
+import { presetById, presetForBaseUrl } from '../../../shared/provider-presets';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
+import { ServerModels } from '../setup/server-models';
+import { ProviderNote, ProviderSelect } from '../setup/provider-select';
 import type { DefaultOption } from './defaults-picker';
 import { DefaultsPicker } from './defaults-picker';
 import type { FieldErrors, SaveState } from './form-controls';
@@ -29,9 +36,13 @@ const FIELD_ALIASES = {
   apiKey: ['key'],
 };
 
-/** The editor of a saved model (`model`) or a new one (null). */
+/**
+ * The editor of a saved model (`model`) or a new one (null), optionally another model of the
+ * provider of `template` (its URL, tool mode and context; its saved key by reference).
+ */
 export function ModelEditor(props: {
   model: ModelView | null;
+  template?: ModelView | null;
   toolOptions: readonly DefaultOption[];
   mcpOptions: readonly DefaultOption[];
   onDone(): void;
@@ -39,14 +50,20 @@ export function ModelEditor(props: {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const saved = props.model;
+  const template = saved === null ? (props.template ?? null) : null;
+  const start = saved ?? template;
   const [label, setLabel] = useState(saved?.label ?? '');
-  const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? '');
+  const [baseUrl, setBaseUrl] = useState(start?.baseUrl ?? '');
+  const [presetId, setPresetId] = useState(
+    start === null ? 'custom' : presetForBaseUrl(start.baseUrl).id,
+  );
   const [apiKey, setApiKey] = useState('');
   const [clearKey, setClearKey] = useState(false);
   const [keepKey, setKeepKey] = useState(false);
   const [model, setModel] = useState(saved?.model ?? '');
-  const [toolMode, setToolMode] = useState<ToolMode>(saved?.toolMode ?? 'native');
-  const [context, setContext] = useState(String(saved?.contextWindow ?? DEFAULT_CONTEXT_WINDOW));
+  const [toolMode, setToolMode] = useState<ToolMode>(start?.toolMode ?? 'native');
+  const [vision, setVision] = useState(saved?.vision ?? false);
+  const [context, setContext] = useState(String(start?.contextWindow ?? DEFAULT_CONTEXT_WINDOW));
   const [tools, setTools] = useState<string[] | null>(saved?.defaultTools ?? null);
   const [services, setServices] = useState<string[] | null>(saved?.defaultMcpServices ?? null);
   const { errors, setErrors, edited } = useFormErrors();
@@ -61,17 +78,24 @@ export function ModelEditor(props: {
     !clearKey &&
     apiKey.trim() === '' &&
     originOf(baseUrl.trim()) !== originOf(saved.baseUrl);
+  // Another model of a saved one's provider reuses its key, on the same origin only.
+  const templateKey =
+    template !== null && template.apiKeyMasked !== null && apiKey.trim() === '' ? template : null;
+  const templateKeyApplies =
+    templateKey !== null && originOf(baseUrl.trim()) === originOf(templateKey.baseUrl);
   const request = (): InvokeRequest<'models.save'> => ({
     ...(saved ? { id: saved.id } : {}),
     ...(label.trim() ? { label: label.trim() } : {}),
     baseUrl: baseUrl.trim(),
     model: model.trim(),
     toolMode,
+    vision,
     contextWindow: Number(context),
     defaultTools: tools,
     defaultMcpServices: services,
     ...(apiKey.trim() ? { apiKey: apiKey.trim() } : clearKey ? { apiKey: null } : {}),
     ...(keyWouldMove && keepKey ? { keepKey: true } : {}),
+    ...(templateKeyApplies && templateKey ? { keyFrom: templateKey.id } : {}),
   });
   const save = async (): Promise<void> => {
     const problems: FieldErrors = {
@@ -102,17 +126,52 @@ export function ModelEditor(props: {
       setCheck(
         await bridge.invoke('models.test', {
           baseUrl: baseUrl.trim(),
-          ...(apiKey.trim() ? { apiKey: apiKey.trim() } : saved ? { modelId: saved.id } : {}),
+          ...(apiKey.trim()
+            ? { apiKey: apiKey.trim() }
+            : saved
+              ? { modelId: saved.id }
+              : template
+                ? { modelId: template.id }
+                : {}),
           ...(model.trim() ? { model: model.trim() } : {}),
         }),
       );
     } catch (error) {
-      setCheck({ ok: false, models: [], modelListed: null, error: errorMessage(error) });
+      setCheck({
+        ok: false,
+        models: [],
+        modelListed: null,
+        error: errorMessage(error),
+        capabilities: [],
+        truncated: false,
+      });
     }
   };
+  const choosePreset = (preset: ProviderPreset): void => {
+    setPresetId(preset.id);
+    if (preset.baseUrl !== '') edited('baseUrl', setBaseUrl)(preset.baseUrl);
+    setToolMode(preset.toolMode);
+    setCheck(null);
+  };
+  const pick = (id: string, stated: ListedModel | null): void => {
+    edited('model', setModel)(id);
+    // What the provider states; another model it says nothing about starts as text only.
+    if (stated?.vision != null) setVision(stated.vision);
+    else if (id !== model.trim()) setVision(false);
+    if (stated?.tools != null) setToolMode(stated.tools ? 'native' : 'prompt');
+  };
+  const preset = presetById(presetId);
 
   return (
     <div className="model-editor" data-testid="model-editor">
+      <Field label="models.provider" testId="model-provider">
+        <ProviderSelect
+          value={presetId}
+          testId="model-provider"
+          onChange={(next) => choosePreset(next)}
+        />
+      </Field>
+      <ProviderNote preset={preset} baseUrl={baseUrl} testId="model-provider-note" />
       <Field label="set.models.label" testId="model-label" error={errors.label}>
         <input
           data-testid="model-label"
@@ -125,7 +184,11 @@ export function ModelEditor(props: {
           data-testid="model-base-url"
           value={baseUrl}
           placeholder="https://api.example.com/v1"
-          onChange={(e) => edited('baseUrl', setBaseUrl)(e.target.value)}
+          onChange={(e) => {
+            edited('baseUrl', setBaseUrl)(e.target.value);
+            setPresetId(presetForBaseUrl(e.target.value).id);
+            setCheck(null);
+          }}
         />
       </Field>
       <Field label="set.models.apiKey" testId="model-api-key" error={errors.apiKey}>
@@ -140,6 +203,19 @@ export function ModelEditor(props: {
           onChange={(e) => edited('apiKey', setApiKey)(e.target.value)}
         />
       </Field>
+      {templateKey !== null && (
+        <p className="field-hint" data-testid="model-sibling-key">
+          {templateKeyApplies
+            ? t('models.siblingKey', {
+                label: templateKey.label,
+                mask: templateKey.apiKeyMasked ?? '',
+              })
+            : t('models.siblingKeyStays', {
+                label: templateKey.label,
+                origin: originOf(templateKey.baseUrl),
+              })}
+        </p>
+      )}
       {keyWouldMove && (
         <label className="inline" data-testid="model-key-moves">
           <input
@@ -162,18 +238,15 @@ export function ModelEditor(props: {
           <span>{t('set.models.clearKey')}</span>
         </label>
       )}
+      {check?.ok === true && (
+        <ServerModels check={check} value={model} testId="model-list" onPick={pick} />
+      )}
       <Field label="set.models.model" testId="model-name" error={errors.model}>
         <input
           data-testid="model-name"
-          list="model-editor-options"
           value={model}
           onChange={(e) => edited('model', setModel)(e.target.value)}
         />
-        <datalist id="model-editor-options">
-          {(check?.models ?? []).map((name) => (
-            <option key={name} value={name} />
-          ))}
-        </datalist>
       </Field>
       <Field label="set.models.toolMode" testId="model-tool-mode">
         <select
@@ -185,6 +258,16 @@ export function ModelEditor(props: {
           <option value="prompt">{t('setup.toolMode.prompt')}</option>
         </select>
       </Field>
+      <label className="inline">
+        <input
+          type="checkbox"
+          data-testid="model-vision"
+          checked={vision}
+          onChange={(e) => setVision(e.target.checked)}
+        />
+        <span>{t('models.vision')}</span>
+      </label>
+      <p className="field-hint">{t('models.visionHint')}</p>
       <Field label="set.models.contextWindow" testId="model-context" error={errors.contextWindow}>
         <input
           data-testid="model-context"
@@ -219,7 +302,7 @@ export function ModelEditor(props: {
           data-testid="model-check"
           onClick={() => void test()}
         >
-          {t('set.models.check')}
+          {t('models.fetch')}
         </button>
         <button type="button" className="button ghost" onClick={props.onDone}>
           {t('form.cancel')}

@@ -1,6 +1,7 @@
 /**
- * AI 与模型 → 模型: the saved models (key masked, tool mode, context, defaults with the MCP
- * markers), the start-up model from the environment, add / edit / make default / remove.
+ * AI 与模型 → 模型: the saved models (key masked, tool mode, vision, context, defaults with the
+ * MCP markers), the start-up model from the environment, add / add another model from the same
+ * provider (its saved key reused) / edit / make default / remove.
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
@@ -28,7 +29,7 @@ export function ModelsPage(): ReactNode {
     ]);
     return { models, tools, services: mcp.services };
   });
-  const [editing, setEditing] = useState<ModelView | 'new' | null>(null);
+  const [editing, setEditing] = useState<ModelView | 'new' | { sibling: ModelView } | null>(null);
   const act = async (task: BridgeTask): Promise<void> => {
     try {
       await task();
@@ -71,6 +72,14 @@ export function ModelsPage(): ReactNode {
             <button type="button" className="button ghost" onClick={() => setEditing(model)}>
               {t('form.edit')}
             </button>
+            <button
+              type="button"
+              className="button ghost"
+              data-testid="model-add-sibling"
+              onClick={() => setEditing({ sibling: model })}
+            >
+              {t('models.addSibling')}
+            </button>
             {!model.isDefault && (
               <button
                 type="button"
@@ -108,12 +117,19 @@ export function ModelsPage(): ReactNode {
         </button>
       ) : (
         <ModelEditor
-          key={editing === 'new' ? 'new' : editing.id}
-          model={editing === 'new' ? null : editing}
+          key={
+            editing === 'new'
+              ? 'new'
+              : 'sibling' in editing
+                ? `sibling-${editing.sibling.id}`
+                : editing.id
+          }
+          model={editing === 'new' || 'sibling' in editing ? null : editing}
+          template={editing !== 'new' && 'sibling' in editing ? editing.sibling : null}
           toolOptions={toolOptions}
           mcpOptions={mcpOptions(
             loaded.services,
-            editing === 'new' ? [] : (editing.mcpDefaults ?? []),
+            editing === 'new' || 'sibling' in editing ? [] : (editing.mcpDefaults ?? []),
           )}
           onDone={done}
         />
@@ -127,6 +143,7 @@ function describeModel(t: Translate, model: ModelView): string {
   const parts = [
     ...(model.isDefault ? [t('set.models.default')] : []),
     t(model.toolMode === 'prompt' ? 'setup.toolMode.prompt' : 'setup.toolMode.native'),
+    ...(model.vision ? [t('models.cap.vision')] : []),
     `${model.contextWindow}`,
     model.apiKeyMasked ? t('set.models.key', { key: model.apiKeyMasked }) : t('set.models.noKey'),
   ];

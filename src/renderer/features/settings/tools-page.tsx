@@ -4,6 +4,7 @@
  * and web fetching limits.
  */
 import type { ReactNode } from 'react';
+import type { Translate } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { Switch } from './form-controls';
@@ -80,7 +81,7 @@ function ToolSwitches(): ReactNode {
               {tool.available
                 ? t('set.tools.available')
                 : tool.enabled
-                  ? t('set.tools.unavailable', { reason: tool.reason ?? '' })
+                  ? t('set.tools.unavailable', { reason: reasonInUi(t, tool) })
                   : t('set.tools.off')}
             </span>
           </li>
@@ -88,4 +89,14 @@ function ToolSwitches(): ReactNode {
       </ul>
     </section>
   );
+}
+
+/**
+ * The host's reason a tool is hidden, except where it names a command and this page has the form
+ * that does it (image generation: the section below).
+ */
+export function reasonInUi(t: Translate, tool: { name: string; reason: string | null }): string {
+  if (tool.name === 'image_generate' && tool.reason?.includes('aivory settings'))
+    return t('models.toolsPage.imagesOff');
+  return tool.reason ?? '';
 }

@@ -1,6 +1,8 @@
 /**
  * First run (no model configured): find local OpenAI-compatible servers on their default ports,
- * or enter a provider's URL, key and model; the connection is checked before saving.
+ * or pick a provider (or enter any OpenAI-compatible URL), its key and a model from the list the
+ * server answers; the connection is checked before saving. Choosing a found server's model opens
+ * the form on it and checks that server at once.
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
@@ -34,7 +36,7 @@ export function SetupScreen(): ReactNode {
     }
   };
   const choose = (baseUrl: string, model: string): void => {
-    setDraft({ baseUrl, model });
+    setDraft({ baseUrl, model, check: true });
     setFormKey((key) => key + 1);
   };
   return (

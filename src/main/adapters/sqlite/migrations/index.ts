@@ -10,6 +10,7 @@ import migration004 from './004_mcp';
 import migration005 from './005_turn_taint';
 import migration006 from './006_turn_taint_record';
 import migration007 from './007_turn_error_message';
+import migration008 from './008_model_vision';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly string[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];

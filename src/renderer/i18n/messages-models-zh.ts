@@ -1,0 +1,40 @@
+/** 提供方、模型列表与模型能力的简体中文文字（并入 ZH_MESSAGES）。 */
+import type { MODELS_EN } from './messages-models-en';
+
+/** Simplified Chinese text of providers, model lists and model capabilities. */
+export const MODELS_ZH: Record<keyof typeof MODELS_EN, string> = {
+  'models.provider': '提供方',
+  'models.provider.cloud': '云端提供方',
+  'models.provider.local': '本地服务',
+  'models.provider.custom': '自定义（任意兼容 OpenAI 的服务）',
+  'models.provider.needsKey': '需要 API 密钥。',
+  'models.provider.getKey': '在 {host} 创建密钥',
+  'models.provider.local.hint': '运行在本机默认端口上的服务，无需密钥。请先启动它。',
+  'models.provider.custom.hint': '填写任意兼容 OpenAI 的服务的基础地址（通常以 /v1 结尾）。',
+  'models.provider.auth': '密钥以 “Authorization: Bearer” 请求头发送，且只发往 {origin}。',
+  'models.fetch': '检查连接并获取模型',
+  'models.fetching': '正在获取…',
+  'models.search': '搜索模型',
+  'models.listed': '选择一个模型，或在下方输入框中填写模型名称。',
+  'models.listedMatch': '{count} 个模型中有 {shown} 个匹配。',
+  'models.listedMore': '仅显示 {count} 个中的前 {shown} 个；输入关键词可缩小范围。',
+  'models.listedNone': '该服务没有列出任何模型，请手动填写模型名称。',
+  'models.noMatch': '没有与“{query}”匹配的模型。',
+  'models.truncated':
+    '该服务列出的模型超出了这里能显示的数量；若找不到你要的模型，请直接填写名称。',
+  'models.cap.vision': '识图',
+  'models.cap.tools': '工具调用',
+  'models.cap.noTools': '无原生工具调用',
+  'models.cap.reasoning': '推理',
+  'models.vision': '可读取图片（视觉）',
+  'models.visionHint': '若提供方说明了该模型的能力，会据此自动填写；如有不对，可以修改。',
+  'models.saveHint.check': '请先检查连接：服务有响应后才能“保存并开始”。',
+  'models.saveHint.changed': '地址或密钥在上次检查后已更改：请重新检查连接后再保存。',
+  'models.saveHint.failed': '服务没有响应：请修正地址或密钥后再检查一次。',
+  'models.saveHint.model': '请从列表中选择模型，或填写模型名称后再保存。',
+  'models.unlisted': '“{model}”不在该服务的模型列表中（也许仍可使用）。',
+  'models.addSibling': '添加此提供方的另一个模型',
+  'models.siblingKey': '使用“{label}”已保存的密钥（{mask}）；如需使用其他密钥，请在此输入。',
+  'models.siblingKeyStays': '“{label}”的密钥只会发往 {origin}：请为此服务输入密钥。',
+  'models.toolsPage.imagesOff': '图像生成未开启：请在下方“图像生成”中选择提供方',
+};
