@@ -218,11 +218,14 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
       // More arrived, and the view stayed where the user put it.
       expect((await measure()).top).toBe(0);
 
+      // The sidebar marks the conversation while its answer runs.
+      expect(await page.getByTestId('conversation-running').count()).toBe(1);
       await page.getByTestId('jump-to-latest').click();
       await expect.poll(async () => (await measure()).fromBottom).toBeLessThanOrEqual(80);
       expect(await page.getByTestId('jump-to-latest').count()).toBe(0);
       await page.getByTestId('turn-stop').click();
       await expect.poll(() => answer.getAttribute('data-status')).toBe('canceled');
+      await expect.poll(() => page.getByTestId('conversation-running').count()).toBe(0);
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }

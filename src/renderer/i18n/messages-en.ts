@@ -42,6 +42,10 @@ export const EN_MESSAGES = {
   'chat.emptyReply': 'The model sent back an empty answer.',
   'chat.retry': 'Retry',
   'chat.jumpToLatest': '↓ Jump to latest',
+  'sidebar.running': 'Answering…',
+  'chat.reasoningLive': 'Reasoning… {seconds} s',
+  'chat.protocolRetry':
+    'The model wrote a tool call that could not be read; it was asked to write it again ({attempt} of 2).',
   'chat.retryHelp': 'Ask the model again for this answer (the failed one is replaced).',
   'chat.attachment': 'Attachment: {name} ({size})',
   'chat.artifact': 'File: {name} ({size})',

@@ -19,6 +19,8 @@ export interface LiveTurn {
   messageId: string | null;
   /** The model answering (its name as sent), once `turn-start` came. */
   model: string | null;
+  /** The latest retry after a malformed tool call (prompt mode), until the next round answers. */
+  protocolRetry: number | null;
   parts: MessagePart[];
   budget: BudgetUpdateEvent | null;
   /** What untrusted content this turn has read (empty while it has read none). */
@@ -37,6 +39,7 @@ export function emptyTurn(turnId: string): LiveTurn {
     conversationId: null,
     messageId: null,
     model: null,
+    protocolRetry: null,
     parts: [],
     budget: null,
     taint: [],
@@ -62,10 +65,13 @@ export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
     case 'tool-result': {
       const running = { ...turn.running };
       delete running[event.toolCallId];
-      return { ...next, running };
+      // A call was read and ran: the retry, if any, worked.
+      return { ...next, running, protocolRetry: null };
     }
     case 'budget-update':
       return { ...next, budget: event };
+    case 'protocol-retry':
+      return { ...next, protocolRetry: event.attempt };
     case 'turn-tainted':
       return { ...next, taint: event.reasons, taintedCallId: event.toolCallId };
     case 'turn-end':

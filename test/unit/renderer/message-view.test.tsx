@@ -2,6 +2,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { AssistantMessage } from '../../../src/renderer/features/chat/message-view';
+import { applyTurnEvent, emptyTurn } from '../../../src/renderer/state/live-turn';
 
 describe('renderer: a failed or empty answer', () => {
   it('says why the turn failed, or that no reason was recorded, and offers Retry when asked to', () => {
@@ -56,5 +57,68 @@ describe('renderer: a failed or empty answer', () => {
       />,
     );
     expect(streaming).not.toContain('empty-reply');
+  });
+});
+
+describe('renderer: long waits show what happens', () => {
+  it('reasoning still streaming shows live and open with a timer; finished, it folds away', () => {
+    const reasoning = [{ kind: 'reasoning' as const, text: 'Let me think about tea.' }];
+    const live = renderToStaticMarkup(
+      <AssistantMessage
+        parts={reasoning}
+        status="streaming"
+        budget={null}
+        stopReason={null}
+        error={null}
+      />,
+    );
+    expect(live).toContain('data-live="true"');
+    expect(live).toMatch(/<details[^>]*open=""/);
+    expect(live).toContain('Reasoning… 0 s');
+    expect(live).toContain('Let me think about tea.');
+    const done = renderToStaticMarkup(
+      <AssistantMessage
+        parts={[...reasoning, { kind: 'text', text: 'Green.' }]}
+        status="complete"
+        budget={null}
+        stopReason="completed"
+        error={null}
+      />,
+    );
+    expect(done).not.toContain('data-live');
+    expect(done).not.toMatch(/<details[^>]*open=""/);
+    expect(done).toContain('>Reasoning<');
+  });
+
+  it('a prompt-mode retry after a malformed call is shown until a call runs', () => {
+    let turn = applyTurnEvent(emptyTurn('t1'), {
+      type: 'protocol-retry',
+      turnId: 't1',
+      attempt: 1,
+      error: 'Unexpected token',
+    });
+    expect(turn.protocolRetry).toBe(1);
+    const shown = renderToStaticMarkup(
+      <AssistantMessage
+        parts={[]}
+        status="streaming"
+        budget={null}
+        stopReason={null}
+        error={null}
+        protocolRetry={turn.protocolRetry}
+      />,
+    );
+    expect(shown).toContain('it was asked to write it again (1 of 2)');
+    turn = applyTurnEvent(turn, {
+      type: 'tool-result',
+      turnId: 't1',
+      toolCallId: 'c1',
+      name: 'echo',
+      status: 'ok',
+      output: 'x',
+      durationMs: 1,
+      artifacts: [],
+    });
+    expect(turn.protocolRetry).toBeNull();
   });
 });

@@ -159,6 +159,7 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
       taint={turn.taint}
       taintedCallId={turn.taintedCallId}
       model={turn.model}
+      protocolRetry={turn.protocolRetry}
       stopReason={end?.stopReason ?? null}
       error={end?.error ?? null}
     />,

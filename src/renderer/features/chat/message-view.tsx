@@ -3,6 +3,7 @@
  * files, with the budget meter and the stop reason in plain words under it.
  */
 import type { ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { Markdown } from '../../components/markdown';
 import type { MessagePart, MessageStatus } from '../../../shared/dto';
 import type { BudgetUpdateEvent, PublicError, TaintReason } from '../../../shared/turn-events';
@@ -32,6 +33,8 @@ export interface AssistantMessageProps {
   onRetry?: () => void;
   /** The model that wrote the answer, when known. */
   model?: string | null;
+  /** The live turn's latest malformed-call retry (prompt mode), while it runs. */
+  protocolRetry?: number | null;
 }
 
 /** The user's message, as plain text, with the files sent along. */
@@ -67,6 +70,11 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
       <div className="message-role">{t('chat.assistant')}</div>
       <div className="message-body">
         {items.length === 0 && running && <div className="thinking">{t('chat.thinking')}</div>}
+        {running && props.protocolRetry != null && (
+          <div className="notice protocol-retry" data-testid="protocol-retry" role="status">
+            {t('chat.protocolRetry', { attempt: props.protocolRetry })}
+          </div>
+        )}
         {!running && props.status === 'complete' && !items.some(shownToUser) && (
           <div className="notice empty-reply" data-testid="empty-reply">
             {t('chat.emptyReply')}
@@ -76,13 +84,23 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
           switch (item.kind) {
             case 'text':
               return <Markdown key={index} text={item.text} />;
-            case 'reasoning':
+            case 'reasoning': {
+              // While the model is still reasoning (nothing after it yet), its text shows live
+              // with a timer; afterwards it folds away.
+              const live = running && index === items.length - 1;
               return (
-                <details key={index} className="reasoning">
-                  <summary>{t('chat.reasoning')}</summary>
+                <details
+                  key={index}
+                  className="reasoning"
+                  open={live || undefined}
+                  data-testid="reasoning"
+                  data-live={live ? 'true' : undefined}
+                >
+                  <summary>{live ? <ReasoningTimer /> : t('chat.reasoning')}</summary>
                   <div className="reasoning-text">{item.text}</div>
                 </details>
               );
+            }
             case 'tool':
               return (
                 <ToolTraceCard
@@ -147,6 +165,22 @@ function StopReason(props: {
       {reason === 'error' && message === ''
         ? t('stop.errorUnknown')
         : t(`stop.${reason}`, { message })}
+    </span>
+  );
+}
+
+/** "Reasoning… 12 s", counting from when it first showed. */
+function ReasoningTimer(): ReactNode {
+  const t = useT();
+  const [startedAt] = useState(() => Date.now());
+  const [now, setNow] = useState(startedAt);
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return (
+    <span data-testid="reasoning-timer">
+      {t('chat.reasoningLive', { seconds: Math.floor((now - startedAt) / 1000) })}
     </span>
   );
 }

@@ -18,6 +18,14 @@ export function ConversationList(): ReactNode {
   const newChat = useApp((state) => state.newChat);
   const search = useApp((state) => state.search);
   const openSettings = useApp((state) => state.setSettingsOpen);
+  // Conversations with a turn still running are marked (a string, so renders stay cheap).
+  const runningKey = useApp((state) =>
+    Object.values(state.liveTurns)
+      .filter((turn) => turn.end === null && turn.conversationId !== null)
+      .map((turn) => turn.conversationId)
+      .join(' '),
+  );
+  const running = new Set(runningKey.split(' '));
   return (
     <nav className="sidebar">
       <div className="sidebar-top">
@@ -55,9 +63,19 @@ export function ConversationList(): ReactNode {
                   data-testid="conversation-item"
                   aria-current={conversation.id === activeId ? 'page' : undefined}
                   title={conversation.title}
+                  data-running={running.has(conversation.id) ? 'true' : undefined}
                   onClick={() => void open(conversation.id)}
                 >
                   <span className="conversation-title">{conversation.title}</span>
+                  {running.has(conversation.id) && (
+                    <span
+                      className="conversation-running"
+                      data-testid="conversation-running"
+                      role="status"
+                      aria-label={t('sidebar.running')}
+                      title={t('sidebar.running')}
+                    />
+                  )}
                 </button>
               </li>
             ))
