@@ -73,6 +73,24 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
       .toBe('save_memory 1 · use_skill 1 · total 2/48');
     // Each answer says which model wrote it.
     expect(await page.getByTestId('message-model').last().textContent()).toBe('scripted-model');
+
+    // Copy puts the Markdown (or the plain text) of an answer on the clipboard.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const stored = page.getByTestId('message-assistant').last();
+    await stored.getByTestId('message-copy').click();
+    await expect
+      .poll(() => stored.getByTestId('message-copy').getAttribute('data-state'))
+      .toBe('copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
+      'read the **document-generation** skill',
+    );
+    await stored.getByTestId('message-copy-text').click();
+    // As text: the answer as shown, without markup and without the tool cards.
+    await expect
+      .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+      .toBe(
+        'Let me note that.\n\nDone: I saved the memory and read the document-generation skill.',
+      );
   }, 60_000);
 
   it('Stop mid-stream leaves a canceled message, also after a reload', async () => {

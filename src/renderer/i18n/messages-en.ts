@@ -42,6 +42,8 @@ export const EN_MESSAGES = {
   'chat.emptyReply': 'The model sent back an empty answer.',
   'chat.retry': 'Retry',
   'chat.jumpToLatest': '↓ Jump to latest',
+  'message.copy': 'Copy',
+  'message.copyText': 'Copy as text',
   'sidebar.running': 'Answering…',
   'chat.reasoningLive': 'Reasoning… {seconds} s',
   'chat.protocolRetry':

@@ -41,6 +41,8 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'chat.emptyReply': '模型返回了空回答。',
   'chat.retry': '重试',
   'chat.jumpToLatest': '↓ 跳到最新',
+  'message.copy': '复制',
+  'message.copyText': '复制为纯文本',
   'sidebar.running': '正在回答…',
   'chat.reasoningLive': '思考中… {seconds} 秒',
   'chat.protocolRetry': '模型写出的工具调用无法解析，已请它重写（第 {attempt} 次，共 2 次）。',

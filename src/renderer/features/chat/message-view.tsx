@@ -3,7 +3,7 @@
  * files, with the budget meter and the stop reason in plain words under it.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Markdown } from '../../components/markdown';
 import type { MessagePart, MessageStatus } from '../../../shared/dto';
 import type { BudgetUpdateEvent, PublicError, TaintReason } from '../../../shared/turn-events';
@@ -13,7 +13,9 @@ import type { TurnSummary } from '../../state/app-state';
 import { displayItems } from '../../state/trace-items';
 import type { ShownFile } from '../../state/attachment-rules';
 import { FileView } from './file-view';
+import { MessageActions } from './message-actions';
 import { ToolTraceCard } from './tool-trace-card';
+import { messageText } from '../../../shared/message-parts';
 
 /** A stop reason as stored (live reasons plus `interrupted`). */
 export type StopReasonShown = TurnSummary['stopReason'];
@@ -52,6 +54,11 @@ export function UserMessage(props: { text: string; files?: readonly ShownFile[] 
           ))}
         </div>
       )}
+      {props.text !== '' && (
+        <div className="message-footer">
+          <MessageActions markdown={props.text} />
+        </div>
+      )}
     </div>
   );
 }
@@ -61,6 +68,8 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
   const t = useT();
   const running = props.status === 'streaming';
   const items = displayItems(props.parts, running);
+  const body = useRef<HTMLDivElement>(null);
+  const markdown = running ? '' : messageText(props.parts).trim();
   return (
     <div
       className={`message message-assistant status-${props.status}`}
@@ -68,7 +77,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
       data-status={props.status}
     >
       <div className="message-role">{t('chat.assistant')}</div>
-      <div className="message-body">
+      <div className="message-body" ref={body}>
         {items.length === 0 && running && <div className="thinking">{t('chat.thinking')}</div>}
         {running && props.protocolRetry != null && (
           <div className="notice protocol-retry" data-testid="protocol-retry" role="status">
@@ -115,6 +124,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         })}
       </div>
       <div className="message-footer">
+        {markdown !== '' && <MessageActions markdown={markdown} rendered={body} />}
         {props.model && (
           <span className="message-model muted" data-testid="message-model">
             {props.model}
