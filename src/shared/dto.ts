@@ -2,7 +2,13 @@
  * Plain data that crosses a boundary (store ↔ services ↔ CLI/renderer). No classes, no Dates:
  * times are epoch milliseconds.
  */
-import type { ArtifactReference, StopReason, TaintReason, ToolCallStatus } from './turn-events';
+import type {
+  ArtifactReference,
+  StopReason,
+  TaintReason,
+  TokenUsage,
+  ToolCallStatus,
+} from './turn-events';
 
 export type ToolMode = 'native' | 'prompt';
 export type TurnMode = 'fast' | 'normal' | 'deep';
@@ -74,6 +80,8 @@ export interface TurnRecord {
   errorMessage: string | null;
   /** The turn's last budget meter (counts with their limits), or null. */
   budget: TurnBudgetRecord | null;
+  /** Tokens the turn used, when the provider reported them; null otherwise. */
+  usage: TokenUsage | null;
   /** What tainted the turn (ARCHITECTURE.md, "Turn taint"), or null when nothing did. */
   taint: TurnTaintRecord | null;
 }

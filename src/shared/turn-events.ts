@@ -152,6 +152,14 @@ export interface TurnEndEvent {
   providerRounds: number;
   durationMs: number;
   error?: PublicError;
+  /** Tokens over all the turn's requests, when the provider reported them. */
+  usage?: TokenUsage;
+}
+
+/** Tokens a provider counted: sent (prompt) and generated (completion, reasoning included). */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
 }
 
 export type TurnEvent =

@@ -73,6 +73,10 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
       .toBe('save_memory 1 · use_skill 1 · total 2/48');
     // Each answer says which model wrote it.
     expect(await page.getByTestId('message-model').last().textContent()).toBe('scripted-model');
+    // And the tokens it used (the scripted server reports a rough count when asked).
+    expect(await page.getByTestId('message-usage').last().textContent()).toMatch(
+      /^[\d,]+ tokens in · [\d,]+ out$/,
+    );
 
     // Copy puts the Markdown (or the plain text) of an answer on the clipboard.
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);

@@ -100,6 +100,22 @@ describe('OpenAiLlmClient streaming', () => {
     expect(body?.model).toBe('scripted-model');
     expect(body).not.toHaveProperty('tools');
     expect(body).not.toHaveProperty('stop');
+    // Token counts are asked for and reported just before the finish chunk.
+    expect(body?.stream_options).toEqual({ include_usage: true });
+    expect(chunks.at(-2)).toEqual({
+      type: 'usage',
+      inputTokens: expect.any(Number),
+      outputTokens: Math.ceil(content.length / 4),
+    });
+  });
+
+  it('ignores usage a server reports with impossible counts', async () => {
+    const server = await serve([
+      { content: 'Hi', usage: { prompt_tokens: -1, completion_tokens: 2 } },
+    ]);
+    const chunks = await collect(clientFor(server), request());
+    expect(chunks.some((chunk) => chunk.type === 'usage')).toBe(false);
+    expect(chunks.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
   });
 
   it('maps reasoning_content deltas to reasoning chunks before the text', async () => {

@@ -857,6 +857,7 @@ function turnRecord(overrides: Partial<TurnRecord> & { id: string }): TurnRecord
     errorCode: null,
     errorMessage: null,
     budget: null,
+    usage: null,
     taint: null,
     ...overrides,
   };

@@ -47,6 +47,8 @@ export interface ScriptedResponse {
    * `role: assistant` (no text). A non-streaming HTTP request with this set gets no response.
    */
   hangAfterChunks?: number;
+  /** The usage object to report (when asked for) instead of the rough count. */
+  usage?: Record<string, number>;
 }
 
 /** A list of responses (one per request, in order) or a function of the request and its index. */

@@ -55,6 +55,16 @@ export class ScriptedLlmClient implements LlmClient {
           argumentsDelta,
         })),
       ]),
+      // Usage only when the script gives it (the HTTP server always reports a rough count).
+      ...(scripted.usage
+        ? [
+            {
+              type: 'usage' as const,
+              inputTokens: scripted.usage.prompt_tokens ?? 0,
+              outputTokens: scripted.usage.completion_tokens ?? 0,
+            },
+          ]
+        : []),
       { type: 'finish', reason: plan.finishReason },
     ];
     let completed = false;

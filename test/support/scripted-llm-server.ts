@@ -208,6 +208,7 @@ interface WireCompletion extends PlannedCompletion {
   model: string;
   reasoningField: 'reasoning_content' | 'reasoning';
   promptCharacters: number;
+  usage?: Record<string, number>;
 }
 
 function planWireCompletion(
@@ -221,6 +222,7 @@ function planWireCompletion(
     model: typeof body.model === 'string' ? body.model : DEFAULT_MODEL,
     reasoningField: scripted.reasoningField ?? 'reasoning_content',
     promptCharacters: JSON.stringify(body.messages ?? []).length,
+    ...(scripted.usage ? { usage: scripted.usage } : {}),
   };
 }
 
@@ -315,6 +317,7 @@ function wholeCompletion(completion: WireCompletion): Record<string, unknown> {
 
 /** Rough token counts (4 characters a token), enough for budget displays in tests. */
 function usageOf(completion: WireCompletion): Record<string, number> {
+  if (completion.usage) return completion.usage;
   const generated =
     completion.content.length +
     completion.reasoning.length +

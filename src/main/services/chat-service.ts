@@ -231,6 +231,7 @@ export class ChatService {
         errorCode: end?.error?.code ?? null,
         errorMessage: end?.error?.message ?? null,
         budget,
+        usage: end?.usage ?? null,
         taint,
       });
     };

@@ -43,6 +43,7 @@ export const EN_MESSAGES = {
   'chat.retry': 'Retry',
   'chat.jumpToLatest': '↓ Jump to latest',
   'message.copy': 'Copy',
+  'chat.usage': '{input} tokens in · {output} out',
   'message.copyText': 'Copy as text',
   'sidebar.running': 'Answering…',
   'chat.reasoningLive': 'Reasoning… {seconds} s',

@@ -42,6 +42,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'chat.retry': '重试',
   'chat.jumpToLatest': '↓ 跳到最新',
   'message.copy': '复制',
+  'chat.usage': '输入 {input} tokens · 输出 {output}',
   'message.copyText': '复制为纯文本',
   'sidebar.running': '正在回答…',
   'chat.reasoningLive': '思考中… {seconds} 秒',

@@ -9,6 +9,7 @@ import {
   budgetCounterSchema,
   stopReasonSchema,
   taintReasonSchema,
+  tokenUsageSchema,
   toolCallStatusSchema,
 } from './turn-event-schema';
 
@@ -98,6 +99,8 @@ export const turnSummarySchema = z.object({
       rounds: budgetCounterSchema,
     })
     .nullable(),
+  /** Tokens the turn used, when the provider reported them. */
+  usage: tokenUsageSchema.nullable(),
   /** Why the turn failed, in the words the user reads; null unless it failed. */
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** What tainted the turn: the call that did and what it read; null when nothing did. */

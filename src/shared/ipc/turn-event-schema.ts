@@ -112,6 +112,9 @@ const turnTainted = z.object({
   reasons: z.array(taintReasonSchema),
 });
 
+/** Tokens a provider counted (see TokenUsage). */
+export const tokenUsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number() });
+
 const turnEnd = z.object({
   type: z.literal('turn-end'),
   turnId: z.string(),
@@ -121,6 +124,7 @@ const turnEnd = z.object({
   providerRounds: z.number(),
   durationMs: z.number(),
   error: publicErrorSchema.optional(),
+  usage: tokenUsageSchema.optional(),
 });
 
 /** Every event a running turn reports; discriminated by `type`. */

@@ -143,6 +143,7 @@ describe('aivory chat and a tainted turn', () => {
       errorCode: null,
       errorMessage: null,
       budget: null,
+      usage: null,
       taint: { toolCallId: 'k1', reasons: TAINT },
     });
     store.close();

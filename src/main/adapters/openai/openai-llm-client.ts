@@ -73,7 +73,8 @@ export class OpenAiLlmClient implements LlmClient {
 
   /**
    * Streams one completion. Every successful stream ends with exactly one `finish` chunk (its
-   * reason is null if the server never sent one). Aborting `signal` ends the HTTP request and
+   * reason is null if the server never sent one), after the `usage` chunk when the server
+   * reports token counts (`stream_options.include_usage` is asked for). Aborting `signal` ends the HTTP request and
    * makes the iteration throw an error for which `isAbortError()` is true; a stream that sends
    * nothing for `timeoutMs` is ended with a `connection` error.
    */
@@ -106,17 +107,20 @@ export class OpenAiLlmClient implements LlmClient {
         controller.abort();
       }, this.timeoutMs);
       const splitter = new ThinkTagSplitter();
-      let finished = false;
+      // Held back until the stream ends: the usage chunk comes after the finish reason.
+      let finish: LlmChunk | null = null;
       try {
         for await (const chunk of stream) {
           idleTimer.refresh();
-          if (finished) continue;
+          const usage = usageOf(chunk.usage);
+          if (usage !== null) yield usage;
+          if (finish !== null) continue;
           // A usage-only chunk has no choices (some servers leave the field out entirely).
           const choice = chunk.choices?.[0];
           if (choice === undefined) continue;
           for (const output of chunksOfChoice(choice, splitter)) {
-            if (output.type === 'finish') finished = true;
-            yield output;
+            if (output.type === 'finish') finish = output;
+            else yield output;
           }
         }
       } catch (error) {
@@ -124,7 +128,9 @@ export class OpenAiLlmClient implements LlmClient {
       }
       // The SDK ends the iteration quietly when its request is aborted; report why it stopped.
       if (signal.aborted || idleTimedOut) throw failure(null);
-      if (!finished) {
+      if (finish !== null) {
+        yield finish;
+      } else {
         yield* flushSplitter(splitter);
         yield { type: 'finish', reason: null };
       }
@@ -203,4 +209,16 @@ function sdkLoggerFor(logger: Logger): ClientOptions['logger'] {
     info: (message: string, ...rest: unknown[]) => logger.info(message, fieldsOf(rest)),
     debug: (message: string, ...rest: unknown[]) => logger.debug(message, fieldsOf(rest)),
   };
+}
+
+/** The usage a chunk reports, when its counts are sane (the server's word: bounded numbers). */
+function usageOf(usage: unknown): Extract<LlmChunk, { type: 'usage' }> | null {
+  if (typeof usage !== 'object' || usage === null) return null;
+  const record = usage as Record<string, unknown>;
+  const count = (value: unknown): number | null =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+  const inputTokens = count(record.prompt_tokens);
+  const outputTokens = count(record.completion_tokens);
+  if (inputTokens === null || outputTokens === null) return null;
+  return { type: 'usage', inputTokens, outputTokens };
 }

@@ -52,6 +52,8 @@ export function toStreamParams(request: LlmRequest): ChatCompletionCreateParamsS
     model: request.model,
     messages: toOpenAiMessages(request.messages),
     stream: true,
+    // Token counts in a last chunk; servers that do not know the option ignore it.
+    stream_options: { include_usage: true },
     ...(tools.length > 0 ? { tools } : {}),
     ...(stop.length > 0 ? { stop } : {}),
   };

@@ -169,13 +169,14 @@ export class SqliteConversations implements ConversationStore {
     this.sql.run(
       `INSERT OR REPLACE INTO turn_records (id, conversation_id, message_id, model_id, stop_reason,
          tool_calls, provider_rounds, started_at, duration_ms, error_code, error_message, budget,
-         taint, model_name)
+         taint, model_name, usage)
        VALUES (@id, @conversationId, @messageId, @modelId, @stopReason, @toolCalls,
          @providerRounds, @startedAt, @durationMs, @errorCode, @errorMessage, @budget, @taint,
-         @modelName)`,
+         @modelName, @usage)`,
       {
         ...record,
         budget: record.budget === null ? null : JSON.stringify(record.budget),
+        usage: record.usage === null ? null : JSON.stringify(record.usage),
         toolCalls: JSON.stringify(record.toolCalls),
         taint: record.taint === null ? null : JSON.stringify(record.taint),
       },

@@ -56,6 +56,7 @@ export interface TurnRecordRow {
   error_message: string | null;
   budget: string | null;
   model_name: string | null;
+  usage: string | null;
   taint: string | null;
 }
 
@@ -114,6 +115,10 @@ const turnBudgetSchema = z.object({
   perTool: z.record(z.string(), budgetCounter),
   total: budgetCounter,
   rounds: budgetCounter,
+});
+const usageSchema = z.object({
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
 });
 const turnTaintSchema = z.object({
   toolCallId: z.string().nullable(),
@@ -192,6 +197,8 @@ export function toTurnRecord(row: TurnRecordRow): TurnRecord {
     errorCode: row.error_code,
     errorMessage: row.error_message,
     modelName: row.model_name,
+    usage:
+      row.usage === null ? null : parseJsonColumn(usageSchema, row.usage, 'turn_records.usage'),
     budget:
       row.budget === null
         ? null

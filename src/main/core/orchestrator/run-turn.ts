@@ -10,6 +10,7 @@ import type {
   PublicError,
   StopReason,
   TaintReason,
+  TokenUsage,
   TurnEvent,
 } from '../../../shared/turn-events';
 import type {
@@ -82,6 +83,8 @@ interface TurnState {
   skippedRounds: number;
   /** Each round's visible text, filled while it streams (kept when a stream is cut). */
   roundTexts: { text: string }[];
+  /** Tokens of the requests whose provider reported them; null while none did. */
+  usage: TokenUsage | null;
 }
 
 /** Runs one turn and yields its events; the last event is always `turn-end`. */
@@ -105,6 +108,7 @@ export async function* runTurn(
     parseFailures: 0,
     skippedRounds: 0,
     roundTexts: [],
+    usage: null,
   };
   let stopReason: StopReason;
   let error: PublicError | undefined;
@@ -141,6 +145,12 @@ export async function* runTurn(
         signal,
         visible,
       });
+      if (result.usage !== null) {
+        state.usage = {
+          inputTokens: (state.usage?.inputTokens ?? 0) + result.usage.inputTokens,
+          outputTokens: (state.usage?.outputTokens ?? 0) + result.usage.outputTokens,
+        };
+      }
 
       if (finalRound) {
         // Whatever the model did in the last round (answered, or tried another call that the
@@ -222,6 +232,7 @@ export async function* runTurn(
     providerRounds: state.roundsUsed,
     durationMs: clock.now() - startedAt,
     ...(error ? { error } : {}),
+    ...(state.usage ? { usage: state.usage } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
  * One provider request: streams text and reasoning out as events while it collects the round's
  * tool calls, native (API deltas) or written as text (prompt mode, or recovered in native mode).
  */
-import type { TurnEvent } from '../../../shared/turn-events';
+import type { TokenUsage, TurnEvent } from '../../../shared/turn-events';
 import type { ChatToolCall, IdGenerator, LlmClient, LlmRequest } from '../ports';
 import type { CallMarker, RawTextCall } from './tool-call-stream-parser';
 import { ToolCallStreamParser } from './tool-call-stream-parser';
@@ -13,6 +13,8 @@ export interface RoundResult {
   nativeCalls: ChatToolCall[];
   textCall: RawTextCall | null;
   finishReason: string | null;
+  /** Tokens of this request, when the provider reported them. */
+  usage: TokenUsage | null;
 }
 
 interface PendingNativeCall {
@@ -43,6 +45,7 @@ export async function* streamRound(
   const pending = new Map<number, PendingNativeCall>();
   const sink = options.visible;
   let finishReason: string | null = null;
+  let usage: TokenUsage | null = null;
 
   for await (const chunk of llm.stream(request, options.signal)) {
     if (chunk.type === 'text') {
@@ -67,6 +70,8 @@ export async function* streamRound(
         call.announced = true;
         yield { type: 'tool-call-start', turnId, toolCallId: call.id, name: call.name };
       }
+    } else if (chunk.type === 'usage') {
+      usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens };
     } else {
       finishReason = chunk.reason;
     }
@@ -82,5 +87,5 @@ export async function* streamRound(
     .map(([, call]) => call)
     .filter((call) => call.name !== '')
     .map((call) => ({ id: call.id, name: call.name, argumentsJson: call.argumentsJson }));
-  return { text: sink.text, nativeCalls, textCall: end.call, finishReason };
+  return { text: sink.text, nativeCalls, textCall: end.call, finishReason, usage };
 }

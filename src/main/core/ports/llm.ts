@@ -35,7 +35,9 @@ export type LlmChunk =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
   | { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta?: string }
-  | { type: 'finish'; reason: string | null };
+  | { type: 'finish'; reason: string | null }
+  /** Tokens the provider counted for this request, when it reports them (after `finish`). */
+  | { type: 'usage'; inputTokens: number; outputTokens: number };
 
 export interface LlmClient {
   /** Streams one completion. Aborting `signal` ends the HTTP request and the iteration. */

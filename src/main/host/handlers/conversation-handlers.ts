@@ -50,6 +50,7 @@ export function createConversationHandlers(context: HostContext): ConversationHa
           toolCalls: record.toolCalls,
           durationMs: record.durationMs,
           budget: record.budget,
+          usage: record.usage,
           error:
             record.errorCode === null
               ? null

@@ -77,6 +77,7 @@ export function ChatView(): ReactNode {
               stopReason={turns[message.id]?.stopReason ?? null}
               error={turns[message.id]?.error ?? null}
               model={turns[message.id]?.model ?? null}
+              usage={turns[message.id]?.usage ?? null}
               {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
             />
           ),
@@ -160,6 +161,7 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
       taintedCallId={turn.taintedCallId}
       model={turn.model}
       protocolRetry={turn.protocolRetry}
+      usage={end?.usage ?? null}
       stopReason={end?.stopReason ?? null}
       error={end?.error ?? null}
     />,

@@ -6,7 +6,12 @@ import type { ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { Markdown } from '../../components/markdown';
 import type { MessagePart, MessageStatus } from '../../../shared/dto';
-import type { BudgetUpdateEvent, PublicError, TaintReason } from '../../../shared/turn-events';
+import type {
+  BudgetUpdateEvent,
+  PublicError,
+  TaintReason,
+  TokenUsage,
+} from '../../../shared/turn-events';
 import { useT } from '../../i18n/use-t';
 import { budgetText } from '../../state/budget-text';
 import type { TurnSummary } from '../../state/app-state';
@@ -37,6 +42,8 @@ export interface AssistantMessageProps {
   model?: string | null;
   /** The live turn's latest malformed-call retry (prompt mode), while it runs. */
   protocolRetry?: number | null;
+  /** Tokens the turn used, when the provider reported them. */
+  usage?: TokenUsage | null;
 }
 
 /** The user's message, as plain text, with the files sent along. */
@@ -128,6 +135,14 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         {props.model && (
           <span className="message-model muted" data-testid="message-model">
             {props.model}
+          </span>
+        )}
+        {props.usage && (
+          <span className="message-usage muted" data-testid="message-usage">
+            {t('chat.usage', {
+              input: props.usage.inputTokens.toLocaleString(),
+              output: props.usage.outputTokens.toLocaleString(),
+            })}
           </span>
         )}
         {props.budget && (

@@ -11,6 +11,7 @@ import migration005 from './005_turn_taint';
 import migration006 from './006_turn_taint_record';
 import migration007 from './007_turn_error_message';
 import migration008 from './008_model_vision';
+import migration009 from './009_turn_usage';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly string[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];
