@@ -5,12 +5,8 @@
  */
 import type { ReactNode } from 'react';
 import { useEffect, useMemo, useState } from 'react';
-import { useT } from '../i18n/use-t';
-import { copyText } from './clipboard';
+import { CopyButton } from './copy-button';
 import type { highlightCode } from './code-highlighter';
-
-/** How long "Copied" stays on the button. */
-const COPIED_MS = 1500;
 
 interface Highlighter {
   highlightCode: typeof highlightCode;
@@ -35,7 +31,12 @@ export function CodeBlock(props: { language: string; text: string }): ReactNode 
     <div className="code-block-frame">
       <div className="code-block-bar">
         <span className="code-language">{props.language}</span>
-        <CopyButton text={props.text} />
+        <CopyButton
+          text={() => props.text}
+          label="code.copy"
+          className="code-copy"
+          testId="code-copy"
+        />
       </div>
       <pre className="code-block" data-language={props.language || undefined}>
         <code className={nodes === null ? undefined : 'hljs'}>{nodes ?? props.text}</code>
@@ -58,27 +59,4 @@ function useHighlighter(wanted: boolean): Highlighter | null {
     };
   }, [wanted, highlighter]);
   return highlighter;
-}
-
-function CopyButton(props: { text: string }): ReactNode {
-  const t = useT();
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  useEffect(() => {
-    if (state === 'idle') return undefined;
-    const timer = window.setTimeout(() => setState('idle'), COPIED_MS);
-    return () => window.clearTimeout(timer);
-  }, [state]);
-  return (
-    <button
-      type="button"
-      className="code-copy"
-      data-testid="code-copy"
-      data-state={state}
-      onClick={() => {
-        void copyText(props.text).then((copied) => setState(copied ? 'copied' : 'failed'));
-      }}
-    >
-      {t(state === 'copied' ? 'code.copied' : state === 'failed' ? 'code.copyFailed' : 'code.copy')}
-    </button>
-  );
 }

@@ -12,6 +12,25 @@ function shown(turn: ShownTurn | undefined, turnId: string): ShownTurn {
   return turn ?? { ...emptyTurn(turnId), userText: null };
 }
 
+/** The live turns with the one `chat.send` just started (its events may have come first). */
+function startedTurn(
+  liveTurns: Record<string, ShownTurn>,
+  sent: { turnId: string; conversationId: string; messageId: string },
+  userText: string | null,
+  userFiles: ShownFile[],
+): Record<string, ShownTurn> {
+  return {
+    ...liveTurns,
+    [sent.turnId]: {
+      ...shown(liveTurns[sent.turnId], sent.turnId),
+      conversationId: sent.conversationId,
+      messageId: sent.messageId,
+      userText,
+      userFiles,
+    },
+  };
+}
+
 /** The chat slice. */
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
   liveTurns: {},
@@ -44,18 +63,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         ...(modelId ? { modelId } : {}),
         ...(files.length > 0 ? { attachments: attachmentsPayload(files) } : {}),
       });
-      const turn = shown(get().liveTurns[sent.turnId], sent.turnId);
       set({
-        liveTurns: {
-          ...get().liveTurns,
-          [sent.turnId]: {
-            ...turn,
-            conversationId: sent.conversationId,
-            messageId: sent.messageId,
-            userText: text,
-            userFiles: shownFiles,
-          },
-        },
+        liveTurns: startedTurn(get().liveTurns, sent, text, shownFiles),
         activeId: get().activeId ?? sent.conversationId,
         sendingText: null,
         sendingFiles: [],
@@ -79,19 +88,9 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         conversationId: activeId,
         ...(modelId ? { modelId } : {}),
       });
-      const turn = shown(get().liveTurns[sent.turnId], sent.turnId);
       set({
-        liveTurns: {
-          ...get().liveTurns,
-          // The question stays as stored; only the new answer is live.
-          [sent.turnId]: {
-            ...turn,
-            conversationId: sent.conversationId,
-            messageId: sent.messageId,
-            userText: null,
-            userFiles: [],
-          },
-        },
+        // The question stays as stored; only the new answer is live.
+        liveTurns: startedTurn(get().liveTurns, sent, null, []),
         // The failed answer is gone from the store; the reload after the turn agrees.
         messages: get().messages.filter((message) => message.id !== failedMessageId),
       });

@@ -3,12 +3,7 @@
  * text (what the page shows, without markup). Each button says "Copied" for a moment.
  */
 import type { ReactNode, RefObject } from 'react';
-import { useEffect, useState } from 'react';
-import { copyText } from '../../components/clipboard';
-import { useT } from '../../i18n/use-t';
-
-/** How long "Copied" stays on the button. */
-const COPIED_MS = 1500;
+import { CopyButton } from '../../components/copy-button';
 
 /** Copy as Markdown and, when `rendered` is given, as plain text. */
 export function MessageActions(props: {
@@ -17,42 +12,21 @@ export function MessageActions(props: {
 }): ReactNode {
   return (
     <span className="message-actions" data-testid="message-actions">
-      <CopyAction testId="message-copy" label="message.copy" text={() => props.markdown} />
+      <CopyButton
+        className="message-action"
+        testId="message-copy"
+        label="message.copy"
+        text={() => props.markdown}
+      />
       {props.rendered && (
-        <CopyAction
+        <CopyButton
+          className="message-action"
           testId="message-copy-text"
           label="message.copyText"
           text={() => renderedText(props.rendered?.current ?? null) ?? props.markdown}
         />
       )}
     </span>
-  );
-}
-
-function CopyAction(props: {
-  testId: string;
-  label: 'message.copy' | 'message.copyText';
-  text: () => string;
-}): ReactNode {
-  const t = useT();
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  useEffect(() => {
-    if (state === 'idle') return undefined;
-    const timer = window.setTimeout(() => setState('idle'), COPIED_MS);
-    return () => window.clearTimeout(timer);
-  }, [state]);
-  return (
-    <button
-      type="button"
-      className="message-action"
-      data-testid={props.testId}
-      data-state={state}
-      onClick={() => {
-        void copyText(props.text()).then((copied) => setState(copied ? 'copied' : 'failed'));
-      }}
-    >
-      {t(state === 'copied' ? 'code.copied' : state === 'failed' ? 'code.copyFailed' : props.label)}
-    </button>
   );
 }
 
