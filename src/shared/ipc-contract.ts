@@ -103,6 +103,11 @@ const conversationMethods = {
     conversationSchema,
   ),
   'conversations.delete': method(byId, ok),
+  /** Deletes a question and its answer (given either); returns the ids removed. */
+  'conversations.deleteExchange': method(
+    z.object({ id: idSchema, messageId: idSchema }).strict(),
+    z.object({ deleted: z.array(z.string()) }),
+  ),
   /** The export as text; the renderer offers it as a download. */
   'conversations.export': method(
     z.object({ id: idSchema, format: z.enum(['md', 'json']) }).strict(),

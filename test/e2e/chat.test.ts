@@ -252,4 +252,32 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
       await page.setViewportSize({ width: 1280, height: 800 });
     }
   }, 90_000);
+
+  it('deleting a question takes its answer with it, after a confirming click, and survives a reload', async () => {
+    const { page } = browser;
+    await page.goto(serve.url);
+    await page.getByTestId('new-chat').click();
+    for (const text of ['First question', 'Second question']) {
+      await page.getByTestId('composer-input').fill(text);
+      await page.getByTestId('composer-input').press('Enter');
+      await expect
+        .poll(() => page.getByTestId('message-assistant').last().getAttribute('data-status'))
+        .toBe('complete');
+      await expect
+        .poll(() => page.getByTestId('message-user').last().textContent())
+        .toContain(text);
+    }
+    await expect.poll(() => page.getByTestId('message-user').count()).toBe(2);
+    const first = page.getByTestId('message-user').first();
+    await first.getByTestId('message-delete').click();
+    await first.getByTestId('message-delete-confirm').click();
+    await expect.poll(() => page.getByTestId('message-user').count()).toBe(1);
+    expect(await page.getByTestId('message-assistant').count()).toBe(1);
+    expect(await page.getByTestId('message-user').first().textContent()).toContain(
+      'Second question',
+    );
+    await page.reload();
+    await expect.poll(() => page.getByTestId('message-user').count()).toBe(1);
+    expect(await page.getByTestId('message-assistant').count()).toBe(1);
+  }, 90_000);
 });

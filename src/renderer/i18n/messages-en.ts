@@ -45,6 +45,8 @@ export const EN_MESSAGES = {
   'message.copy': 'Copy',
   'chat.usage': '{input} tokens in · {output} out',
   'message.copyText': 'Copy as text',
+  'message.delete': 'Delete',
+  'message.deleteConfirm': 'Delete question and answer?',
   'sidebar.running': 'Answering…',
   'chat.reasoningLive': 'Reasoning… {seconds} s',
   'chat.protocolRetry':

@@ -44,6 +44,8 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'message.copy': '复制',
   'chat.usage': '输入 {input} tokens · 输出 {output}',
   'message.copyText': '复制为纯文本',
+  'message.delete': '删除',
+  'message.deleteConfirm': '删除这条提问及其回答？',
   'sidebar.running': '正在回答…',
   'chat.reasoningLive': '思考中… {seconds} 秒',
   'chat.protocolRetry': '模型写出的工具调用无法解析，已请它重写（第 {attempt} 次，共 2 次）。',

@@ -58,6 +58,8 @@ export interface ConversationSlice {
   newChat(): void;
   renameConversation(id: string, title: string): Promise<void>;
   deleteConversation(id: string): Promise<void>;
+  /** Deletes a question of the open conversation with its answer (given either message). */
+  deleteExchange(messageId: string): Promise<void>;
   exportConversation(id: string, format: 'md' | 'json'): Promise<void>;
 }
 

@@ -63,6 +63,13 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       rememberOpen(null);
       set({ activeId: null, messages: [], turns: {} });
     },
+    deleteExchange: (messageId) =>
+      guarded(async (bridge) => {
+        const id = get().activeId;
+        if (id === null) return;
+        await bridge.invoke('conversations.deleteExchange', { id, messageId });
+        await get().openConversation(id);
+      }),
     renameConversation: (id, title) =>
       guarded(async (bridge) => {
         await bridge.invoke('conversations.rename', { id, title });

@@ -1,11 +1,13 @@
 /**
  * `conversations.*`: list, full-text search (FTS5 snippets, plain text), one conversation with its
- * messages and turn summaries, rename, delete, export as Markdown or JSON text.
+ * messages and turn summaries, rename, delete (a conversation, or one question with its answer),
+ * export as Markdown or JSON text.
  */
 import type { Conversation } from '../../../shared/dto';
 import { AivoryError } from '../../../shared/errors';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { exportConversation } from '../../services/conversation-export';
+import { exchangeOf } from '../../services/message-exchange';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 
@@ -16,6 +18,7 @@ type ConversationHandlers = Pick<
   | 'conversations.get'
   | 'conversations.rename'
   | 'conversations.delete'
+  | 'conversations.deleteExchange'
   | 'conversations.export'
 >;
 
@@ -68,6 +71,12 @@ export function createConversationHandlers(context: HostContext): ConversationHa
       requireConversation(id);
       stores.conversations.deleteConversation(id);
       return { ok: true };
+    },
+    'conversations.deleteExchange': ({ id, messageId }) => {
+      requireConversation(id);
+      const deleted = exchangeOf(stores.conversations.listMessages(id), messageId);
+      for (const message of deleted) stores.conversations.deleteMessage(message);
+      return { deleted };
     },
     'conversations.export': ({ id, format }): InvokeResponse<'conversations.export'> => {
       const conversation = requireConversation(id);

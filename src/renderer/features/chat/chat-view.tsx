@@ -34,6 +34,9 @@ export function ChatView(): ReactNode {
   const { start, sentinel } = useMessageWindow(activeId, messages.length);
   const liveKey = [...liveIds].join(' ');
   const retry = useApp((state) => state.retry);
+  const deleteExchange = useApp((state) => state.deleteExchange);
+  // While a turn runs here, nothing is deleted (a boolean: the memo must not follow every delta).
+  const busy = running !== null;
   const last = messages.at(-1);
   // Only the last stored answer, when it failed, was stopped or came back empty, and no turn
   // runs in this conversation.
@@ -55,6 +58,7 @@ export function ChatView(): ReactNode {
             <UserMessage
               key={message.id}
               text={messageText(message.parts)}
+              {...(busy ? {} : { onDelete: () => void deleteExchange(message.id) })}
               files={message.parts.flatMap((part) =>
                 part.kind === 'attachment' ? [part.attachment] : [],
               )}
@@ -83,7 +87,7 @@ export function ChatView(): ReactNode {
           ),
         ),
     // liveIds is read through liveKey, its string form.
-    [messages, turns, budgets, liveKey, start, retriable, retry],
+    [messages, turns, budgets, liveKey, start, retriable, retry, deleteExchange, busy],
   );
   const lastLive = live.at(-1);
   const { scroller, atBottom, jumpToBottom, follow } = useStickToBottom(activeId);

@@ -1,14 +1,22 @@
 /**
  * The actions under a finished message: copy it as Markdown (the text the model wrote) or as plain
- * text (what the page shows, without markup). Each button says "Copied" for a moment.
+ * text (what the page shows, without markup), each saying "Copied" for a moment; and delete a
+ * question with its answer, after a confirming second click.
  */
 import type { ReactNode, RefObject } from 'react';
+import { useEffect, useState } from 'react';
 import { CopyButton } from '../../components/copy-button';
+import { useT } from '../../i18n/use-t';
 
-/** Copy as Markdown and, when `rendered` is given, as plain text. */
+/** How long the delete button waits for its confirming second click. */
+const CONFIRM_MS = 4000;
+
+/** Copy as Markdown and, when `rendered` is given, as plain text; Delete when `onDelete`. */
 export function MessageActions(props: {
   markdown: string;
   rendered?: RefObject<HTMLElement | null>;
+  /** Deletes this question with its answer (asked to confirm first). */
+  onDelete?: () => void;
 }): ReactNode {
   return (
     <span className="message-actions" data-testid="message-actions">
@@ -26,7 +34,29 @@ export function MessageActions(props: {
           text={() => renderedText(props.rendered?.current ?? null) ?? props.markdown}
         />
       )}
+      {props.onDelete && <DeleteAction onDelete={props.onDelete} />}
     </span>
+  );
+}
+
+/** "Delete", then "Delete question and answer?" for a moment: a second click deletes. */
+function DeleteAction(props: { onDelete: () => void }): ReactNode {
+  const t = useT();
+  const [asking, setAsking] = useState(false);
+  useEffect(() => {
+    if (!asking) return undefined;
+    const timer = window.setTimeout(() => setAsking(false), CONFIRM_MS);
+    return () => window.clearTimeout(timer);
+  }, [asking]);
+  return (
+    <button
+      type="button"
+      className={`message-action${asking ? ' danger' : ''}`}
+      data-testid={asking ? 'message-delete-confirm' : 'message-delete'}
+      onClick={() => (asking ? props.onDelete() : setAsking(true))}
+    >
+      {t(asking ? 'message.deleteConfirm' : 'message.delete')}
+    </button>
   );
 }
 

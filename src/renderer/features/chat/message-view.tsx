@@ -47,7 +47,12 @@ export interface AssistantMessageProps {
 }
 
 /** The user's message, as plain text, with the files sent along. */
-export function UserMessage(props: { text: string; files?: readonly ShownFile[] }): ReactNode {
+export function UserMessage(props: {
+  text: string;
+  files?: readonly ShownFile[];
+  /** Deletes this question with its answer (stored messages only). */
+  onDelete?: () => void;
+}): ReactNode {
   const t = useT();
   const files = props.files ?? [];
   return (
@@ -61,9 +66,12 @@ export function UserMessage(props: { text: string; files?: readonly ShownFile[] 
           ))}
         </div>
       )}
-      {props.text !== '' && (
+      {(props.text !== '' || props.onDelete) && (
         <div className="message-footer">
-          <MessageActions markdown={props.text} />
+          <MessageActions
+            markdown={props.text}
+            {...(props.onDelete ? { onDelete: props.onDelete } : {})}
+          />
         </div>
       )}
     </div>
