@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedLlmServer } from '../support/scripted-llm-server';
-import { startScriptedLlmServer } from '../support/scripted-llm-server';
-import type { TestBrowser } from './helpers/browser';
-import { openBrowser, screenshot } from './helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from './helpers/browser';
 import {
   chatScript,
   EMPTY_PROMPT,
@@ -11,32 +8,14 @@ import {
   SLOW_PROMPT,
   TOOLS_PROMPT,
 } from './helpers/chat-script';
-import type { ServeProcess } from './helpers/serve-process';
-import { startServe } from './helpers/serve-process';
+import { useAppFixture } from './helpers/app-fixture';
 
 describe('e2e: chatting in the browser host (model from AIVORY_* variables, prompt mode)', () => {
-  let llm: ScriptedLlmServer;
-  let serve: ServeProcess;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    llm = await startScriptedLlmServer(chatScript);
-    serve = await startServe({
-      AIVORY_BASE_URL: llm.baseUrl,
-      AIVORY_MODEL: 'scripted-model',
-      AIVORY_TOOL_MODE: 'prompt',
-    });
-    browser = await openBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    await llm?.close();
-  });
+  const app = useAppFixture(chatScript);
 
   it('a turn with two tool calls shows live trace cards, the budget meter and the answer', async () => {
-    const { page } = browser;
-    await page.goto(serve.url);
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
     await page.getByTestId('composer-input').fill(TOOLS_PROMPT);
     await page.getByTestId('composer-input').press('Enter');
 
@@ -79,7 +58,7 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     );
 
     // Copy puts the Markdown (or the plain text) of an answer on the clipboard.
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await app().browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const stored = page.getByTestId('message-assistant').last();
     await stored.getByTestId('message-copy').click();
     await expect
@@ -98,8 +77,8 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
   }, 60_000);
 
   it('Stop mid-stream leaves a canceled message, also after a reload', async () => {
-    const { page } = browser;
-    await page.goto(serve.url);
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
     await page.getByTestId('new-chat').click();
     await page.getByTestId('composer-input').fill(SLOW_PROMPT);
     await page.getByTestId('composer-send').click();
@@ -121,8 +100,8 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
   }, 60_000);
 
   it('switching the language to 简体中文 changes every string and survives a reload', async () => {
-    const { page } = browser;
-    await page.goto(serve.url);
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
     expect(await page.getByTestId('composer-input').getAttribute('placeholder')).toContain(
       'Message Aivory',
     );
@@ -158,8 +137,8 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
   }, 60_000);
 
   it('a failed turn says why, also after a reload, and Retry replaces it with a new answer; an empty reply says so', async () => {
-    const { page } = browser;
-    await page.goto(serve.url);
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
     await page.getByTestId('new-chat').click();
     await page.getByTestId('composer-input').fill(FLAKY_PROMPT);
     await page.getByTestId('composer-input').press('Enter');
@@ -191,7 +170,7 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     expect(await page.getByTestId('message-user').count()).toBe(1);
     expect(await page.getByTestId('message-assistant').count()).toBe(1);
     expect(await page.getByTestId('retry-turn').count()).toBe(0);
-    const retried = llm.requests.filter((request) =>
+    const retried = app().llm.requests.filter((request) =>
       JSON.stringify(request.body.messages).includes(FLAKY_PROMPT),
     );
     expect(retried).toHaveLength(2);
@@ -212,8 +191,8 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
   }, 90_000);
 
   it('scrolling up while an answer streams stays put and offers a jump back to the latest', async () => {
-    const { page } = browser;
-    await page.goto(serve.url);
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
     await page.setViewportSize({ width: 1280, height: 500 });
     try {
       await page.getByTestId('composer-input').fill(SLOW_PROMPT);
@@ -254,8 +233,8 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
   }, 90_000);
 
   it('deleting a question takes its answer with it, after a confirming click, and survives a reload', async () => {
-    const { page } = browser;
-    await page.goto(serve.url);
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
     await page.getByTestId('new-chat').click();
     for (const text of ['First question', 'Second question']) {
       await page.getByTestId('composer-input').fill(text);

@@ -4,13 +4,10 @@
  * diagram (an SVG image, strict mode) and highlighted code all render under the app's CSP; raw
  * HTML stays text and a `javascript:` link is no link.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedLlmServer, ScriptedResponse } from '../support/scripted-llm-server';
-import { startScriptedLlmServer } from '../support/scripted-llm-server';
-import type { TestBrowser } from './helpers/browser';
-import { openBrowser, screenshot } from './helpers/browser';
-import type { ServeProcess } from './helpers/serve-process';
-import { startServe } from './helpers/serve-process';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedResponse } from '../support/scripted-llm-server';
+import { screenshot } from './helpers/browser';
+import { useAppFixture } from './helpers/app-fixture';
 
 const ANSWER = [
   '## Results',
@@ -50,30 +47,13 @@ function script(): ScriptedResponse {
 }
 
 describe('e2e: Markdown in the browser host', () => {
-  let llm: ScriptedLlmServer;
-  let serve: ServeProcess;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    llm = await startScriptedLlmServer(script);
-    serve = await startServe({
-      AIVORY_BASE_URL: llm.baseUrl,
-      AIVORY_MODEL: 'scripted-model',
-      AIVORY_TOOL_MODE: 'prompt',
-    });
-    browser = await openBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    await llm?.close();
-  });
+  const app = useAppFixture(script);
 
   it('tables, nested lists, math, a mermaid diagram and highlighted code render', async () => {
-    const { page } = browser;
+    const { page } = app().browser;
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(serve.url);
+    await page.goto(app().serve.url);
     await page.getByTestId('composer-input').fill('Show me some Markdown');
     await page.getByTestId('composer-input').press('Enter');
 

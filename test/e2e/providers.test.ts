@@ -6,14 +6,10 @@
  * another model from the same provider in settings, reusing the saved key.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedLlmServer } from '../support/scripted-llm-server';
-import { startScriptedLlmServer } from '../support/scripted-llm-server';
-import type { TestBrowser } from './helpers/browser';
-import { openBrowser, screenshot } from './helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { useAppFixture } from './helpers/app-fixture';
+import { screenshot } from './helpers/browser';
 import { chatScript } from './helpers/chat-script';
-import type { ServeProcess } from './helpers/serve-process';
-import { startServe } from './helpers/serve-process';
 
 const KEY = 'sk-e2e-provider-key-0123456789';
 
@@ -25,12 +21,9 @@ async function listedIds(page: Page, testId: string): Promise<string[]> {
 }
 
 describe('e2e: providers and model lists', () => {
-  let llm: ScriptedLlmServer;
-  let serve: ServeProcess;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    llm = await startScriptedLlmServer(chatScript, {
+  const app = useAppFixture(chatScript, {
+    configured: false,
+    llm: {
       apiKey: KEY,
       models: [
         'scripted-model',
@@ -38,19 +31,12 @@ describe('e2e: providers and model lists', () => {
         { id: 'vision-model', architecture: { input_modalities: ['text', 'image'] } },
         'qwen3-coder',
       ],
-    });
-    serve = await startServe();
-    browser = await openBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    await llm?.close();
+    },
   });
 
   it('preset → fetch models → search → pick → edit after the check → save → chat → another model from the provider', async () => {
-    const { page } = browser;
-    await page.goto(serve.url);
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
     await page.getByTestId('setup-screen').waitFor();
 
     // The llama.cpp preset fills its default URL and says no key is needed.
@@ -69,7 +55,7 @@ describe('e2e: providers and model lists', () => {
     await page.getByTestId('setup-provider').selectOption('llamacpp');
 
     // The scripted server stands in for llama.cpp on another port: the preset becomes Custom.
-    await page.getByTestId('setup-base-url').fill(llm.baseUrl);
+    await page.getByTestId('setup-base-url').fill(app().llm.baseUrl);
     expect(await page.getByTestId('setup-provider').inputValue()).toBe('custom');
     await page.getByTestId('setup-api-key').fill(KEY);
     expect(await page.getByTestId('setup-save').isDisabled()).toBe(true);
@@ -120,12 +106,12 @@ describe('e2e: providers and model lists', () => {
     expect(await page.getByTestId('setup-save-hint').count()).toBe(0);
 
     // Editing the URL or key does invalidate the check, and the hint says why.
-    await page.getByTestId('setup-base-url').fill(`${llm.baseUrl}/`);
+    await page.getByTestId('setup-base-url').fill(`${app().llm.baseUrl}/`);
     expect(await page.getByTestId('setup-save').isDisabled()).toBe(true);
     expect(await page.getByTestId('setup-save-hint').textContent()).toContain(
       'The URL or key changed since the last check',
     );
-    await page.getByTestId('setup-base-url').fill(llm.baseUrl);
+    await page.getByTestId('setup-base-url').fill(app().llm.baseUrl);
     await page.getByTestId('setup-test').click();
     await page.getByTestId('setup-models').waitFor();
     expect(await page.getByTestId('setup-save').isDisabled()).toBe(false);
@@ -138,7 +124,9 @@ describe('e2e: providers and model lists', () => {
       .filter({ hasText: 'Hello from the scripted model.' });
     await answer.waitFor();
     await expect.poll(() => answer.getAttribute('data-status')).toBe('complete');
-    const completion = llm.requests.find((request) => request.path === '/v1/chat/completions');
+    const completion = app().llm.requests.find(
+      (request) => request.path === '/v1/chat/completions',
+    );
     expect(completion?.body.model).toBe('scripted-model');
 
     // Another model from the same provider: URL copied, key reused by reference (never shown).
@@ -146,7 +134,7 @@ describe('e2e: providers and model lists', () => {
     await page.getByTestId('settings-nav-models').click();
     await page.getByTestId('settings-page-models').waitFor();
     await page.getByTestId('model-add-sibling').click();
-    expect(await page.getByTestId('model-base-url').inputValue()).toBe(llm.baseUrl);
+    expect(await page.getByTestId('model-base-url').inputValue()).toBe(app().llm.baseUrl);
     expect(await page.getByTestId('model-api-key').inputValue()).toBe('');
     expect(await page.getByTestId('model-sibling-key').textContent()).toContain(
       'Uses the saved key of "scripted-model" (sk-…6789)',

@@ -11,13 +11,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contrastRatio } from '../support/contrast';
-import type { ScriptedLlmServer, ScriptedResponse } from '../support/scripted-llm-server';
-import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import type { ScriptedResponse } from '../support/scripted-llm-server';
 import type { TestBrowser } from './helpers/browser';
 import { openBrowser, screenshot } from './helpers/browser';
 import { turnState } from './helpers/chat-script';
 import type { ServeProcess } from './helpers/serve-process';
 import { startServe } from './helpers/serve-process';
+import { useAppFixture } from './helpers/app-fixture';
 
 const CODE_PROMPT = 'Remember that I write Python, then show me a function';
 const SLOW_PROMPT = 'Tell me a very long story';
@@ -126,29 +126,12 @@ const CHAT_TEXT = [
 ];
 
 describe('e2e: dark theme and keyboard shortcuts in the browser host', () => {
-  let llm: ScriptedLlmServer;
-  let serve: ServeProcess;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    llm = await startScriptedLlmServer(script);
-    serve = await startServe({
-      AIVORY_BASE_URL: llm.baseUrl,
-      AIVORY_MODEL: 'scripted-model',
-      AIVORY_TOOL_MODE: 'prompt',
-    });
-    browser = await openBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-    await llm?.close();
-  });
+  const app = useAppFixture(script);
 
   it('chat and settings in light and dark: system follows live, ui.theme overrides and persists', async () => {
-    const { page } = browser;
+    const { page } = app().browser;
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.goto(serve.url);
+    await page.goto(app().serve.url);
     await page.getByTestId('composer-input').fill(CODE_PROMPT);
     await page.getByTestId('composer-input').press('Enter');
     const answer = page.getByTestId('message-assistant').last();
@@ -223,9 +206,9 @@ describe('e2e: dark theme and keyboard shortcuts in the browser host', () => {
   }, 90_000);
 
   it('shortcuts: new chat, search, composer, previous/next, the help sheet, Esc', async () => {
-    const { page } = browser;
+    const { page } = app().browser;
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.goto(serve.url);
+    await page.goto(app().serve.url);
     // Two more conversations, one with a title too long for the sidebar.
     for (const text of ['Hello there', LONG_PROMPT]) {
       await page.getByTestId('new-chat').click();
@@ -321,8 +304,8 @@ describe('e2e: dark theme and keyboard shortcuts in the browser host', () => {
   }, 90_000);
 
   it('settings take focus and close on Esc or a backdrop click; Esc stops a turn only then', async () => {
-    const { page } = browser;
-    await page.goto(serve.url);
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
     const opener = page.getByTestId('settings-open');
     await opener.click();
     await expect.poll(() => focusInside(page, 'settings-panel')).toBe(true);
