@@ -8,7 +8,7 @@
  */
 import { ThinkTagSplitter } from '../src/main/core/orchestrator/think-tag-splitter';
 import type { BenchMetric, BenchResult } from './bench-result';
-import { median, timeSync } from './statistics';
+import { medianAgainstBaseline } from './statistics';
 
 const SPLITTER_CHUNKS = 200_000;
 const SPLITTER_CHUNK = 'word </';
@@ -51,18 +51,10 @@ function measure(
   goalMs: number,
   keep: (length: number) => void,
 ): BenchMetric {
-  for (let warmup = 0; warmup < WARMUP_RUNS; warmup += 1) {
-    keep(work());
-    keep(baselineWork());
-  }
-  const times: number[] = [];
-  const baselineTimes: number[] = [];
-  for (let run = 0; run < MEASURED_RUNS; run += 1) {
-    times.push(timeSync(work, keep));
-    baselineTimes.push(timeSync(baselineWork, keep));
-  }
-  const value = median(times);
-  const baseline = median(baselineTimes);
+  const { value, baseline } = medianAgainstBaseline(work, baselineWork, keep, {
+    warmups: WARMUP_RUNS,
+    measured: MEASURED_RUNS,
+  });
   return {
     name,
     measured: { label, value, unit: 'ms' },

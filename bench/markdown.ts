@@ -11,7 +11,7 @@
 import { splitMarkdownChunks } from '../src/renderer/components/markdown-chunks';
 import { parseMarkdownTokens } from '../src/renderer/components/markdown-pipeline';
 import type { BenchMetric, BenchResult } from './bench-result';
-import { median, timeSync } from './statistics';
+import { medianAgainstBaseline } from './statistics';
 
 const DOCUMENT_CHARS = 1_000_000;
 const TABLE_ROWS = 10_000;
@@ -90,18 +90,10 @@ function measure(
   baselineWork: () => number,
   keep: (value: number) => void,
 ): BenchMetric {
-  for (let warmup = 0; warmup < WARMUP_RUNS; warmup += 1) {
-    keep(work());
-    keep(baselineWork());
-  }
-  const times: number[] = [];
-  const baselineTimes: number[] = [];
-  for (let run = 0; run < MEASURED_RUNS; run += 1) {
-    times.push(timeSync(work, keep));
-    baselineTimes.push(timeSync(baselineWork, keep));
-  }
-  const value = median(times);
-  const baseline = median(baselineTimes);
+  const { value, baseline } = medianAgainstBaseline(work, baselineWork, keep, {
+    warmups: WARMUP_RUNS,
+    measured: MEASURED_RUNS,
+  });
   const ratio = baseline === 0 ? Number.NaN : value / baseline;
   return {
     name,

@@ -31,6 +31,29 @@ export function timeSync<T>(work: () => T, sink: (value: T) => void): number {
 }
 
 /**
+ * Medians of `work` and `baselineWork` timed in alternation (so noise hits both alike), after
+ * `warmups` unmeasured runs of each; `keep` receives every result so nothing is optimised away.
+ */
+export function medianAgainstBaseline(
+  work: () => number,
+  baselineWork: () => number,
+  keep: (value: number) => void,
+  runs: { warmups: number; measured: number },
+): { value: number; baseline: number } {
+  for (let warmup = 0; warmup < runs.warmups; warmup += 1) {
+    keep(work());
+    keep(baselineWork());
+  }
+  const times: number[] = [];
+  const baselineTimes: number[] = [];
+  for (let run = 0; run < runs.measured; run += 1) {
+    times.push(timeSync(work, keep));
+    baselineTimes.push(timeSync(baselineWork, keep));
+  }
+  return { value: median(times), baseline: median(baselineTimes) };
+}
+
+/**
  * A deterministic pseudo-random source (mulberry32). Benchmarks use it instead of Math.random
  * so two runs measure identical inputs and differ only by machine noise.
  */
