@@ -187,7 +187,8 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     await page.getByTestId('composer-input').fill(EMPTY_PROMPT);
     await page.getByTestId('composer-input').press('Enter');
     await page.getByTestId('empty-reply').waitFor();
-    expect(await page.getByTestId('retry-turn').count()).toBe(1);
+    // Retry is offered on the stored answer, once the reload after the turn brought it.
+    await expect.poll(() => page.getByTestId('retry-turn').count()).toBe(1);
   }, 90_000);
 
   it('scrolling up while an answer streams stays put and offers a jump back to the latest', async () => {
