@@ -7,8 +7,8 @@
  * measures the Markdown parser.)
  */
 import { ThinkTagSplitter } from '../src/main/core/orchestrator/think-tag-splitter';
-import type { BenchMetric, BenchResult } from './bench-result';
-import { medianAgainstBaseline } from './statistics';
+import type { BenchResult } from './bench-result';
+import { measureAgainstBaseline } from './statistics';
 
 const SPLITTER_CHUNKS = 200_000;
 const SPLITTER_CHUNK = 'word </';
@@ -28,40 +28,23 @@ export function runLinearWorkBench(): BenchResult {
     throw new Error('linear-work bench: the splitter lost reasoning text');
   }
   const metrics = [
-    measure(
-      'think-splitter',
-      `ThinkTagSplitter ${SPLITTER_CHUNKS} chunks`,
-      () => splitAll(chunks),
-      'push+join of the same chunks',
-      () => chunks.join('').length,
-      SPLITTER_GOAL_MS,
+    measureAgainstBaseline({
+      name: 'think-splitter',
+      label: `ThinkTagSplitter ${SPLITTER_CHUNKS} chunks`,
+      work: () => splitAll(chunks),
+      baselineLabel: 'push+join of the same chunks',
+      baselineWork: () => chunks.join('').length,
       keep,
-    ),
+      runs: { warmups: WARMUP_RUNS, measured: MEASURED_RUNS },
+      goal: (value) => ({
+        description: `≤ ${SPLITTER_GOAL_MS} ms`,
+        met: value <= SPLITTER_GOAL_MS,
+        missLabel: 'ABOVE GOAL',
+      }),
+    }),
   ];
   if (sink === 0) throw new Error('linear-work bench: nothing was processed');
   return { metrics, notes: [] };
-}
-
-function measure(
-  name: string,
-  label: string,
-  work: () => number,
-  baselineLabel: string,
-  baselineWork: () => number,
-  goalMs: number,
-  keep: (length: number) => void,
-): BenchMetric {
-  const { value, baseline } = medianAgainstBaseline(work, baselineWork, keep, {
-    warmups: WARMUP_RUNS,
-    measured: MEASURED_RUNS,
-  });
-  return {
-    name,
-    measured: { label, value, unit: 'ms' },
-    baseline: { label: baselineLabel, value: baseline, unit: 'ms' },
-    ratio: baseline === 0 ? Number.NaN : value / baseline,
-    goal: { description: `≤ ${goalMs} ms`, met: value <= goalMs, missLabel: 'ABOVE GOAL' },
-  };
 }
 
 /** Feeds every chunk inside one `<think>` block; returns how much reasoning came out. */

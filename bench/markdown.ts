@@ -10,8 +10,8 @@
  */
 import { splitMarkdownChunks } from '../src/renderer/components/markdown-chunks';
 import { parseMarkdownTokens } from '../src/renderer/components/markdown-pipeline';
-import type { BenchMetric, BenchResult } from './bench-result';
-import { medianAgainstBaseline } from './statistics';
+import type { BenchResult } from './bench-result';
+import { measureAgainstBaseline } from './statistics';
 
 const DOCUMENT_CHARS = 1_000_000;
 const TABLE_ROWS = 10_000;
@@ -69,37 +69,21 @@ export function runMarkdownBench(): BenchResult {
   };
   const size = `${Math.round(adversarial.length / 1000)} KB`;
   const metrics = [
-    measure(
-      'markdown-adversarial',
-      `parse ${size} adversarial Markdown`,
-      () => parseAll(adversarial),
-      `parse ${size} plain text`,
-      () => parseAll(plain),
+    measureAgainstBaseline({
+      name: 'markdown-adversarial',
+      label: `parse ${size} adversarial Markdown`,
+      work: () => parseAll(adversarial),
+      baselineLabel: `parse ${size} plain text`,
+      baselineWork: () => parseAll(plain),
       keep,
-    ),
+      runs: { warmups: WARMUP_RUNS, measured: MEASURED_RUNS },
+      goal: (_value, ratio) => ({
+        description: `≤ ${GOAL_RATIO}×`,
+        met: ratio <= GOAL_RATIO,
+        missLabel: 'ABOVE GOAL',
+      }),
+    }),
   ];
   if (sink === 0) throw new Error('markdown bench: nothing was parsed');
   return { metrics, notes: [] };
-}
-
-function measure(
-  name: string,
-  label: string,
-  work: () => number,
-  baselineLabel: string,
-  baselineWork: () => number,
-  keep: (value: number) => void,
-): BenchMetric {
-  const { value, baseline } = medianAgainstBaseline(work, baselineWork, keep, {
-    warmups: WARMUP_RUNS,
-    measured: MEASURED_RUNS,
-  });
-  const ratio = baseline === 0 ? Number.NaN : value / baseline;
-  return {
-    name,
-    measured: { label, value, unit: 'ms' },
-    baseline: { label: baselineLabel, value: baseline, unit: 'ms' },
-    ratio,
-    goal: { description: `≤ ${GOAL_RATIO}×`, met: ratio <= GOAL_RATIO, missLabel: 'ABOVE GOAL' },
-  };
 }

@@ -2,6 +2,7 @@
  * Small helpers shared by the benchmarks: medians, a monotonic clock, and a seeded random
  * source so every run feeds the code under test exactly the same input.
  */
+import type { BenchMetric, Goal } from './bench-result';
 import { performance } from 'node:perf_hooks';
 
 /** The median of `values` (the mean of the middle two for an even count). Throws when empty. */
@@ -31,26 +32,41 @@ export function timeSync<T>(work: () => T, sink: (value: T) => void): number {
 }
 
 /**
- * Medians of `work` and `baselineWork` timed in alternation (so noise hits both alike), after
- * `warmups` unmeasured runs of each; `keep` receives every result so nothing is optimised away.
+ * A metric from `work` timed against `baselineWork` in alternation (so noise hits both alike),
+ * medians of `runs.measured` runs after `runs.warmups` unmeasured ones of each; `keep` receives
+ * every result so nothing is optimised away; `goal` judges the median and the ratio.
  */
-export function medianAgainstBaseline(
-  work: () => number,
-  baselineWork: () => number,
-  keep: (value: number) => void,
-  runs: { warmups: number; measured: number },
-): { value: number; baseline: number } {
-  for (let warmup = 0; warmup < runs.warmups; warmup += 1) {
+export function measureAgainstBaseline(spec: {
+  name: string;
+  label: string;
+  work: () => number;
+  baselineLabel: string;
+  baselineWork: () => number;
+  keep: (value: number) => void;
+  runs: { warmups: number; measured: number };
+  goal: (value: number, ratio: number) => Goal;
+}): BenchMetric {
+  const { work, baselineWork, keep } = spec;
+  for (let warmup = 0; warmup < spec.runs.warmups; warmup += 1) {
     keep(work());
     keep(baselineWork());
   }
   const times: number[] = [];
   const baselineTimes: number[] = [];
-  for (let run = 0; run < runs.measured; run += 1) {
+  for (let run = 0; run < spec.runs.measured; run += 1) {
     times.push(timeSync(work, keep));
     baselineTimes.push(timeSync(baselineWork, keep));
   }
-  return { value: median(times), baseline: median(baselineTimes) };
+  const value = median(times);
+  const baseline = median(baselineTimes);
+  const ratio = baseline === 0 ? Number.NaN : value / baseline;
+  return {
+    name: spec.name,
+    measured: { label: spec.label, value, unit: 'ms' },
+    baseline: { label: spec.baselineLabel, value: baseline, unit: 'ms' },
+    ratio,
+    goal: spec.goal(value, ratio),
+  };
 }
 
 /**

@@ -20,6 +20,8 @@ import { dataFileRoots } from '../files/data-files';
 import { createAccessToken } from './access-token';
 import { isFilesRequest, serveDataFile } from './files-route';
 import { serveStatic, setSecurityHeaders } from './static-files';
+// A type only: the transport's module (and ws) load with the app, in openApiSide.
+import type { WebSocketTransport } from './websocket-transport';
 
 /** The address the browser host listens on: never a public interface. */
 export const LOOPBACK_HOST = '127.0.0.1';
@@ -62,10 +64,7 @@ export interface BrowserHost extends Omit<ListeningBrowserHost, 'ready'> {
 interface ApiSide {
   api: ApiHost;
   roots: ReturnType<typeof dataFileRoots>;
-  transport: {
-    handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
-    close(): void;
-  };
+  transport: WebSocketTransport;
 }
 
 /** Starts listening and resolves once the port is bound and the app is ready. */
