@@ -22,3 +22,22 @@ export function exitCodeFor(code: string): number {
 export function usageError(message: string): AivoryError {
   return new AivoryError('invalid-input', message);
 }
+
+/**
+ * A native module (better-sqlite3) that cannot load — most often built for another Node.js
+ * version, after Node was upgraded — as a configuration error that says how to fix it, instead
+ * of "an internal error" (the log cannot be written yet: the store never opened). Null for any
+ * other error.
+ */
+export function nativeModuleError(error: unknown): AivoryError | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : '';
+  if (code !== 'ERR_DLOPEN_FAILED' && !message.includes('NODE_MODULE_VERSION')) return null;
+  const name = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(message)?.[1] ?? null;
+  const versions = /NODE_MODULE_VERSION \d+\.[^]*?NODE_MODULE_VERSION \d+/.exec(message)?.[0];
+  const why = versions ? ` (built for another Node.js: ${versions.replace(/\s+/g, ' ')})` : '';
+  return new AivoryError(
+    'config',
+    `${name ?? 'A native module'} could not be loaded${why}. Rebuild it for this Node.js (${process.version}): npm rebuild${name ? ` ${name}` : ''}`,
+  );
+}

@@ -5,7 +5,7 @@
  */
 import { toPublicError } from '../../shared/errors';
 import type { AppContext } from '../services/app-context';
-import { EXIT_OK, EXIT_USAGE, exitCodeFor } from './cli-errors';
+import { EXIT_OK, EXIT_USAGE, exitCodeFor, nativeModuleError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { HELP_TEXT } from './help';
 
@@ -58,7 +58,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const { openAppContext } = await import('../services/app-context');
     context = openAppContext({ env: io.env });
     return await runCommand(known, rest, context, io);
-  } catch (error) {
+  } catch (thrown) {
+    const error = nativeModuleError(thrown) ?? thrown;
     const publicError = toPublicError(error);
     const message =
       publicError.code === 'internal' && error instanceof TypeError && 'code' in error
