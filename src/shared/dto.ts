@@ -55,6 +55,12 @@ export type MessagePartKind = MessagePart['kind'];
 export interface Message {
   id: string;
   conversationId: string;
+  /**
+   * The message this one follows (null: the conversation's first). Messages form a tree: a
+   * regenerated answer is a sibling of the answer it replaces, an edited question a sibling of
+   * the question; the conversation shows one path through it (`listMessages`).
+   */
+  parentId: string | null;
   role: MessageRole;
   status: MessageStatus;
   createdAt: number;

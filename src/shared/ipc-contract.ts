@@ -94,10 +94,15 @@ const conversationMethods = {
     byId,
     z.object({
       conversation: conversationSchema,
+      /** The path the conversation shows. */
       messages: z.array(messageSchema),
       turns: z.array(turnSummarySchema),
+      /** For each shown message with other versions: all their ids, oldest first. */
+      versions: z.record(z.string(), z.array(z.string())),
     }),
   ),
+  /** Shows another version of a message (and the newest path under it). */
+  'conversations.showVersion': method(z.object({ id: idSchema, messageId: idSchema }).strict(), ok),
   'conversations.rename': method(
     z.object({ id: idSchema, title: z.string().trim().min(1).max(MAX_TITLE_CHARS) }).strict(),
     conversationSchema,
@@ -138,17 +143,29 @@ const chatMethods = {
          * answer (`text` empty, no attachments; needs `conversationId`).
          */
         retry: z.boolean().optional(),
+        /**
+         * Write a new version of this answer (on the conversation's shown path) from the same
+         * context (`text` empty, no attachments; needs `conversationId`).
+         */
+        regenerate: idSchema.optional(),
+        /**
+         * Ask this question (on the shown path) again with `text`: a new version of it, keeping
+         * its files (plus `attachments`), answered anew. Needs `conversationId`.
+         */
+        editOf: idSchema.optional(),
       })
       .strict()
-      .refine(
-        (request) =>
-          request.retry === true
-            ? request.conversationId !== undefined &&
-              request.text === '' &&
-              (request.attachments?.length ?? 0) === 0
-            : request.text !== '' || (request.attachments?.length ?? 0) > 0,
-        'a message needs text or an attached file (a retry: the conversation, and nothing else)',
-      ),
+      .refine((request) => {
+        const again = request.retry === true || request.regenerate !== undefined;
+        const special = [request.retry === true, request.regenerate, request.editOf].filter(
+          (value) => value !== undefined && value !== false,
+        );
+        if (special.length > 1) return false;
+        if (special.length === 1 && request.conversationId === undefined) return false;
+        return again
+          ? request.text === '' && (request.attachments?.length ?? 0) === 0
+          : request.text !== '' || (request.attachments?.length ?? 0) > 0;
+      }, 'a message needs text or an attached file (a retry or a new version: the conversation, and nothing else; an edit: the conversation and the new text)'),
     z.object({ turnId: z.string(), conversationId: z.string(), messageId: z.string() }),
   ),
   'chat.cancel': method(

@@ -11,6 +11,7 @@ import { ChatService } from '../../src/main/services/chat-service';
 import { ToolCatalog } from '../../src/main/services/tool-catalog';
 import { createSaveMemoryTool } from '../../src/main/tools/save-memory';
 import type { TurnEvent } from '../../src/shared/turn-events';
+import { messageText } from '../../src/shared/message-parts';
 import type { Script, ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import { echoTool } from '../support/fake-tools';
@@ -174,8 +175,79 @@ describe('ChatService', () => {
     await expect(run({ conversationId, retry: true })).rejects.toThrow(
       'Only the last answer can be retried, when it failed, was stopped or came back empty.',
     );
-    await expect(run({ retry: true })).rejects.toThrow('A retry needs the conversation.');
+    await expect(run({ retry: true })).rejects.toThrow(
+      'A retry, a new version or an edit needs the conversation.',
+    );
     expect(store.conversations.listMessages(conversationId)).toHaveLength(2);
+  });
+
+  it('regenerate writes a sibling answer from the same context; an edit forks the conversation', async () => {
+    const { store, chat, model, server } = await fixture([
+      { content: 'Paris.' },
+      { content: 'It is Lyon.' },
+      { content: 'Rome, I think.' },
+      { content: 'Paris, definitely.' },
+      { content: 'Madrid.' },
+    ]);
+    const run = async (request: Partial<Parameters<ChatService['runTurn']>[0]>) => {
+      const events: TurnEvent[] = [];
+      for await (const event of chat.runTurn(
+        { text: '', model, mode: 'normal', ...request },
+        new AbortController().signal,
+      )) {
+        events.push(event);
+      }
+      return events;
+    };
+    const first = await run({ text: 'Capital of France?' });
+    const start = first[0];
+    if (start?.type !== 'turn-start') throw new Error('no turn-start');
+    const conversationId = start.conversationId;
+    await run({ conversationId, text: 'And of Italy?' });
+    const shown = () =>
+      store.conversations.listMessages(conversationId).map((message) => messageText(message.parts));
+    expect(shown()).toEqual(['Capital of France?', 'Paris.', 'And of Italy?', 'It is Lyon.']);
+
+    // A new version of the last answer: the same question and history, a sibling answer.
+    const wrong = store.conversations.listMessages(conversationId)[3]?.id ?? '';
+    const again = await run({ conversationId, regenerate: wrong });
+    expect(again.at(-1)).toMatchObject({ type: 'turn-end', answer: 'Rome, I think.' });
+    expect(shown()).toEqual(['Capital of France?', 'Paris.', 'And of Italy?', 'Rome, I think.']);
+    const sent = server.requests.at(-1)?.body.messages as { role: string; content: string }[];
+    expect(sent.slice(1).map((message) => message.content)).toEqual([
+      'Capital of France?',
+      'Paris.',
+      'And of Italy?',
+    ]);
+    const versions = store.conversations.listVersions(conversationId);
+    const last = store.conversations.listMessages(conversationId)[3]?.id ?? '';
+    expect(versions[last]).toEqual([wrong, last]);
+    expect(store.conversations.listTurnRecords(conversationId)).toHaveLength(3);
+
+    // A new version of an earlier answer drops the later turns from the shown path.
+    const paris = store.conversations.listMessages(conversationId)[1]?.id ?? '';
+    await run({ conversationId, regenerate: paris });
+    expect(shown()).toEqual(['Capital of France?', 'Paris, definitely.']);
+
+    // Editing the first question forks from the start; the old branch stays a version.
+    const question = store.conversations.listMessages(conversationId)[0]?.id ?? '';
+    await run({ conversationId, editOf: question, text: 'Capital of Spain?' });
+    expect(shown()).toEqual(['Capital of Spain?', 'Madrid.']);
+    const edited = server.requests.at(-1)?.body.messages as { role: string; content: string }[];
+    expect(edited.slice(1).map((message) => message.content)).toEqual(['Capital of Spain?']);
+    store.conversations.showVersion(conversationId, question);
+    expect(shown()).toEqual(['Capital of France?', 'Paris, definitely.']);
+
+    // Only shown messages of the right kind; never a running answer.
+    await expect(run({ conversationId, regenerate: question })).rejects.toThrow(
+      'Only an answer shown in the conversation can be written again.',
+    );
+    await expect(run({ conversationId, editOf: paris, text: 'x' })).rejects.toThrow(
+      'Only a question shown in the conversation can be edited.',
+    );
+    await expect(run({ regenerate: paris })).rejects.toThrow(
+      'A retry, a new version or an edit needs the conversation.',
+    );
   });
 
   it("takes the caller's turn id and has the message finished and the turn recorded when turn-end comes", async () => {

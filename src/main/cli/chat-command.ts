@@ -29,6 +29,8 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       mode: { type: 'string', default: 'normal' },
       tools: { type: 'string' },
       conversation: { type: 'string' },
+      regenerate: { type: 'boolean', default: false },
+      edit: { type: 'string' },
       attach: { type: 'string', multiple: true },
       mcp: { type: 'string' },
       approve: { type: 'string' },
@@ -41,7 +43,12 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
     const name = basename(path);
     return { name, data: readInputFile(path, '--attach', MAX_ATTACHMENT_BYTES) };
   });
-  if (text.trim() === '' && attachments.length === 0)
+  const regenerate = values.regenerate
+    ? lastAnswerId(context, values.conversation, text, attachments.length)
+    : undefined;
+  if (values.edit !== undefined && !values.conversation)
+    throw usageError('--edit needs --conversation ID (the question to edit is in it).');
+  if (regenerate === undefined && text.trim() === '' && attachments.length === 0)
     throw usageError('Usage: aivory chat [options] MESSAGE (see aivory --help).');
   const mode = parseMode(values.mode);
   const conversationModelId = values.conversation
@@ -78,6 +85,8 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
         model,
         mode,
         ...(values.conversation ? { conversationId: values.conversation } : {}),
+        ...(regenerate ? { regenerate } : {}),
+        ...(values.edit === undefined ? {} : { editOf: values.edit }),
         ...(tools ? { tools } : {}),
         ...(attachments.length > 0 ? { attachments } : {}),
         ...(mcpServices ? { mcpServices } : {}),
@@ -124,6 +133,25 @@ function finish(end: TurnEndEvent | null, json: boolean, io: CliIo): number {
     io.stderr(`${io.dim(`[${STOP_REASON_TEXT[end.stopReason]}]`)}\n`);
   }
   return EXIT_OK;
+}
+
+/** `--regenerate`: the id of the last answer shown in the conversation, checked. */
+function lastAnswerId(
+  context: AppContext,
+  conversationId: string | undefined,
+  text: string,
+  attachmentCount: number,
+): string {
+  if (!conversationId) throw usageError('--regenerate needs --conversation ID.');
+  if (text.trim() !== '' || attachmentCount > 0)
+    throw usageError('--regenerate answers the last question again: give no MESSAGE or --attach.');
+  if (!context.stores.conversations.getConversation(conversationId))
+    throw new AivoryError('not-found', `No conversation with id ${conversationId}.`);
+  const answer = context.stores.conversations
+    .listMessages(conversationId)
+    .findLast((message) => message.role === 'assistant');
+  if (!answer) throw new AivoryError('invalid-input', 'This conversation has no answer yet.');
+  return answer.id;
 }
 
 function parseMode(value: string | undefined): TurnMode {

@@ -1,7 +1,7 @@
-/** `aivory conversations list|show|export`. */
+/** `aivory conversations list|show|export|tools|version`. */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { MessagePart } from '../../shared/dto';
+import type { Message, MessagePart } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import type { AppContext } from '../services/app-context';
 import { exportConversation } from '../services/conversation-export';
@@ -21,6 +21,7 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
       on: { type: 'string', multiple: true },
       off: { type: 'string', multiple: true },
       reset: { type: 'boolean', default: false },
+      'all-versions': { type: 'boolean', default: false },
     },
   });
   const [action, id] = positionals;
@@ -38,12 +39,21 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     }
     return EXIT_OK;
   }
-  if (action !== 'show' && action !== 'export' && action !== 'tools') {
-    throw usageError(`Unknown action "${action}". Use list, show ID, export ID or tools ID.`);
+  if (!['show', 'export', 'tools', 'version'].includes(action)) {
+    throw usageError(
+      `Unknown action "${action}". Use list, show ID, export ID, tools ID or version ID MESSAGE_ID.`,
+    );
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
   const conversation = stores.conversations.getConversation(id);
   if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
+  if (action === 'version') {
+    const messageId = positionals[2];
+    if (!messageId) throw usageError('Usage: aivory conversations version ID MESSAGE_ID');
+    stores.conversations.showVersion(id, messageId);
+    io.stdout(`The conversation now shows the path through ${messageId}.\n`);
+    return EXIT_OK;
+  }
   if (action === 'tools') {
     const toggles = updatedToggles(conversation.toolToggles, values);
     if (toggles !== conversation.toolToggles)
@@ -69,9 +79,21 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
       .listTurnRecords(id)
       .flatMap((record) => (record.taint ? [[record.messageId, record.taint] as const] : [])),
   );
-  for (const message of messages) {
+  const versions = stores.conversations.listVersions(id);
+  const allVersions = values['all-versions'];
+  const shown = new Set(messages.map((message) => message.id));
+  const listed = allVersions
+    ? treeOrder(stores.conversations.listAllMessages(id))
+    : messages.map((message) => ({ message, depth: 0 }));
+  for (const { message, depth } of listed) {
     const status = message.status === 'complete' ? '' : ` [${message.status}]`;
-    io.stdout(`\n${message.role}${status}:\n`);
+    const siblings = versions[message.id];
+    const version = siblings
+      ? ` [version ${siblings.indexOf(message.id) + 1}/${siblings.length}]`
+      : '';
+    const extra = allVersions ? ` ${message.id}${shown.has(message.id) ? '' : ' (not shown)'}` : '';
+    const indent = '  '.repeat(depth);
+    io.stdout(`\n${indent}${message.role}${status}${version}${extra}:\n`);
     const taint = taints.get(message.id);
     // Files attached to the user's message tainted the turn from its start.
     if (taint?.toolCallId === null) io.stdout(`  ! ${taintNotice(taint.reasons)}\n`);
@@ -82,7 +104,39 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
         io.stdout(`  ! ${taintNotice(taint.reasons)}\n`);
     }
   }
+  if (!allVersions && Object.keys(versions).length > 0) {
+    io.stdout(
+      `\nSome messages have other versions: aivory conversations show ${id} --all-versions\n`,
+    );
+  }
   return EXIT_OK;
+}
+
+/**
+ * Depth-first, each message before the messages under it, versions oldest first; the depth counts
+ * the branch points (messages with other versions) on the way, for indenting.
+ */
+function treeOrder(all: readonly Message[]): { message: Message; depth: number }[] {
+  const children = new Map<string | null, Message[]>();
+  for (const message of all) {
+    const siblings = children.get(message.parentId) ?? [];
+    siblings.push(message);
+    children.set(message.parentId, siblings);
+  }
+  const ordered: { message: Message; depth: number }[] = [];
+  const push = (parentId: string | null, depth: number) =>
+    [...(children.get(parentId) ?? [])].reverse().map((message) => ({
+      message,
+      depth: depth + ((children.get(parentId)?.length ?? 0) > 1 ? 1 : 0),
+    }));
+  const stack = push(null, 0);
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (!next) break;
+    ordered.push(next);
+    stack.push(...push(next.message.id, next.depth));
+  }
+  return ordered;
 }
 
 function showPart(part: MessagePart): string {

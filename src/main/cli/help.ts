@@ -6,7 +6,10 @@ Usage:
   aivory tool NAME JSON                Run one built-in tool directly (same guards and limits as in a turn)
   aivory tools                         List the built-in tools and whether each is available
   aivory conversations list            List conversations, newest first
-  aivory conversations show ID         Print a conversation with its tool calls
+  aivory conversations show ID [--all-versions]
+                                       Print a conversation with its tool calls (every version of its answers and questions)
+  aivory conversations version ID MESSAGE_ID
+                                       Show another version of a message (the path through it) in the app and exports
   aivory conversations export ID [--format md|json] [--output FILE]
   aivory conversations tools ID [--on NAME]… [--off NAME]… [--reset]
                                        This conversation's own tool switches (over the model's defaults)
@@ -56,6 +59,8 @@ chat options:
   --mode MODE             fast (12 tool calls) | normal (48) | deep (150)             default: normal
   --tools a,b,c           Tools for this turn; "none" for no tools                     default: the model's defaults + the conversation's switches
   --conversation ID       Continue a conversation (default: start a new one)
+  --regenerate            With --conversation and no MESSAGE: write a new version of its last answer
+  --edit MESSAGE_ID       With --conversation: ask that question again as MESSAGE (a new version; the conversation forks there)
   --attach FILE           Attach a file (repeatable; ≤ 10 files, 40 MiB each): staged in the sandbox's
                           /workspace/uploads, small text files shown to the model, images usable by image_generate
   --mcp N[,N…]            Offer these MCP services' accepted tools (default: the model's MCP defaults, else every enabled service)

@@ -92,6 +92,18 @@ export interface TurnRequest {
    * stopped or be empty, is removed first. Needs `conversationId`.
    */
   retry?: boolean;
+  /**
+   * Write a new version of this answer (an assistant message on the conversation's shown path)
+   * from the same context: its question is answered again and the new answer becomes its sibling
+   * (`text` and `attachments` are not used). Needs `conversationId`.
+   */
+  regenerate?: string;
+  /**
+   * Ask this question (a user message on the shown path) again with `text` instead: the new
+   * question becomes its sibling, keeps its attached files (plus `attachments`), and is answered;
+   * what followed the old one stays in its branch. Needs `conversationId`.
+   */
+  editOf?: string;
 }
 
 export interface ChatServiceDependencies {
@@ -139,11 +151,14 @@ export class ChatService {
    */
   async *runTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnEvent, void> {
     const { conversations, memories, skills, ids, clock, logger } = this.dependencies;
-    const retry = request.retry === true;
-    const attachmentInputs = retry ? [] : (request.attachments ?? []);
-    if (retry && !request.conversationId)
-      throw new AivoryError('invalid-input', 'A retry needs the conversation.');
-    if (!retry && request.text.trim() === '' && attachmentInputs.length === 0)
+    const again = request.retry === true || request.regenerate !== undefined;
+    const attachmentInputs = again ? [] : (request.attachments ?? []);
+    if ((again || request.editOf !== undefined) && !request.conversationId)
+      throw new AivoryError(
+        'invalid-input',
+        'A retry, a new version or an edit needs the conversation.',
+      );
+    if (!again && request.text.trim() === '' && attachmentInputs.length === 0)
       throw new AivoryError('invalid-input', 'The message is empty.');
     checkAttachments(attachmentInputs);
     const existing = request.conversationId
@@ -152,9 +167,9 @@ export class ChatService {
     if (request.conversationId && !existing) {
       throw new AivoryError('not-found', `No conversation with id ${request.conversationId}.`);
     }
-    // A retry answers the stored question again: checked before anything changes.
-    const retried = existing && retry ? retryTarget(conversations.listMessages(existing.id)) : null;
-    const text = retried ? messageText(retried.question.parts).trim() : request.text.trim();
+    // What the turn builds on is checked before anything changes.
+    const basis = existing ? turnBasis(conversations.listMessages(existing.id), request) : null;
+    const text = basis?.question ? messageText(basis.question.parts).trim() : request.text.trim();
     const tools = await this.pickTools(request, existing?.toolToggles ?? {});
     const conversation =
       existing ??
@@ -167,22 +182,28 @@ export class ChatService {
     if (existing && existing.modelId !== request.model.id) {
       conversations.setConversationModel(existing.id, request.model.id);
     }
-    let previous: Message[];
+    const previous = basis?.before ?? conversations.listMessages(conversation.id);
+    /** Where the answer goes: absent, after the end of the shown path (the new question). */
+    let answerParent: string | undefined;
     let attachmentParts: MessagePart[];
-    if (retried) {
-      conversations.deleteMessage(retried.failed.id);
-      previous = retried.before;
-      attachmentParts = retried.question.parts.filter((part) => part.kind === 'attachment');
+    if (basis?.question) {
+      // A retry or a new version: the stored question is answered again.
+      if (basis.replaced) conversations.deleteMessage(basis.replaced.id);
+      answerParent = basis.question.id;
+      attachmentParts = basis.question.parts.filter((part) => part.kind === 'attachment');
     } else {
-      previous = conversations.listMessages(conversation.id);
-      attachmentParts = await storeAttachments(
+      const stored = await storeAttachments(
         this.dependencies.attachments,
         conversation.id,
         attachmentInputs,
       );
+      const kept = basis?.edited?.parts.filter((part) => part.kind === 'attachment') ?? [];
+      attachmentParts = [...kept, ...stored];
       conversations.createMessage({
         id: ids.next('msg'),
         conversationId: conversation.id,
+        // An edit is a new version of the question: it follows what the old one followed.
+        ...(basis?.edited ? { parentId: basis.edited.parentId } : {}),
         role: 'user',
         status: 'complete',
         parts: [...(text === '' ? [] : [{ kind: 'text' as const, text }]), ...attachmentParts],
@@ -201,6 +222,7 @@ export class ChatService {
     conversations.createMessage({
       id: messageId,
       conversationId: conversation.id,
+      ...(answerParent === undefined ? {} : { parentId: answerParent }),
       role: 'assistant',
       status: 'streaming',
       parts: [],
@@ -353,15 +375,58 @@ function titleFrom(text: string): string {
   return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
 }
 
+/** What a turn that does not simply continue the conversation builds on. */
+interface TurnBasis {
+  /** The history before the question. */
+  before: Message[];
+  /** A retry or a new version: the stored question answered again. */
+  question?: Message;
+  /** A retry: the failed answer, removed first. */
+  replaced?: Message;
+  /** An edit: the question the new one replaces. */
+  edited?: Message;
+}
+
+/** Checks a retry, a new version or an edit against the shown path; null for a plain turn. */
+function turnBasis(path: readonly Message[], request: TurnRequest): TurnBasis | null {
+  if (request.retry === true) return retryTarget(path);
+  if (request.regenerate !== undefined) {
+    const index = path.findIndex((message) => message.id === request.regenerate);
+    const answer = path[index];
+    const question = path[index - 1];
+    if (answer?.role !== 'assistant' || question?.role !== 'user') {
+      throw new AivoryError(
+        'invalid-input',
+        'Only an answer shown in the conversation can be written again.',
+      );
+    }
+    if (answer.status === 'streaming') {
+      throw new AivoryError('invalid-input', 'This answer is still being written: stop it first.');
+    }
+    return { before: path.slice(0, index - 1), question };
+  }
+  if (request.editOf !== undefined) {
+    const index = path.findIndex((message) => message.id === request.editOf);
+    const edited = path[index];
+    if (edited?.role !== 'user') {
+      throw new AivoryError(
+        'invalid-input',
+        'Only a question shown in the conversation can be edited.',
+      );
+    }
+    if (path.slice(index).some((message) => message.status === 'streaming')) {
+      throw new AivoryError('invalid-input', 'An answer is still being written: stop it first.');
+    }
+    return { before: path.slice(0, index), edited };
+  }
+  return null;
+}
+
 /**
  * What a retry answers again: the conversation's last message must be an answer that failed,
  * was stopped or interrupted, or came back empty, right after the user's question.
  */
-function retryTarget(messages: readonly Message[]): {
-  failed: Message;
-  question: Message;
-  before: Message[];
-} {
+function retryTarget(messages: readonly Message[]): Required<Omit<TurnBasis, 'edited'>> {
   const failed = messages.at(-1);
   const question = messages.at(-2);
   const retriable =
@@ -374,5 +439,5 @@ function retryTarget(messages: readonly Message[]): {
       'Only the last answer can be retried, when it failed, was stopped or came back empty.',
     );
   }
-  return { failed, question, before: messages.slice(0, -2) };
+  return { replaced: failed, question, before: messages.slice(0, -2) };
 }

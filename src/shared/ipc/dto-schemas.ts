@@ -75,6 +75,7 @@ export const messageStatusSchema = z.enum([
 export const messageSchema = z.object({
   id: z.string(),
   conversationId: z.string(),
+  parentId: z.string().nullable(),
   role: z.enum(['user', 'assistant', 'system']),
   status: messageStatusSchema,
   createdAt: z.number(),

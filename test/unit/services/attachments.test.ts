@@ -23,6 +23,7 @@ function message(role: Message['role'], parts: MessagePart[]): Message {
   return {
     id: 'm',
     conversationId: 'c',
+    parentId: null,
     role,
     status: 'complete',
     createdAt: 0,

@@ -4,7 +4,16 @@ import type { Message } from '../../../src/shared/dto';
 import { exchangeOf } from '../../../src/main/services/message-exchange';
 
 const message = (id: string, role: Message['role'], status: Message['status'] = 'complete') =>
-  ({ id, conversationId: 'c', role, status, createdAt: 1, updatedAt: 1, parts: [] }) as Message;
+  ({
+    id,
+    conversationId: 'c',
+    parentId: null,
+    role,
+    status,
+    createdAt: 1,
+    updatedAt: 1,
+    parts: [],
+  }) as Message;
 
 describe('exchangeOf', () => {
   const messages = [

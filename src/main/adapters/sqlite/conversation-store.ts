@@ -71,43 +71,92 @@ export class SqliteConversations implements ConversationStore {
     this.sql.run('DELETE FROM conversations WHERE id = ?', id);
   }
 
-  /** Parts and the turn record go with it (ON DELETE CASCADE). Throws `not-found`. */
+  /**
+   * Deletes one message; its parts and turn record go with it (ON DELETE CASCADE). The messages
+   * that followed it now follow its parent; if the conversation showed it, the path now ends
+   * under its parent. Throws `not-found`.
+   */
   deleteMessage(id: string): void {
-    if (this.sql.run('DELETE FROM messages WHERE id = ?', id).changes === 0) {
-      throw notFound('Message', id);
-    }
+    this.sql.write(() => {
+      const row = this.requireMessage(id);
+      this.sql.run('UPDATE messages SET parent_id = ? WHERE parent_id = ?', row.parent_id, id);
+      this.sql.run('DELETE FROM messages WHERE id = ?', id);
+      this.repairActiveLeaf(row.conversation_id, row.parent_id);
+    });
   }
 
   /**
-   * Inserts a message with its parts. A `streaming` one records this process as its owner until
-   * its status changes. Throws `not-found` when the conversation does not exist.
+   * Deletes a message with everything that follows it in the tree (its versions' later turns
+   * included). Throws `not-found`.
+   */
+  deleteBranch(id: string): void {
+    this.sql.write(() => {
+      const row = this.requireMessage(id);
+      this.sql.run(
+        `WITH RECURSIVE branch(id) AS (
+           SELECT ? UNION ALL SELECT m.id FROM messages m JOIN branch b ON m.parent_id = b.id)
+         DELETE FROM messages WHERE id IN (SELECT id FROM branch)`,
+        id,
+      );
+      this.repairActiveLeaf(row.conversation_id, row.parent_id);
+    });
+  }
+
+  /**
+   * Shows the path through `messageId`: the conversation's path now runs through it and on to
+   * the newest message under it. Not activity. Throws `not-found` when the message is not in the
+   * conversation.
+   */
+  showVersion(conversationId: string, messageId: string): void {
+    this.sql.write(() => {
+      this.requireMessageIn(messageId, conversationId);
+      const sql = 'UPDATE conversations SET active_leaf_id = ? WHERE id = ?';
+      this.sql.run(sql, this.newestLeafUnder(messageId), conversationId);
+    });
+  }
+
+  /**
+   * Inserts a message with its parts after `parentId` (absent: after the last message of the
+   * path the conversation shows) and makes it the end of that path. A `streaming` one records
+   * this process as its owner until its status changes. Throws `not-found` when the conversation
+   * or the parent does not exist in it.
    */
   createMessage(input: {
     id: string;
     conversationId: string;
+    parentId?: string | null;
     role: Message['role'];
     status: Message['status'];
     parts: MessagePart[];
   }): Message {
     const now = this.clock.now();
+    const { parentId: requestedParent, ...fields } = input;
+    let parentId: string | null = null;
     this.sql.write(() => {
-      if (this.getConversation(input.conversationId) === null) {
-        throw notFound('Conversation', input.conversationId);
-      }
+      const conversation = this.getConversationRow(input.conversationId);
+      parentId = requestedParent === undefined ? conversation.active_leaf_id : requestedParent;
+      if (parentId !== null) this.requireMessageIn(parentId, input.conversationId);
       const { lastInsertRowid } = this.sql.run(
-        `INSERT INTO messages (id, conversation_id, role, status, created_at, updated_at, owner_pid)
-         VALUES (@id, @conversationId, @role, @status, @now, @now, @ownerPid)`,
-        { ...input, now, ownerPid: input.status === 'streaming' ? process.pid : null },
+        `INSERT INTO messages (id, conversation_id, parent_id, role, status, created_at,
+           updated_at, owner_pid)
+         VALUES (@id, @conversationId, @parentId, @role, @status, @now, @now, @ownerPid)`,
+        {
+          ...fields,
+          parentId,
+          now,
+          ownerPid: input.status === 'streaming' ? process.pid : null,
+        },
       );
       this.replaceParts(input.id, Number(lastInsertRowid), input.conversationId, input.parts);
       this.sql.run(
-        'UPDATE conversations SET updated_at = ? WHERE id = ?',
+        'UPDATE conversations SET updated_at = ?, active_leaf_id = ? WHERE id = ?',
         now,
+        input.id,
         input.conversationId,
       );
     });
     this.streaming.set(input.id, input.status === 'streaming');
-    return { ...input, createdAt: now, updatedAt: now };
+    return { ...fields, parentId, createdAt: now, updatedAt: now };
   }
 
   /**
@@ -136,8 +185,27 @@ export class SqliteConversations implements ConversationStore {
     if (patch.status !== undefined) this.streaming.set(id, patch.status === 'streaming');
   }
 
-  /** In creation order (created_at, then insertion order), each with its parts in order. */
+  /**
+   * The path the conversation shows, first message first: from the first message to the end of
+   * the active path (`active_leaf_id`), each with its parts in order.
+   */
   listMessages(conversationId: string): Message[] {
+    const all = this.listAllMessages(conversationId);
+    const byId = new Map(all.map((message) => [message.id, message]));
+    const leaf = this.getConversationRow(conversationId).active_leaf_id;
+    const path: Message[] = [];
+    // Bounded by the message count, so a (corrupt) cycle cannot loop forever.
+    for (let id = leaf; id !== null && path.length < all.length;) {
+      const message = byId.get(id);
+      if (!message) break;
+      path.push(message);
+      id = message.parentId;
+    }
+    return path.reverse();
+  }
+
+  /** Every message of the conversation, every version, in creation order, with its parts. */
+  listAllMessages(conversationId: string): Message[] {
     const partsByMessage = new Map<string, MessagePart[]>();
     const partRows = this.sql.all<PartRow>(
       `SELECT p.message_id, p.data FROM message_parts p JOIN messages m ON m.id = p.message_id
@@ -155,6 +223,29 @@ export class SqliteConversations implements ConversationStore {
         conversationId,
       )
       .map((row) => toMessage(row, partsByMessage.get(row.id) ?? []));
+  }
+
+  /**
+   * For each message with other versions (siblings: the same parent), the ids of all of them in
+   * creation order, its own included. Messages without other versions are left out.
+   */
+  listVersions(conversationId: string): Record<string, string[]> {
+    const rows = this.sql.all<{ id: string; parent_id: string | null }>(
+      `SELECT id, parent_id FROM messages WHERE conversation_id = ? ORDER BY created_at, seq`,
+      conversationId,
+    );
+    const byParent = new Map<string | null, string[]>();
+    for (const row of rows) {
+      const siblings = byParent.get(row.parent_id) ?? [];
+      siblings.push(row.id);
+      byParent.set(row.parent_id, siblings);
+    }
+    const versions: Record<string, string[]> = {};
+    for (const siblings of byParent.values()) {
+      if (siblings.length < 2) continue;
+      for (const id of siblings) versions[id] = siblings;
+    }
+    return versions;
   }
 
   getMessage(id: string): Message | null {
@@ -200,7 +291,87 @@ export class SqliteConversations implements ConversationStore {
    * `snippet` are wrapped in `SNIPPET_MARK` (see message-search.ts).
    */
   searchMessages(query: string, limit?: number): MessageSearchHit[] {
-    return searchMessages(this.database, query, limit);
+    // Only what the conversations show counts: hits in versions off their path are dropped.
+    const wanted = Math.min(Math.max(Math.trunc(limit ?? 20) || 1, 1), 200);
+    const hits = searchMessages(this.database, query, wanted * 4);
+    const shown = new Map<string, Set<string>>();
+    const onPath = (hit: MessageSearchHit): boolean => {
+      let ids = shown.get(hit.conversationId);
+      if (!ids) {
+        ids = this.activePathIds(hit.conversationId);
+        shown.set(hit.conversationId, ids);
+      }
+      return ids.has(hit.messageId);
+    };
+    return hits.filter(onPath).slice(0, wanted);
+  }
+
+  /** The ids on a conversation's shown path (none when it does not exist). */
+  private activePathIds(conversationId: string): Set<string> {
+    const rows = this.sql.all<{ id: string }>(
+      `WITH RECURSIVE path(id, parent_id, depth) AS (
+         SELECT m.id, m.parent_id, 0 FROM conversations c JOIN messages m ON m.id = c.active_leaf_id
+         WHERE c.id = ?
+         UNION ALL
+         SELECT m.id, m.parent_id, p.depth + 1 FROM messages m JOIN path p ON m.id = p.parent_id
+         WHERE p.depth < 1000000)
+       SELECT id FROM path`,
+      conversationId,
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  private getConversationRow(id: string): ConversationRow {
+    const row = this.sql.get<ConversationRow>('SELECT * FROM conversations WHERE id = ?', id);
+    if (row === undefined) throw notFound('Conversation', id);
+    return row;
+  }
+
+  private requireMessage(id: string): { parent_id: string | null; conversation_id: string } {
+    const row = this.sql.get<{ parent_id: string | null; conversation_id: string }>(
+      'SELECT parent_id, conversation_id FROM messages WHERE id = ?',
+      id,
+    );
+    if (row === undefined) throw notFound('Message', id);
+    return row;
+  }
+
+  private requireMessageIn(id: string, conversationId: string): void {
+    if (this.requireMessage(id).conversation_id !== conversationId) throw notFound('Message', id);
+  }
+
+  /** The end of the newest path under `id` (each step takes the newest child). */
+  private newestLeafUnder(id: string): string {
+    let leaf = id;
+    for (;;) {
+      const child = this.sql.get<{ id: string }>(
+        'SELECT id FROM messages WHERE parent_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1',
+        leaf,
+      );
+      if (child === undefined) return leaf;
+      leaf = child.id;
+    }
+  }
+
+  /**
+   * After a delete: when the shown path's end is gone, the path ends at the newest message under
+   * `parentId` (the deleted message's parent), or the newest first message when it had none.
+   */
+  private repairActiveLeaf(conversationId: string, parentId: string | null): void {
+    const leaf = this.getConversationRow(conversationId).active_leaf_id;
+    if (leaf !== null && this.sql.get('SELECT 1 FROM messages WHERE id = ?', leaf) !== undefined)
+      return;
+    let next: string | null = parentId;
+    if (next === null) {
+      const root = this.sql.get<{ id: string }>(
+        `SELECT id FROM messages WHERE conversation_id = ? AND parent_id IS NULL
+         ORDER BY created_at DESC, seq DESC LIMIT 1`,
+        conversationId,
+      );
+      next = root?.id ?? null;
+    }
+    const sql = 'UPDATE conversations SET active_leaf_id = ? WHERE id = ?';
+    this.sql.run(sql, next === null ? null : this.newestLeafUnder(next), conversationId);
   }
 
   /** Rewrites a message's parts and its search entry; runs inside the caller's transaction. */

@@ -26,11 +26,13 @@ export interface ConversationRow {
   created_at: number;
   updated_at: number;
   tool_toggles: string;
+  active_leaf_id: string | null;
 }
 
 export interface MessageRow {
   id: string;
   conversation_id: string;
+  parent_id: string | null;
   role: string;
   status: string;
   created_at: number;
@@ -171,6 +173,7 @@ export function toMessage(row: MessageRow, parts: MessagePart[]): Message {
   return {
     id: row.id,
     conversationId: row.conversation_id,
+    parentId: row.parent_id,
     role: pickEnum(MESSAGE_ROLES, row.role, 'messages.role'),
     status: pickEnum(MESSAGE_STATUSES, row.status, 'messages.status'),
     createdAt: row.created_at,

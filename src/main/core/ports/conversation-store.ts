@@ -30,19 +30,35 @@ export interface ConversationStore {
   setConversationModel(id: string, modelId: string | null): void;
   deleteConversation(id: string): void;
 
-  /** Inserts a message; a `streaming` one is owned by this process until it is finished. */
+  /**
+   * Inserts a message after `parentId` (absent: after the end of the shown path) and shows it at
+   * the end of the path; a `streaming` one is owned by this process until it is finished.
+   */
   createMessage(input: {
     id: string;
     conversationId: string;
+    parentId?: string | null;
     role: Message['role'];
     status: MessageStatus;
     parts: MessagePart[];
   }): Message;
   /** Replaces the parts and/or status of a message in one transaction. */
   updateMessage(id: string, patch: MessagePatch): void;
+  /** The path the conversation shows (one version of each message), first message first. */
   listMessages(conversationId: string): Message[];
-  /** Removes one message with its parts and turn record (a failed answer that is retried). */
+  /** Every message, every version, in creation order. */
+  listAllMessages(conversationId: string): Message[];
+  /** For each message that has other versions, all their ids (its own included), oldest first. */
+  listVersions(conversationId: string): Record<string, string[]>;
+  /** Shows the path through this message, on to the newest message under it. */
+  showVersion(conversationId: string, messageId: string): void;
+  /**
+   * Removes one message with its parts and turn record (a failed answer that is retried); the
+   * messages after it now follow its parent.
+   */
   deleteMessage(id: string): void;
+  /** Removes a message with every message under it. */
+  deleteBranch(id: string): void;
   getMessage(id: string): Message | null;
   /** Full-text search over message text; user syntax is quoted, never interpreted. */
   searchMessages(query: string, limit?: number): MessageSearchHit[];

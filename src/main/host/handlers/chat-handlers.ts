@@ -55,6 +55,8 @@ async function startTurn(
           ? { attachments: decodeAttachments(request.attachments) }
           : {}),
         ...(request.retry ? { retry: true } : {}),
+        ...(request.regenerate ? { regenerate: request.regenerate } : {}),
+        ...(request.editOf ? { editOf: request.editOf } : {}),
       },
       (event) => {
         events.publish('turn.event', { turnId, event });

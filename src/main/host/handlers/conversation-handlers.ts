@@ -1,13 +1,13 @@
 /**
  * `conversations.*`: list, full-text search (FTS5 snippets, plain text), one conversation with its
- * messages and turn summaries, rename, delete (a conversation, or one question with its answer),
- * export as Markdown or JSON text.
+ * shown messages, their versions and turn summaries, show another version, rename, delete (a
+ * conversation, or one question with its answer), export as Markdown or JSON text.
  */
 import type { Conversation } from '../../../shared/dto';
 import { AivoryError } from '../../../shared/errors';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { exportConversation } from '../../services/conversation-export';
-import { exchangeOf } from '../../services/message-exchange';
+import { deleteExchange } from '../../services/message-exchange';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 
@@ -19,6 +19,7 @@ type ConversationHandlers = Pick<
   | 'conversations.rename'
   | 'conversations.delete'
   | 'conversations.deleteExchange'
+  | 'conversations.showVersion'
   | 'conversations.export'
 >;
 
@@ -42,9 +43,17 @@ export function createConversationHandlers(context: HostContext): ConversationHa
       })),
     'conversations.get': ({ id }) => {
       const conversation = requireConversation(id);
+      const messages = stores.conversations.listMessages(id);
+      const allVersions = stores.conversations.listVersions(id);
+      const versions: Record<string, string[]> = {};
+      for (const message of messages) {
+        const siblings = allVersions[message.id];
+        if (siblings) versions[message.id] = siblings;
+      }
       return {
         conversation,
-        messages: stores.conversations.listMessages(id),
+        messages,
+        versions,
         turns: stores.conversations.listTurnRecords(id).map((record) => ({
           turnId: record.id,
           messageId: record.messageId,
@@ -74,9 +83,12 @@ export function createConversationHandlers(context: HostContext): ConversationHa
     },
     'conversations.deleteExchange': ({ id, messageId }) => {
       requireConversation(id);
-      const deleted = exchangeOf(stores.conversations.listMessages(id), messageId);
-      for (const message of deleted) stores.conversations.deleteMessage(message);
-      return { deleted };
+      return { deleted: deleteExchange(stores.conversations, id, messageId) };
+    },
+    'conversations.showVersion': ({ id, messageId }) => {
+      requireConversation(id);
+      stores.conversations.showVersion(id, messageId);
+      return { ok: true };
     },
     'conversations.export': ({ id, format }): InvokeResponse<'conversations.export'> => {
       const conversation = requireConversation(id);

@@ -12,6 +12,7 @@ import migration006 from './006_turn_taint_record';
 import migration007 from './007_turn_error_message';
 import migration008 from './008_model_vision';
 import migration009 from './009_turn_usage';
+import migration010 from './010_message_tree';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly string[] = [
   migration007,
   migration008,
   migration009,
+  migration010,
 ];
