@@ -52,6 +52,8 @@ export interface ConversationSlice {
   turns: Record<string, TurnSummary>;
   /** The last budget seen for an assistant message (kept after the turn is reloaded). */
   budgets: Record<string, BudgetUpdateEvent>;
+  /** For each shown message with other versions: all their ids, oldest first. */
+  versions: Record<string, string[]>;
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
   openConversation(id: string): Promise<void>;
@@ -60,6 +62,8 @@ export interface ConversationSlice {
   deleteConversation(id: string): Promise<void>;
   /** Deletes a question of the open conversation with its answer (given either message). */
   deleteExchange(messageId: string): Promise<void>;
+  /** Shows another version of a message of the open conversation (and the newest path under it). */
+  showVersion(messageId: string): Promise<void>;
   exportConversation(id: string, format: 'md' | 'json'): Promise<void>;
 }
 
@@ -82,6 +86,10 @@ export interface ChatSlice {
    * answer, which failed, was stopped or came back empty); resolves false when not started.
    */
   retry(failedMessageId: string): Promise<boolean>;
+  /** Writes a new version of an answer of the open conversation (its question is asked again). */
+  regenerate(answerId: string): Promise<boolean>;
+  /** Asks a question of the open conversation again as `text`: a new version, answered anew. */
+  editAndResend(questionId: string, text: string): Promise<boolean>;
   stop(turnId: string): Promise<void>;
   receiveTurnEvent(payload: EventPayload<'turn.event'>): void;
 }

@@ -31,6 +31,42 @@ function startedTurn(
   };
 }
 
+type SetState = Parameters<StateCreator<AppState, [], [], ChatSlice>>[0];
+
+/**
+ * Answers again in the open conversation (a retry, a new version, an edited question): starts the
+ * turn, shows it live, and keeps of the shown messages what `keep` leaves (the reload after the
+ * turn agrees). `question` is the new question shown live (an edit), absent when the stored one
+ * stays. Resolves false when it did not start.
+ */
+async function resend(
+  get: () => AppState,
+  set: SetState,
+  request: { retry: true } | { regenerate: string } | { editOf: string; text: string },
+  keep: (messages: AppState['messages']) => AppState['messages'],
+  question?: { text: string; files: ShownFile[] },
+): Promise<boolean> {
+  const { bridge, activeId, mode, modelId } = get();
+  if (!bridge || activeId === null || get().sendingText !== null) return false;
+  try {
+    const sent = await bridge.invoke('chat.send', {
+      text: '',
+      ...request,
+      mode,
+      conversationId: activeId,
+      ...(modelId ? { modelId } : {}),
+    });
+    set({
+      liveTurns: startedTurn(get().liveTurns, sent, question?.text ?? null, question?.files ?? []),
+      messages: keep(get().messages),
+    });
+    return true;
+  } catch (error) {
+    get().showError(error);
+    return false;
+  }
+}
+
 /** The chat slice. */
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
   liveTurns: {},
@@ -77,28 +113,36 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       return false;
     }
   },
-  async retry(failedMessageId) {
-    const { bridge, activeId, mode, modelId } = get();
-    if (!bridge || activeId === null || get().sendingText !== null) return false;
-    try {
-      const sent = await bridge.invoke('chat.send', {
-        text: '',
-        retry: true,
-        mode,
-        conversationId: activeId,
-        ...(modelId ? { modelId } : {}),
-      });
-      set({
-        // The question stays as stored; only the new answer is live.
-        liveTurns: startedTurn(get().liveTurns, sent, null, []),
-        // The failed answer is gone from the store; the reload after the turn agrees.
-        messages: get().messages.filter((message) => message.id !== failedMessageId),
-      });
-      return true;
-    } catch (error) {
-      get().showError(error);
-      return false;
-    }
+  retry(failedMessageId) {
+    // The failed answer is gone from the store; the reload after the turn agrees.
+    return resend(get, set, { retry: true }, (messages) =>
+      messages.filter((message) => message.id !== failedMessageId),
+    );
+  },
+  regenerate(answerId) {
+    // The question stays; the answer and what followed it leave the shown path.
+    return resend(get, set, { regenerate: answerId }, (messages) => {
+      const index = messages.findIndex((message) => message.id === answerId);
+      return index === -1 ? messages : messages.slice(0, index);
+    });
+  },
+  editAndResend(questionId, text) {
+    const question = get().messages.find((message) => message.id === questionId);
+    if (!question || text.trim() === '') return Promise.resolve(false);
+    const files = question.parts.flatMap((part) =>
+      part.kind === 'attachment' ? [{ ...part.attachment }] : [],
+    );
+    // The new question and its answer replace the old one and what followed it.
+    return resend(
+      get,
+      set,
+      { editOf: questionId, text },
+      (messages) => {
+        const index = messages.findIndex((message) => message.id === questionId);
+        return index === -1 ? messages : messages.slice(0, index);
+      },
+      { text, files },
+    );
   },
   async stop(turnId) {
     try {

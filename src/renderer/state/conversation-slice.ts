@@ -25,6 +25,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     messages: [],
     turns: {},
     budgets: {},
+    versions: {},
     refreshConversations: () =>
       guarded(async (bridge) => set({ conversations: await bridge.invoke('conversations.list') })),
     search: (query) =>
@@ -44,8 +45,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         const liveTurns: Record<string, ShownTurn> = {};
         for (const turn of Object.values(get().liveTurns)) {
           const persisted = turn.messageId !== null && loadedIds.has(turn.messageId);
-          // An ended turn now stored is shown from the store; a running one stays live.
-          if (persisted && turn.end !== null) continue;
+          // An ended turn is stored by now (shown from the store when on the shown path; another
+          // version's stays in the store); a running one stays live.
+          if (turn.end !== null && (persisted || turn.conversationId === id)) continue;
           liveTurns[turn.turnId] = persisted ? { ...turn, userText: null } : turn;
         }
         rememberOpen(id);
@@ -55,19 +57,27 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
           // back to the default when that model was removed).
           ...(get().activeId !== id ? { modelId: loaded.conversation.modelId } : {}),
           messages: loaded.messages,
+          versions: loaded.versions,
           turns: Object.fromEntries(loaded.turns.map((turn) => [turn.messageId, turn])),
           liveTurns,
         });
       }),
     newChat() {
       rememberOpen(null);
-      set({ activeId: null, messages: [], turns: {} });
+      set({ activeId: null, messages: [], turns: {}, versions: {} });
     },
     deleteExchange: (messageId) =>
       guarded(async (bridge) => {
         const id = get().activeId;
         if (id === null) return;
         await bridge.invoke('conversations.deleteExchange', { id, messageId });
+        await get().openConversation(id);
+      }),
+    showVersion: (messageId) =>
+      guarded(async (bridge) => {
+        const id = get().activeId;
+        if (id === null) return;
+        await bridge.invoke('conversations.showVersion', { id, messageId });
         await get().openConversation(id);
       }),
     renameConversation: (id, title) =>

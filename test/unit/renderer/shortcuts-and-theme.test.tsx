@@ -109,7 +109,28 @@ describe('shortcut keys', () => {
     expect(shortcutKeys('new-chat', false)).toEqual(['Ctrl', 'N']);
     expect(shortcutKeys('previous-conversation', false)).toEqual(['Ctrl', '↑']);
     expect(shortcutKeys('stop', true)).toEqual(['Esc']);
-    expect(SHORTCUT_ORDER).toHaveLength(7);
+    expect(shortcutKeys('regenerate', false)).toEqual(['Ctrl', 'Shift', 'R']);
+    expect(shortcutKeys('regenerate', true)).toEqual(['⌘', 'Shift', 'R']);
+    expect(SHORTCUT_ORDER).toHaveLength(8);
+  });
+
+  it('⌘/Ctrl+Shift+R regenerates (any layout), also from a text field, never in a dialog', () => {
+    expect(shortcutFor(press('R', { ctrlKey: true, shiftKey: true }), LINUX)).toBe('regenerate');
+    expect(shortcutFor(press('R', { metaKey: true, shiftKey: true }), MAC)).toBe('regenerate');
+    expect(shortcutFor(press('К', { ctrlKey: true, shiftKey: true, code: 'KeyR' }), LINUX)).toBe(
+      'regenerate',
+    );
+    expect(
+      shortcutFor(press('R', { ctrlKey: true, shiftKey: true }), { ...LINUX, inTextField: true }),
+    ).toBe('regenerate');
+    expect(
+      shortcutFor(press('R', { ctrlKey: true, shiftKey: true }), { ...LINUX, dialogOpen: true }),
+    ).toBeNull();
+    expect(shortcutFor(press('R', { ctrlKey: true, shiftKey: true }), MAC)).toBeNull();
+    expect(
+      shortcutFor(press('R', { ctrlKey: true, shiftKey: true, altKey: true }), LINUX),
+    ).toBeNull();
+    expect(shortcutFor(press('r', { ctrlKey: true }), LINUX)).toBeNull();
   });
 
   it('previous / next conversation: a new chat sits above the list; the ends do not wrap', () => {

@@ -10,6 +10,7 @@ import { budgetFromToolCalls, storedBudget } from '../../state/budget-text';
 import type { ShownTurn } from '../../state/app-state';
 import { useApp } from '../../state/store';
 import { AssistantMessage, UserMessage } from './message-view';
+import type { VersionSwitch } from './message-versions';
 import { Composer } from './composer';
 import { useMessageWindow } from './use-message-window';
 import { useStickToBottom } from './use-stick-to-bottom';
@@ -35,6 +36,10 @@ export function ChatView(): ReactNode {
   const liveKey = [...liveIds].join(' ');
   const retry = useApp((state) => state.retry);
   const deleteExchange = useApp((state) => state.deleteExchange);
+  const regenerate = useApp((state) => state.regenerate);
+  const editAndResend = useApp((state) => state.editAndResend);
+  const versions = useApp((state) => state.versions);
+  const showVersion = useApp((state) => state.showVersion);
   // While a turn runs here, nothing is deleted (a boolean: the memo must not follow every delta).
   const busy = running !== null;
   const last = messages.at(-1);
@@ -48,6 +53,22 @@ export function ChatView(): ReactNode {
     (last.status !== 'complete' || messageText(last.parts).trim() === '')
       ? last.id
       : null;
+  /** Where a message stands among its versions ("‹ 2/3 ›"); switching waits for a running turn. */
+  const versionOf = (id: string): { versions: VersionSwitch } | Record<string, never> => {
+    const siblings = versions[id];
+    if (!siblings) return {};
+    const show = (index: number): void => {
+      const target = siblings[index - 1];
+      if (target !== undefined) void showVersion(target);
+    };
+    return {
+      versions: {
+        index: siblings.indexOf(id) + 1,
+        count: siblings.length,
+        ...(busy ? {} : { show }),
+      },
+    };
+  };
   const stored = useMemo(
     () =>
       messages
@@ -58,7 +79,13 @@ export function ChatView(): ReactNode {
             <UserMessage
               key={message.id}
               text={messageText(message.parts)}
-              {...(busy ? {} : { onDelete: () => void deleteExchange(message.id) })}
+              {...versionOf(message.id)}
+              {...(busy
+                ? {}
+                : {
+                    onDelete: () => void deleteExchange(message.id),
+                    onEdit: (text: string) => void editAndResend(message.id, text),
+                  })}
               files={message.parts.flatMap((part) =>
                 part.kind === 'attachment' ? [part.attachment] : [],
               )}
@@ -82,12 +109,31 @@ export function ChatView(): ReactNode {
               error={turns[message.id]?.error ?? null}
               model={turns[message.id]?.model ?? null}
               usage={turns[message.id]?.usage ?? null}
+              {...versionOf(message.id)}
               {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
+              {...(busy || message.status === 'streaming'
+                ? {}
+                : { onRegenerate: () => void regenerate(message.id) })}
             />
           ),
         ),
     // liveIds is read through liveKey, its string form.
-    [messages, turns, budgets, liveKey, start, retriable, retry, deleteExchange, busy],
+    // versionOf reads versions, showVersion and busy.
+    [
+      messages,
+      turns,
+      budgets,
+      liveKey,
+      start,
+      retriable,
+      retry,
+      deleteExchange,
+      busy,
+      versions,
+      showVersion,
+      regenerate,
+      editAndResend,
+    ],
   );
   const lastLive = live.at(-1);
   const { scroller, atBottom, jumpToBottom, follow } = useStickToBottom(activeId);

@@ -19,6 +19,8 @@ import { displayItems } from '../../state/trace-items';
 import type { ShownFile } from '../../state/attachment-rules';
 import { FileView } from './file-view';
 import { MessageActions } from './message-actions';
+import type { VersionSwitch } from './message-versions';
+import { QuestionEditor, VersionSwitcher } from './message-versions';
 import { ToolTraceCard } from './tool-trace-card';
 import { messageText } from '../../../shared/message-parts';
 
@@ -42,6 +44,10 @@ export interface AssistantMessageProps {
   model?: string | null;
   /** The live turn's latest malformed-call retry (prompt mode), while it runs. */
   protocolRetry?: number | null;
+  /** Writes a new version of this answer (stored answers, no turn running). */
+  onRegenerate?: () => void;
+  /** Its place among its versions, when it has others. */
+  versions?: VersionSwitch;
   /** Tokens the turn used, when the provider reported them. */
   usage?: TokenUsage | null;
 }
@@ -52,13 +58,30 @@ export function UserMessage(props: {
   files?: readonly ShownFile[];
   /** Deletes this question with its answer (stored messages only). */
   onDelete?: () => void;
+  /** Sends an edited version of this question (stored messages, no turn running). */
+  onEdit?: (text: string) => void;
+  /** Its place among its versions, when it has others. */
+  versions?: VersionSwitch;
 }): ReactNode {
   const t = useT();
   const files = props.files ?? [];
+  const [editing, setEditing] = useState(false);
+  const onEdit = props.onEdit;
   return (
     <div className="message message-user" data-testid="message-user">
       <div className="message-role">{t('chat.you')}</div>
-      {props.text !== '' && <div className="message-body user-text">{props.text}</div>}
+      {editing && onEdit ? (
+        <QuestionEditor
+          text={props.text}
+          onCancel={() => setEditing(false)}
+          onSend={(text) => {
+            setEditing(false);
+            onEdit(text);
+          }}
+        />
+      ) : (
+        props.text !== '' && <div className="message-body user-text">{props.text}</div>
+      )}
       {files.length > 0 && (
         <div className="message-files">
           {files.map((file, index) => (
@@ -66,10 +89,12 @@ export function UserMessage(props: {
           ))}
         </div>
       )}
-      {(props.text !== '' || props.onDelete) && (
+      {!editing && (props.text !== '' || props.onDelete || props.versions) && (
         <div className="message-footer">
+          {props.versions && <VersionSwitcher versions={props.versions} />}
           <MessageActions
             markdown={props.text}
+            {...(onEdit ? { onEdit: () => setEditing(true) } : {})}
             {...(props.onDelete ? { onDelete: props.onDelete } : {})}
           />
         </div>
@@ -139,7 +164,14 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         })}
       </div>
       <div className="message-footer">
-        {markdown !== '' && <MessageActions markdown={markdown} rendered={body} />}
+        {props.versions && <VersionSwitcher versions={props.versions} />}
+        {(markdown !== '' || props.onRegenerate) && (
+          <MessageActions
+            markdown={markdown}
+            {...(markdown === '' ? {} : { rendered: body })}
+            {...(props.onRegenerate ? { onRegenerate: props.onRegenerate } : {})}
+          />
+        )}
         {props.model && (
           <span className="message-model muted" data-testid="message-model">
             {props.model}

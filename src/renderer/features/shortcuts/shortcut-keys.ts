@@ -14,6 +14,7 @@ export type ShortcutAction =
   | 'previous-conversation'
   | 'next-conversation'
   | 'stop'
+  | 'regenerate'
   | 'help';
 
 /** The parts of a KeyboardEvent the mapping reads. */
@@ -56,6 +57,7 @@ export const SHORTCUT_ORDER: readonly ShortcutAction[] = [
   'previous-conversation',
   'next-conversation',
   'stop',
+  'regenerate',
   'help',
 ];
 
@@ -84,6 +86,8 @@ export function shortcutFor(press: KeyPress, context: KeyContext): ShortcutActio
   if (context.dialogOpen) return null;
   const command = context.mac ? press.metaKey && !press.ctrlKey : press.ctrlKey && !press.metaKey;
   if (command) {
+    // ⌘/Ctrl+Shift+R: a new version of the last answer (not the browser's hard reload).
+    if (press.shiftKey && !press.altKey && letterOf(press) === 'r') return 'regenerate';
     if (press.altKey || press.shiftKey) return null;
     const action = COMMAND_KEYS[press.key.startsWith('Arrow') ? press.key : letterOf(press)];
     if (action === undefined) return null;
@@ -114,6 +118,8 @@ export function shortcutKeys(action: ShortcutAction, mac: boolean): readonly str
       return [command, '↓'];
     case 'stop':
       return ['Esc'];
+    case 'regenerate':
+      return [command, 'Shift', 'R'];
     case 'help':
       return ['?'];
   }

@@ -75,6 +75,13 @@ function run(action: ShortcutAction, openHelp: () => void): void {
       if (turnId !== null) void state.stop(turnId);
       return;
     }
+    case 'regenerate': {
+      // The last answer shown, when no turn runs here (as its Regenerate button).
+      const last = state.messages.findLast((message) => message.role === 'assistant');
+      if (last && runningTurnId() === null && last.status !== 'streaming')
+        void state.regenerate(last.id);
+      return;
+    }
     case 'help':
       openHelp();
       return;
