@@ -86,8 +86,11 @@ export interface ChatSlice {
    * answer, which failed, was stopped or came back empty); resolves false when not started.
    */
   retry(failedMessageId: string): Promise<boolean>;
-  /** Writes a new version of an answer of the open conversation (its question is asked again). */
-  regenerate(answerId: string): Promise<boolean>;
+  /**
+   * Writes a new version of an answer of the open conversation (its question is asked again), in
+   * `mode` (default: the composer's).
+   */
+  regenerate(answerId: string, mode?: TurnMode): Promise<boolean>;
   /** Asks a question of the open conversation again as `text`: a new version, answered anew. */
   editAndResend(questionId: string, text: string): Promise<boolean>;
   stop(turnId: string): Promise<void>;

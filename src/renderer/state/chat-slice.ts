@@ -3,6 +3,7 @@
  * before `chat.send` answers, so a turn is created by whichever comes first.
  */
 import type { StateCreator } from 'zustand';
+import type { TurnMode } from '../../shared/dto';
 import type { AppState, ChatSlice, ShownTurn } from './app-state';
 import type { ShownFile } from './attachment-rules';
 import { attachmentsPayload } from './attachment-rules';
@@ -42,7 +43,9 @@ type SetState = Parameters<StateCreator<AppState, [], [], ChatSlice>>[0];
 async function resend(
   get: () => AppState,
   set: SetState,
-  request: { retry: true } | { regenerate: string } | { editOf: string; text: string },
+  request: ({ retry: true } | { regenerate: string } | { editOf: string; text: string }) & {
+    mode?: TurnMode;
+  },
   keep: (messages: AppState['messages']) => AppState['messages'],
   question?: { text: string; files: ShownFile[] },
 ): Promise<boolean> {
@@ -51,8 +54,8 @@ async function resend(
   try {
     const sent = await bridge.invoke('chat.send', {
       text: '',
-      ...request,
       mode,
+      ...request,
       conversationId: activeId,
       ...(modelId ? { modelId } : {}),
     });
@@ -119,9 +122,10 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       messages.filter((message) => message.id !== failedMessageId),
     );
   },
-  regenerate(answerId) {
+  regenerate(answerId, mode) {
     // The question stays; the answer and what followed it leave the shown path.
-    return resend(get, set, { regenerate: answerId }, (messages) => {
+    const request = { regenerate: answerId, ...(mode ? { mode } : {}) };
+    return resend(get, set, request, (messages) => {
       const index = messages.findIndex((message) => message.id === answerId);
       return index === -1 ? messages : messages.slice(0, index);
     });
