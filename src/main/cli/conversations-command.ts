@@ -1,4 +1,4 @@
-/** `aivory conversations list|show|export`. */
+/** `aivory conversations list|show|export|tools|set`. */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { MessagePart } from '../../shared/dto';
@@ -9,6 +9,11 @@ import { decideTools } from '../services/tool-selection';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { preview, taintNotice } from './trace-format';
+import {
+  applyConversationSettingsFlags,
+  CONVERSATION_SETTINGS_OPTIONS,
+  describeConversationSettings,
+} from './settings-flags';
 
 export function conversationsCommand(argv: string[], context: AppContext, io: CliIo): number {
   const { values, positionals } = parseArgs({
@@ -21,6 +26,7 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
       on: { type: 'string', multiple: true },
       off: { type: 'string', multiple: true },
       reset: { type: 'boolean', default: false },
+      ...CONVERSATION_SETTINGS_OPTIONS,
     },
   });
   const [action, id] = positionals;
@@ -38,8 +44,10 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     }
     return EXIT_OK;
   }
-  if (action !== 'show' && action !== 'export' && action !== 'tools') {
-    throw usageError(`Unknown action "${action}". Use list, show ID, export ID or tools ID.`);
+  if (action !== 'show' && action !== 'export' && action !== 'tools' && action !== 'set') {
+    throw usageError(
+      `Unknown action "${action}". Use list, show ID, export ID, tools ID or set ID.`,
+    );
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
   const conversation = stores.conversations.getConversation(id);
@@ -54,6 +62,15 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     io.stdout(describeConversationTools(context, modelDefaults, toggles, values.json));
     return EXIT_OK;
   }
+  const modelDefaults = stores.settings
+    .listModels()
+    .find((model) => model.id === conversation.modelId)?.defaults;
+  if (action === 'set') {
+    const settings = applyConversationSettingsFlags(conversation.settings, values, stores.library);
+    stores.conversations.setConversationSettings(id, settings);
+    io.stdout(describeConversationSettings(settings, modelDefaults, stores.library, null));
+    return EXIT_OK;
+  }
   const messages = stores.conversations.listMessages(id);
   if (action === 'export') {
     const format = values.format;
@@ -64,10 +81,14 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     return EXIT_OK;
   }
   io.stdout(`${conversation.title}  (${conversation.id})\n`);
+  const records = stores.conversations.listTurnRecords(id);
+  io.stdout(
+    describeConversationSettings(conversation.settings, modelDefaults, stores.library, records)
+      .replace(/^/gm, '  ')
+      .trimEnd() + '\n',
+  );
   const taints = new Map(
-    stores.conversations
-      .listTurnRecords(id)
-      .flatMap((record) => (record.taint ? [[record.messageId, record.taint] as const] : [])),
+    records.flatMap((record) => (record.taint ? [[record.messageId, record.taint] as const] : [])),
   );
   for (const message of messages) {
     const status = message.status === 'complete' ? '' : ` [${message.status}]`;

@@ -4,6 +4,7 @@ import { MCP_EN } from './messages-mcp-en';
 import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
 import { UI_EN } from './messages-ui-en';
+import { CONV_SETTINGS_EN } from './messages-convsettings-en';
 
 /** English UI text (the settings and MCP pages' text lives in their own files). */
 export const EN_MESSAGES = {
@@ -12,6 +13,7 @@ export const EN_MESSAGES = {
   ...KEYCHAIN_EN,
   ...MODELS_EN,
   ...UI_EN,
+  ...CONV_SETTINGS_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

@@ -5,6 +5,7 @@ import { MCP_ZH } from './messages-mcp-zh';
 import { MODELS_ZH } from './messages-models-zh';
 import { SETTINGS_ZH } from './messages-settings-zh';
 import { UI_ZH } from './messages-ui-zh';
+import { CONV_SETTINGS_ZH } from './messages-convsettings-zh';
 
 /** Simplified Chinese UI text. */
 export const ZH_MESSAGES: Record<MessageKey, string> = {
@@ -13,6 +14,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...KEYCHAIN_ZH,
   ...MODELS_ZH,
   ...UI_ZH,
+  ...CONV_SETTINGS_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
   'app.offline': '未连接到 Aivory，正在重连…（若持续如此，请重新打开 aivory serve 打印的网址）',

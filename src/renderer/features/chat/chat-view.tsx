@@ -13,6 +13,7 @@ import { AssistantMessage, UserMessage } from './message-view';
 import { Composer } from './composer';
 import { useMessageWindow } from './use-message-window';
 import { useStickToBottom } from './use-stick-to-bottom';
+import { ConversationSettingsButton } from '../conversations/conversation-settings-dialog';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -82,6 +83,7 @@ export function ChatView(): ReactNode {
               error={turns[message.id]?.error ?? null}
               model={turns[message.id]?.model ?? null}
               usage={turns[message.id]?.usage ?? null}
+              omittedMessages={turns[message.id]?.omittedMessages ?? 0}
               {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
             />
           ),
@@ -166,6 +168,7 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
       model={turn.model}
       protocolRetry={turn.protocolRetry}
       usage={end?.usage ?? null}
+      omittedMessages={turn.omittedMessages ?? 0}
       stopReason={end?.stopReason ?? null}
       error={end?.error ?? null}
     />,
@@ -188,6 +191,7 @@ function ChatHeader(): ReactNode {
         {conversation?.title ?? ''}
       </h1>
       <div className="chat-header-actions">
+        <ConversationSettingsButton conversationId={activeId} />
         <button
           type="button"
           className="button ghost"

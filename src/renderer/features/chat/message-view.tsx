@@ -20,6 +20,7 @@ import type { ShownFile } from '../../state/attachment-rules';
 import { FileView } from './file-view';
 import { MessageActions } from './message-actions';
 import { ToolTraceCard } from './tool-trace-card';
+import { OmittedNote } from '../conversations/omitted-note';
 import { messageText } from '../../../shared/message-parts';
 
 /** A stop reason as stored (live reasons plus `interrupted`). */
@@ -44,6 +45,8 @@ export interface AssistantMessageProps {
   protocolRetry?: number | null;
   /** Tokens the turn used, when the provider reported them. */
   usage?: TokenUsage | null;
+  /** Earlier messages the request left out (context policy or window). */
+  omittedMessages?: number;
 }
 
 /** The user's message, as plain text, with the files sent along. */
@@ -167,6 +170,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
             })}
           </span>
         )}
+        <OmittedNote count={props.omittedMessages} />
         <StopReason reason={props.stopReason} status={props.status} error={props.error} />
         {props.onRetry && (
           <button

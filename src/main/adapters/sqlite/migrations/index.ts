@@ -12,6 +12,9 @@ import migration006 from './006_turn_taint_record';
 import migration007 from './007_turn_error_message';
 import migration008 from './008_model_vision';
 import migration009 from './009_turn_usage';
+// 010 (message versions) and 012 (pins) come from other branches; until they are merged, 011 is
+// the tenth entry here.
+import migration011 from './011_conversation_settings';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -24,4 +27,5 @@ export const MIGRATIONS: readonly string[] = [
   migration007,
   migration008,
   migration009,
+  migration011,
 ];
