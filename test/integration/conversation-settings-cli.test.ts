@@ -120,9 +120,8 @@ describe('aivory conversations set / show', () => {
 
     const shown = await runCli(['conversations', 'show', id], env);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain('turns: 4');
-    expect(shown.stdout).toContain('models: m');
-    expect(shown.stdout).toMatch(/tokens: [1-9]\d* in, [1-9]\d* out/);
+    expect(shown.stdout).toMatch(/^ {2}turns: 4 · models: m · tokens: [1-9]\d* in, [1-9]\d* out$/m);
+    expect(shown.stdout).toContain('\n  settings: top_p 0.9\n');
 
     const edited = await runCli(['models', 'edit', modelId, '--temperature', 'default'], env);
     expect(edited.code).toBe(0);

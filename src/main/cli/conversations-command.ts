@@ -13,6 +13,7 @@ import {
   applyConversationSettingsFlags,
   CONVERSATION_SETTINGS_OPTIONS,
   describeConversationSettings,
+  describeConversationSummary,
 } from './settings-flags';
 
 export function conversationsCommand(argv: string[], context: AppContext, io: CliIo): number {
@@ -68,7 +69,7 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
   if (action === 'set') {
     const settings = applyConversationSettingsFlags(conversation.settings, values, stores.library);
     stores.conversations.setConversationSettings(id, settings);
-    io.stdout(describeConversationSettings(settings, modelDefaults, stores.library, null));
+    io.stdout(describeConversationSettings(settings, modelDefaults, stores.library));
     return EXIT_OK;
   }
   const messages = stores.conversations.listMessages(id);
@@ -82,11 +83,7 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
   }
   io.stdout(`${conversation.title}  (${conversation.id})\n`);
   const records = stores.conversations.listTurnRecords(id);
-  io.stdout(
-    describeConversationSettings(conversation.settings, modelDefaults, stores.library, records)
-      .replace(/^/gm, '  ')
-      .trimEnd() + '\n',
-  );
+  io.stdout(describeConversationSummary(conversation.settings, stores.library, records));
   const taints = new Map(
     records.flatMap((record) => (record.taint ? [[record.messageId, record.taint] as const] : [])),
   );

@@ -146,41 +146,63 @@ const show = (value: number | undefined, fallback: number | undefined): string =
       ? `${fallback} (model default)`
       : 'default (not sent)';
 
-/** The settings and the totals, as `conversations show` and `conversations set` print them. */
+/** Every setting, with what an unset one falls back to (`aivory conversations set`). */
 export function describeConversationSettings(
   settings: ConversationSettings,
   modelDefaults: SamplingParameters | undefined,
   prompts: Pick<PromptTemplateStore, 'getPromptTemplate'>,
-  records: readonly TurnRecord[] | null,
 ): string {
-  const instructions = resolveInstructions(settings, prompts);
-  const chosen = settings.systemPrompt;
-  const system =
-    chosen === undefined
-      ? 'none'
-      : chosen.kind === 'text'
-        ? `own text (${chosen.text.length} characters): ${oneLine(chosen.text)}`
-        : instructions.promptMissing
-          ? `saved prompt ${chosen.promptId} — deleted; turns run without instructions`
-          : `saved prompt "${instructions.promptTitle ?? ''}" (${chosen.promptId})`;
-  const lines = [
-    `system prompt: ${system}`,
+  return `${[
+    `system prompt: ${describeInstructions(settings, prompts)}`,
     `temperature: ${show(settings.temperature, modelDefaults?.temperature)}`,
     `top_p: ${show(settings.topP, modelDefaults?.topP)}`,
     `max tokens: ${show(settings.maxOutputTokens, modelDefaults?.maxOutputTokens)}`,
     `context: ${formatContextPolicy(settings.contextPolicy)}`,
+  ].join('\n')}\n`;
+}
+
+/**
+ * The lines `aivory conversations show` prints under the title: the conversation's own settings
+ * (only those set, on one line) and its totals from the turn records.
+ */
+export function describeConversationSummary(
+  settings: ConversationSettings,
+  prompts: Pick<PromptTemplateStore, 'getPromptTemplate'>,
+  records: readonly TurnRecord[],
+): string {
+  const own = [
+    settings.systemPrompt === undefined
+      ? null
+      : `system prompt: ${describeInstructions(settings, prompts)}`,
+    settings.temperature === undefined ? null : `temperature ${settings.temperature}`,
+    settings.topP === undefined ? null : `top_p ${settings.topP}`,
+    settings.maxOutputTokens === undefined ? null : `max tokens ${settings.maxOutputTokens}`,
+    settings.contextPolicy === undefined
+      ? null
+      : `context ${formatContextPolicy(settings.contextPolicy)}`,
+  ].filter((part) => part !== null);
+  const totals = conversationTotals(records);
+  const unreported =
+    totals.turnsWithoutUsage > 0 ? ` (${totals.turnsWithoutUsage} unreported)` : '';
+  const lines = [
+    ...(own.length === 0 ? [] : [`settings: ${own.join('; ')}`]),
+    `turns: ${totals.turns} · models: ${totals.models.length === 0 ? '-' : totals.models.join(', ')} · tokens: ${totals.inputTokens} in, ${totals.outputTokens} out${unreported}`,
   ];
-  if (records !== null) {
-    const totals = conversationTotals(records);
-    lines.push(
-      `turns: ${totals.turns}`,
-      `models: ${totals.models.length === 0 ? '-' : totals.models.join(', ')}`,
-      `tokens: ${totals.inputTokens} in, ${totals.outputTokens} out${
-        totals.turnsWithoutUsage > 0 ? ` (${totals.turnsWithoutUsage} turns unreported)` : ''
-      }`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
+  return lines.map((line) => `  ${line}\n`).join('');
+}
+
+function describeInstructions(
+  settings: ConversationSettings,
+  prompts: Pick<PromptTemplateStore, 'getPromptTemplate'>,
+): string {
+  const chosen = settings.systemPrompt;
+  if (chosen === undefined) return 'none';
+  if (chosen.kind === 'text')
+    return `own text (${chosen.text.length} characters): ${oneLine(chosen.text)}`;
+  const resolved = resolveInstructions(settings, prompts);
+  return resolved.promptMissing
+    ? `saved prompt ${chosen.promptId}, deleted: turns run without instructions`
+    : `saved prompt "${resolved.promptTitle ?? ''}" (${chosen.promptId})`;
 }
 
 function oneLine(text: string): string {

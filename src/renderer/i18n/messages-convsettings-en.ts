@@ -1,6 +1,6 @@
 /** English text of the conversation settings dialog and the model defaults (merged into EN_MESSAGES). */
 export const CONV_SETTINGS_EN = {
-  'convSettings.open': 'Settings',
+  'convSettings.open': 'Chat settings',
   'convSettings.openHelp': 'Instructions, parameters and info of this conversation',
   'convSettings.title': 'Conversation settings',
   'convSettings.close': 'Close',

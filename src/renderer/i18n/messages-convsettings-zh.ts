@@ -2,7 +2,7 @@
 import type { CONV_SETTINGS_EN } from './messages-convsettings-en';
 
 export const CONV_SETTINGS_ZH: Record<keyof typeof CONV_SETTINGS_EN, string> = {
-  'convSettings.open': '设置',
+  'convSettings.open': '对话设置',
   'convSettings.openHelp': '本对话的指令、参数与信息',
   'convSettings.title': '对话设置',
   'convSettings.close': '关闭',
@@ -37,7 +37,7 @@ export const CONV_SETTINGS_ZH: Record<keyof typeof CONV_SETTINGS_EN, string> = {
   'convSettings.info.messages': '消息',
   'convSettings.info.turns': '回答',
   'convSettings.info.models': '使用过的模型',
-  'convSettings.info.none': '—',
+  'convSettings.info.none': '无',
   'convSettings.info.tokens': 'Token',
   'convSettings.info.tokensValue': '输入 {input} · 输出 {output}',
   'convSettings.info.unreported': '{count} 个回答没有服务器提供的 token 统计',

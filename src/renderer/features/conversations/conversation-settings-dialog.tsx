@@ -163,7 +163,7 @@ function SettingsForm(props: {
               <input
                 type="radio"
                 name="conv-instructions"
-                data-testid={`conv-instructions-${kind}`}
+                data-testid={`conv-instructions-kind-${kind}`}
                 checked={form.instructions === kind}
                 onChange={() => onChange('instructions', kind)}
               />
