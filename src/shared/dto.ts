@@ -9,6 +9,15 @@ import type {
   TokenUsage,
   ToolCallStatus,
 } from './turn-events';
+import type { ConversationSettings, ModelDefaults } from './conversation-settings';
+
+export type {
+  ContextPolicy,
+  ConversationInstructions,
+  ConversationSettings,
+  ModelDefaults,
+  SamplingParameters,
+} from './conversation-settings';
 
 export type ToolMode = 'native' | 'prompt';
 export type TurnMode = 'fast' | 'normal' | 'deep';
@@ -24,6 +33,8 @@ export interface Conversation {
    * model's defaults leave out, false removes one; tools switched off globally stay off.
    */
   toolToggles: Record<string, boolean>;
+  /** Its own instructions, parameters and context policy (`conversation-settings.ts`); {} : none. */
+  settings: ConversationSettings;
 }
 
 /**
@@ -86,6 +97,8 @@ export interface TurnRecord {
   errorMessage: string | null;
   /** The turn's last budget meter (counts with their limits), or null. */
   budget: TurnBudgetRecord | null;
+  /** Earlier messages the context policy or window left out of the request; absent: none or unknown. */
+  omittedMessages?: number;
   /** Tokens the turn used, when the provider reported them; null otherwise. */
   usage: TokenUsage | null;
   /** What tainted the turn (ARCHITECTURE.md, "Turn taint"), or null when nothing did. */
@@ -121,6 +134,8 @@ export interface ModelConfig {
   isDefault: boolean;
   /** Takes images as input; absent: false. */
   vision?: boolean;
+  /** Temperature / top_p / max output tokens for its conversations; absent: none set. */
+  defaults?: ModelDefaults;
 }
 
 /**

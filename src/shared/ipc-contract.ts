@@ -33,12 +33,14 @@ import {
   turnSummarySchema,
 } from './ipc/dto-schemas';
 import { publicErrorSchema, turnEventSchema } from './ipc/turn-event-schema';
+import { modelDefaultsSchema } from './ipc/conversation-settings-schema';
 import { attachmentsSchema, chatExtrasMethods } from './ipc/chat-extras-methods';
 import { approvalEvents, approvalMethods } from './ipc/approval-methods';
 import { libraryEditMethods } from './ipc/library-methods';
 import { mcpEvents, mcpMethods } from './ipc/mcp-methods';
 import { settingsPageMethods } from './ipc/settings-methods';
 import { secretsMethods } from './ipc/secrets-methods';
+import { conversationSettingsMethods } from './ipc/conversation-settings-methods';
 
 /** A request schema and the schema of its successful response. */
 export interface MethodSchema {
@@ -186,6 +188,8 @@ const modelFields = {
   isDefault: z.boolean().optional(),
   /** Takes images as input. */
   vision: z.boolean().optional(),
+  /** Temperature / top_p / max output tokens for its conversations; absent keeps, {} clears. */
+  defaults: modelDefaultsSchema.optional(),
 };
 
 const modelMethods = {
@@ -295,6 +299,7 @@ export const invokeContract = {
   ...chatExtrasMethods,
   ...mcpMethods,
   ...secretsMethods,
+  ...conversationSettingsMethods,
   ...approvalMethods,
   ...settingsPageMethods,
   ...libraryEditMethods,

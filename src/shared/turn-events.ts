@@ -48,6 +48,8 @@ export interface TurnStartEvent {
   model: string;
   toolMode: 'native' | 'prompt';
   mode: 'fast' | 'normal' | 'deep';
+  /** Earlier messages the context policy or window left out of the request; absent: none. */
+  omittedMessages?: number;
 }
 
 export interface RoundStartEvent {

@@ -254,6 +254,7 @@ describe('SqliteStore', () => {
         createdAt: 1_000,
         updatedAt: 1_000,
         toolToggles: {},
+        settings: {},
       });
       clock.advance(10);
       store.conversations.createConversation({ id: 'c2', title: 'Second', modelId: null });
@@ -401,6 +402,7 @@ describe('SqliteStore', () => {
       expect(created).toEqual({
         id: 'a1',
         conversationId: 'c1',
+        parentId: null,
         role: 'assistant',
         status: 'complete',
         createdAt: 1_000,
@@ -412,7 +414,7 @@ describe('SqliteStore', () => {
       expect(store.conversations.getMessage('missing')).toBeNull();
     });
 
-    it('lists messages by creation time, then insertion order, each with its own parts', () => {
+    it('lists every message by creation time, then insertion order, each with its own parts; the shown path follows the parents', () => {
       clock.advance(100);
       store.conversations.createMessage({
         id: 'z-late',
@@ -440,7 +442,13 @@ describe('SqliteStore', () => {
         ],
       });
 
-      const messages = store.conversations.listMessages('c1');
+      // Each new message follows the one created before it, whatever the clock says.
+      expect(store.conversations.listMessages('c1').map((message) => message.id)).toEqual([
+        'z-late',
+        'y-early',
+        'a-same-time',
+      ]);
+      const messages = store.conversations.listAllMessages('c1');
       expect(messages.map((message) => message.id)).toEqual(['y-early', 'a-same-time', 'z-late']);
       expect(messages.map((message) => message.parts)).toEqual([
         [{ kind: 'text', text: 'early' }],
@@ -482,6 +490,7 @@ describe('SqliteStore', () => {
       expect(store.conversations.getMessage('a1')).toEqual({
         id: 'a1',
         conversationId: 'c1',
+        parentId: null,
         role: 'assistant',
         status: 'complete',
         createdAt: 1_000,

@@ -1,4 +1,4 @@
-/** `aivory conversations list|show|export|tools|version`. */
+/** `aivory conversations list|show|export|tools|set|version`. */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Message, MessagePart } from '../../shared/dto';
@@ -9,6 +9,12 @@ import { decideTools } from '../services/tool-selection';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { preview, taintNotice } from './trace-format';
+import {
+  applyConversationSettingsFlags,
+  CONVERSATION_SETTINGS_OPTIONS,
+  describeConversationSettings,
+  describeConversationSummary,
+} from './settings-flags';
 
 export function conversationsCommand(argv: string[], context: AppContext, io: CliIo): number {
   const { values, positionals } = parseArgs({
@@ -22,6 +28,7 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
       off: { type: 'string', multiple: true },
       reset: { type: 'boolean', default: false },
       'all-versions': { type: 'boolean', default: false },
+      ...CONVERSATION_SETTINGS_OPTIONS,
     },
   });
   const [action, id] = positionals;
@@ -39,9 +46,9 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     }
     return EXIT_OK;
   }
-  if (!['show', 'export', 'tools', 'version'].includes(action)) {
+  if (!['show', 'export', 'tools', 'set', 'version'].includes(action)) {
     throw usageError(
-      `Unknown action "${action}". Use list, show ID, export ID, tools ID or version ID MESSAGE_ID.`,
+      `Unknown action "${action}". Use list, show ID, export ID, tools ID, set ID or version ID MESSAGE_ID.`,
     );
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
@@ -64,6 +71,15 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     io.stdout(describeConversationTools(context, modelDefaults, toggles, values.json));
     return EXIT_OK;
   }
+  const modelDefaults = stores.settings
+    .listModels()
+    .find((model) => model.id === conversation.modelId)?.defaults;
+  if (action === 'set') {
+    const settings = applyConversationSettingsFlags(conversation.settings, values, stores.library);
+    stores.conversations.setConversationSettings(id, settings);
+    io.stdout(describeConversationSettings(settings, modelDefaults, stores.library));
+    return EXIT_OK;
+  }
   const messages = stores.conversations.listMessages(id);
   if (action === 'export') {
     const format = values.format;
@@ -74,10 +90,10 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     return EXIT_OK;
   }
   io.stdout(`${conversation.title}  (${conversation.id})\n`);
+  const records = stores.conversations.listTurnRecords(id);
+  io.stdout(describeConversationSummary(conversation.settings, stores.library, records));
   const taints = new Map(
-    stores.conversations
-      .listTurnRecords(id)
-      .flatMap((record) => (record.taint ? [[record.messageId, record.taint] as const] : [])),
+    records.flatMap((record) => (record.taint ? [[record.messageId, record.taint] as const] : [])),
   );
   const versions = stores.conversations.listVersions(id);
   const allVersions = values['all-versions'];

@@ -13,9 +13,15 @@ Usage:
   aivory conversations export ID [--format md|json] [--output FILE]
   aivory conversations tools ID [--on NAME]… [--off NAME]… [--reset]
                                        This conversation's own tool switches (over the model's defaults)
+  aivory conversations set ID [--system TEXT | --system-prompt NAME_OR_ID | --clear-system]
+                    [--temperature X|default] [--top-p X|default] [--max-tokens N|default] [--context all|last:N|tokens:N]
+                                       This conversation's instructions and parameters (over the model's defaults)
   aivory models list                   List saved models
   aivory models add --base-url URL --model NAME [--label TEXT] [--api-key KEY]
                     [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--mcp a,b] [--vision] [--default]
+                    [--temperature X] [--top-p X] [--max-tokens N]
+  aivory models edit ID [--label TEXT] [--temperature X|default] [--top-p X|default] [--max-tokens N|default]
+                                       The defaults of the model's conversations (empty: not sent)
   aivory models mcp ID --mcp a,b|none | --clear
                                        The MCP services checked by default for a model (marked 已删除/已停用/未同步 when they cannot run)
   aivory models remove ID

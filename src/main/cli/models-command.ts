@@ -1,6 +1,7 @@
 /**
- * `aivory models list|add|remove|default|mcp`: saved model configurations (keys in the
- * SecretStore); `add --vision` marks a model that takes images.
+ * `aivory models list|add|edit|remove|default|mcp`: saved model configurations (keys in the
+ * SecretStore); `add --vision` marks a model that takes images; `--temperature`, `--top-p` and
+ * `--max-tokens` (on add and edit; `default` removes one) are the defaults of its conversations.
  */
 import { parseArgs } from 'node:util';
 import type { ModelConfig } from '../../shared/dto';
@@ -12,6 +13,7 @@ import { describeMcpDefaults } from '../services/mcp/mcp-model-defaults';
 import { parseToolList } from './chat-command';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
+import { applySamplingFlags, hasSamplingFlags, SAMPLING_OPTIONS } from './settings-flags';
 
 export async function modelsCommand(
   argv: string[],
@@ -33,6 +35,7 @@ export async function modelsCommand(
       clear: { type: 'boolean', default: false },
       vision: { type: 'boolean', default: false },
       default: { type: 'boolean', default: false },
+      ...SAMPLING_OPTIONS,
     },
   });
   const [action, id] = positionals;
@@ -45,7 +48,7 @@ export async function modelsCommand(
       for (const model of models) {
         const key = model.apiKeyRef ? await secrets.get(model.apiKeyRef) : null;
         io.stdout(
-          `${model.isDefault ? '*' : ' '} ${model.id}\t${model.label}\t${model.model} @ ${model.baseUrl}\t${model.toolMode}${model.vision === true ? ', vision' : ''}\tkey: ${key ? maskSecret(key) : 'none'}\tmcp: ${describeMcpDefaults(model.defaultMcpServices, context.stores.mcp.listServices())}\n`,
+          `${model.isDefault ? '*' : ' '} ${model.id}\t${model.label}\t${model.model} @ ${model.baseUrl}\t${model.toolMode}${model.vision === true ? ', vision' : ''}\tkey: ${key ? maskSecret(key) : 'none'}\tmcp: ${describeMcpDefaults(model.defaultMcpServices, context.stores.mcp.listServices())}${describeDefaults(model)}\n`,
         );
       }
       return EXIT_OK;
@@ -62,6 +65,7 @@ export async function modelsCommand(
       if (!Number.isInteger(contextWindow) || contextWindow < 1024) {
         throw usageError('--context-window must be an integer of at least 1024 tokens.');
       }
+      const defaults = applySamplingFlags({}, values);
       const modelId = context.ids.next('model');
       const apiKeyRef = values['api-key'] ? `model:${modelId}:api-key` : null;
       if (apiKeyRef && values['api-key']) await secrets.set(apiKeyRef, values['api-key']);
@@ -77,6 +81,7 @@ export async function modelsCommand(
         apiKeyRef,
         isDefault: values.default || models.length === 0,
         vision: values.vision,
+        ...(Object.keys(defaults).length === 0 ? {} : { defaults }),
       };
       stores.settings.saveModel(config);
       io.stdout(`${config.id}\n`);
@@ -95,6 +100,22 @@ export async function modelsCommand(
       );
       return EXIT_OK;
     }
+    case 'edit': {
+      const model = models.find((candidate) => candidate.id === id);
+      if (!model)
+        throw new AivoryError('not-found', `No saved model with id ${id ?? '(missing)'}.`);
+      if (!hasSamplingFlags(values) && values.label === undefined)
+        throw usageError(
+          'Usage: aivory models edit ID [--label TEXT] [--temperature X|default] [--top-p X|default] [--max-tokens N|default]',
+        );
+      const defaults = applySamplingFlags(model.defaults ?? {}, values);
+      const edited: ModelConfig = { ...model, label: values.label ?? model.label };
+      delete edited.defaults;
+      if (Object.keys(defaults).length > 0) edited.defaults = defaults;
+      stores.settings.saveModel(edited);
+      io.stdout(`${edited.id}\t${edited.label}${describeDefaults(edited) || '\tdefaults: none'}\n`);
+      return EXIT_OK;
+    }
     case 'remove':
     case 'default': {
       const model = models.find((candidate) => candidate.id === id);
@@ -110,9 +131,20 @@ export async function modelsCommand(
     }
     default:
       throw usageError(
-        `Unknown action "${action}". Use list, add, remove ID, default ID or mcp ID.`,
+        `Unknown action "${action}". Use list, add, edit ID, remove ID, default ID or mcp ID.`,
       );
   }
+}
+
+/** `\ttemperature 0.2, top_p 0.9, max tokens 512`, or '' for a model without defaults. */
+function describeDefaults(model: ModelConfig): string {
+  const defaults = model.defaults ?? {};
+  const parts = [
+    defaults.temperature === undefined ? null : `temperature ${defaults.temperature}`,
+    defaults.topP === undefined ? null : `top_p ${defaults.topP}`,
+    defaults.maxOutputTokens === undefined ? null : `max tokens ${defaults.maxOutputTokens}`,
+  ].filter((part) => part !== null);
+  return parts.length === 0 ? '' : `\tdefaults: ${parts.join(', ')}`;
 }
 
 /** `--mcp a,b` (service names or ids) → ids; "none" → []; absent → null (every enabled one). */

@@ -13,6 +13,7 @@ import { DEFAULT_DISCOVERY_CANDIDATES } from './host-context';
 import { createChatHandlers } from './handlers/chat-handlers';
 import { createConversationHandlers } from './handlers/conversation-handlers';
 import { createConversationToolsHandlers } from './handlers/conversation-tools-handlers';
+import { createConversationSettingsHandlers } from './handlers/conversation-settings-handlers';
 import type { DesktopShell } from './handlers/files-handlers';
 import { createFilesHandlers } from './handlers/files-handlers';
 import { createLibraryHandlers } from './handlers/library-handlers';
@@ -38,6 +39,7 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
     ...createSettingsHandlers(context),
     ...createLibraryHandlers(context),
     ...createConversationToolsHandlers(context),
+    ...createConversationSettingsHandlers(context),
     ...createFilesHandlers(context),
     ...createMcpHandlers(context),
     ...createApprovalHandlers(context),

@@ -142,6 +142,7 @@ export function openAppContext(
     logger,
     limitOverrides: limitOverridesFromEnv(env),
     attachments: new FileArtifactSink(join(dataDir, 'uploads')),
+    prompts: stores.library,
   });
   return {
     dataDir,

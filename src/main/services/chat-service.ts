@@ -7,6 +7,8 @@ import type {
   Message,
   MessagePart,
   MessageStatus,
+  ModelDefaults,
+  SamplingParameters,
   ToolMode,
   TurnMode,
   TurnBudgetRecord,
@@ -27,6 +29,7 @@ import type {
   LlmClient,
   Logger,
   MemoryStore,
+  PromptTemplateStore,
   SettingsStore,
   SkillStore,
   Tool,
@@ -39,7 +42,8 @@ import {
   describeAttachments,
   storeAttachments,
 } from './attachments';
-import { buildHistory } from './history';
+import { applyContextPolicy, buildHistory, replayableCount } from './history';
+import { resolveTurnSettings, withConversationInstructions } from './conversation-settings';
 import { turnToolNames } from './tool-selection';
 import { MessageWriter } from './message-writer';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
@@ -62,6 +66,8 @@ export interface ResolvedModel {
   defaultTools: string[] | null;
   /** MCP services (ids) offered when a turn names none; null or absent: every enabled one. */
   defaultMcpServices?: string[] | null;
+  /** The saved model's temperature / top_p / max tokens for its conversations. */
+  defaults?: ModelDefaults;
 }
 
 export interface TurnRequest {
@@ -124,6 +130,8 @@ export interface ChatServiceDependencies {
   limitOverrides: LimitOverrides;
   /** Where attachment copies go (`<data>/uploads/<conversation>/`). */
   attachments: ArtifactSink;
+  /** The saved prompts a conversation's settings may name as its instructions. */
+  prompts?: Pick<PromptTemplateStore, 'getPromptTemplate'>;
 }
 
 /** Conversation titles are the first words of the first message, cut to this length. */
@@ -230,6 +238,17 @@ export class ChatService {
     const writer = new MessageWriter(conversations, messageId);
     const turnId = request.turnId ?? ids.next('turn');
     const startedAt = clock.now();
+    const settings = resolveTurnSettings(
+      conversation.settings,
+      request.model.defaults,
+      this.dependencies.prompts,
+    );
+    if (settings.promptMissing) {
+      logger.warn('the saved prompt of the conversation settings is gone; none used', {
+        conversationId: conversation.id,
+      });
+    }
+    let omittedMessages = 0;
     let recorded = false;
     let taint: TurnTaintRecord | null = null;
     let budget: TurnBudgetRecord | null = null;
@@ -255,9 +274,30 @@ export class ChatService {
         budget,
         usage: end?.usage ?? null,
         taint,
+        ...(omittedMessages > 0 ? { omittedMessages } : {}),
       });
     };
     try {
+      const messages = buildHistory({
+        systemPrompt: withConversationInstructions(
+          buildSystemPrompt({
+            now: clock.now(),
+            memories: memories.listMemories(),
+            skillsSection: skillsPromptSection({
+              skills: skills.listSkills(),
+              useSkillOffered: tools.some((tool) => tool.name === USE_SKILL_NAME),
+              pythonOffered,
+            }),
+          }),
+          settings.instructions,
+        ),
+        previous: applyContextPolicy(previous, settings.contextPolicy),
+        userText,
+        contextWindow: request.model.contextWindow,
+      });
+      // Left out by the context policy or the window (the system prompt and the new message are
+      // the two messages not replayed from before).
+      omittedMessages = Math.max(0, replayableCount(previous) - (messages.length - 2));
       yield {
         type: 'turn-start',
         turnId,
@@ -266,23 +306,11 @@ export class ChatService {
         model: request.model.model,
         toolMode: request.model.toolMode,
         mode: request.mode,
+        ...(omittedMessages > 0 ? { omittedMessages } : {}),
       };
-      const messages = buildHistory({
-        systemPrompt: buildSystemPrompt({
-          now: clock.now(),
-          memories: memories.listMemories(),
-          skillsSection: skillsPromptSection({
-            skills: skills.listSkills(),
-            useSkillOffered: tools.some((tool) => tool.name === USE_SKILL_NAME),
-            pythonOffered,
-          }),
-        }),
-        previous,
-        userText,
-        contextWindow: request.model.contextWindow,
-      });
+      const llm = withSampling(this.dependencies.createLlmClient(request.model), settings.sampling);
       const events = runTurn(
-        { llm: this.dependencies.createLlmClient(request.model), clock, ids, logger },
+        { llm, clock, ids, logger },
         {
           ...(request.approve ? { approve: request.approve } : {}),
           turnId,
@@ -368,6 +396,12 @@ export class ChatService {
     controller.abort();
     return true;
   }
+}
+
+/** The client with the turn's sampling parameters added to every request (absent: not sent). */
+function withSampling(client: LlmClient, sampling: SamplingParameters): LlmClient {
+  if (Object.keys(sampling).length === 0) return client;
+  return { stream: (request, signal) => client.stream({ ...request, ...sampling }, signal) };
 }
 
 function titleFrom(text: string): string {

@@ -3,7 +3,7 @@
  * replayed as plain user/assistant text (the seed: stored tool results are not replayed as native
  * provider history), newest first until the model's context window is spent.
  */
-import type { Message } from '../../shared/dto';
+import type { ContextPolicy, Message } from '../../shared/dto';
 import { messageText } from '../../shared/message-parts';
 import type { ChatMessage } from '../core/ports';
 import { attachmentsOf } from './attachments';
@@ -64,4 +64,38 @@ export function buildHistory(options: {
     ...kept,
     { role: 'user', content: options.userText },
   ];
+}
+
+/** Whether an earlier message would be replayed at all (user/assistant with some text). */
+function replayable(message: Message): boolean {
+  return message.role !== 'system' && replayedText(message).trim() !== '';
+}
+
+/**
+ * The earlier messages a context policy keeps (`buildHistory` then trims to the window): all, the
+ * last `count` replayed messages, or the newest while their estimated tokens fit `budget`.
+ */
+export function applyContextPolicy(
+  previous: readonly Message[],
+  policy: ContextPolicy | undefined,
+): Message[] {
+  const candidates = previous.filter(replayable);
+  if (policy === undefined || policy.kind === 'all') return candidates;
+  if (policy.kind === 'messages') return candidates.slice(-policy.count);
+  let remaining = policy.budget;
+  let start = candidates.length;
+  while (start > 0) {
+    const message = candidates[start - 1];
+    if (!message) break;
+    const cost = estimateTokens(replayedText(message));
+    if (cost > remaining) break;
+    remaining -= cost;
+    start -= 1;
+  }
+  return candidates.slice(start);
+}
+
+/** How many earlier messages would be replayed with no policy and an unlimited window. */
+export function replayableCount(previous: readonly Message[]): number {
+  return previous.filter(replayable).length;
 }

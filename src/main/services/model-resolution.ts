@@ -85,6 +85,7 @@ export async function savedModel(saved: ModelConfig, secrets: SecretStore): Prom
     contextWindow: saved.contextWindow,
     defaultTools: saved.defaultTools,
     defaultMcpServices: saved.defaultMcpServices ?? null,
+    ...(saved.defaults === undefined ? {} : { defaults: saved.defaults }),
   };
 }
 

@@ -5,6 +5,7 @@ import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
 import { UI_EN } from './messages-ui-en';
 import { VERSIONS_EN } from './messages-versions-en';
+import { CONV_SETTINGS_EN } from './messages-convsettings-en';
 
 /** English UI text (the settings and MCP pages' text lives in their own files). */
 export const EN_MESSAGES = {
@@ -14,6 +15,7 @@ export const EN_MESSAGES = {
   ...MODELS_EN,
   ...UI_EN,
   ...VERSIONS_EN,
+  ...CONV_SETTINGS_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

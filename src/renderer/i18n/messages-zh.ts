@@ -6,6 +6,7 @@ import { MODELS_ZH } from './messages-models-zh';
 import { SETTINGS_ZH } from './messages-settings-zh';
 import { UI_ZH } from './messages-ui-zh';
 import { VERSIONS_ZH } from './messages-versions-zh';
+import { CONV_SETTINGS_ZH } from './messages-convsettings-zh';
 
 /** Simplified Chinese UI text. */
 export const ZH_MESSAGES: Record<MessageKey, string> = {
@@ -15,6 +16,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...MODELS_ZH,
   ...UI_ZH,
   ...VERSIONS_ZH,
+  ...CONV_SETTINGS_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
   'app.offline': '未连接到 Aivory，正在重连…（若持续如此，请重新打开 aivory serve 打印的网址）',

@@ -19,6 +19,8 @@ export interface LiveTurn {
   messageId: string | null;
   /** The model answering (its name as sent), once `turn-start` came. */
   model: string | null;
+  /** Earlier messages the request left out (context policy or window); absent: none. */
+  omittedMessages?: number;
   /** The latest retry after a malformed tool call (prompt mode), until the next round answers. */
   protocolRetry: number | null;
   parts: MessagePart[];
@@ -59,6 +61,7 @@ export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
         conversationId: event.conversationId,
         messageId: event.messageId,
         model: event.model,
+        ...(event.omittedMessages === undefined ? {} : { omittedMessages: event.omittedMessages }),
       };
     case 'tool-call-start':
       return { ...next, running: { ...turn.running, [event.toolCallId]: event.name } };

@@ -12,6 +12,7 @@ import {
   tokenUsageSchema,
   toolCallStatusSchema,
 } from './turn-event-schema';
+import { conversationSettingsSchema, modelDefaultsSchema } from './conversation-settings-schema';
 
 /** Longest id the contract accepts (ids are short prefixes + random parts). */
 export const MAX_ID_CHARS = 200;
@@ -38,6 +39,8 @@ export const conversationSchema = z.object({
   modelId: z.string().nullable(),
   /** The conversation's own tool switches over the model's defaults. */
   toolToggles: z.record(z.string(), z.boolean()),
+  /** Its own instructions, parameters and context policy. */
+  settings: conversationSettingsSchema,
 });
 
 /** One ordered part of a message. */
@@ -102,6 +105,8 @@ export const turnSummarySchema = z.object({
     .nullable(),
   /** Tokens the turn used, when the provider reported them. */
   usage: tokenUsageSchema.nullable(),
+  /** Earlier messages the context policy or window left out of the turn's request. */
+  omittedMessages: z.number().int().min(0).optional(),
   /** Why the turn failed, in the words the user reads; null unless it failed. */
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** What tainted the turn: the call that did and what it read; null when nothing did. */
@@ -144,6 +149,8 @@ export const modelViewSchema = z.object({
   apiKeyMasked: z.string().nullable(),
   /** Takes images as input (set by the user, or from the provider's listing); the host sets it. */
   vision: z.boolean().optional(),
+  /** Temperature / top_p / max output tokens for its conversations ({}: none). */
+  defaults: modelDefaultsSchema.optional(),
 });
 
 /** A model given by AIVORY_BASE_URL / AIVORY_MODEL at start-up (skips the first-run screen). */

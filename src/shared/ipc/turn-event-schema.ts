@@ -44,6 +44,7 @@ const turnStart = z.object({
   model: z.string(),
   toolMode: z.enum(['native', 'prompt']),
   mode: z.enum(['fast', 'normal', 'deep']),
+  omittedMessages: z.number().int().min(0).optional(),
 });
 
 const roundStart = z.object({

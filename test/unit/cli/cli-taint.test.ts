@@ -156,6 +156,7 @@ describe('aivory chat and a tainted turn', () => {
     expect(out.join('')).toBe(
       [
         'Recipes  (c1)',
+        '  turns: 1 · models: scripted-model · tokens: 0 in, 0 out (1 unreported)',
         '',
         'assistant:',
         '  → web_fetch {"url":"x"}',

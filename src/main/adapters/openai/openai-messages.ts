@@ -56,5 +56,9 @@ export function toStreamParams(request: LlmRequest): ChatCompletionCreateParamsS
     stream_options: { include_usage: true },
     ...(tools.length > 0 ? { tools } : {}),
     ...(stop.length > 0 ? { stop } : {}),
+    // Only what the user set (the conversation's or the model's defaults); the server decides the rest.
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.topP === undefined ? {} : { top_p: request.topP }),
+    ...(request.maxOutputTokens === undefined ? {} : { max_tokens: request.maxOutputTokens }),
   };
 }

@@ -4,7 +4,13 @@
  * status changes (`streaming-recovery.ts` marks the ones whose writer died).
  */
 import type Database from 'better-sqlite3';
-import type { Conversation, Message, MessagePart, TurnRecord } from '../../../shared/dto';
+import type {
+  Conversation,
+  ConversationSettings,
+  Message,
+  MessagePart,
+  TurnRecord,
+} from '../../../shared/dto';
 import type { Clock, ConversationStore, MessageSearchHit, MessagePatch } from '../../core/ports';
 import { replaceSearchEntry, searchMessages } from './message-search';
 import { toConversation, toMessage, toMessagePart, toTurnRecord } from './row-mapping';
@@ -28,7 +34,15 @@ export class SqliteConversations implements ConversationStore {
        VALUES (@id, @title, @modelId, @now, @now)`,
       { ...input, now },
     );
-    return { ...input, createdAt: now, updatedAt: now, toolToggles: {} };
+    return { ...input, createdAt: now, updatedAt: now, toolToggles: {}, settings: {} };
+  }
+
+  /** Replaces the conversation's own settings (not activity). Throws `not-found`. */
+  setConversationSettings(id: string, settings: ConversationSettings): void {
+    const sql = 'UPDATE conversations SET settings = ? WHERE id = ?';
+    if (this.sql.run(sql, JSON.stringify(settings), id).changes === 0) {
+      throw notFound('Conversation', id);
+    }
   }
 
   /** Replaces the conversation's own tool switches. Throws `not-found` when it does not exist. */
@@ -192,7 +206,8 @@ export class SqliteConversations implements ConversationStore {
   listMessages(conversationId: string): Message[] {
     const all = this.listAllMessages(conversationId);
     const byId = new Map(all.map((message) => [message.id, message]));
-    const leaf = this.getConversationRow(conversationId).active_leaf_id;
+    const leaf =
+      this.getConversation(conversationId) === null ? null : this.activeLeaf(conversationId);
     const path: Message[] = [];
     // Bounded by the message count, so a (corrupt) cycle cannot loop forever.
     for (let id = leaf; id !== null && path.length < all.length;) {
@@ -260,16 +275,17 @@ export class SqliteConversations implements ConversationStore {
     this.sql.run(
       `INSERT OR REPLACE INTO turn_records (id, conversation_id, message_id, model_id, stop_reason,
          tool_calls, provider_rounds, started_at, duration_ms, error_code, error_message, budget,
-         taint, model_name, usage)
+         taint, model_name, usage, omitted_messages)
        VALUES (@id, @conversationId, @messageId, @modelId, @stopReason, @toolCalls,
          @providerRounds, @startedAt, @durationMs, @errorCode, @errorMessage, @budget, @taint,
-         @modelName, @usage)`,
+         @modelName, @usage, @omittedMessages)`,
       {
         ...record,
         budget: record.budget === null ? null : JSON.stringify(record.budget),
         usage: record.usage === null ? null : JSON.stringify(record.usage),
         toolCalls: JSON.stringify(record.toolCalls),
         taint: record.taint === null ? null : JSON.stringify(record.taint),
+        omittedMessages: record.omittedMessages ?? null,
       },
     );
   }
@@ -319,6 +335,10 @@ export class SqliteConversations implements ConversationStore {
       conversationId,
     );
     return new Set(rows.map((row) => row.id));
+  }
+
+  private activeLeaf(conversationId: string): string | null {
+    return this.getConversationRow(conversationId).active_leaf_id;
   }
 
   private getConversationRow(id: string): ConversationRow {

@@ -6,6 +6,10 @@
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
 import { messagePartSchema as sharedMessagePartSchema } from '../../../shared/ipc/dto-schemas';
+import {
+  conversationSettingsSchema,
+  modelDefaultsSchema,
+} from '../../../shared/ipc/conversation-settings-schema';
 import type {
   Conversation,
   Memory,
@@ -27,6 +31,7 @@ export interface ConversationRow {
   updated_at: number;
   tool_toggles: string;
   active_leaf_id: string | null;
+  settings: string;
 }
 
 export interface MessageRow {
@@ -60,6 +65,7 @@ export interface TurnRecordRow {
   model_name: string | null;
   usage: string | null;
   taint: string | null;
+  omitted_messages: number | null;
 }
 
 export interface ModelRow {
@@ -74,6 +80,7 @@ export interface ModelRow {
   api_key_ref: string | null;
   is_default: number;
   vision: number;
+  defaults: string;
 }
 
 export interface MemoryRow {
@@ -163,6 +170,7 @@ export function toConversation(row: ConversationRow): Conversation {
     updatedAt: row.updated_at,
     modelId: row.model_id,
     toolToggles: parseJsonColumn(TOOL_TOGGLES, row.tool_toggles, 'conversations.tool_toggles'),
+    settings: parseJsonColumn(conversationSettingsSchema, row.settings, 'conversations.settings'),
   };
 }
 
@@ -208,6 +216,7 @@ export function toTurnRecord(row: TurnRecordRow): TurnRecord {
         : parseJsonColumn(turnBudgetSchema, row.budget, 'turn_records.budget'),
     taint:
       row.taint === null ? null : parseJsonColumn(turnTaintSchema, row.taint, 'turn_records.taint'),
+    ...(row.omitted_messages === null ? {} : { omittedMessages: row.omitted_messages }),
   };
 }
 
@@ -236,7 +245,14 @@ export function toModelConfig(row: ModelRow): ModelConfig {
     apiKeyRef: row.api_key_ref,
     isDefault: row.is_default === 1,
     ...(row.vision === 1 ? { vision: true } : {}),
+    ...modelDefaultsOf(row.defaults),
   };
+}
+
+/** `defaults` only when the model has some (`{}` stored: none). */
+function modelDefaultsOf(text: string): Pick<ModelConfig, 'defaults'> {
+  const defaults = parseJsonColumn(modelDefaultsSchema, text, 'models.defaults');
+  return Object.keys(defaults).length === 0 ? {} : { defaults };
 }
 
 export function toMemory(row: MemoryRow): Memory {

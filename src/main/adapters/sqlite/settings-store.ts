@@ -46,15 +46,15 @@ export class SqliteSettings implements SettingsStore {
       }
       this.sql.run(
         `INSERT INTO models (id, label, base_url, model, tool_mode, context_window, default_tools,
-           default_mcp_services, api_key_ref, is_default, vision)
+           default_mcp_services, api_key_ref, is_default, vision, defaults)
          VALUES (@id, @label, @baseUrl, @model, @toolMode, @contextWindow, @defaultTools,
-           @defaultMcpServices, @apiKeyRef, @isDefault, @vision)
+           @defaultMcpServices, @apiKeyRef, @isDefault, @vision, @defaults)
          ON CONFLICT (id) DO UPDATE SET label = excluded.label, base_url = excluded.base_url,
            model = excluded.model, tool_mode = excluded.tool_mode,
            context_window = excluded.context_window, default_tools = excluded.default_tools,
            default_mcp_services = excluded.default_mcp_services,
            api_key_ref = excluded.api_key_ref, is_default = excluded.is_default,
-           vision = excluded.vision`,
+           vision = excluded.vision, defaults = excluded.defaults`,
         {
           ...model,
           defaultTools: JSON.stringify(model.defaultTools),
@@ -62,6 +62,7 @@ export class SqliteSettings implements SettingsStore {
             model.defaultMcpServices == null ? null : JSON.stringify(model.defaultMcpServices),
           isDefault: model.isDefault ? 1 : 0,
           vision: model.vision === true ? 1 : 0,
+          defaults: JSON.stringify(model.defaults ?? {}),
         },
       );
     });

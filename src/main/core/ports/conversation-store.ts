@@ -1,6 +1,7 @@
 /** Conversations, their messages (with parts and search entries) and turn records. */
 import type {
   Conversation,
+  ConversationSettings,
   Message,
   MessagePart,
   MessageStatus,
@@ -28,6 +29,8 @@ export interface ConversationStore {
   setConversationToolToggles(id: string, toggles: Record<string, boolean>): void;
   /** The saved model the conversation's last turn used (null: the default or a one-off model). */
   setConversationModel(id: string, modelId: string | null): void;
+  /** Replaces the conversation's own instructions, parameters and context policy. */
+  setConversationSettings(id: string, settings: ConversationSettings): void;
   deleteConversation(id: string): void;
 
   /**

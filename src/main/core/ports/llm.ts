@@ -28,6 +28,10 @@ export interface LlmRequest {
   tools?: ToolSpec[];
   /** Stop sequences; prompt mode sends exactly `</tool_call>`. */
   stop?: string[];
+  /** Sampling: `temperature`, `top_p`, `max_tokens`; each absent one is not sent. */
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
 }
 
 /** One streamed piece of a provider response. Reasoning is never mixed into `text`. */

@@ -63,6 +63,9 @@ export function createConversationHandlers(context: HostContext): ConversationHa
           durationMs: record.durationMs,
           budget: record.budget,
           usage: record.usage,
+          ...(record.omittedMessages === undefined
+            ? {}
+            : { omittedMessages: record.omittedMessages }),
           error:
             record.errorCode === null
               ? null

@@ -6,7 +6,7 @@
  * capabilities its provider states.
  */
 import { originOf } from '../../../shared/url-origin';
-import type { ModelConfig } from '../../../shared/dto';
+import type { ModelConfig, ModelDefaults } from '../../../shared/dto';
 import { AivoryError, toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
 import { listServerModelDetails } from '../../adapters/lazy-clients';
@@ -101,6 +101,7 @@ async function saveModel(
     apiKeyRef,
     isDefault: request.isDefault ?? existing?.isDefault ?? models.length === 0,
     vision: request.vision ?? existing?.vision ?? false,
+    ...nonEmptyDefaults(request.defaults ?? existing?.defaults),
   };
   stores.settings.saveModel(config);
   return modelView(config, secrets, stores.mcp.listServices());
@@ -175,7 +176,13 @@ export async function modelView(
     isDefault: model.isDefault,
     apiKeyMasked: key ? maskSecret(key) : null,
     vision: model.vision === true,
+    defaults: model.defaults ?? {},
   };
+}
+
+/** `defaults` only when some parameter is set. */
+function nonEmptyDefaults(defaults: ModelDefaults | undefined): Pick<ModelConfig, 'defaults'> {
+  return defaults === undefined || Object.keys(defaults).length === 0 ? {} : { defaults };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { VersionSwitch } from './message-versions';
 import { Composer } from './composer';
 import { useMessageWindow } from './use-message-window';
 import { useStickToBottom } from './use-stick-to-bottom';
+import { ConversationSettingsButton } from '../conversations/conversation-settings-dialog';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -110,6 +111,7 @@ export function ChatView(): ReactNode {
               model={turns[message.id]?.model ?? null}
               usage={turns[message.id]?.usage ?? null}
               {...versionOf(message.id)}
+              omittedMessages={turns[message.id]?.omittedMessages ?? 0}
               {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
               {...(busy || message.status === 'streaming'
                 ? {}
@@ -212,6 +214,7 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
       model={turn.model}
       protocolRetry={turn.protocolRetry}
       usage={end?.usage ?? null}
+      omittedMessages={turn.omittedMessages ?? 0}
       stopReason={end?.stopReason ?? null}
       error={end?.error ?? null}
     />,
@@ -234,6 +237,7 @@ function ChatHeader(): ReactNode {
         {conversation?.title ?? ''}
       </h1>
       <div className="chat-header-actions">
+        <ConversationSettingsButton conversationId={activeId} />
         <button
           type="button"
           className="button ghost"

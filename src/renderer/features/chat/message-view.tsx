@@ -22,6 +22,7 @@ import { MessageActions } from './message-actions';
 import type { VersionSwitch } from './message-versions';
 import { QuestionEditor, VersionSwitcher } from './message-versions';
 import { ToolTraceCard } from './tool-trace-card';
+import { OmittedNote } from '../conversations/omitted-note';
 import { messageText } from '../../../shared/message-parts';
 
 /** A stop reason as stored (live reasons plus `interrupted`). */
@@ -50,6 +51,8 @@ export interface AssistantMessageProps {
   versions?: VersionSwitch;
   /** Tokens the turn used, when the provider reported them. */
   usage?: TokenUsage | null;
+  /** Earlier messages the request left out (context policy or window). */
+  omittedMessages?: number;
 }
 
 /** The user's message, as plain text, with the files sent along. */
@@ -199,6 +202,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
             })}
           </span>
         )}
+        <OmittedNote count={props.omittedMessages} />
         <StopReason reason={props.stopReason} status={props.status} error={props.error} />
         {props.onRetry && (
           <button

@@ -23,6 +23,9 @@ import type { FieldErrors, SaveState } from './form-controls';
 import { Field, SaveRow } from './form-controls';
 import { checkInteger, checkRequired, checkUrl, errorMessage, fieldOfError } from './form-rules';
 import { useFormErrors } from './use-form-errors';
+import { SamplingFields } from '../conversations/sampling-fields';
+import type { SamplingText } from '../conversations/settings-form';
+import { parseSampling, samplingText } from '../conversations/settings-form';
 
 type ModelView = InvokeResponse<'models.save'>;
 type Check = InvokeResponse<'models.test'>;
@@ -66,6 +69,7 @@ export function ModelEditor(props: {
   const [context, setContext] = useState(String(start?.contextWindow ?? DEFAULT_CONTEXT_WINDOW));
   const [tools, setTools] = useState<string[] | null>(saved?.defaultTools ?? null);
   const [services, setServices] = useState<string[] | null>(saved?.defaultMcpServices ?? null);
+  const [defaults, setDefaults] = useState<SamplingText>(samplingText(saved?.defaults ?? {}));
   const { errors, setErrors, edited } = useFormErrors();
   const [state, setState] = useState<SaveState>('idle');
   const [check, setCheck] = useState<Check | null>(null);
@@ -83,7 +87,9 @@ export function ModelEditor(props: {
     template !== null && template.apiKeyMasked !== null && apiKey.trim() === '' ? template : null;
   const templateKeyApplies =
     templateKey !== null && originOf(baseUrl.trim()) === originOf(templateKey.baseUrl);
+  const parsedDefaults = parseSampling(defaults);
   const request = (): InvokeRequest<'models.save'> => ({
+    ...(parsedDefaults.ok ? { defaults: parsedDefaults.value } : {}),
     ...(saved ? { id: saved.id } : {}),
     ...(label.trim() ? { label: label.trim() } : {}),
     baseUrl: baseUrl.trim(),
@@ -102,6 +108,7 @@ export function ModelEditor(props: {
       baseUrl: checkUrl(baseUrl, true),
       model: checkRequired(model),
       contextWindow: checkInteger(context, 1024, 10_000_000),
+      ...(parsedDefaults.ok ? {} : parsedDefaults.errors),
     };
     setErrors(problems);
     if (Object.values(problems).some(Boolean) || !bridge) return;
@@ -276,6 +283,20 @@ export function ModelEditor(props: {
           onChange={(e) => edited('contextWindow', setContext)(e.target.value)}
         />
       </Field>
+      <fieldset className="settings-fieldset" data-testid="model-defaults">
+        <legend>{t('models.defaults')}</legend>
+        <p className="field-hint">{t('models.defaultsHelp')}</p>
+        <SamplingFields
+          value={defaults}
+          errors={errors}
+          testIdPrefix="model-default"
+          onChange={(field, text) =>
+            edited(field, (value: string) =>
+              setDefaults((previous) => ({ ...previous, [field]: value })),
+            )(text)
+          }
+        />
+      </fieldset>
       <DefaultsPicker
         title="set.models.builtInDefaults"
         allLabel="set.models.allTools"

@@ -13,6 +13,7 @@ import migration007 from './007_turn_error_message';
 import migration008 from './008_model_vision';
 import migration009 from './009_turn_usage';
 import migration010 from './010_message_tree';
+import migration011 from './011_conversation_settings';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly string[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
 ];
