@@ -62,6 +62,8 @@ export interface ResolvedModel {
   defaultTools: string[] | null;
   /** MCP services (ids) offered when a turn names none; null or absent: every enabled one. */
   defaultMcpServices?: string[] | null;
+  /** Takes images (present only when true): the message's images go as image parts (`vision-input.ts`). */
+  vision?: boolean;
 }
 
 export interface TurnRequest {
@@ -189,10 +191,14 @@ export class ChatService {
       });
     }
     const pythonOffered = tools.some((tool) => tool.name === PYTHON_EXECUTE_NAME);
-    const attachmentNote = await describeAttachments(attachmentsOf(attachmentParts), pythonOffered);
+    const attachmentNote = await describeAttachments(
+      attachmentsOf(attachmentParts),
+      pythonOffered,
+      request.model.vision === true,
+    );
     const userText = [text, attachmentNote.text].filter((piece) => piece !== '').join('\n\n');
     // The content of attached files is untrusted too (a downloaded page, a document with hidden
-    // text): the turn starts tainted (ARCHITECTURE.md, "Turn taint").
+    // text, an image with text in it): the turn starts tainted (ARCHITECTURE.md, "Turn taint").
     const initialTaint = attachmentNote.inlined.map((name) => ({
       tool: 'attachment',
       detail: name,
@@ -257,6 +263,7 @@ export class ChatService {
         }),
         previous,
         userText,
+        userImages: attachmentNote.images,
         contextWindow: request.model.contextWindow,
       });
       const events = runTurn(

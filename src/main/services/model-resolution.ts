@@ -16,6 +16,8 @@ export interface ModelOverrides {
   apiKey?: string;
   model?: string;
   toolMode?: string;
+  /** The model takes images (`--vision`, AIVORY_VISION=1). */
+  vision?: boolean;
 }
 
 export function parseToolMode(value: string): ToolMode {
@@ -30,7 +32,16 @@ export function modelOverridesFromEnv(env: Record<string, string | undefined>): 
   if (env.AIVORY_API_KEY) overrides.apiKey = env.AIVORY_API_KEY;
   if (env.AIVORY_MODEL) overrides.model = env.AIVORY_MODEL;
   if (env.AIVORY_TOOL_MODE) overrides.toolMode = env.AIVORY_TOOL_MODE;
+  if (env.AIVORY_VISION) overrides.vision = parseFlag('AIVORY_VISION', env.AIVORY_VISION);
   return overrides;
+}
+
+/** `1`/`true`/`yes` or `0`/`false`/`no` (any case); anything else is a configuration error. */
+function parseFlag(name: string, value: string): boolean {
+  const normal = value.trim().toLowerCase();
+  if (['1', 'true', 'yes'].includes(normal)) return true;
+  if (['0', 'false', 'no'].includes(normal)) return false;
+  throw new AivoryError('config', `${name} must be 1 or 0, not "${value}".`);
 }
 
 /** Flags win over environment, field by field. */
@@ -85,6 +96,7 @@ export async function savedModel(saved: ModelConfig, secrets: SecretStore): Prom
     contextWindow: saved.contextWindow,
     defaultTools: saved.defaultTools,
     defaultMcpServices: saved.defaultMcpServices ?? null,
+    ...(saved.vision === true ? { vision: true } : {}),
   };
 }
 
@@ -104,11 +116,12 @@ export async function resolveModel(
   }
   assertHttpUrl(baseUrl);
   if (fallback !== null && baseUrl === fallback.baseUrl && model === fallback.model) {
-    const resolved = await savedModel(fallback, secrets);
+    const { vision: savedVision, ...resolved } = await savedModel(fallback, secrets);
     return {
       ...resolved,
       apiKey: overrides.apiKey ?? resolved.apiKey,
       toolMode: parseToolMode(overrides.toolMode ?? resolved.toolMode),
+      ...((overrides.vision ?? savedVision) === true ? { vision: true } : {}),
     };
   }
   return {
@@ -120,6 +133,7 @@ export async function resolveModel(
     contextWindow: DEFAULT_CONTEXT_WINDOW,
     defaultTools: null,
     defaultMcpServices: null,
+    ...(overrides.vision === true ? { vision: true } : {}),
   };
 }
 
