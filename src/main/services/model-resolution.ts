@@ -32,16 +32,9 @@ export function modelOverridesFromEnv(env: Record<string, string | undefined>): 
   if (env.AIVORY_API_KEY) overrides.apiKey = env.AIVORY_API_KEY;
   if (env.AIVORY_MODEL) overrides.model = env.AIVORY_MODEL;
   if (env.AIVORY_TOOL_MODE) overrides.toolMode = env.AIVORY_TOOL_MODE;
-  if (env.AIVORY_VISION) overrides.vision = parseFlag('AIVORY_VISION', env.AIVORY_VISION);
+  // Read leniently (1/true/yes; anything else is no): app.status reads the environment too.
+  if (env.AIVORY_VISION) overrides.vision = /^\s*(1|true|yes)\s*$/i.test(env.AIVORY_VISION);
   return overrides;
-}
-
-/** `1`/`true`/`yes` or `0`/`false`/`no` (any case); anything else is a configuration error. */
-function parseFlag(name: string, value: string): boolean {
-  const normal = value.trim().toLowerCase();
-  if (['1', 'true', 'yes'].includes(normal)) return true;
-  if (['0', 'false', 'no'].includes(normal)) return false;
-  throw new AivoryError('config', `${name} must be 1 or 0, not "${value}".`);
 }
 
 /** Flags win over environment, field by field. */

@@ -114,9 +114,8 @@ describe('model resolution (CLI and desktop alike)', () => {
     expect((await resolveModel({ ...adHoc, vision: true }, saved, secrets)).vision).toBe(true);
     expect(modelOverridesFromEnv({ AIVORY_VISION: '1' })).toEqual({ vision: true });
     expect(modelOverridesFromEnv({ AIVORY_VISION: 'no' })).toEqual({ vision: false });
-    expect(() => modelOverridesFromEnv({ AIVORY_VISION: 'maybe' })).toThrow(
-      'AIVORY_VISION must be 1 or 0, not "maybe".',
-    );
+    expect(modelOverridesFromEnv({ AIVORY_VISION: 'TRUE' })).toEqual({ vision: true });
+    expect(modelOverridesFromEnv({ AIVORY_VISION: 'maybe' })).toEqual({ vision: false });
     // The flags naming the saved default: its vision, unless the flag says otherwise.
     const asDefault = seeing.map((model) => ({ ...model, isDefault: model.id === 'm2' }));
     const named = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'llama' };
