@@ -2,9 +2,8 @@
  * Files the user attaches to a message. Each is copied under `<data>/uploads/<conversation>/`
  * (the message keeps pointing at that copy, whatever happens to the original), described to the
  * model in the user message (small text files inline; images as image parts for a vision model,
- * `vision-input.ts`), staged without conversion into the
- * sandbox's /workspace/uploads (workspace-staging.ts), and offered to image_generate as the
- * current turn's images.
+ * `vision-input.ts`), staged without conversion into the sandbox's /workspace/uploads
+ * (workspace-staging.ts), and offered to image_generate as the current turn's images.
  */
 import { readFile } from 'node:fs/promises';
 import type { MessagePart } from '../../shared/dto';

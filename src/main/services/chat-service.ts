@@ -62,7 +62,10 @@ export interface ResolvedModel {
   defaultTools: string[] | null;
   /** MCP services (ids) offered when a turn names none; null or absent: every enabled one. */
   defaultMcpServices?: string[] | null;
-  /** Takes images (present only when true): the message's images go as image parts (`vision-input.ts`). */
+  /**
+   * Takes images (present only when true): the answered message's images go to it as image
+   * parts (`vision-input.ts`).
+   */
   vision?: boolean;
 }
 
