@@ -15,7 +15,7 @@ import { EXIT_CANCELED, EXIT_OK, exitCodeFor, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { cliApprover } from './cli-approver';
 import { readInputFile } from './input-files';
-import { eventJson, STOP_REASON_TEXT, traceLine } from './trace-format';
+import { eventJson, STOP_REASON_TEXT, traceLine, usageLine } from './trace-format';
 
 export async function chatCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -26,6 +26,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       'api-key': { type: 'string' },
       model: { type: 'string' },
       'tool-mode': { type: 'string' },
+      vision: { type: 'boolean' },
       mode: { type: 'string', default: 'normal' },
       tools: { type: 'string' },
       conversation: { type: 'string' },
@@ -62,6 +63,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
         apiKey: values['api-key'],
         model: values.model,
         toolMode: values['tool-mode'],
+        vision: values.vision,
       },
       modelOverridesFromEnv(io.env),
     ),
@@ -121,6 +123,8 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
 
 function finish(end: TurnEndEvent | null, json: boolean, io: CliIo): number {
   if (!end) return EXIT_CANCELED;
+  // What the turn cost, when the provider said (in --json it is turn-end's `usage`).
+  if (!json && end.usage) io.stderr(`${io.dim(usageLine(end.usage))}\n`);
   if (end.stopReason === 'error') {
     io.stderr(`aivory: ${end.error?.message ?? 'the turn failed'}\n`);
     return exitCodeFor(end.error?.code ?? 'internal');

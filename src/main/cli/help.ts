@@ -62,17 +62,20 @@ chat options:
   --api-key KEY           API key (local servers need none)                            [AIVORY_API_KEY]
   --model NAME            Model name                                                   [AIVORY_MODEL]
   --tool-mode MODE        native (API function calling) or prompt (<tool_call> text)   [AIVORY_TOOL_MODE]
+  --vision                The model takes images: attached images go to it as images   [AIVORY_VISION=1]
   --mode MODE             fast (12 tool calls) | normal (48) | deep (150)             default: normal
   --tools a,b,c           Tools for this turn; "none" for no tools                     default: the model's defaults + the conversation's switches
   --conversation ID       Continue a conversation (default: start a new one)
   --regenerate            With --conversation and no MESSAGE: write a new version of its last answer
   --edit MESSAGE_ID       With --conversation: ask that question again as MESSAGE (a new version; the conversation forks there)
   --attach FILE           Attach a file (repeatable; ≤ 10 files, 40 MiB each): staged in the sandbox's
-                          /workspace/uploads, small text files shown to the model, images usable by image_generate
+                          /workspace/uploads, small text files shown to the model (images too, to a vision
+                          model: ≤ 8 per message, 20 MB each), images usable by image_generate
   --mcp N[,N…]            Offer these MCP services' accepted tools (default: the model's MCP defaults, else every enabled service)
   --approve all|none|ask  Answer MCP approval prompts (default: ask on a terminal, none otherwise)
   --json                  Print one JSON event per line (the TurnEvent union, "type" first)
   --show-reasoning        Print the model's reasoning (dimmed, on stderr)
+  After the answer, the tokens the provider counted (dimmed, on stderr): "1,234 tokens in · 56 out".
   Flags win over environment variables, which win over the saved default model.
 
 Environment:

@@ -1,5 +1,5 @@
 /** Human output of a turn: the answer on stdout, a compact trace of tool calls on stderr. */
-import type { StopReason, TaintReason, TurnEvent } from '../../shared/turn-events';
+import type { StopReason, TaintReason, TokenUsage, TurnEvent } from '../../shared/turn-events';
 
 /** Longest arguments / result preview on a trace line. */
 const PREVIEW_CHARS = 120;
@@ -45,6 +45,12 @@ export function taintNotice(reasons: readonly TaintReason[]): string {
     .map((reason) => (reason.detail === null ? reason.tool : `${reason.tool} ${reason.detail}`))
     .join(', ');
   return `this turn read untrusted content (${preview(what)}): from now on MCP calls and fetches sending data to new sites ask first, and memories wait for your confirmation`;
+}
+
+/** The tokens a turn used, as the provider counted them: `1,234 tokens in · 56 out`. */
+export function usageLine(usage: TokenUsage): string {
+  const count = (tokens: number): string => tokens.toLocaleString('en-US');
+  return `${count(usage.inputTokens)} tokens in · ${count(usage.outputTokens)} out`;
 }
 
 /** `type` first, as the `--json` contract promises. */

@@ -1,17 +1,18 @@
 /**
  * Files the user attaches to a message. Each is copied under `<data>/uploads/<conversation>/`
  * (the message keeps pointing at that copy, whatever happens to the original), described to the
- * model in the user message (small text files inline), staged without conversion into the
- * sandbox's /workspace/uploads (workspace-staging.ts), and offered to image_generate as the
- * current turn's images.
+ * model in the user message (small text files inline; images as image parts for a vision model,
+ * `vision-input.ts`), staged without conversion into the sandbox's /workspace/uploads
+ * (workspace-staging.ts), and offered to image_generate as the current turn's images.
  */
 import { readFile } from 'node:fs/promises';
 import type { MessagePart } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import type { ArtifactReference } from '../../shared/turn-events';
 import { neutraliseProtocolMarkup } from '../core/orchestrator/prompt-protocol';
-import type { ArtifactSink, ImageFile } from '../core/ports';
+import type { ArtifactSink, ChatImage, ImageFile } from '../core/ports';
 import { sniffMimeType } from './mime-types';
+import { visionInput, visionNote } from './vision-input';
 
 /** The sidecar's default upload cap (SANDBOX_MAX_UPLOAD_BYTES, seed 003): 40 MiB. */
 export const MAX_ATTACHMENT_BYTES = 40 * 1024 * 1024;
@@ -76,19 +77,26 @@ export function attachmentsOf(parts: readonly MessagePart[]): ArtifactReference[
 /** What the model reads about a message's attachments, and whose content that includes. */
 export interface AttachmentNote {
   text: string;
-  /** Names of the files whose content is in `text`: untrusted content the turn starts with. */
+  /**
+   * Names of the files whose content the model reads in the message (text in `text`, images as
+   * image parts): untrusted content the turn starts with.
+   */
   inlined: string[];
+  /** The images sent as image parts beside `text` (a vision model only; else empty). */
+  images: ChatImage[];
 }
 
 /**
  * What the model reads about a message's attachments: where each one is staged, and the content
- * of small text files. `sandbox` says whether python_execute can open them.
+ * of small text files; for a `vision` model its raster images too (`vision-input.ts`), as
+ * `images`. `sandbox` says whether python_execute can open them.
  */
 export async function describeAttachments(
   attachments: readonly ArtifactReference[],
   sandbox: boolean,
+  vision = false,
 ): Promise<AttachmentNote> {
-  if (attachments.length === 0) return { text: '', inlined: [] };
+  if (attachments.length === 0) return { text: '', inlined: [], images: [] };
   const lines = ['[Attached files]'];
   const inlined: string[] = [];
   for (const file of attachments) {
@@ -99,8 +107,13 @@ export async function describeAttachments(
     lines.push(text);
     inlined.push(file.name);
   }
+  const seen = vision ? await visionInput(attachments) : null;
+  if (seen) {
+    lines.push(...visionNote(seen));
+    inlined.push(...seen.sent.filter((name) => !inlined.includes(name)));
+  }
   if (!sandbox) lines.push('(No code sandbox is configured, so tools cannot open these files.)');
-  return { text: lines.join('\n'), inlined };
+  return { text: lines.join('\n'), inlined, images: seen?.images ?? [] };
 }
 
 /** The image attachments of the conversation's newest user message, read back from disk. */

@@ -68,6 +68,11 @@ export interface ResolvedModel {
   defaultMcpServices?: string[] | null;
   /** The saved model's temperature / top_p / max tokens for its conversations. */
   defaults?: ModelDefaults;
+  /**
+   * Takes images (present only when true): the answered message's images go to it as image
+   * parts (`vision-input.ts`).
+   */
+  vision?: boolean;
 }
 
 export interface TurnRequest {
@@ -218,10 +223,14 @@ export class ChatService {
       });
     }
     const pythonOffered = tools.some((tool) => tool.name === PYTHON_EXECUTE_NAME);
-    const attachmentNote = await describeAttachments(attachmentsOf(attachmentParts), pythonOffered);
+    const attachmentNote = await describeAttachments(
+      attachmentsOf(attachmentParts),
+      pythonOffered,
+      request.model.vision === true,
+    );
     const userText = [text, attachmentNote.text].filter((piece) => piece !== '').join('\n\n');
     // The content of attached files is untrusted too (a downloaded page, a document with hidden
-    // text): the turn starts tainted (ARCHITECTURE.md, "Turn taint").
+    // text, an image with text in it): the turn starts tainted (ARCHITECTURE.md, "Turn taint").
     const initialTaint = attachmentNote.inlined.map((name) => ({
       tool: 'attachment',
       detail: name,
@@ -293,6 +302,7 @@ export class ChatService {
         ),
         previous: applyContextPolicy(previous, settings.contextPolicy),
         userText,
+        userImages: attachmentNote.images,
         contextWindow: request.model.contextWindow,
       });
       // Left out by the context policy or the window (the system prompt and the new message are

@@ -5,8 +5,9 @@
  */
 import type { ContextPolicy, Message } from '../../shared/dto';
 import { messageText } from '../../shared/message-parts';
-import type { ChatMessage } from '../core/ports';
+import type { ChatImage, ChatMessage } from '../core/ports';
 import { attachmentsOf } from './attachments';
+import { IMAGE_TOKEN_ESTIMATE } from './vision-input';
 
 /** Tokens kept free for the model's answer and tool traffic, as a share of the window. */
 const ANSWER_RESERVE_SHARE = 0.25;
@@ -33,14 +34,18 @@ export function buildHistory(options: {
   systemPrompt: string;
   previous: readonly Message[];
   userText: string;
+  /** The current message's images, for a vision model (each counted as a fixed estimate). */
+  userImages?: readonly ChatImage[];
   contextWindow: number;
 }): ChatMessage[] {
+  const userImages = options.userImages ?? [];
   const reserve = Math.max(MIN_ANSWER_RESERVE_TOKENS, options.contextWindow * ANSWER_RESERVE_SHARE);
   let remaining =
     options.contextWindow -
     reserve -
     estimateTokens(options.systemPrompt) -
-    estimateTokens(options.userText);
+    estimateTokens(options.userText) -
+    userImages.length * IMAGE_TOKEN_ESTIMATE;
   const kept: ChatMessage[] = [];
   for (let index = options.previous.length - 1; index >= 0; index--) {
     const message = options.previous[index];
@@ -62,7 +67,11 @@ export function buildHistory(options: {
   return [
     { role: 'system', content: options.systemPrompt },
     ...kept,
-    { role: 'user', content: options.userText },
+    {
+      role: 'user',
+      content: options.userText,
+      ...(userImages.length > 0 ? { images: [...userImages] } : {}),
+    },
   ];
 }
 

@@ -16,6 +16,8 @@ export interface ModelOverrides {
   apiKey?: string;
   model?: string;
   toolMode?: string;
+  /** The model takes images (`--vision`, AIVORY_VISION=1). */
+  vision?: boolean;
 }
 
 export function parseToolMode(value: string): ToolMode {
@@ -30,6 +32,8 @@ export function modelOverridesFromEnv(env: Record<string, string | undefined>): 
   if (env.AIVORY_API_KEY) overrides.apiKey = env.AIVORY_API_KEY;
   if (env.AIVORY_MODEL) overrides.model = env.AIVORY_MODEL;
   if (env.AIVORY_TOOL_MODE) overrides.toolMode = env.AIVORY_TOOL_MODE;
+  // Read leniently (1/true/yes; anything else is no): app.status reads the environment too.
+  if (env.AIVORY_VISION) overrides.vision = /^\s*(1|true|yes)\s*$/i.test(env.AIVORY_VISION);
   return overrides;
 }
 
@@ -86,6 +90,7 @@ export async function savedModel(saved: ModelConfig, secrets: SecretStore): Prom
     defaultTools: saved.defaultTools,
     defaultMcpServices: saved.defaultMcpServices ?? null,
     ...(saved.defaults === undefined ? {} : { defaults: saved.defaults }),
+    ...(saved.vision === true ? { vision: true } : {}),
   };
 }
 
@@ -105,11 +110,12 @@ export async function resolveModel(
   }
   assertHttpUrl(baseUrl);
   if (fallback !== null && baseUrl === fallback.baseUrl && model === fallback.model) {
-    const resolved = await savedModel(fallback, secrets);
+    const { vision: savedVision, ...resolved } = await savedModel(fallback, secrets);
     return {
       ...resolved,
       apiKey: overrides.apiKey ?? resolved.apiKey,
       toolMode: parseToolMode(overrides.toolMode ?? resolved.toolMode),
+      ...((overrides.vision ?? savedVision) === true ? { vision: true } : {}),
     };
   }
   return {
@@ -121,6 +127,7 @@ export async function resolveModel(
     contextWindow: DEFAULT_CONTEXT_WINDOW,
     defaultTools: null,
     defaultMcpServices: null,
+    ...(overrides.vision === true ? { vision: true } : {}),
   };
 }
 

@@ -41,4 +41,6 @@ export const MODELS_EN = {
     'The key of "{label}" is only sent to {origin}: enter a key for this server.',
   'models.toolsPage.imagesOff':
     'image generation is off: choose a provider under "Image generation" below',
+  'composer.visionHint':
+    "This model does not take images: it will get the image's description (name, type, size, where it is) instead.",
 } as const;

@@ -37,4 +37,5 @@ export const MODELS_ZH: Record<keyof typeof MODELS_EN, string> = {
   'models.siblingKey': '使用“{label}”已保存的密钥（{mask}）；如需使用其他密钥，请在此输入。',
   'models.siblingKeyStays': '“{label}”的密钥只会发往 {origin}：请为此服务输入密钥。',
   'models.toolsPage.imagesOff': '图像生成未开启：请在下方“图像生成”中选择提供方',
+  'composer.visionHint': '此模型不接受图片：它只会收到图片的说明（名称、类型、大小和位置）。',
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../../src/shared/dto';
 import {
+  modelOverridesFromEnv,
   resolveConversationModel,
   resolveModel,
   resolveTurnModel,
@@ -100,5 +101,27 @@ describe('model resolution (CLI and desktop alike)', () => {
     // Removed since, or never a saved one: the usual order.
     expect(await resolveConversationModel('gone', {}, saved, secrets)).toMatchObject({ id: 'm1' });
     expect(await resolveConversationModel(null, {}, saved, secrets)).toMatchObject({ id: 'm1' });
+  });
+
+  it('vision: from the saved model, or from --vision / AIVORY_VISION for a model from flags', async () => {
+    const seeing: ModelConfig[] = saved.map((model) =>
+      model.id === 'm2' ? { ...model, vision: true } : model,
+    );
+    expect((await resolveTurnModel('m2', {}, seeing, secrets)).vision).toBe(true);
+    expect((await resolveTurnModel('m1', {}, seeing, secrets)).vision).toBeUndefined();
+    const adHoc = { baseUrl: 'http://127.0.0.1:9/v1', model: 'x' };
+    expect((await resolveModel(adHoc, saved, secrets)).vision).toBeUndefined();
+    expect((await resolveModel({ ...adHoc, vision: true }, saved, secrets)).vision).toBe(true);
+    expect(modelOverridesFromEnv({ AIVORY_VISION: '1' })).toEqual({ vision: true });
+    expect(modelOverridesFromEnv({ AIVORY_VISION: 'no' })).toEqual({ vision: false });
+    expect(modelOverridesFromEnv({ AIVORY_VISION: 'TRUE' })).toEqual({ vision: true });
+    expect(modelOverridesFromEnv({ AIVORY_VISION: 'maybe' })).toEqual({ vision: false });
+    // The flags naming the saved default: its vision, unless the flag says otherwise.
+    const asDefault = seeing.map((model) => ({ ...model, isDefault: model.id === 'm2' }));
+    const named = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'llama' };
+    expect((await resolveModel(named, asDefault, secrets)).vision).toBe(true);
+    expect(
+      (await resolveModel({ ...named, vision: false }, asDefault, secrets)).vision,
+    ).toBeUndefined();
   });
 });

@@ -7,15 +7,34 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ChatMessage, LlmRequest, ToolSpec } from '../../core/ports';
+import type { ChatImage, ChatMessage, LlmRequest, ToolSpec } from '../../core/ports';
+
+/** An image as a `data:` URL, the form every OpenAI-compatible vision server takes. */
+export function imageDataUrl(image: ChatImage): string {
+  return `data:${image.mime};base64,${Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).toString('base64')}`;
+}
 
 /** Maps provider-neutral messages to the chat-completions wire format. */
 export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
-      case 'user':
-        return { role: message.role, content: message.content };
+        return { role: 'system', content: message.content };
+      case 'user': {
+        const images = message.images ?? [];
+        if (images.length === 0) return { role: 'user', content: message.content };
+        // Vision input: the text (naming the files), then each image as a data URL.
+        return {
+          role: 'user',
+          content: [
+            { type: 'text', text: message.content },
+            ...images.map((image) => ({
+              type: 'image_url' as const,
+              image_url: { url: imageDataUrl(image) },
+            })),
+          ],
+        };
+      }
       case 'tool':
         return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
       case 'assistant': {

@@ -1,11 +1,20 @@
 /** The LLM port: a provider-neutral streamed chat completion. The OpenAI adapter implements it. */
 
-/** A provider-neutral chat message, as sent to an LLM. */
+/**
+ * A provider-neutral chat message, as sent to an LLM. A user message may carry images for a model
+ * that takes them (vision input): the adapter sends them as image parts beside `content`.
+ */
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: ChatImage[] }
   | { role: 'assistant'; content: string; toolCalls?: ChatToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string };
+
+/** An image sent to a vision model; `mime` is sniffed from the bytes (png, jpeg, gif or webp). */
+export interface ChatImage {
+  mime: string;
+  data: Uint8Array;
+}
 
 /** A native tool call as the provider reported it; `argumentsJson` is the raw JSON text. */
 export interface ChatToolCall {

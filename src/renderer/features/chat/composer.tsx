@@ -14,6 +14,7 @@ import { ModelPicker } from '../composer/model-picker';
 import { McpPicker } from '../composer/mcp-picker';
 import { PromptPicker } from '../composer/prompt-picker';
 import { ToolToggles } from '../composer/tool-toggles';
+import { VisionHint } from '../composer/vision-hint';
 import type { Attachments } from '../composer/use-attachments';
 import { useAttachments } from '../composer/use-attachments';
 
@@ -84,6 +85,7 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
       }}
     >
       <AttachmentChips files={attachments.files} onRemove={attachments.remove} />
+      <VisionHint files={attachments.files} />
       <textarea
         data-testid="composer-input"
         value={text}
