@@ -16,7 +16,8 @@ const root = import.meta.dirname;
  *   `require('electron')`), everything else bundled in.
  * - renderer → out/renderer: relative asset URLs, so the Electron window (`app://aivory/`) and
  *   `aivory serve` (`http://127.0.0.1:PORT/`) serve the same files; no inline assets (the CSP
- *   allows none).
+ *   allows none). `katex` is deduped: mermaid (which asks for ^0.18 and has its own nested copy)
+ *   gets the app's KaTeX, so the math chunk is shipped once, not twice (~250 KB each).
  */
 export default defineConfig({
   main: {
@@ -56,6 +57,7 @@ export default defineConfig({
     root: resolve(root, 'src/renderer'),
     base: './',
     plugins: [react()],
+    resolve: { dedupe: ['katex'] },
     build: {
       outDir: resolve(root, 'out/renderer'),
       target: 'chrome140',

@@ -228,6 +228,11 @@ export const LAYERS = [
         only: ['src/renderer/components/code-highlighter.ts'],
       },
       {
+        name: 'highlight.js',
+        why: 'one lazily loaded chunk per highlight grammar (code-highlighter.ts)',
+        only: ['src/renderer/components/code-highlighter.ts'],
+      },
+      {
         name: 'mermaid',
         why: 'diagrams, loaded lazily, strict mode, shown as an SVG image (mermaid-render.ts)',
         only: ['src/renderer/components/mermaid-render.ts'],

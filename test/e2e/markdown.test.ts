@@ -2,7 +2,8 @@
  * e2e: a streamed answer full of Markdown in the browser host (`aivory serve` + the scripted
  * model): a GFM table, a nested list, a task list, inline and display math (KaTeX), a mermaid
  * diagram (an SVG image, strict mode) and highlighted code all render under the app's CSP; raw
- * HTML stays text and a `javascript:` link is no link.
+ * HTML stays text and a `javascript:` link is no link; a loose list is one list; only the Python
+ * grammar is fetched for Python code.
  */
 import { describe, expect, it } from 'vitest';
 import type { ScriptedResponse } from '../support/scripted-llm-server';
@@ -21,6 +22,14 @@ const ANSWER = [
   '  - apple',
   '  - ~~pear~~',
   '- [x] checked',
+  '',
+  'Steps:',
+  '',
+  '1. first step',
+  '',
+  '2. second step',
+  '',
+  '3. third step',
   '',
   'Einstein: $E=mc^2$, and <b>not bold</b> [bad](javascript:alert(1)).',
   '',
@@ -53,6 +62,11 @@ describe('e2e: Markdown in the browser host', () => {
     const { page } = app().browser;
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      const name = /\/assets\/([^/?]+)\.js/.exec(request.url())?.[1];
+      if (name !== undefined) scripts.push(name.replace(/-[\w-]{8}$/, ''));
+    });
     await page.goto(app().serve.url);
     await page.getByTestId('composer-input').fill('Show me some Markdown');
     await page.getByTestId('composer-input').press('Enter');
@@ -68,6 +82,15 @@ describe('e2e: Markdown in the browser host', () => {
     expect(await markdown.locator('ul ul li').allTextContents()).toEqual(['apple', 'pear']);
     expect(await markdown.locator('ul ul s').textContent()).toBe('pear');
     expect(await markdown.locator('input[type="checkbox"]').isChecked()).toBe(true);
+    // A loose list (blank lines between items) is one list, numbered on, with paragraphs.
+    const steps = markdown.locator('ol');
+    expect(await steps.count()).toBe(1);
+    expect(await steps.locator('> li > p').allTextContents()).toEqual([
+      'first step',
+      'second step',
+      'third step',
+    ]);
+    expect(await steps.evaluate((list: HTMLOListElement) => list.start)).toBe(1);
 
     // KaTeX: inline and display, typeset (its CSS and fonts come from the app itself).
     await markdown.locator('.math-inline .katex').waitFor();
@@ -92,6 +115,10 @@ describe('e2e: Markdown in the browser host', () => {
     const code = markdown.locator('.code-block[data-language="python"]');
     expect(await code.locator('.hljs-comment').textContent()).toBe('# the circle');
     expect(await code.locator('.hljs-keyword').first().textContent()).toBe('def');
+    // One grammar chunk per language: the Python answer fetched Python's, no other.
+    expect(scripts).toContain('python');
+    for (const other of ['javascript', 'typescript', 'cpp', 'bash', 'xml', 'css'])
+      expect(scripts).not.toContain(other);
 
     // Safety: raw HTML is text, a javascript: link is no link.
     expect(await markdown.locator('b').count()).toBe(0);

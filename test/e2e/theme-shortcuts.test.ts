@@ -161,8 +161,12 @@ describe('e2e: dark theme and keyboard shortcuts in the browser host', () => {
       'dark',
     );
     await expectLegible(page, CHAT_TEXT);
-    // Diagrams are drawn for a white page: they keep a white backing.
-    expect(await diagram.evaluate((image) => getComputedStyle(image).backgroundColor)).toBe(
+    // Diagrams are redrawn with mermaid's dark theme, with no white backing.
+    await expect.poll(() => diagram.getAttribute('data-theme'), { timeout: 20_000 }).toBe('dark');
+    await expect
+      .poll(() => diagram.evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBeGreaterThan(0);
+    expect(await diagram.evaluate((image) => getComputedStyle(image).backgroundColor)).not.toBe(
       'rgb(255, 255, 255)',
     );
     await screenshot(page, 'chat-code-trace-dark');

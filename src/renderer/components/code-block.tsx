@@ -1,16 +1,15 @@
 /**
- * A fenced code block of an answer: syntax highlighting (`code-highlighter.ts`, loaded lazily;
- * spans around plain text — never HTML; the plain text shows until it is loaded) and a copy
- * button.
+ * A fenced code block of an answer: syntax highlighting (`code-highlighter.ts` and the block's
+ * grammar, each loaded lazily, only for a language we highlight; spans around plain text — never
+ * HTML; the plain text shows until they are loaded) and a copy button.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useMemo, useState } from 'react';
 import { CopyButton } from './copy-button';
-import type { highlightCode } from './code-highlighter';
+import type * as CodeHighlighter from './code-highlighter';
+import { grammarName } from './code-highlighter-languages';
 
-interface Highlighter {
-  highlightCode: typeof highlightCode;
-}
+type Highlighter = typeof CodeHighlighter;
 
 let loaded: Highlighter | null = null;
 let loading: Promise<Highlighter> | null = null;
@@ -22,7 +21,7 @@ function loadHighlighter(): Promise<Highlighter> {
 
 /** One code block with its language label and copy button. */
 export function CodeBlock(props: { language: string; text: string }): ReactNode {
-  const highlighter = useHighlighter(props.language !== '');
+  const highlighter = useHighlighter(props.language);
   const nodes = useMemo(
     () => highlighter?.highlightCode(props.text, props.language) ?? null,
     [highlighter, props.text, props.language],
@@ -45,18 +44,33 @@ export function CodeBlock(props: { language: string; text: string }): ReactNode 
   );
 }
 
-/** The highlighter once loaded; starts loading it when `wanted`. */
-function useHighlighter(wanted: boolean): Highlighter | null {
-  const [highlighter, setHighlighter] = useState<Highlighter | null>(loaded);
+/**
+ * The highlighter once it and `language`'s grammar are loaded (null before, and for a language
+ * we do not highlight: nothing is loaded for those).
+ */
+function useHighlighter(language: string): Highlighter | null {
+  const known = grammarName(language) !== null;
+  const ready = (): Highlighter | null =>
+    known && loaded?.grammarReady(language) === true ? loaded : null;
+  const [state, setState] = useState<{ language: string; highlighter: Highlighter | null }>(() => ({
+    language,
+    highlighter: ready(),
+  }));
+  const highlighter = state.language === language ? state.highlighter : ready();
   useEffect(() => {
-    if (!wanted || highlighter !== null) return undefined;
+    if (!known || highlighter !== null) return undefined;
     let live = true;
-    void loadHighlighter().then((module) => {
-      if (live) setHighlighter(module);
-    });
+    void loadHighlighter()
+      .then(async (module) => ((await module.loadGrammar(language)) ? module : null))
+      .then(
+        (module) => {
+          if (live) setState({ language, highlighter: module });
+        },
+        () => undefined, // A grammar that fails to load leaves the code plain.
+      );
     return () => {
       live = false;
     };
-  }, [wanted, highlighter]);
+  }, [known, language, highlighter]);
   return highlighter;
 }

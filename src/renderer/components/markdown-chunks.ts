@@ -3,7 +3,9 @@
  * re-renders its last chunk per frame instead of the whole (possibly 80 KB) text; finished
  * chunks are memoised by `markdown.tsx`. A chunk ends at a blank line outside fenced code and
  * `$$` math when the next line starts at the margin (an indented line continues a list item,
- * a nested list or indented code, so it stays with its chunk). One pass over the lines: linear.
+ * a nested list or indented code, so it stays with its chunk) — except a list item at the margin
+ * after a list: a loose list (items separated by blank lines) is one list, so it stays one chunk
+ * (split, each item would be a list of its own, renumbered). One pass over the lines: linear.
  *
  * A chunk is `open` when the text ends inside a fence or a `$$` block: that block is unfinished
  * (still streaming), so it is shown as text until it closes (no half diagram or formula).
@@ -17,6 +19,8 @@ export interface MarkdownChunk {
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const MATH_OPEN = /^ {0,3}\$\$/;
+/** A list item's marker at the margin: `-`, `+`, `*` or 1–9 digits and `.` / `)`, then a space or the end. */
+const LIST_ITEM = /^(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
 
 /** The chunks of `source`, in order; empty chunks are dropped. */
 export function splitMarkdownChunks(source: string): MarkdownChunk[] {
@@ -25,6 +29,8 @@ export function splitMarkdownChunks(source: string): MarkdownChunk[] {
   /** The open fence's marker (``` / ~~~ run) or `$$`; null outside. */
   let block: string | null = null;
   let afterBlank = false;
+  /** Whether the last block that started at the margin is a list (its items may follow). */
+  let inList = false;
   const close = (): void => {
     if (current.some((line) => line.trim() !== '')) {
       chunks.push({ text: current.join('\n'), open: block !== null });
@@ -42,7 +48,13 @@ export function splitMarkdownChunks(source: string): MarkdownChunk[] {
       current.push(line);
       continue;
     }
-    if (afterBlank && !/^[ \t]/.test(line)) close();
+    if (!/^[ \t]/.test(line)) {
+      const listItem = LIST_ITEM.test(line);
+      if (afterBlank && !(inList && listItem)) close();
+      // A margin line right after text (no blank) is a lazy continuation unless it starts a list.
+      if (listItem) inList = true;
+      else if (afterBlank) inList = false;
+    }
     afterBlank = false;
     current.push(line);
     block = opensBlock(line);

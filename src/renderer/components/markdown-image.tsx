@@ -1,10 +1,12 @@
 /**
  * A Markdown image as a placeholder naming the image's host: the image is requested only after a
- * click (a remote image URL can carry data out), only over https, without a referrer.
+ * click (a remote image URL can carry data out), only over https, without a referrer. Once
+ * loaded, a click (or Enter) opens it in the lightbox.
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useT } from '../i18n/use-t';
+import { ZoomableImage } from './image-lightbox';
 
 /** The click-to-load placeholder, then the image. */
 export function ClickToLoadImage(props: { src: string; alt: string }): ReactNode {
@@ -14,12 +16,21 @@ export function ClickToLoadImage(props: { src: string; alt: string }): ReactNode
   if (host === null) return <span className="image-blocked">{t('markdown.imageBlocked')}</span>;
   if (loaded)
     return (
-      <img
-        className="markdown-image"
-        src={props.src}
-        alt={props.alt}
-        referrerPolicy="no-referrer"
-      />
+      <ZoomableImage
+        image={{
+          src: props.src,
+          alt: props.alt,
+          download: { href: props.src, name: imageFileName(props.src) },
+        }}
+      >
+        <img
+          className="markdown-image"
+          src={props.src}
+          alt={props.alt}
+          referrerPolicy="no-referrer"
+          data-testid="markdown-image"
+        />
+      </ZoomableImage>
     );
   return (
     <button
@@ -42,5 +53,15 @@ export function imageHost(src: string): string | null {
     return url.protocol === 'https:' ? url.host : null;
   } catch {
     return null;
+  }
+}
+
+/** The last path segment of an image URL, for its download (`image` when there is none). */
+function imageFileName(src: string): string {
+  try {
+    const name = decodeURIComponent(new URL(src).pathname.split('/').pop() ?? '');
+    return name === '' ? 'image' : name;
+  } catch {
+    return 'image';
   }
 }

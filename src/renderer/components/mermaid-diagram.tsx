@@ -1,13 +1,17 @@
 /**
  * A closed ```mermaid fence: the diagram, rendered by mermaid (`mermaid-render.ts`, loaded as its
- * own chunk at the first diagram) into an isolated SVG image. Until it is ready, and when mermaid
- * cannot read the code, the code shows as a code block. Results are cached by source, so a
- * re-render (another message arriving, scrolling back) does not redo the work.
+ * own chunk at the first diagram) into an isolated SVG image, in mermaid's dark theme while the
+ * app shows its dark theme (`data-theme` on `<html>`, followed live: switching the theme redraws
+ * the diagrams). Until it is ready, and when mermaid cannot read the code, the code shows as a
+ * code block. A click opens the diagram in the lightbox. Results are cached by theme and source, so a re-render (another message
+ * arriving, scrolling back, switching back) does not redo the work.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useT } from '../i18n/use-t';
 import { CodeBlock } from './code-block';
+import { ZoomableImage } from './image-lightbox';
+import type { DiagramTheme } from './mermaid-render';
 
 type Rendered = { url: string } | { error: true };
 
@@ -15,41 +19,60 @@ type Rendered = { url: string } | { error: true };
 const CACHE_LIMIT = 100;
 const cache = new Map<string, Rendered>();
 
-function remember(code: string, rendered: Rendered): void {
-  cache.set(code, rendered);
+function cacheKey(theme: DiagramTheme, code: string): string {
+  return `${theme}\n${code}`;
+}
+
+function remember(key: string, rendered: Rendered): void {
+  cache.set(key, rendered);
   if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
 }
 
 /** The diagram for `code`, or the code while it renders or when it cannot. */
 export function MermaidDiagram(props: { code: string }): ReactNode {
   const t = useT();
-  const [rendered, setRendered] = useState<Rendered | null>(cache.get(props.code) ?? null);
+  const theme = useDocumentTheme();
+  const key = cacheKey(theme, props.code);
+  const [state, setState] = useState<{ key: string; rendered: Rendered | null }>(() => ({
+    key,
+    rendered: cache.get(key) ?? null,
+  }));
+  const rendered = state.key === key ? state.rendered : (cache.get(key) ?? null);
   useEffect(() => {
-    const known = cache.get(props.code);
-    if (known !== undefined) {
-      setRendered(known);
-      return undefined;
-    }
-    setRendered(null);
+    if (cache.has(key)) return undefined;
     let live = true;
     void import('./mermaid-render')
-      .then((module) => module.renderMermaidImage(props.code))
+      .then((module) => module.renderMermaidImage(props.code, theme))
       .then(
         (url): Rendered => ({ url }),
         (): Rendered => ({ error: true }),
       )
       .then((result) => {
-        remember(props.code, result);
-        if (live) setRendered(result);
+        remember(key, result);
+        if (live) setState({ key, rendered: result });
       });
     return () => {
       live = false;
     };
-  }, [props.code]);
+  }, [key, props.code, theme]);
   if (rendered !== null && 'url' in rendered) {
     return (
       <figure className="mermaid-diagram">
-        <img src={rendered.url} alt={t('markdown.diagram')} data-testid="mermaid-diagram" />
+        <ZoomableImage
+          image={{
+            src: rendered.url,
+            alt: t('markdown.diagram'),
+            download: { href: rendered.url, name: 'diagram.svg' },
+            dark: theme === 'dark',
+          }}
+        >
+          <img
+            src={rendered.url}
+            alt={t('markdown.diagram')}
+            data-testid="mermaid-diagram"
+            data-theme={theme}
+          />
+        </ZoomableImage>
       </figure>
     );
   }
@@ -63,4 +86,33 @@ export function MermaidDiagram(props: { code: string }): ReactNode {
       <CodeBlock language="mermaid" text={props.code} />
     </div>
   );
+}
+
+/** The theme shown (`data-theme` on `<html>`, set by `features/theme/theme.ts`), followed live. */
+function useDocumentTheme(): DiagramTheme {
+  return useSyncExternalStore(subscribeToTheme, documentTheme, () => 'light');
+}
+
+function documentTheme(): DiagramTheme {
+  return document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
+}
+
+const themeListeners = new Set<() => void>();
+let themeObserver: MutationObserver | null = null;
+
+function subscribeToTheme(listener: () => void): () => void {
+  themeListeners.add(listener);
+  if (themeObserver === null) {
+    themeObserver = new MutationObserver(() => {
+      for (const notify of themeListeners) notify();
+    });
+    themeObserver.observe(document.documentElement, { attributeFilter: ['data-theme'] });
+  }
+  return () => {
+    themeListeners.delete(listener);
+    if (themeListeners.size === 0) {
+      themeObserver?.disconnect();
+      themeObserver = null;
+    }
+  };
 }

@@ -1,33 +1,39 @@
 /**
  * The lazily loaded half of `mermaid-diagram.tsx`: mermaid in its strict mode (`securityLevel:
  * 'strict'`: no click handlers, no scripts, labels sanitised) with SVG text labels only (no HTML
- * labels, no foreignObject). Renders are queued one at a time (mermaid is not re-entrant). The SVG
- * comes back as a data: URL for an `<img>`: an SVG image document runs no script, loads nothing,
- * and its inner `<style>` stays inside it (the app's CSP has no 'unsafe-inline').
+ * labels, no foreignObject), drawn with mermaid's `neutral` theme for the app's light theme and
+ * its `dark` theme for the dark one. Renders are queued one at a time (mermaid is not
+ * re-entrant; the theme is set per render). The SVG comes back as a data: URL for an `<img>`: an
+ * SVG image document runs no script, loads nothing, and its inner `<style>` stays inside it (the
+ * app's CSP has no 'unsafe-inline').
  */
 import mermaid from 'mermaid';
 
-let initialised = false;
+/** The app's theme a diagram is drawn for. */
+export type DiagramTheme = 'light' | 'dark';
+
+let initialisedFor: DiagramTheme | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 let counter = 0;
 
-function initialise(): void {
-  if (initialised) return;
+function initialise(theme: DiagramTheme): void {
+  if (initialisedFor === theme) return;
   mermaid.initialize({
     startOnLoad: false,
     securityLevel: 'strict',
     htmlLabels: false,
     flowchart: { htmlLabels: false },
     suppressErrorRendering: true,
-    theme: 'neutral',
+    theme: theme === 'dark' ? 'dark' : 'neutral',
+    darkMode: theme === 'dark',
   });
-  initialised = true;
+  initialisedFor = theme;
 }
 
 /** The diagram as a `data:image/svg+xml` URL; rejects when mermaid cannot parse it. */
-export function renderMermaidImage(code: string): Promise<string> {
+export function renderMermaidImage(code: string, theme: DiagramTheme): Promise<string> {
   const run = async (): Promise<string> => {
-    initialise();
+    initialise(theme);
     counter += 1;
     const { svg } = await mermaid.render(`aivory-mermaid-${counter}`, code);
     return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;

@@ -1,5 +1,6 @@
 /** English UI text. Keys are the contract for every language; `{name}` marks a parameter. */
 import { KEYCHAIN_EN } from './messages-keychain-en';
+import { LIGHTBOX_EN } from './messages-lightbox-en';
 import { MCP_EN } from './messages-mcp-en';
 import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
@@ -16,6 +17,7 @@ export const EN_MESSAGES = {
   ...UI_EN,
   ...VERSIONS_EN,
   ...CONV_SETTINGS_EN,
+  ...LIGHTBOX_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

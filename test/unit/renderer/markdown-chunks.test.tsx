@@ -13,6 +13,9 @@ const DOCUMENTS = [
   '~~~\nblank lines\n\ninside a tilde fence\n~~~\ntext right after\n\nlast',
   '$$\nx^2\n\ny\n$$\n\nafter the math',
   '| a | b |\n|---|--:|\n| 1 | 2 |\n\nunder the table',
+  '1. one\n\n2. two\n\n3. three',
+  '- a\n\n- b\n\n  more of b\n\n- c\n\nafter the list\n\n- a new list',
+  'intro\n* x\n\n* y\n\n1) a\n\n2) b\n\n---\n\n- - -',
   'crlf line\r\n\r\nsecond\r\nthird',
   '\n\n\nleading and trailing blank lines\n\n\n',
   '',
@@ -36,6 +39,20 @@ describe('Markdown chunks (memoised per chunk while streaming)', () => {
     expect(texts('a\n\nb\nc\n\n\nd')).toEqual(['a\n', 'b\nc\n\n', 'd']);
     expect(texts('```\nx\n\ny\n```\n\nz')).toEqual(['```\nx\n\ny\n```\n', 'z']);
     expect(texts('- a\n\n  more of a\n\nnext')).toEqual(['- a\n\n  more of a\n', 'next']);
+  });
+
+  it('keeps a loose list (items apart by blank lines) one list: one chunk, numbered on', () => {
+    const texts = (source: string): string[] =>
+      splitMarkdownChunks(source).map((chunk) => chunk.text);
+    expect(texts('1. one\n\n2. two\n\n3. three\n\nafter')).toEqual([
+      '1. one\n\n2. two\n\n3. three\n',
+      'after',
+    ]);
+    expect(texts('text\n\n- a\n\n- b')).toEqual(['text\n', '- a\n\n- b']);
+    const html = renderToStaticMarkup(<Markdown text={'1. one\n\n2. two\n\n3. three'} />);
+    expect(html).toBe(
+      '<div class="markdown"><ol><li><p>one</p></li><li><p>two</p></li><li><p>three</p></li></ol></div>',
+    );
   });
 
   it('marks a chunk that ends inside a fence or a $$ block as open', () => {

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { highlightCode } from '../../../src/renderer/components/code-highlighter';
+import { highlightCode, loadGrammar } from '../../../src/renderer/components/code-highlighter';
 import { Markdown, imageHost } from '../../../src/renderer/components/markdown';
 import { isSafeLink } from '../../../src/renderer/components/markdown-pipeline';
 
@@ -88,13 +88,16 @@ describe('renderer: the Markdown pipeline (markdown-it → React)', () => {
     expect(imageHost('data:image/png;base64,AAAA')).toBeNull();
   });
 
-  it('code blocks keep HTML as text; the lazily loaded highlighter gives hljs spans', () => {
+  it('code blocks keep HTML as text; the lazily loaded highlighter gives hljs spans', async () => {
     const code = 'const a = "<img src=x onerror=alert(1)>"; // hi';
     const out = html('```js\n' + code + '\n```');
     expect(out).toContain('data-language="js"');
     expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(out).toContain('data-testid="code-copy"');
     expect(out).not.toMatch(/<img/);
+    // Grammars load one by one, by name or alias: none is there before it is asked for.
+    expect(highlightCode(code, 'js')).toBeNull();
+    expect(await loadGrammar('js')).toBe(true);
     const highlighted = renderToStaticMarkup(<>{highlightCode(code, 'js')}</>);
     expect(highlighted).toContain('<span class="hljs-keyword">const</span>');
     expect(highlighted).toContain(
@@ -102,6 +105,9 @@ describe('renderer: the Markdown pipeline (markdown-it → React)', () => {
     );
     expect(highlighted).toContain('<span class="hljs-comment">// hi</span>');
     expect(highlightCode(code, 'no-such-language')).toBeNull();
+    expect(await loadGrammar('no-such-language')).toBe(false);
+    expect(highlightCode('x = 1', 'Python')).toBeNull();
+    expect(await loadGrammar('py')).toBe(true);
     expect(highlightCode('x = 1', 'Python')).not.toBeNull();
   });
 

@@ -1,11 +1,13 @@
 /**
  * A file on a message: an attachment the user sent or a file a tool produced. Raster images show
- * inline (from the host's own `/files`, never a remote address); every file has its name and
- * size, and in the browser a download link, on the desktop "open" and "show in folder".
+ * inline (from the host's own `/files`, never a remote address) and open in the lightbox on a
+ * click; every file has its name and size, and in the browser a download link, on the desktop
+ * "open" and "show in folder".
  */
 import type { ReactNode } from 'react';
 import { openableKindByName } from '../../../shared/openable-files';
 import { PaperclipIcon } from '../../components/icons';
+import { ZoomableImage } from '../../components/image-lightbox';
 import { useT } from '../../i18n/use-t';
 import type { ShownFile } from '../../state/attachment-rules';
 import { formatSize, isInlineImage } from '../../state/attachment-rules';
@@ -15,6 +17,7 @@ import { useApp } from '../../state/store';
 export function FileView(props: { file: ShownFile; attached: boolean }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
+  const showError = useApp((state) => state.showError);
   const { file } = props;
   const path = file.path;
   const label = t(props.attached ? 'chat.attachment' : 'chat.artifact', {
@@ -29,13 +32,29 @@ export function FileView(props: { file: ShownFile; attached: boolean }): ReactNo
       data-name={file.name}
     >
       {bridge && path !== null && isInlineImage(file) && (
-        <img
-          className="file-image"
-          data-testid="file-image"
-          src={bridge.fileUrl(path, false)}
-          alt={file.name}
-          loading="lazy"
-        />
+        <ZoomableImage
+          className="file-image-button"
+          image={{
+            src: bridge.fileUrl(path, false),
+            alt: file.name,
+            download: { href: bridge.fileUrl(path, true), name: file.name },
+            ...(bridge.host === 'electron'
+              ? {
+                  onReveal: () => {
+                    bridge.invoke('files.reveal', { path }).catch(showError);
+                  },
+                }
+              : {}),
+          }}
+        >
+          <img
+            className="file-image"
+            data-testid="file-image"
+            src={bridge.fileUrl(path, false)}
+            alt={file.name}
+            loading="lazy"
+          />
+        </ZoomableImage>
       )}
       <div className="file-chip">
         <span className="file-label">
