@@ -24,6 +24,8 @@ export interface Conversation {
    * model's defaults leave out, false removes one; tools switched off globally stay off.
    */
   toolToggles: Record<string, boolean>;
+  /** When the user pinned it (ms since the epoch); pinned conversations head the list. */
+  pinnedAt: number | null;
 }
 
 /**

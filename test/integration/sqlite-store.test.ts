@@ -254,6 +254,7 @@ describe('SqliteStore', () => {
         createdAt: 1_000,
         updatedAt: 1_000,
         toolToggles: {},
+        pinnedAt: null,
       });
       clock.advance(10);
       store.conversations.createConversation({ id: 'c2', title: 'Second', modelId: null });

@@ -1,4 +1,4 @@
-/** `aivory conversations list|show|export`. */
+/** `aivory conversations list|show|export|tools|pin|unpin`. */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { MessagePart } from '../../shared/dto';
@@ -33,17 +33,26 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     else {
       for (const conversation of conversations) {
         const when = new Date(conversation.updatedAt).toISOString().replace('T', ' ').slice(0, 16);
-        io.stdout(`${conversation.id}\t${when}\t${conversation.title}\n`);
+        const pinned = conversation.pinnedAt === null ? '' : 'pinned';
+        io.stdout(`${conversation.id}\t${when}\t${pinned}\t${conversation.title}\n`);
       }
     }
     return EXIT_OK;
   }
-  if (action !== 'show' && action !== 'export' && action !== 'tools') {
-    throw usageError(`Unknown action "${action}". Use list, show ID, export ID or tools ID.`);
+  if (!['show', 'export', 'tools', 'pin', 'unpin'].includes(action)) {
+    throw usageError(
+      `Unknown action "${action}". Use list, show ID, export ID, tools ID, pin ID or unpin ID.`,
+    );
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
   const conversation = stores.conversations.getConversation(id);
   if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
+  if (action === 'pin' || action === 'unpin') {
+    // Not activity: the conversation keeps its place by activity; pinned ones head the app's list.
+    stores.conversations.setConversationPinned(id, action === 'pin');
+    io.stdout(`${action === 'pin' ? 'Pinned' : 'Unpinned'} ${id} (${conversation.title}).\n`);
+    return EXIT_OK;
+  }
   if (action === 'tools') {
     const toggles = updatedToggles(conversation.toolToggles, values);
     if (toggles !== conversation.toolToggles)

@@ -38,6 +38,8 @@ export const conversationSchema = z.object({
   modelId: z.string().nullable(),
   /** The conversation's own tool switches over the model's defaults. */
   toolToggles: z.record(z.string(), z.boolean()),
+  /** When it was pinned (null: not pinned). */
+  pinnedAt: z.number().nullable(),
 });
 
 /** One ordered part of a message. */

@@ -9,7 +9,7 @@ import { createAppStore } from '../../../src/renderer/state/store';
 import type { Conversation } from '../../../src/shared/dto';
 
 function conversation(id: string, modelId: string | null): Conversation {
-  return { id, title: id, createdAt: 1, updatedAt: 1, modelId, toolToggles: {} };
+  return { id, title: id, createdAt: 1, updatedAt: 1, modelId, toolToggles: {}, pinnedAt: null };
 }
 
 function bridgeOf(conversations: Conversation[]): AivoryBridge {

@@ -28,7 +28,7 @@ export class SqliteConversations implements ConversationStore {
        VALUES (@id, @title, @modelId, @now, @now)`,
       { ...input, now },
     );
-    return { ...input, createdAt: now, updatedAt: now, toolToggles: {} };
+    return { ...input, createdAt: now, updatedAt: now, toolToggles: {}, pinnedAt: null };
   }
 
   /** Replaces the conversation's own tool switches. Throws `not-found` when it does not exist. */
@@ -43,6 +43,18 @@ export class SqliteConversations implements ConversationStore {
   setConversationModel(id: string, modelId: string | null): void {
     const sql = 'UPDATE conversations SET model_id = ? WHERE id = ?';
     if (this.sql.run(sql, modelId, id).changes === 0) throw notFound('Conversation', id);
+  }
+
+  /**
+   * Pins (now) or unpins the conversation. Not activity: `updated_at` and the order by activity
+   * stay; pinning a pinned one keeps its first pin time. Throws `not-found`.
+   */
+  setConversationPinned(id: string, pinned: boolean): void {
+    const sql = pinned
+      ? 'UPDATE conversations SET pinned_at = coalesce(pinned_at, ?) WHERE id = ?'
+      : 'UPDATE conversations SET pinned_at = NULL WHERE id = ?';
+    const result = pinned ? this.sql.run(sql, this.clock.now(), id) : this.sql.run(sql, id);
+    if (result.changes === 0) throw notFound('Conversation', id);
   }
 
   getConversation(id: string): Conversation | null {

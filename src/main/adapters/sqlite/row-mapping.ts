@@ -26,6 +26,7 @@ export interface ConversationRow {
   created_at: number;
   updated_at: number;
   tool_toggles: string;
+  pinned_at: number | null;
 }
 
 export interface MessageRow {
@@ -161,6 +162,7 @@ export function toConversation(row: ConversationRow): Conversation {
     updatedAt: row.updated_at,
     modelId: row.model_id,
     toolToggles: parseJsonColumn(TOOL_TOGGLES, row.tool_toggles, 'conversations.tool_toggles'),
+    pinnedAt: row.pinned_at,
   };
 }
 

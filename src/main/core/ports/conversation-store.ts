@@ -28,6 +28,8 @@ export interface ConversationStore {
   setConversationToolToggles(id: string, toggles: Record<string, boolean>): void;
   /** The saved model the conversation's last turn used (null: the default or a one-off model). */
   setConversationModel(id: string, modelId: string | null): void;
+  /** Pins or unpins a conversation; not activity (its place by activity stays). */
+  setConversationPinned(id: string, pinned: boolean): void;
   deleteConversation(id: string): void;
 
   /** Inserts a message; a `streaming` one is owned by this process until it is finished. */

@@ -12,6 +12,8 @@ import migration006 from './006_turn_taint_record';
 import migration007 from './007_turn_error_message';
 import migration008 from './008_model_vision';
 import migration009 from './009_turn_usage';
+// 010 and 011 are other branches' migrations, merged in order before this one.
+import migration012 from './012_conversation_pins';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -24,4 +26,5 @@ export const MIGRATIONS: readonly string[] = [
   migration007,
   migration008,
   migration009,
+  migration012,
 ];
