@@ -11,6 +11,7 @@ import './styles/content.css';
 import './styles/panels.css';
 import './styles/composer.css';
 import './styles/settings.css';
+import './styles/controls.css';
 
 const root = document.getElementById('root');
 if (root) {

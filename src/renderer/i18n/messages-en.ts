@@ -1,5 +1,6 @@
 /** English UI text. Keys are the contract for every language; `{name}` marks a parameter. */
 import { KEYCHAIN_EN } from './messages-keychain-en';
+import { LOOK_EN } from './messages-look-en';
 import { MCP_EN } from './messages-mcp-en';
 import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
@@ -12,6 +13,7 @@ export const EN_MESSAGES = {
   ...KEYCHAIN_EN,
   ...MODELS_EN,
   ...UI_EN,
+  ...LOOK_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

@@ -1,6 +1,7 @@
 /** 简体中文界面文字；键与英文一一对应（类型检查保证没有遗漏）。 */
 import type { MessageKey } from './messages-en';
 import { KEYCHAIN_ZH } from './messages-keychain-zh';
+import { LOOK_ZH } from './messages-look-zh';
 import { MCP_ZH } from './messages-mcp-zh';
 import { MODELS_ZH } from './messages-models-zh';
 import { SETTINGS_ZH } from './messages-settings-zh';
@@ -13,6 +14,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...KEYCHAIN_ZH,
   ...MODELS_ZH,
   ...UI_ZH,
+  ...LOOK_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
   'app.offline': '未连接到 Aivory，正在重连…（若持续如此，请重新打开 aivory serve 打印的网址）',

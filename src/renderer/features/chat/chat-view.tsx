@@ -1,5 +1,6 @@
 /**
- * The open conversation: its header (title, rename, export, delete), stored messages, live turns
+ * The open conversation: its header (title, pin, a menu with rename, export, delete), stored
+ * messages, live turns
  * streaming in, and the composer.
  */
 import type { ReactNode } from 'react';
@@ -13,6 +14,9 @@ import { AssistantMessage, UserMessage } from './message-view';
 import { Composer } from './composer';
 import { useMessageWindow } from './use-message-window';
 import { useStickToBottom } from './use-stick-to-bottom';
+import { MoreIcon, PinIcon, UnpinIcon } from '../../components/icons';
+import { MenuButton } from '../../components/menu';
+import { useConversationActions } from '../conversations/conversation-actions';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -172,59 +176,76 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
   ];
 }
 
+/** An always-visible icon button of the chat header. */
+interface HeaderButton {
+  id: string;
+  label: string;
+  icon: ReactNode;
+  testId: string;
+  /** Shown as pressed (`aria-pressed`), for a toggle. */
+  pressed?: boolean;
+  onClick(): void;
+}
+
+/**
+ * The title, then the header's items: the most used ones as icon buttons (`buttons`, a list to
+ * add to), the rest in the "more" menu (`menu`).
+ */
 function ChatHeader(): ReactNode {
   const t = useT();
   const activeId = useApp((state) => state.activeId);
   const conversation = useApp((state) =>
     state.conversations.find((item) => item.id === state.activeId),
   );
-  const rename = useApp((state) => state.renameConversation);
-  const remove = useApp((state) => state.deleteConversation);
-  const exportConversation = useApp((state) => state.exportConversation);
+  const pin = useApp((state) => state.pinConversation);
+  const menu = useConversationActions(
+    conversation,
+    ['rename', 'export-md', 'export-json', 'delete'],
+    {
+      rename: 'conversation-rename',
+      'export-md': 'conversation-export-md',
+      'export-json': 'conversation-export-json',
+      delete: 'conversation-delete',
+    },
+  );
   if (activeId === null) return <header className="chat-header" />;
+  const pinned = (conversation?.pinnedAt ?? null) !== null;
+  const buttons: HeaderButton[] = [
+    {
+      id: 'pin',
+      label: t(pinned ? 'sidebar.unpin' : 'sidebar.pin'),
+      icon: pinned ? <UnpinIcon /> : <PinIcon />,
+      testId: 'conversation-pin',
+      pressed: pinned,
+      onClick: () => void pin(activeId, !pinned),
+    },
+  ];
   return (
     <header className="chat-header">
       <h1 className="chat-title" data-testid="chat-title">
         {conversation?.title ?? ''}
       </h1>
       <div className="chat-header-actions">
-        <button
-          type="button"
-          className="button ghost"
-          data-testid="conversation-rename"
-          onClick={() => {
-            const title = window.prompt(t('chat.renamePrompt'), conversation?.title ?? '');
-            if (title !== null && title.trim() !== '') void rename(activeId, title);
-          }}
-        >
-          {t('chat.rename')}
-        </button>
-        <button
-          type="button"
-          className="button ghost"
-          data-testid="conversation-export-md"
-          onClick={() => void exportConversation(activeId, 'md')}
-        >
-          {t('chat.exportMarkdown')}
-        </button>
-        <button
-          type="button"
-          className="button ghost"
-          data-testid="conversation-export-json"
-          onClick={() => void exportConversation(activeId, 'json')}
-        >
-          {t('chat.exportJson')}
-        </button>
-        <button
-          type="button"
-          className="button ghost danger-text"
-          data-testid="conversation-delete"
-          onClick={() => {
-            if (window.confirm(t('chat.deleteConfirm'))) void remove(activeId);
-          }}
-        >
-          {t('chat.delete')}
-        </button>
+        {buttons.map((button) => (
+          <button
+            key={button.id}
+            type="button"
+            className="icon-button"
+            data-testid={button.testId}
+            aria-label={button.label}
+            title={button.label}
+            {...(button.pressed === undefined ? {} : { 'aria-pressed': button.pressed })}
+            onClick={button.onClick}
+          >
+            {button.icon}
+          </button>
+        ))}
+        <MenuButton
+          label={t('chat.moreActions')}
+          icon={<MoreIcon />}
+          testId="conversation-menu"
+          items={menu}
+        />
       </div>
     </header>
   );

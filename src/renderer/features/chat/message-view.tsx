@@ -18,7 +18,8 @@ import type { TurnSummary } from '../../state/app-state';
 import { displayItems } from '../../state/trace-items';
 import type { ShownFile } from '../../state/attachment-rules';
 import { FileView } from './file-view';
-import { MessageActions } from './message-actions';
+import { RetryIcon } from '../../components/icons';
+import { MessageActions, ToolbarButton } from './message-actions';
 import { ToolTraceCard } from './tool-trace-card';
 import { messageText } from '../../../shared/message-parts';
 
@@ -139,7 +140,20 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         })}
       </div>
       <div className="message-footer">
-        {markdown !== '' && <MessageActions markdown={markdown} rendered={body} />}
+        {(markdown !== '' || props.onRetry) && (
+          <MessageActions markdown={markdown} rendered={body} pinned={props.onRetry !== undefined}>
+            {props.onRetry && (
+              <ToolbarButton
+                label={t('chat.retry')}
+                tooltip={t('chat.retryHelp')}
+                icon={<RetryIcon />}
+                text={t('chat.retry')}
+                testId="retry-turn"
+                onClick={props.onRetry}
+              />
+            )}
+          </MessageActions>
+        )}
         {props.model && (
           <span className="message-model muted" data-testid="message-model">
             {props.model}
@@ -168,17 +182,6 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
           </span>
         )}
         <StopReason reason={props.stopReason} status={props.status} error={props.error} />
-        {props.onRetry && (
-          <button
-            type="button"
-            className="button retry-button"
-            data-testid="retry-turn"
-            title={t('chat.retryHelp')}
-            onClick={props.onRetry}
-          >
-            {t('chat.retry')}
-          </button>
-        )}
       </div>
     </div>
   );
