@@ -5,7 +5,8 @@
  * the shortcuts help sheet. Any `serious` or `critical` violation fails the test and is printed
  * (rule, impact, help, the elements and why). Then the menus and pins by keyboard: the header's
  * "more" menu (arrows, Esc gives focus back), the sidebar row menu pinning a conversation to the
- * top (the Pinned group), and the message toolbar reachable by Tab.
+ * top (the Pinned group), the message toolbar reachable by Tab, and the finished answer
+ * announced in a polite live region.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -180,17 +181,24 @@ describe('e2e accessibility: chat, menus, settings and the shortcuts sheet', () 
     const { page } = app().browser;
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto(app().serve.url);
-    // A second, newer conversation: the first one is then below it, until pinned.
-    await page.getByTestId('conversation-item').first().waitFor();
-    await page.getByTestId('new-chat').click();
-    await page.getByTestId('composer-input').fill('Hello there');
-    await page.getByTestId('composer-input').press('Enter');
+    // Two conversations of its own: the older one is below the newer, until pinned.
+    for (const text of ['An older question', 'Hello there']) {
+      await page.getByTestId('new-chat').click();
+      await page.getByTestId('composer-input').fill(text);
+      await page.getByTestId('composer-input').press('Enter');
+      await page.getByTestId('conversation-item').filter({ hasText: text }).waitFor();
+    }
     await page
       .getByTestId('message-assistant')
       .filter({ hasText: 'Hello from the scripted model.' })
       .waitFor();
-    const titles = (): Promise<string[]> => page.getByTestId('conversation-item').allTextContents();
-    await expect.poll(titles).toEqual(['Hello there', expect.stringContaining('Remember')]);
+    // The finished answer is announced politely (not every streamed piece).
+    const announcer = page.getByTestId('live-announcer');
+    expect(await announcer.getAttribute('aria-live')).toBe('polite');
+    await expect.poll(() => announcer.textContent()).toBe('Hello from the scripted model.');
+    const firstTwo = async (): Promise<string[]> =>
+      (await page.getByTestId('conversation-item').allTextContents()).slice(0, 2);
+    await expect.poll(firstTwo).toEqual(['Hello there', 'An older question']);
     expect(await groups(page)).toEqual(['today']);
 
     // The header's "more" menu: Enter opens it on its first item, arrows wrap, Esc closes it
@@ -216,25 +224,25 @@ describe('e2e accessibility: chat, menus, settings and the shortcuts sheet', () 
     expect(await page.getByTestId('chat-title').textContent()).toBe('Hello there');
 
     // Pin the older conversation from its row menu, by keyboard: it heads the list.
-    const olderRow = page.getByTestId('conversation-row').filter({ hasText: 'Remember' });
+    const olderRow = page.getByTestId('conversation-row').filter({ hasText: 'An older question' });
     await olderRow.getByTestId('conversation-row-menu').focus();
     await page.keyboard.press('ArrowDown');
     expect(await focusedTestId(page)).toBe('conversation-row-pin');
     await page.keyboard.press('Enter');
-    await expect.poll(titles).toEqual([expect.stringContaining('Remember'), 'Hello there']);
+    await expect.poll(firstTwo).toEqual(['An older question', 'Hello there']);
     expect(await groups(page)).toEqual(['pinned', 'today']);
     expect(await page.getByTestId('conversation-row').first().getAttribute('data-pinned')).toBe(
       'true',
     );
     // Pinned survives a reload (it is stored), and the header's pin button says so.
     await page.reload();
-    await expect.poll(titles).toEqual([expect.stringContaining('Remember'), 'Hello there']);
+    await expect.poll(firstTwo).toEqual(['An older question', 'Hello there']);
     await page.getByTestId('conversation-item').first().click();
     const pin = page.getByTestId('conversation-pin');
     await expect.poll(() => pin.getAttribute('aria-pressed')).toBe('true');
     await pin.click();
     await expect.poll(() => groups(page)).toEqual(['today']);
-    await expect.poll(titles).toEqual(['Hello there', expect.stringContaining('Remember')]);
+    await expect.poll(firstTwo).toEqual(['Hello there', 'An older question']);
 
     // The toolbar of a message is in the tab order and shows when focus is inside it.
     const answer = page.getByTestId('message-assistant').last();
