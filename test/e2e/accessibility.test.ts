@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ScriptedResponse } from '../support/scripted-llm-server';
+import { screenshot } from './helpers/browser';
 import { turnState } from './helpers/chat-script';
 import { useAppFixture } from './helpers/app-fixture';
 
@@ -234,6 +235,16 @@ describe('e2e accessibility: chat, menus, settings and the shortcuts sheet', () 
     expect(await page.getByTestId('conversation-row').first().getAttribute('data-pinned')).toBe(
       'true',
     );
+    // The sidebar with its groups, a row menu open (docs/screenshots/sidebar-pinned-menu.png).
+    await page
+      .getByTestId('conversation-row')
+      .filter({ hasText: 'Hello there' })
+      .getByTestId('conversation-row-menu')
+      .click();
+    await page.getByRole('menu').waitFor();
+    await screenshot(page, 'sidebar-pinned-menu');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
     // Pinned survives a reload (it is stored), and the header's pin button says so.
     await page.reload();
     await expect.poll(firstTwo).toEqual(['An older question', 'Hello there']);

@@ -140,20 +140,6 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         })}
       </div>
       <div className="message-footer">
-        {(markdown !== '' || props.onRetry) && (
-          <MessageActions markdown={markdown} rendered={body} pinned={props.onRetry !== undefined}>
-            {props.onRetry && (
-              <ToolbarButton
-                label={t('chat.retry')}
-                tooltip={t('chat.retryHelp')}
-                icon={<RetryIcon />}
-                text={t('chat.retry')}
-                testId="retry-turn"
-                onClick={props.onRetry}
-              />
-            )}
-          </MessageActions>
-        )}
         {props.model && (
           <span className="message-model muted" data-testid="message-model">
             {props.model}
@@ -182,6 +168,21 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
           </span>
         )}
         <StopReason reason={props.stopReason} status={props.status} error={props.error} />
+        {/* Last, so the answer's facts stay put while the toolbar fades in and out. */}
+        {(markdown !== '' || props.onRetry) && (
+          <MessageActions markdown={markdown} rendered={body} pinned={props.onRetry !== undefined}>
+            {props.onRetry && (
+              <ToolbarButton
+                label={t('chat.retry')}
+                tooltip={t('chat.retryHelp')}
+                icon={<RetryIcon />}
+                text={t('chat.retry')}
+                testId="retry-turn"
+                onClick={props.onRetry}
+              />
+            )}
+          </MessageActions>
+        )}
       </div>
     </div>
   );
