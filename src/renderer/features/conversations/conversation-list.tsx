@@ -5,7 +5,7 @@
  * ⌘/Ctrl+K focuses the search field.
  */
 import type { ReactNode } from 'react';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Conversation } from '../../../shared/dto';
 import { MoreIcon, NewChatIcon, PinIcon, SettingsIcon } from '../../components/icons';
 import { MenuButton } from '../../components/menu';
@@ -36,8 +36,12 @@ export function ConversationList(): ReactNode {
       .join(' '),
   );
   const running = new Set(runningKey.split(' '));
-  // Grouped against the time of this render's list (a new list or a reload regroups).
-  const groups = useMemo(() => groupConversations(conversations, Date.now()), [conversations]);
+  const day = useLocalDay();
+  const groups = useMemo(
+    () => groupConversations(conversations, Date.now()),
+    // `day` regroups at local midnight (Today becomes Yesterday) even when the list is unchanged.
+    [conversations, day],
+  );
   return (
     <nav className="sidebar" aria-label={t('app.title')}>
       <div className="sidebar-top">
@@ -180,6 +184,26 @@ function ConversationRow(props: { conversation: Conversation; running: boolean }
       />
     </li>
   );
+}
+
+/** The local day (its midnight, ms), changing at the next local midnight while mounted. */
+function useLocalDay(): number {
+  const [day, setDay] = useState(() => localMidnight(Date.now()));
+  useEffect(() => {
+    const next = new Date(day);
+    next.setDate(next.getDate() + 1);
+    const timer = window.setTimeout(
+      () => setDay(localMidnight(Date.now())),
+      Math.max(1000, next.getTime() - Date.now()),
+    );
+    return () => window.clearTimeout(timer);
+  }, [day]);
+  return day;
+}
+
+function localMidnight(time: number): number {
+  const date = new Date(time);
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
 }
 
 /** A group's heading: a fixed name, or the month ("March 2025", "2025年3月"). */
