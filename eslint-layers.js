@@ -203,6 +203,11 @@ export const LAYERS = [
       { name: 'react-dom', why: 'the UI' },
       { name: 'zustand', why: 'the UI state' },
       {
+        name: 'lucide-react',
+        why: 'the icon set (named imports, tree-shaken; wrapped in icons.tsx)',
+        only: ['src/renderer/components/icons.tsx'],
+      },
+      {
         name: 'markdown-it',
         why: 'the Markdown parser (tokens only; html off, links allow-listed)',
         only: ['src/renderer/components/markdown-pipeline.ts'],

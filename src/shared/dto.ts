@@ -35,6 +35,8 @@ export interface Conversation {
   toolToggles: Record<string, boolean>;
   /** Its own instructions, parameters and context policy (`conversation-settings.ts`); {} : none. */
   settings: ConversationSettings;
+  /** When the user pinned it (ms since the epoch); pinned conversations head the list. */
+  pinnedAt: number | null;
 }
 
 /**

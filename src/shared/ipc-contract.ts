@@ -109,6 +109,11 @@ const conversationMethods = {
     z.object({ id: idSchema, title: z.string().trim().min(1).max(MAX_TITLE_CHARS) }).strict(),
     conversationSchema,
   ),
+  /** Pins (true) or unpins a conversation; pinned ones head the list. Not activity. */
+  'conversations.pin': method(
+    z.object({ id: idSchema, pinned: z.boolean() }).strict(),
+    conversationSchema,
+  ),
   'conversations.delete': method(byId, ok),
   /** Deletes a question and its answer (given either); returns the ids removed. */
   'conversations.deleteExchange': method(

@@ -255,6 +255,7 @@ describe('SqliteStore', () => {
         updatedAt: 1_000,
         toolToggles: {},
         settings: {},
+        pinnedAt: null,
       });
       clock.advance(10);
       store.conversations.createConversation({ id: 'c2', title: 'Second', modelId: null });

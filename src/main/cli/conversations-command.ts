@@ -1,4 +1,4 @@
-/** `aivory conversations list|show|export|tools|set|version`. */
+/** `aivory conversations list|show|export|tools|set|version|pin|unpin`. */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Message, MessagePart } from '../../shared/dto';
@@ -41,14 +41,15 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     else {
       for (const conversation of conversations) {
         const when = new Date(conversation.updatedAt).toISOString().replace('T', ' ').slice(0, 16);
-        io.stdout(`${conversation.id}\t${when}\t${conversation.title}\n`);
+        const pinned = conversation.pinnedAt === null ? '' : 'pinned';
+        io.stdout(`${conversation.id}\t${when}\t${pinned}\t${conversation.title}\n`);
       }
     }
     return EXIT_OK;
   }
-  if (!['show', 'export', 'tools', 'set', 'version'].includes(action)) {
+  if (!['show', 'export', 'tools', 'set', 'version', 'pin', 'unpin'].includes(action)) {
     throw usageError(
-      `Unknown action "${action}". Use list, show ID, export ID, tools ID, set ID or version ID MESSAGE_ID.`,
+      `Unknown action "${action}". Use list, show ID, export ID, tools ID, set ID, version ID MESSAGE_ID, pin ID or unpin ID.`,
     );
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
@@ -59,6 +60,12 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     if (!messageId) throw usageError('Usage: aivory conversations version ID MESSAGE_ID');
     stores.conversations.showVersion(id, messageId);
     io.stdout(`The conversation now shows the path through ${messageId}.\n`);
+    return EXIT_OK;
+  }
+  if (action === 'pin' || action === 'unpin') {
+    // Not activity: the conversation keeps its place by activity; pinned ones head the app's list.
+    stores.conversations.setConversationPinned(id, action === 'pin');
+    io.stdout(`${action === 'pin' ? 'Pinned' : 'Unpinned'} ${id} (${conversation.title}).\n`);
     return EXIT_OK;
   }
   if (action === 'tools') {

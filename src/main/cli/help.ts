@@ -5,7 +5,9 @@ Usage:
   aivory chat [options] MESSAGE        Run one turn and store it in a conversation
   aivory tool NAME JSON                Run one built-in tool directly (same guards and limits as in a turn)
   aivory tools                         List the built-in tools and whether each is available
-  aivory conversations list            List conversations, newest first
+  aivory conversations list            List conversations, newest first ("pinned" marks pinned ones)
+  aivory conversations pin ID | unpin ID
+                                       Pin a conversation to the top of the app's list, or unpin it
   aivory conversations show ID [--all-versions]
                                        Print a conversation with its tool calls (every version of its answers and questions)
   aivory conversations version ID MESSAGE_ID

@@ -1,25 +1,69 @@
-/** Small line icons drawn as SVG elements (no icon font, no emoji that a system may lack). */
+/**
+ * The app's icons: lucide (https://lucide.dev, ISC), imported one by one so the bundle carries
+ * only these; every other file takes its icons from here. Icons are decoration (`aria-hidden`):
+ * an icon-only button names itself with `aria-label` and shows the same text as its tooltip.
+ */
+import type { LucideIcon } from 'lucide-react';
+import {
+  Check,
+  ChevronDown,
+  ChevronLeft,
+  ChevronRight,
+  Copy,
+  Download,
+  Ellipsis,
+  FileText,
+  Paperclip,
+  Pencil,
+  Pin,
+  PinOff,
+  Plus,
+  RefreshCw,
+  RotateCcw,
+  Settings,
+  SquarePen,
+  Trash2,
+  TriangleAlert,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 
-/** A paperclip, in the text colour. */
-export function PaperclipIcon(): ReactNode {
-  return (
-    <svg
-      className="icon"
-      viewBox="0 0 24 24"
-      width="14"
-      height="14"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path
-        d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
+/** How an icon is drawn: 16 px in the text colour unless told otherwise. */
+export interface IconProps {
+  size?: number;
+  className?: string;
 }
+
+function icon(Drawn: LucideIcon): (props: IconProps) => ReactNode {
+  function AppIcon(props: IconProps): ReactNode {
+    return (
+      <Drawn
+        className={props.className ? `icon ${props.className}` : 'icon'}
+        size={props.size ?? 16}
+        strokeWidth={2}
+        aria-hidden="true"
+        focusable="false"
+      />
+    );
+  }
+  return AppIcon;
+}
+
+export const PaperclipIcon = icon(Paperclip);
+export const CopyIcon = icon(Copy);
+export const CopyTextIcon = icon(FileText);
+export const CheckIcon = icon(Check);
+export const FailedIcon = icon(TriangleAlert);
+export const DeleteIcon = icon(Trash2);
+export const RetryIcon = icon(RotateCcw);
+export const MoreIcon = icon(Ellipsis);
+export const PinIcon = icon(Pin);
+export const UnpinIcon = icon(PinOff);
+export const RenameIcon = icon(Pencil);
+export const ExportIcon = icon(Download);
+export const SettingsIcon = icon(Settings);
+export const NewChatIcon = icon(Plus);
+export const ChevronDownIcon = icon(ChevronDown);
+export const RegenerateIcon = icon(RefreshCw);
+export const EditIcon = icon(SquarePen);
+export const PreviousIcon = icon(ChevronLeft);
+export const NextIcon = icon(ChevronRight);

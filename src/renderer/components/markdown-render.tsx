@@ -7,7 +7,7 @@
  * as plain text until it closes.
  */
 import type { CSSProperties, ReactNode } from 'react';
-import { createElement } from 'react';
+import { createElement, isValidElement } from 'react';
 import { CodeBlock } from './code-block';
 import { ClickToLoadImage } from './markdown-image';
 import type { Token } from './markdown-pipeline';
@@ -84,7 +84,9 @@ function container(frame: Frame, key: number): ReactNode {
   const token = frame.token as Token;
   const children = frame.children;
   // Paragraphs of tight list items are hidden by markdown-it: their text goes straight in.
-  if (token.hidden) return createElement('span', { key, className: 'md-tight' }, ...children);
+  if (token.hidden)
+    return createElement('span', { key, className: 'md-tight' }, ...taskLabel(children));
+  if (token.tag === 'p') return createElement('p', { key }, ...taskLabel(children));
   if (/^h[1-6]$/.test(token.tag)) {
     // Answers sit under the app's own headings: # is h3, ## h4, …
     const level = Math.min(Number(token.tag.slice(1)) + 2, 6);
@@ -107,6 +109,19 @@ function container(frame: Frame, key: number): ReactNode {
   if (className !== null) props.className = className;
   if (token.tag === 'th' || token.tag === 'td') props.style = alignment(token.attrGet('style'));
   return createElement(token.tag, props, ...children);
+}
+
+/**
+ * A task item's checkbox and its text in one `<label>`, so the checkbox is named by the text
+ * (screen readers say "done, checked"); other paragraphs unchanged.
+ */
+function taskLabel(children: ReactNode[]): ReactNode[] {
+  // An inline token's children come as one array.
+  const [only] = children;
+  const items = children.length === 1 && Array.isArray(only) ? (only as ReactNode[]) : children;
+  const [first] = items;
+  if (!isValidElement(first) || first.type !== 'input') return children;
+  return [createElement('label', { key: 'task' }, ...items)];
 }
 
 /** markdown-it writes column alignment as `text-align:left|center|right`; kept via CSSOM. */

@@ -1,9 +1,33 @@
 /**
  * A button that opens a small panel above it (the composer's tools and prompts). Escape or a
- * click outside closes it.
+ * click outside closes it. `useDismiss` is that closing rule, shared with `menu.tsx`.
  */
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import { useEffect, useRef } from 'react';
+
+/** While `open`: Escape (when `escape` is true) or a press outside `root` calls `close`. */
+export function useDismiss(
+  open: boolean,
+  root: RefObject<HTMLElement | null>,
+  close: () => void,
+  escape = true,
+): void {
+  useEffect(() => {
+    if (!open) return undefined;
+    const onKey = (event: KeyboardEvent): void => {
+      if (escape && event.key === 'Escape') close();
+    };
+    const onPointer = (event: MouseEvent): void => {
+      if (event.target instanceof Node && !root.current?.contains(event.target)) close();
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onPointer);
+    };
+  }, [open, root, close, escape]);
+}
 
 /** The toggle button and, while `open`, its panel. */
 export function Popover(props: {
@@ -12,26 +36,13 @@ export function Popover(props: {
   open: boolean;
   onOpenChange(open: boolean): void;
   disabled?: boolean;
+  /** Shown before the label (an icon). */
+  icon?: ReactNode;
   children: ReactNode;
 }): ReactNode {
   const { open, onOpenChange } = props;
   const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return undefined;
-    const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') onOpenChange(false);
-    };
-    const onPointer = (event: MouseEvent): void => {
-      if (event.target instanceof Node && !root.current?.contains(event.target))
-        onOpenChange(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('mousedown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('mousedown', onPointer);
-    };
-  }, [open, onOpenChange]);
+  useDismiss(open, root, () => onOpenChange(false));
   return (
     <div className="popover-anchor" ref={root}>
       <button
@@ -42,6 +53,7 @@ export function Popover(props: {
         disabled={props.disabled}
         onClick={() => onOpenChange(!open)}
       >
+        {props.icon}
         {props.label}
       </button>
       {open && (

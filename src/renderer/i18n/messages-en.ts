@@ -1,6 +1,7 @@
 /** English UI text. Keys are the contract for every language; `{name}` marks a parameter. */
 import { KEYCHAIN_EN } from './messages-keychain-en';
 import { LIGHTBOX_EN } from './messages-lightbox-en';
+import { LOOK_EN } from './messages-look-en';
 import { MCP_EN } from './messages-mcp-en';
 import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
@@ -18,6 +19,7 @@ export const EN_MESSAGES = {
   ...VERSIONS_EN,
   ...CONV_SETTINGS_EN,
   ...LIGHTBOX_EN,
+  ...LOOK_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

@@ -59,6 +59,8 @@ export interface ConversationSlice {
   openConversation(id: string): Promise<void>;
   newChat(): void;
   renameConversation(id: string, title: string): Promise<void>;
+  /** Pins (true) or unpins a conversation: pinned ones head the sidebar. */
+  pinConversation(id: string, pinned: boolean): Promise<void>;
   deleteConversation(id: string): Promise<void>;
   /** Deletes a question of the open conversation with its answer (given either message). */
   deleteExchange(messageId: string): Promise<void>;

@@ -1,4 +1,4 @@
-/** Conversations: the list, search, the open conversation's messages, rename/delete/export. */
+/** Conversations: the list, search, the open conversation's messages, rename/pin/delete/export. */
 import type { StateCreator } from 'zustand';
 import type { AppState, ConversationSlice, ShownTurn } from './app-state';
 
@@ -83,6 +83,15 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     renameConversation: (id, title) =>
       guarded(async (bridge) => {
         await bridge.invoke('conversations.rename', { id, title });
+        await get().refreshConversations();
+      }),
+    pinConversation: (id, pinned) =>
+      guarded(async (bridge) => {
+        const changed = await bridge.invoke('conversations.pin', { id, pinned });
+        // In place at once (the order by activity does not change), then the host's list.
+        set({
+          conversations: get().conversations.map((item) => (item.id === id ? changed : item)),
+        });
         await get().refreshConversations();
       }),
     deleteConversation: (id) =>

@@ -41,6 +41,8 @@ export const conversationSchema = z.object({
   toolToggles: z.record(z.string(), z.boolean()),
   /** Its own instructions, parameters and context policy. */
   settings: conversationSettingsSchema,
+  /** When it was pinned (null: not pinned). */
+  pinnedAt: z.number().nullable(),
 });
 
 /** One ordered part of a message. */

@@ -9,7 +9,16 @@ import { createAppStore } from '../../../src/renderer/state/store';
 import type { Conversation } from '../../../src/shared/dto';
 
 function conversation(id: string, modelId: string | null): Conversation {
-  return { id, title: id, createdAt: 1, updatedAt: 1, modelId, toolToggles: {}, settings: {} };
+  return {
+    id,
+    title: id,
+    createdAt: 1,
+    updatedAt: 1,
+    modelId,
+    toolToggles: {},
+    settings: {},
+    pinnedAt: null,
+  };
 }
 
 function bridgeOf(conversations: Conversation[]): AivoryBridge {

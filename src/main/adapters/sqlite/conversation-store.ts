@@ -34,7 +34,14 @@ export class SqliteConversations implements ConversationStore {
        VALUES (@id, @title, @modelId, @now, @now)`,
       { ...input, now },
     );
-    return { ...input, createdAt: now, updatedAt: now, toolToggles: {}, settings: {} };
+    return {
+      ...input,
+      createdAt: now,
+      updatedAt: now,
+      toolToggles: {},
+      settings: {},
+      pinnedAt: null,
+    };
   }
 
   /** Replaces the conversation's own settings (not activity). Throws `not-found`. */
@@ -57,6 +64,18 @@ export class SqliteConversations implements ConversationStore {
   setConversationModel(id: string, modelId: string | null): void {
     const sql = 'UPDATE conversations SET model_id = ? WHERE id = ?';
     if (this.sql.run(sql, modelId, id).changes === 0) throw notFound('Conversation', id);
+  }
+
+  /**
+   * Pins (now) or unpins the conversation. Not activity: `updated_at` and the order by activity
+   * stay; pinning a pinned one keeps its first pin time. Throws `not-found`.
+   */
+  setConversationPinned(id: string, pinned: boolean): void {
+    const sql = pinned
+      ? 'UPDATE conversations SET pinned_at = coalesce(pinned_at, ?) WHERE id = ?'
+      : 'UPDATE conversations SET pinned_at = NULL WHERE id = ?';
+    const result = pinned ? this.sql.run(sql, this.clock.now(), id) : this.sql.run(sql, id);
+    if (result.changes === 0) throw notFound('Conversation', id);
   }
 
   getConversation(id: string): Conversation | null {

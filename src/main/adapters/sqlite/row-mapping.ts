@@ -32,6 +32,7 @@ export interface ConversationRow {
   tool_toggles: string;
   active_leaf_id: string | null;
   settings: string;
+  pinned_at: number | null;
 }
 
 export interface MessageRow {
@@ -171,6 +172,7 @@ export function toConversation(row: ConversationRow): Conversation {
     modelId: row.model_id,
     toolToggles: parseJsonColumn(TOOL_TOGGLES, row.tool_toggles, 'conversations.tool_toggles'),
     settings: parseJsonColumn(conversationSettingsSchema, row.settings, 'conversations.settings'),
+    pinnedAt: row.pinned_at,
   };
 }
 

@@ -31,6 +31,8 @@ export interface ConversationStore {
   setConversationModel(id: string, modelId: string | null): void;
   /** Replaces the conversation's own instructions, parameters and context policy. */
   setConversationSettings(id: string, settings: ConversationSettings): void;
+  /** Pins or unpins a conversation; not activity (its place by activity stays). */
+  setConversationPinned(id: string, pinned: boolean): void;
   deleteConversation(id: string): void;
 
   /**

@@ -1,6 +1,6 @@
 /**
  * `conversations.*`: list, full-text search (FTS5 snippets, plain text), one conversation with its
- * shown messages, their versions and turn summaries, show another version, rename, delete (a
+ * shown messages, their versions and turn summaries, show another version, rename, pin, delete (a
  * conversation, or one question with its answer), export as Markdown or JSON text.
  */
 import type { Conversation } from '../../../shared/dto';
@@ -17,6 +17,7 @@ type ConversationHandlers = Pick<
   | 'conversations.search'
   | 'conversations.get'
   | 'conversations.rename'
+  | 'conversations.pin'
   | 'conversations.delete'
   | 'conversations.deleteExchange'
   | 'conversations.showVersion'
@@ -77,6 +78,11 @@ export function createConversationHandlers(context: HostContext): ConversationHa
     'conversations.rename': ({ id, title }) => {
       requireConversation(id);
       stores.conversations.renameConversation(id, title);
+      return requireConversation(id);
+    },
+    'conversations.pin': ({ id, pinned }) => {
+      requireConversation(id);
+      stores.conversations.setConversationPinned(id, pinned);
       return requireConversation(id);
     },
     'conversations.delete': ({ id }) => {

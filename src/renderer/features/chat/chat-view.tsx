@@ -1,9 +1,10 @@
 /**
- * The open conversation: its header (title, rename, export, delete), stored messages, live turns
+ * The open conversation: its header (title, pin, a menu with rename, export, delete), stored
+ * messages, live turns
  * streaming in, and the composer.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { messageText } from '../../../shared/message-parts';
 import { useT } from '../../i18n/use-t';
 import { budgetFromToolCalls, storedBudget } from '../../state/budget-text';
@@ -15,6 +16,9 @@ import { Composer } from './composer';
 import { useMessageWindow } from './use-message-window';
 import { useStickToBottom } from './use-stick-to-bottom';
 import { ConversationSettingsButton } from '../conversations/conversation-settings-dialog';
+import { MoreIcon, PinIcon, UnpinIcon } from '../../components/icons';
+import { MenuButton } from '../../components/menu';
+import { useConversationActions } from '../conversations/conversation-actions';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -150,6 +154,7 @@ export function ChatView(): ReactNode {
   return (
     <main className="chat">
       <ChatHeader />
+      <LiveAnnouncer turn={lastLive ?? null} />
       <div className="messages" data-testid="messages" ref={scroller}>
         {messages.length === 0 && live.length === 0 && sendingText === null && (
           <div className="empty-chat">{t('chat.empty')}</div>
@@ -221,16 +226,85 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
   ];
 }
 
+/** The longest answer read out when a turn ends (the rest is on the page). */
+const MAX_ANNOUNCED_CHARS = 2000;
+
+/**
+ * The live answer, announced politely to screen readers (a hidden `role="status"` region): "Thinking…"
+ * when a turn starts, then, when it ends, its answer as text (or why it stopped). Not every
+ * streamed delta: that would read half sentences over each other. The last announcement stays
+ * until the next turn, so the reload after `turn-end` does not cut it off.
+ */
+function LiveAnnouncer(props: { turn: ShownTurn | null }): ReactNode {
+  const t = useT();
+  const [text, setText] = useState('');
+  const turn = props.turn;
+  const turnId = turn?.turnId ?? null;
+  const ended = turn !== null && turn.end !== null;
+  const answer = ended ? messageText(turn.parts).trim() : '';
+  const stopReason = turn?.end?.stopReason ?? null;
+  const errorMessage = turn?.end?.error?.message ?? '';
+  useEffect(() => {
+    if (turnId === null) return;
+    if (!ended) {
+      setText(t('chat.thinking'));
+      return;
+    }
+    if (stopReason === 'canceled') setText(t('stop.canceled'));
+    else if (stopReason === 'error') setText(t('stop.error', { message: errorMessage }));
+    else setText(answer.slice(0, MAX_ANNOUNCED_CHARS));
+  }, [turnId, ended, answer, stopReason, errorMessage, t]);
+  return (
+    <div className="visually-hidden" role="status" aria-live="polite" data-testid="live-announcer">
+      {text}
+    </div>
+  );
+}
+
+/** An always-visible icon button of the chat header. */
+interface HeaderButton {
+  id: string;
+  label: string;
+  icon: ReactNode;
+  testId: string;
+  /** Shown as pressed (`aria-pressed`), for a toggle. */
+  pressed?: boolean;
+  onClick(): void;
+}
+
+/**
+ * The title, then the header's items: the most used ones as icon buttons (`buttons`, a list to
+ * add to), the rest in the "more" menu (`menu`).
+ */
 function ChatHeader(): ReactNode {
   const t = useT();
   const activeId = useApp((state) => state.activeId);
   const conversation = useApp((state) =>
     state.conversations.find((item) => item.id === state.activeId),
   );
-  const rename = useApp((state) => state.renameConversation);
-  const remove = useApp((state) => state.deleteConversation);
-  const exportConversation = useApp((state) => state.exportConversation);
+  const pin = useApp((state) => state.pinConversation);
+  const menu = useConversationActions(
+    conversation,
+    ['rename', 'export-md', 'export-json', 'delete'],
+    {
+      rename: 'conversation-rename',
+      'export-md': 'conversation-export-md',
+      'export-json': 'conversation-export-json',
+      delete: 'conversation-delete',
+    },
+  );
   if (activeId === null) return <header className="chat-header" />;
+  const pinned = (conversation?.pinnedAt ?? null) !== null;
+  const buttons: HeaderButton[] = [
+    {
+      id: 'pin',
+      label: t(pinned ? 'sidebar.unpin' : 'sidebar.pin'),
+      icon: pinned ? <UnpinIcon /> : <PinIcon />,
+      testId: 'conversation-pin',
+      pressed: pinned,
+      onClick: () => void pin(activeId, !pinned),
+    },
+  ];
   return (
     <header className="chat-header">
       <h1 className="chat-title" data-testid="chat-title">
@@ -238,43 +312,26 @@ function ChatHeader(): ReactNode {
       </h1>
       <div className="chat-header-actions">
         <ConversationSettingsButton conversationId={activeId} />
-        <button
-          type="button"
-          className="button ghost"
-          data-testid="conversation-rename"
-          onClick={() => {
-            const title = window.prompt(t('chat.renamePrompt'), conversation?.title ?? '');
-            if (title !== null && title.trim() !== '') void rename(activeId, title);
-          }}
-        >
-          {t('chat.rename')}
-        </button>
-        <button
-          type="button"
-          className="button ghost"
-          data-testid="conversation-export-md"
-          onClick={() => void exportConversation(activeId, 'md')}
-        >
-          {t('chat.exportMarkdown')}
-        </button>
-        <button
-          type="button"
-          className="button ghost"
-          data-testid="conversation-export-json"
-          onClick={() => void exportConversation(activeId, 'json')}
-        >
-          {t('chat.exportJson')}
-        </button>
-        <button
-          type="button"
-          className="button ghost danger-text"
-          data-testid="conversation-delete"
-          onClick={() => {
-            if (window.confirm(t('chat.deleteConfirm'))) void remove(activeId);
-          }}
-        >
-          {t('chat.delete')}
-        </button>
+        {buttons.map((button) => (
+          <button
+            key={button.id}
+            type="button"
+            className="icon-button"
+            data-testid={button.testId}
+            aria-label={button.label}
+            title={button.label}
+            {...(button.pressed === undefined ? {} : { 'aria-pressed': button.pressed })}
+            onClick={button.onClick}
+          >
+            {button.icon}
+          </button>
+        ))}
+        <MenuButton
+          label={t('chat.moreActions')}
+          icon={<MoreIcon />}
+          testId="conversation-menu"
+          items={menu}
+        />
       </div>
     </header>
   );

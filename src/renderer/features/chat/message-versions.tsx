@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
+import { NextIcon, PreviousIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 
 /** Where a message stands among its versions, and how to show a neighbour. */
@@ -36,7 +37,7 @@ export function VersionSwitcher(props: { versions: VersionSwitch }): ReactNode {
         disabled={show === undefined || index <= 1}
         onClick={() => show?.(index - 1)}
       >
-        ‹
+        <PreviousIcon />
       </button>
       <span className="version-count" data-testid="version-count">
         {index}/{count}
@@ -50,7 +51,7 @@ export function VersionSwitcher(props: { versions: VersionSwitch }): ReactNode {
         disabled={show === undefined || index >= count}
         onClick={() => show?.(index + 1)}
       >
-        ›
+        <NextIcon />
       </button>
     </span>
   );

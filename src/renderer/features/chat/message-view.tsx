@@ -18,7 +18,8 @@ import type { TurnSummary } from '../../state/app-state';
 import { displayItems } from '../../state/trace-items';
 import type { ShownFile } from '../../state/attachment-rules';
 import { FileView } from './file-view';
-import { MessageActions } from './message-actions';
+import { EditIcon, RegenerateIcon, RetryIcon } from '../../components/icons';
+import { MessageActions, ToolbarButton } from './message-actions';
 import type { VersionSwitch } from './message-versions';
 import { QuestionEditor, VersionSwitcher } from './message-versions';
 import { ToolTraceCard } from './tool-trace-card';
@@ -97,9 +98,18 @@ export function UserMessage(props: {
           {props.versions && <VersionSwitcher versions={props.versions} />}
           <MessageActions
             markdown={props.text}
-            {...(onEdit ? { onEdit: () => setEditing(true) } : {})}
             {...(props.onDelete ? { onDelete: props.onDelete } : {})}
-          />
+          >
+            {onEdit && (
+              <ToolbarButton
+                label={t('message.edit')}
+                tooltip={t('message.editHelp')}
+                icon={<EditIcon />}
+                testId="message-edit"
+                onClick={() => setEditing(true)}
+              />
+            )}
+          </MessageActions>
         </div>
       )}
     </div>
@@ -168,13 +178,6 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
       </div>
       <div className="message-footer">
         {props.versions && <VersionSwitcher versions={props.versions} />}
-        {(markdown !== '' || props.onRegenerate) && (
-          <MessageActions
-            markdown={markdown}
-            {...(markdown === '' ? {} : { rendered: body })}
-            {...(props.onRegenerate ? { onRegenerate: props.onRegenerate } : {})}
-          />
-        )}
         {props.model && (
           <span className="message-model muted" data-testid="message-model">
             {props.model}
@@ -204,16 +207,29 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         )}
         <OmittedNote count={props.omittedMessages} />
         <StopReason reason={props.stopReason} status={props.status} error={props.error} />
-        {props.onRetry && (
-          <button
-            type="button"
-            className="button retry-button"
-            data-testid="retry-turn"
-            title={t('chat.retryHelp')}
-            onClick={props.onRetry}
-          >
-            {t('chat.retry')}
-          </button>
+        {/* Last, so the answer's facts stay put while the toolbar fades in and out. */}
+        {(markdown !== '' || props.onRetry || props.onRegenerate) && (
+          <MessageActions markdown={markdown} rendered={body} pinned={props.onRetry !== undefined}>
+            {props.onRegenerate && (
+              <ToolbarButton
+                label={t('message.regenerate')}
+                tooltip={t('message.regenerateHelp')}
+                icon={<RegenerateIcon />}
+                testId="message-regenerate"
+                onClick={props.onRegenerate}
+              />
+            )}
+            {props.onRetry && (
+              <ToolbarButton
+                label={t('chat.retry')}
+                tooltip={t('chat.retryHelp')}
+                icon={<RetryIcon />}
+                text={t('chat.retry')}
+                testId="retry-turn"
+                onClick={props.onRetry}
+              />
+            )}
+          </MessageActions>
         )}
       </div>
     </div>

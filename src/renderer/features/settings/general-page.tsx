@@ -44,6 +44,7 @@ export function GeneralPage(): ReactNode {
         <h3>{t('settings.language')}</h3>
         <select
           data-testid="settings-language"
+          aria-label={t('settings.language')}
           value={languageSetting}
           onChange={(event) => void setLanguage(event.target.value as LanguageSetting)}
         >
@@ -71,6 +72,7 @@ export function GeneralPage(): ReactNode {
         <h3>{t('set.general.mode')}</h3>
         <select
           data-testid="settings-default-mode"
+          aria-label={t('set.general.mode')}
           value={mode}
           onChange={(event) => void saveMode(event.target.value as TurnMode)}
         >

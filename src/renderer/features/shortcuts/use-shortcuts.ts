@@ -8,6 +8,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { appStore } from '../../state/store';
+import { shownOrder } from '../conversations/date-groups';
 import type { ShortcutAction } from './shortcut-keys';
 import { isMacPlatform, neighbourConversation, shortcutFor } from './shortcut-keys';
 
@@ -64,7 +65,10 @@ function run(action: ShortcutAction, openHelp: () => void): void {
       return;
     case 'previous-conversation':
     case 'next-conversation': {
-      const ids = state.conversations.map((conversation) => conversation.id);
+      // In the order the sidebar shows them (pinned first, then by date).
+      const ids = shownOrder(state.conversations, Date.now()).map(
+        (conversation) => conversation.id,
+      );
       const direction = action === 'next-conversation' ? 'next' : 'previous';
       const id = neighbourConversation(ids, state.activeId, direction);
       if (id !== null) void state.openConversation(id);
@@ -96,8 +100,8 @@ export function actionOfEvent(event: KeyboardEvent, mac: boolean): ShortcutActio
     mac,
     inTextField: isEditable(active),
     textFieldHasText: field !== null ? field.value !== '' : isEditable(active),
-    // Modal dialogs, and the composer's popovers (which close on Esc themselves).
-    dialogOpen: document.querySelector('[role="dialog"]') !== null,
+    // Modal dialogs, the composer's popovers and open menus (which close on Esc themselves).
+    dialogOpen: document.querySelector('[role="dialog"], [role="menu"]') !== null,
   });
 }
 

@@ -14,6 +14,7 @@ import migration008 from './008_model_vision';
 import migration009 from './009_turn_usage';
 import migration010 from './010_message_tree';
 import migration011 from './011_conversation_settings';
+import migration012 from './012_conversation_pins';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly string[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
 ];
