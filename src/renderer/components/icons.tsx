@@ -21,6 +21,7 @@ import {
   RefreshCw,
   RotateCcw,
   Settings,
+  SlidersHorizontal,
   SquarePen,
   Trash2,
   TriangleAlert,
@@ -61,6 +62,7 @@ export const UnpinIcon = icon(PinOff);
 export const RenameIcon = icon(Pencil);
 export const ExportIcon = icon(Download);
 export const SettingsIcon = icon(Settings);
+export const ChatSettingsIcon = icon(SlidersHorizontal);
 export const NewChatIcon = icon(Plus);
 export const ChevronDownIcon = icon(ChevronDown);
 export const RegenerateIcon = icon(RefreshCw);

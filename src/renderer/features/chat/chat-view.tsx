@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useEffect, useMemo, useState } from 'react';
+import type { TurnMode } from '../../../shared/dto';
 import { messageText } from '../../../shared/message-parts';
 import { useT } from '../../i18n/use-t';
 import { budgetFromToolCalls, storedBudget } from '../../state/budget-text';
@@ -119,7 +120,7 @@ export function ChatView(): ReactNode {
               {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
               {...(busy || message.status === 'streaming'
                 ? {}
-                : { onRegenerate: () => void regenerate(message.id) })}
+                : { onRegenerate: (mode?: TurnMode) => void regenerate(message.id, mode) })}
             />
           ),
         ),

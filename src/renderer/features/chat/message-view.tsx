@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { Markdown } from '../../components/markdown';
-import type { MessagePart, MessageStatus } from '../../../shared/dto';
+import type { MessagePart, MessageStatus, TurnMode } from '../../../shared/dto';
 import type {
   BudgetUpdateEvent,
   PublicError,
@@ -18,7 +18,8 @@ import type { TurnSummary } from '../../state/app-state';
 import { displayItems } from '../../state/trace-items';
 import type { ShownFile } from '../../state/attachment-rules';
 import { FileView } from './file-view';
-import { EditIcon, RegenerateIcon, RetryIcon } from '../../components/icons';
+import { ChevronDownIcon, EditIcon, RegenerateIcon, RetryIcon } from '../../components/icons';
+import { MenuButton } from '../../components/menu';
 import { MessageActions, ToolbarButton } from './message-actions';
 import type { VersionSwitch } from './message-versions';
 import { QuestionEditor, VersionSwitcher } from './message-versions';
@@ -46,8 +47,11 @@ export interface AssistantMessageProps {
   model?: string | null;
   /** The live turn's latest malformed-call retry (prompt mode), while it runs. */
   protocolRetry?: number | null;
-  /** Writes a new version of this answer (stored answers, no turn running). */
-  onRegenerate?: () => void;
+  /**
+   * Writes a new version of this answer (stored answers, no turn running), in `mode` (default: the
+   * composer's).
+   */
+  onRegenerate?: (mode?: TurnMode) => void;
   /** Its place among its versions, when it has others. */
   versions?: VersionSwitch;
   /** Tokens the turn used, when the provider reported them. */
@@ -210,15 +214,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         {/* Last, so the answer's facts stay put while the toolbar fades in and out. */}
         {(markdown !== '' || props.onRetry || props.onRegenerate) && (
           <MessageActions markdown={markdown} rendered={body} pinned={props.onRetry !== undefined}>
-            {props.onRegenerate && (
-              <ToolbarButton
-                label={t('message.regenerate')}
-                tooltip={t('message.regenerateHelp')}
-                icon={<RegenerateIcon />}
-                testId="message-regenerate"
-                onClick={props.onRegenerate}
-              />
-            )}
+            {props.onRegenerate && <RegenerateActions onRegenerate={props.onRegenerate} />}
             {props.onRetry && (
               <ToolbarButton
                 label={t('chat.retry')}
@@ -233,6 +229,35 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         )}
       </div>
     </div>
+  );
+}
+
+/** Regenerate (in the composer's mode), and a menu to regenerate in a chosen mode. */
+function RegenerateActions(props: { onRegenerate: (mode?: TurnMode) => void }): ReactNode {
+  const t = useT();
+  const modes: readonly TurnMode[] = ['fast', 'normal', 'deep'];
+  return (
+    <>
+      <ToolbarButton
+        label={t('message.regenerate')}
+        tooltip={t('message.regenerateHelp')}
+        icon={<RegenerateIcon />}
+        testId="message-regenerate"
+        onClick={() => props.onRegenerate()}
+      />
+      <MenuButton
+        label={t('message.regenerateIn')}
+        icon={<ChevronDownIcon />}
+        testId="message-regenerate-mode"
+        className="message-action"
+        items={modes.map((mode) => ({
+          id: mode,
+          testId: `message-regenerate-${mode}`,
+          label: t('message.regenerateMode', { mode: t(`mode.${mode}`) }),
+          onSelect: () => props.onRegenerate(mode),
+        }))}
+      />
+    </>
   );
 }
 

@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import type { ConversationSettingsView } from '../../../shared/ipc/conversation-settings-methods';
 import { useModalDialog } from '../../components/use-modal-dialog';
+import { ChatSettingsIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { FieldErrors, SaveState } from '../settings/form-controls';
@@ -26,12 +27,13 @@ export function ConversationSettingsButton(props: { conversationId: string }): R
     <>
       <button
         type="button"
-        className="button ghost"
+        className="icon-button"
         data-testid="conversation-settings-open"
+        aria-label={t('convSettings.open')}
         title={t('convSettings.openHelp')}
         onClick={() => setOpen(true)}
       >
-        {t('convSettings.open')}
+        <ChatSettingsIcon />
       </button>
       {open && (
         <ConversationSettingsDialog
