@@ -6,7 +6,8 @@
  * grammar is fetched for Python code.
  */
 import { describe, expect, it } from 'vitest';
-import type { ScriptedResponse } from '../support/scripted-llm-server';
+import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-server';
+import { turnState } from './helpers/chat-script';
 import { screenshot } from './helpers/browser';
 import { useAppFixture } from './helpers/app-fixture';
 
@@ -51,7 +52,15 @@ const ANSWER = [
   '```',
 ].join('\n');
 
-function script(): ScriptedResponse {
+/** 620 rows: more than the 500 an answer shows before "Show the other … rows". */
+const LONG_TABLE = `| n | square |\n|--:|--:|\n${Array.from(
+  { length: 620 },
+  (_, row) => `| ${row} | ${row * row} |`,
+).join('\n')}`;
+
+function script(request: RecordedRequest): ScriptedResponse {
+  if (turnState(request).text.includes('long table'))
+    return { content: LONG_TABLE, chunkSize: 400 };
   return { content: ANSWER, chunkSize: 24, delayMs: 15 };
 }
 
@@ -128,5 +137,25 @@ describe('e2e: Markdown in the browser host', () => {
 
     await answer.scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-markdown');
+  }, 60_000);
+
+  it('a table of 620 rows shows 500 and the rest on request', async () => {
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('composer-input').fill('Give me a long table');
+    await page.getByTestId('composer-input').press('Enter');
+    const answer = page.getByTestId('message-assistant').last();
+    await expect
+      .poll(() => answer.getAttribute('data-status'), { timeout: 20_000 })
+      .toBe('complete');
+    const rows = answer.locator('.markdown table tbody tr');
+    await expect.poll(() => rows.count()).toBe(500);
+    const more = answer.getByTestId('table-show-all');
+    expect(await more.textContent()).toContain('120');
+    await more.click();
+    await expect.poll(() => rows.count()).toBe(620);
+    expect(await rows.last().textContent()).toContain('383161');
+    expect(await answer.getByTestId('table-show-all').count()).toBe(0);
   }, 60_000);
 });

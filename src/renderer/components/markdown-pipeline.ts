@@ -58,3 +58,41 @@ const parser = createParser();
 export function parseMarkdownTokens(source: string): Token[] {
   return parser.parse(source, {});
 }
+
+/**
+ * Body rows of a table parsed (and shown) until the user asks for all of them. A table of tens of
+ * thousands of rows is mostly what a chat answer cannot be read as anyway; parsing it all costs
+ * several times the rest of a long answer (markdown-it makes ~6 tokens per cell: `bench/markdown`).
+ */
+export const TABLE_PREVIEW_ROWS = 500;
+
+/** A GFM table's delimiter row: `|:--|--:|---|` and the like. */
+const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/**
+ * A chunk's tokens, with a long table cut: when the chunk is one GFM table (header, delimiter,
+ * then only rows with a `|`) of more than `TABLE_PREVIEW_ROWS` body rows and `allRows` is not
+ * set, only the first rows are parsed and `hiddenRows` says how many were left out.
+ */
+export function parseMarkdownChunk(
+  source: string,
+  allRows = false,
+): { tokens: Token[]; hiddenRows: number } {
+  const cut = allRows ? null : previewOfLongTable(source);
+  if (cut === null) return { tokens: parseMarkdownTokens(source), hiddenRows: 0 };
+  return { tokens: parseMarkdownTokens(cut.preview), hiddenRows: cut.hiddenRows };
+}
+
+function previewOfLongTable(source: string): { preview: string; hiddenRows: number } | null {
+  // Cheap refusals first: most chunks are not tables, and a short one is parsed whole.
+  if (!source.includes('|') || source.length < TABLE_PREVIEW_ROWS * 4) return null;
+  const lines = source.replace(/\n+$/, '').split('\n');
+  const bodyRows = lines.length - 2;
+  if (bodyRows <= TABLE_PREVIEW_ROWS) return null;
+  if (!lines[0]?.includes('|') || !TABLE_DELIMITER.test(lines[1] ?? '')) return null;
+  if (!lines.every((line) => line.includes('|'))) return null;
+  return {
+    preview: lines.slice(0, 2 + TABLE_PREVIEW_ROWS).join('\n'),
+    hiddenRows: bodyRows - TABLE_PREVIEW_ROWS,
+  };
+}

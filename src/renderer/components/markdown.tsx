@@ -5,9 +5,10 @@
  * (a remote image URL can carry data out), math, diagrams and highlighting loaded lazily.
  */
 import type { ReactNode } from 'react';
-import { memo } from 'react';
+import { memo, useState } from 'react';
+import { useT } from '../i18n/use-t';
 import { splitMarkdownChunks } from './markdown-chunks';
-import { parseMarkdownTokens } from './markdown-pipeline';
+import { parseMarkdownChunk } from './markdown-pipeline';
 import { renderMarkdownTokens } from './markdown-render';
 
 export { imageHost } from './markdown-image';
@@ -26,10 +27,30 @@ export function Markdown(props: { text: string }): ReactNode {
   );
 }
 
-/** One chunk's blocks (no wrapper element, so the DOM is that of the whole text). */
+/**
+ * One chunk's blocks (no wrapper element, so the DOM is that of the whole text). A very long
+ * table shows its first rows and a button for the rest (`parseMarkdownChunk`).
+ */
 const MarkdownChunk = memo(function MarkdownChunk(props: {
   text: string;
   open: boolean;
 }): ReactNode {
-  return <>{renderMarkdownTokens(parseMarkdownTokens(props.text), props.open)}</>;
+  const t = useT();
+  const [allRows, setAllRows] = useState(false);
+  const { tokens, hiddenRows } = parseMarkdownChunk(props.text, allRows);
+  return (
+    <>
+      {renderMarkdownTokens(tokens, props.open)}
+      {hiddenRows > 0 && (
+        <button
+          type="button"
+          className="button ghost table-more"
+          data-testid="table-show-all"
+          onClick={() => setAllRows(true)}
+        >
+          {t('markdown.tableMore', { count: hiddenRows.toLocaleString() })}
+        </button>
+      )}
+    </>
+  );
 });

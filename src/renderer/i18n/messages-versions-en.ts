@@ -13,5 +13,6 @@ export const VERSIONS_EN = {
   'message.versionPrevious': 'Previous version',
   'message.versionNext': 'Next version',
   'message.versionOf': 'Version {index} of {count}',
+  'markdown.tableMore': 'Show the other {count} rows',
   'shortcuts.regenerate': 'Regenerate the last answer',
 } as const;

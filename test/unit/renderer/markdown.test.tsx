@@ -2,7 +2,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { highlightCode, loadGrammar } from '../../../src/renderer/components/code-highlighter';
 import { Markdown, imageHost } from '../../../src/renderer/components/markdown';
-import { isSafeLink } from '../../../src/renderer/components/markdown-pipeline';
+import {
+  isSafeLink,
+  parseMarkdownChunk,
+  TABLE_PREVIEW_ROWS,
+} from '../../../src/renderer/components/markdown-pipeline';
 
 const html = (text: string): string => renderToStaticMarkup(<Markdown text={text} />);
 
@@ -118,5 +122,27 @@ describe('renderer: the Markdown pipeline (markdown-it → React)', () => {
     expect(html('- '.repeat(5_000) + 'x')).toContain('<ul><li><ul><li>');
     expect(html('*a_ '.repeat(20_000))).toContain('*a_');
     expect(html('**' + 'unclosed bold '.repeat(5_000))).toContain('**unclosed');
+  });
+
+  it('a table of more than 500 rows shows its first 500 and offers the rest; shorter ones, mixed chunks and allRows are whole', () => {
+    const table = (rows: number): string =>
+      `| n | v |\n|--|--:|\n${Array.from({ length: rows }, (_, row) => `| r${row} | **${row}** |`).join('\n')}`;
+    const rowCount = (text: string, allRows = false): number =>
+      parseMarkdownChunk(text, allRows).tokens.filter((token) => token.type === 'tr_open').length;
+    expect(rowCount(table(TABLE_PREVIEW_ROWS))).toBe(TABLE_PREVIEW_ROWS + 1);
+    expect(parseMarkdownChunk(table(TABLE_PREVIEW_ROWS)).hiddenRows).toBe(0);
+    const long = table(TABLE_PREVIEW_ROWS + 250);
+    expect(rowCount(long)).toBe(TABLE_PREVIEW_ROWS + 1);
+    expect(parseMarkdownChunk(long).hiddenRows).toBe(250);
+    expect(rowCount(long, true)).toBe(TABLE_PREVIEW_ROWS + 251);
+    expect(parseMarkdownChunk(long, true).hiddenRows).toBe(0);
+    // Not one table: parsed whole.
+    expect(parseMarkdownChunk(`${long}\nno pipe here`).hiddenRows).toBe(0);
+    expect(parseMarkdownChunk(`Intro\n${long}`).hiddenRows).toBe(0);
+    const out = html(long);
+    expect(out).toContain('data-testid="table-show-all"');
+    expect(out).toContain('250');
+    expect(out).not.toContain('r600');
+    expect(out).toContain('r499');
   });
 });
