@@ -15,7 +15,7 @@ import { messageText } from '../../src/shared/message-parts';
 import type { Script, ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import { echoTool } from '../support/fake-tools';
-import { recordingLogger } from '../support/turn-harness';
+import { chatTurnRunner, recordingLogger } from '../support/turn-harness';
 
 interface Fixture {
   store: SqliteStore;
@@ -134,16 +134,7 @@ describe('ChatService', () => {
       { content: 'Now it works.' },
       { content: 'A full answer.' },
     ]);
-    const run = async (request: Partial<Parameters<ChatService['runTurn']>[0]>) => {
-      const events: TurnEvent[] = [];
-      for await (const event of chat.runTurn(
-        { text: '', model, mode: 'normal', ...request },
-        new AbortController().signal,
-      )) {
-        events.push(event);
-      }
-      return events;
-    };
+    const run = chatTurnRunner(chat, model);
     const first = await run({ text: 'Hello there' });
     const start = first[0];
     if (start?.type !== 'turn-start') throw new Error('no turn-start');
@@ -189,16 +180,7 @@ describe('ChatService', () => {
       { content: 'Paris, definitely.' },
       { content: 'Madrid.' },
     ]);
-    const run = async (request: Partial<Parameters<ChatService['runTurn']>[0]>) => {
-      const events: TurnEvent[] = [];
-      for await (const event of chat.runTurn(
-        { text: '', model, mode: 'normal', ...request },
-        new AbortController().signal,
-      )) {
-        events.push(event);
-      }
-      return events;
-    };
+    const run = chatTurnRunner(chat, model);
     const first = await run({ text: 'Capital of France?' });
     const start = first[0];
     if (start?.type !== 'turn-start') throw new Error('no turn-start');

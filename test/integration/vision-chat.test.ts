@@ -14,15 +14,13 @@ import { OpenAiLlmClient } from '../../src/main/adapters/openai/openai-llm-clien
 import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-store';
 import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
-import type { TurnRequest } from '../../src/main/services/chat-service';
 import { ChatService } from '../../src/main/services/chat-service';
 import { savedModel } from '../../src/main/services/model-resolution';
 import { ToolCatalog } from '../../src/main/services/tool-catalog';
-import type { TurnEvent } from '../../src/shared/turn-events';
 import type { RecordedRequest, Script, ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import { cliEnv, jsonLines, makeDataDir, runCli } from '../support/run-cli';
-import { recordingLogger } from '../support/turn-harness';
+import { chatTurnRunner, recordingLogger } from '../support/turn-harness';
 
 /** A real 1×1 red PNG. */
 const RED_PNG = Buffer.from(
@@ -181,15 +179,7 @@ describe('the chat service with a saved vision model', () => {
       limitOverrides: {},
       attachments: new FileArtifactSink(join(directory, 'uploads')),
     });
-    const run = async (request: Partial<TurnRequest>): Promise<TurnEvent[]> => {
-      const events: TurnEvent[] = [];
-      for await (const event of chat.runTurn(
-        { text: '', model, mode: 'normal', ...request },
-        new AbortController().signal,
-      ))
-        events.push(event);
-      return events;
-    };
+    const run = chatTurnRunner(chat, model);
 
     const failed = await run({
       text: 'Describe it',

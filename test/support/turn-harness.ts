@@ -19,6 +19,7 @@ import type {
   Logger,
   Tool,
 } from '../../src/main/core/ports';
+import type { ChatService, ResolvedModel, TurnRequest } from '../../src/main/services/chat-service';
 import type { ClientScript } from './scripted-llm-client';
 import { ScriptedLlmClient } from './scripted-llm-client';
 
@@ -158,4 +159,23 @@ export function eventsOfType<T extends TurnEvent['type']>(
 /** A prompt-mode reply that calls `name` with `args`, preceded by `text`. */
 export function promptCall(name: string, args: unknown, text = ''): { content: string } {
   return { content: `${text}<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>` };
+}
+
+/**
+ * A runner of whole chat-service turns with one model: each call runs a turn (`text` empty unless
+ * given; `normal` mode) to its end and returns its events.
+ */
+export function chatTurnRunner(
+  chat: Pick<ChatService, 'runTurn'>,
+  model: ResolvedModel,
+): (request: Partial<TurnRequest>) => Promise<TurnEvent[]> {
+  return async (request) => {
+    const events: TurnEvent[] = [];
+    for await (const event of chat.runTurn(
+      { text: '', model, mode: 'normal', ...request },
+      new AbortController().signal,
+    ))
+      events.push(event);
+    return events;
+  };
 }

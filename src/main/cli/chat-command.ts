@@ -5,6 +5,7 @@ import type { TurnMode } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import type { TurnEndEvent } from '../../shared/turn-events';
 import type { AppContext } from '../services/app-context';
+import { requireConversation } from '../services/conversation-lookup';
 import { MAX_ATTACHMENT_BYTES } from '../services/attachments';
 import {
   mergeOverrides,
@@ -149,8 +150,7 @@ function lastAnswerId(
   if (!conversationId) throw usageError('--regenerate needs --conversation ID.');
   if (text.trim() !== '' || attachmentCount > 0)
     throw usageError('--regenerate answers the last question again: give no MESSAGE or --attach.');
-  if (!context.stores.conversations.getConversation(conversationId))
-    throw new AivoryError('not-found', `No conversation with id ${conversationId}.`);
+  requireConversation(context.stores.conversations, conversationId);
   const answer = context.stores.conversations
     .listMessages(conversationId)
     .findLast((message) => message.role === 'assistant');

@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Message, MessagePart } from '../../shared/dto';
-import { AivoryError } from '../../shared/errors';
 import type { AppContext } from '../services/app-context';
 import { exportConversation } from '../services/conversation-export';
+import { requireConversation } from '../services/conversation-lookup';
 import { decideTools } from '../services/tool-selection';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -53,8 +53,7 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     );
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
-  const conversation = stores.conversations.getConversation(id);
-  if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
+  const conversation = requireConversation(stores.conversations, id);
   if (action === 'version') {
     const messageId = positionals[2];
     if (!messageId) throw usageError('Usage: aivory conversations version ID MESSAGE_ID');

@@ -12,7 +12,9 @@ import {
   Copy,
   Download,
   Ellipsis,
+  Expand,
   FileText,
+  FolderOpen,
   Paperclip,
   Pencil,
   Pin,
@@ -25,6 +27,9 @@ import {
   SquarePen,
   Trash2,
   TriangleAlert,
+  X,
+  ZoomIn,
+  ZoomOut,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 
@@ -63,6 +68,11 @@ export const RenameIcon = icon(Pencil);
 export const ExportIcon = icon(Download);
 export const SettingsIcon = icon(Settings);
 export const ChatSettingsIcon = icon(SlidersHorizontal);
+export const ZoomInIcon = icon(ZoomIn);
+export const ZoomOutIcon = icon(ZoomOut);
+export const FitIcon = icon(Expand);
+export const CloseIcon = icon(X);
+export const FolderIcon = icon(FolderOpen);
 export const NewChatIcon = icon(Plus);
 export const ChevronDownIcon = icon(ChevronDown);
 export const RegenerateIcon = icon(RefreshCw);

@@ -12,6 +12,7 @@ import type { KeyboardEvent, PointerEvent, ReactNode } from 'react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useT } from '../i18n/use-t';
+import { CloseIcon, ExportIcon, FitIcon, FolderIcon, ZoomInIcon, ZoomOutIcon } from './icons';
 import type { Size, ZoomGeometry, ZoomState } from './image-lightbox-zoom';
 import { canPan, fitted, panBy, ZOOM_STEP, zoomBy } from './image-lightbox-zoom';
 import { useModalDialog } from './use-modal-dialog';
@@ -196,16 +197,12 @@ export function ImageLightbox(props: { image: LightboxImage; onClose(): void }):
           <span className="lightbox-name" title={image.alt}>
             {image.alt}
           </span>
-          <button
-            type="button"
-            className="button ghost lightbox-icon"
-            aria-label={t('lightbox.zoomOut')}
-            title={t('lightbox.zoomOut')}
-            data-testid="lightbox-zoom-out"
+          <LightboxButton
+            label={t('lightbox.zoomOut')}
+            testId="lightbox-zoom-out"
+            icon={<ZoomOutIcon />}
             onClick={zoomOut}
-          >
-            −
-          </button>
+          />
           <span
             className="lightbox-scale"
             data-testid="lightbox-scale"
@@ -214,26 +211,18 @@ export function ImageLightbox(props: { image: LightboxImage; onClose(): void }):
           >
             {percent === null ? '' : `${percent}%`}
           </span>
-          <button
-            type="button"
-            className="button ghost lightbox-icon"
-            aria-label={t('lightbox.zoomIn')}
-            title={t('lightbox.zoomIn')}
-            data-testid="lightbox-zoom-in"
+          <LightboxButton
+            label={t('lightbox.zoomIn')}
+            testId="lightbox-zoom-in"
+            icon={<ZoomInIcon />}
             onClick={zoomIn}
-          >
-            +
-          </button>
-          <button
-            type="button"
-            className="button ghost lightbox-icon"
-            aria-label={t('lightbox.fit')}
-            title={t('lightbox.fit')}
-            data-testid="lightbox-fit"
+          />
+          <LightboxButton
+            label={t('lightbox.fit')}
+            testId="lightbox-fit"
+            icon={<FitIcon />}
             onClick={fit}
-          >
-            ⤢
-          </button>
+          />
           <a
             className="button ghost"
             href={image.download.href}
@@ -241,6 +230,7 @@ export function ImageLightbox(props: { image: LightboxImage; onClose(): void }):
             data-testid="lightbox-download"
             {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
           >
+            <ExportIcon />
             {t('lightbox.download')}
           </a>
           {image.onReveal && (
@@ -250,19 +240,16 @@ export function ImageLightbox(props: { image: LightboxImage; onClose(): void }):
               data-testid="lightbox-reveal"
               onClick={image.onReveal}
             >
+              <FolderIcon />
               {t('lightbox.reveal')}
             </button>
           )}
-          <button
-            type="button"
-            className="button ghost lightbox-icon"
-            aria-label={t('lightbox.close')}
-            title={t('lightbox.close')}
-            data-testid="lightbox-close"
+          <LightboxButton
+            label={t('lightbox.close')}
+            testId="lightbox-close"
+            icon={<CloseIcon />}
             onClick={props.onClose}
-          >
-            ✕
-          </button>
+          />
         </div>
         <div
           ref={viewport}
@@ -299,5 +286,26 @@ export function ImageLightbox(props: { image: LightboxImage; onClose(): void }):
       </div>
     </div>,
     document.body,
+  );
+}
+
+/** An icon button of the lightbox's toolbar: `label` is its accessible name and its tooltip. */
+function LightboxButton(props: {
+  label: string;
+  testId: string;
+  icon: ReactNode;
+  onClick: () => void;
+}): ReactNode {
+  return (
+    <button
+      type="button"
+      className="button ghost lightbox-icon"
+      aria-label={props.label}
+      title={props.label}
+      data-testid={props.testId}
+      onClick={props.onClick}
+    >
+      {props.icon}
+    </button>
   );
 }

@@ -4,12 +4,12 @@
  * conversation, or one question with its answer), export as Markdown or JSON text.
  */
 import type { Conversation } from '../../../shared/dto';
-import { AivoryError } from '../../../shared/errors';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { exportConversation } from '../../services/conversation-export';
 import { deleteExchange } from '../../services/message-exchange';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
+import { requireConversation as requireStoredConversation } from '../../services/conversation-lookup';
 
 type ConversationHandlers = Pick<
   ApiHandlers,
@@ -30,11 +30,8 @@ const MAX_FILE_STEM_CHARS = 60;
 /** The conversation handlers over the host context. */
 export function createConversationHandlers(context: HostContext): ConversationHandlers {
   const { stores } = context.app;
-  const requireConversation = (id: string): Conversation => {
-    const conversation = stores.conversations.getConversation(id);
-    if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
-    return conversation;
-  };
+  const requireConversation = (id: string): Conversation =>
+    requireStoredConversation(stores.conversations, id);
   return {
     'conversations.list': () => stores.conversations.listConversations(),
     'conversations.search': ({ query, limit }) =>

@@ -9,6 +9,7 @@ import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { conversationTotals, resolveInstructions } from '../../services/conversation-settings';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
+import { requireConversation as requireStoredConversation } from '../../services/conversation-lookup';
 
 type ConversationSettingsHandlers = Pick<
   ApiHandlers,
@@ -20,11 +21,8 @@ export function createConversationSettingsHandlers(
   context: HostContext,
 ): ConversationSettingsHandlers {
   const { stores } = context.app;
-  const requireConversation = (id: string): Conversation => {
-    const conversation = stores.conversations.getConversation(id);
-    if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
-    return conversation;
-  };
+  const requireConversation = (id: string): Conversation =>
+    requireStoredConversation(stores.conversations, id);
   return {
     'conversations.settings': ({ id }) => settingsView(context, requireConversation(id)),
     'conversations.setSettings': ({ id, settings }) => {

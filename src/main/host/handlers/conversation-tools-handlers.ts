@@ -6,12 +6,12 @@
  * conversation's own.
  */
 import type { Conversation } from '../../../shared/dto';
-import { AivoryError } from '../../../shared/errors';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import type { ModelToolDefaults } from '../../services/tool-selection';
 import { decideTools } from '../../services/tool-selection';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
+import { requireConversation as requireStoredConversation } from '../../services/conversation-lookup';
 
 type ConversationToolsHandlers = Pick<
   ApiHandlers,
@@ -22,11 +22,8 @@ type ToolRows = InvokeResponse<'conversations.tools'>;
 /** The handlers over the host context. */
 export function createConversationToolsHandlers(context: HostContext): ConversationToolsHandlers {
   const { stores } = context.app;
-  const requireConversation = (id: string): Conversation => {
-    const conversation = stores.conversations.getConversation(id);
-    if (!conversation) throw new AivoryError('not-found', `No conversation with id ${id}.`);
-    return conversation;
-  };
+  const requireConversation = (id: string): Conversation =>
+    requireStoredConversation(stores.conversations, id);
   return {
     'conversations.tools': ({ id, modelId }) => {
       const conversation = id === undefined ? null : requireConversation(id);

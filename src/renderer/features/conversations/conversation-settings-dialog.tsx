@@ -6,9 +6,9 @@
  * A modal dialog (`use-modal-dialog.ts`); saving replaces the settings as a whole.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ConversationSettingsView } from '../../../shared/ipc/conversation-settings-methods';
-import { useModalDialog } from '../../components/use-modal-dialog';
+import { ModalDialog } from '../../components/modal-dialog';
 import { ChatSettingsIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
@@ -52,8 +52,6 @@ export function ConversationSettingsDialog(props: {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const dialog = useRef<HTMLDivElement>(null);
-  const backdrop = useModalDialog(dialog, props.onClose);
   const [view, setView] = useState<ConversationSettingsView | null>(null);
   const [form, setForm] = useState<SettingsText | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -97,52 +95,38 @@ export function ConversationSettingsDialog(props: {
     }
   };
   return (
-    <div className="overlay dialog-overlay" {...backdrop}>
-      <div
-        ref={dialog}
-        className="dialog-card conversation-settings"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="conversation-settings-title"
-        tabIndex={-1}
-        data-testid="conversation-settings"
-      >
-        <header className="panel-header">
-          <h1 id="conversation-settings-title">{t('convSettings.title')}</h1>
-          <button
-            type="button"
-            className="button ghost"
-            data-testid="conversation-settings-close"
-            onClick={props.onClose}
+    <ModalDialog
+      title={t('convSettings.title')}
+      closeLabel={t('convSettings.close')}
+      onClose={props.onClose}
+      className="dialog-card conversation-settings"
+      testId="conversation-settings"
+      closeTestId="conversation-settings-close"
+    >
+      {view === null || form === null ? (
+        <p className="muted">{t('convSettings.loading')}</p>
+      ) : (
+        <>
+          <SettingsForm view={view} form={form} errors={errors} onChange={change} />
+          <SaveRow
+            state={state}
+            testId="conv-settings-save"
+            label="convSettings.save"
+            onSave={() => void save()}
           >
-            ✕ {t('convSettings.close')}
-          </button>
-        </header>
-        {view === null || form === null ? (
-          <p className="muted">{t('convSettings.loading')}</p>
-        ) : (
-          <>
-            <SettingsForm view={view} form={form} errors={errors} onChange={change} />
-            <SaveRow
-              state={state}
-              testId="conv-settings-save"
-              label="convSettings.save"
-              onSave={() => void save()}
+            <button
+              type="button"
+              className="button ghost"
+              data-testid="conv-settings-reset"
+              onClick={() => void save(true)}
             >
-              <button
-                type="button"
-                className="button ghost"
-                data-testid="conv-settings-reset"
-                onClick={() => void save(true)}
-              >
-                {t('convSettings.reset')}
-              </button>
-            </SaveRow>
-            <ConversationInfo view={view} />
-          </>
-        )}
-      </div>
-    </div>
+              {t('convSettings.reset')}
+            </button>
+          </SaveRow>
+          <ConversationInfo view={view} />
+        </>
+      )}
+    </ModalDialog>
   );
 }
 

@@ -5,8 +5,8 @@
  * on Esc or a click beside it, giving focus back (`use-modal-dialog.ts`).
  */
 import type { ReactNode } from 'react';
-import { useRef, useState } from 'react';
-import { useModalDialog } from '../../components/use-modal-dialog';
+import { useState } from 'react';
+import { ModalDialog } from '../../components/modal-dialog';
 import type { MessageKey } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
@@ -45,57 +45,43 @@ export function SettingsPanel(): ReactNode {
   const t = useT();
   const close = useApp((state) => state.setSettingsOpen);
   const [page, setPage] = useState<SettingsPageId>('general');
-  const dialog = useRef<HTMLDivElement>(null);
-  const backdrop = useModalDialog(dialog, () => close(false));
   return (
-    <div className="overlay" data-testid="settings-panel" {...backdrop}>
-      <div
-        ref={dialog}
-        className="panel settings-panel"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="settings-title"
-        tabIndex={-1}
-      >
-        <header className="panel-header">
-          <h1 id="settings-title">{t('settings.title')}</h1>
-          <button
-            type="button"
-            className="button ghost"
-            data-testid="settings-close"
-            onClick={() => close(false)}
-          >
-            ✕ {t('settings.close')}
-          </button>
-        </header>
-        <div className="settings-body">
-          <nav className="settings-nav" aria-label={t('settings.title')}>
-            {NAVIGATION.map((group, index) => (
-              <div key={index} className="settings-nav-group">
-                {group.title && <h2>{t(group.title)}</h2>}
-                {group.pages.map((id) => (
-                  <button
-                    key={id}
-                    type="button"
-                    className={`settings-nav-item${id === page ? ' active' : ''}`}
-                    aria-current={id === page ? 'page' : undefined}
-                    data-autofocus={id === page ? true : undefined}
-                    data-testid={`settings-nav-${id}`}
-                    onClick={() => setPage(id)}
-                  >
-                    {t(PAGE_LABELS[id])}
-                  </button>
-                ))}
-              </div>
-            ))}
-          </nav>
-          <div className="settings-content">
-            <h2 className="settings-page-title">{t(PAGE_LABELS[page])}</h2>
-            <Page id={page} />
-          </div>
+    <ModalDialog
+      title={t('settings.title')}
+      closeLabel={t('settings.close')}
+      onClose={() => close(false)}
+      className="panel settings-panel"
+      overlayClassName="overlay"
+      overlayTestId="settings-panel"
+      closeTestId="settings-close"
+    >
+      <div className="settings-body">
+        <nav className="settings-nav" aria-label={t('settings.title')}>
+          {NAVIGATION.map((group, index) => (
+            <div key={index} className="settings-nav-group">
+              {group.title && <h2>{t(group.title)}</h2>}
+              {group.pages.map((id) => (
+                <button
+                  key={id}
+                  type="button"
+                  className={`settings-nav-item${id === page ? ' active' : ''}`}
+                  aria-current={id === page ? 'page' : undefined}
+                  data-autofocus={id === page ? true : undefined}
+                  data-testid={`settings-nav-${id}`}
+                  onClick={() => setPage(id)}
+                >
+                  {t(PAGE_LABELS[id])}
+                </button>
+              ))}
+            </div>
+          ))}
+        </nav>
+        <div className="settings-content">
+          <h2 className="settings-page-title">{t(PAGE_LABELS[page])}</h2>
+          <Page id={page} />
         </div>
       </div>
-    </div>
+    </ModalDialog>
   );
 }
 
