@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-server';
+import { screenshot } from './helpers/browser';
 import { turnState } from './helpers/chat-script';
 import { useAppFixture } from './helpers/app-fixture';
 
@@ -37,6 +38,8 @@ describe('e2e: message versions', () => {
       .toBe('2/2');
     expect(await page.getByTestId('message-assistant').count()).toBe(1);
     expect(await page.getByTestId('message-user').count()).toBe(1);
+    await answer.hover();
+    await screenshot(page, 'chat-versions');
     // The model got the same question again, without the first answer.
     const resent = app().llm.requests.at(-1)?.body.messages as { role: string }[];
     expect(resent.map((message) => message.role)).toEqual(['system', 'user']);
