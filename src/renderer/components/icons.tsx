@@ -15,10 +15,12 @@ import {
   Expand,
   FileText,
   FolderOpen,
+  MessageSquareText,
   Paperclip,
   Pencil,
   Pin,
   PinOff,
+  Plug,
   Plus,
   RefreshCw,
   RotateCcw,
@@ -27,6 +29,7 @@ import {
   SquarePen,
   Trash2,
   TriangleAlert,
+  Wrench,
   X,
   ZoomIn,
   ZoomOut,
@@ -55,6 +58,9 @@ function icon(Drawn: LucideIcon): (props: IconProps) => ReactNode {
 }
 
 export const PaperclipIcon = icon(Paperclip);
+export const PromptsIcon = icon(MessageSquareText);
+export const McpIcon = icon(Plug);
+export const ToolsIcon = icon(Wrench);
 export const CopyIcon = icon(Copy);
 export const CopyTextIcon = icon(FileText);
 export const CheckIcon = icon(Check);

@@ -9,6 +9,7 @@ import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { Popover } from '../../components/popover';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
+import { McpIcon } from '../../components/icons';
 
 type Service = InvokeResponse<'mcp.list'>['services'][number];
 type Library = InvokeResponse<'mcp.library'>;
@@ -69,6 +70,7 @@ export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
   return (
     <Popover
       label={t('mcpPicker.open')}
+      icon={<McpIcon />}
       testId="mcp-picker-open"
       open={open}
       onOpenChange={onOpenChange}

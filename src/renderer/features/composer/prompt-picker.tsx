@@ -9,6 +9,7 @@ import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { Popover } from '../../components/popover';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
+import { PromptsIcon } from '../../components/icons';
 
 type Template = InvokeResponse<'prompts.list'>[number];
 
@@ -39,6 +40,7 @@ export function PromptPicker(props: { onInsert(text: string): void }): ReactNode
   return (
     <Popover
       label={t('composer.prompts')}
+      icon={<PromptsIcon />}
       testId="prompt-picker-open"
       open={open}
       onOpenChange={onOpenChange}

@@ -10,6 +10,7 @@ import { useT } from '../../i18n/use-t';
 import type { ConversationTool } from '../../state/composer-rules';
 import { toggleValue } from '../../state/composer-rules';
 import { useApp } from '../../state/store';
+import { ToolsIcon } from '../../components/icons';
 
 /** The "Tools" button and its list (`data-testid="tool-toggle"` per tool). */
 export function ToolToggles(): ReactNode {
@@ -48,6 +49,7 @@ export function ToolToggles(): ReactNode {
   return (
     <Popover
       label={t('composer.tools')}
+      icon={<ToolsIcon />}
       testId="tool-toggles-open"
       open={open}
       onOpenChange={onOpenChange}
