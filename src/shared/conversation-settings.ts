@@ -19,9 +19,6 @@ export interface SamplingParameters {
   maxOutputTokens?: number;
 }
 
-/** A model's defaults for its conversations (the model editor, `aivory models add --temperature`). */
-export type ModelDefaults = SamplingParameters;
-
 /** The conversation's instructions: its own text, or a saved prompt (library) by id. */
 export type ConversationInstructions =
   { kind: 'text'; text: string } | { kind: 'prompt'; promptId: string };
@@ -32,6 +29,12 @@ export interface ConversationSettings extends SamplingParameters {
   /** Absent: every earlier message (within the context window). */
   contextPolicy?: ContextPolicy;
 }
+
+/**
+ * A model's defaults for its conversations, the same fields (the model editor, `aivory models add
+ * --temperature … --system … --context …`): a conversation's own value wins field by field.
+ */
+export type ModelDefaults = ConversationSettings;
 
 export const TEMPERATURE_RANGE = { min: 0, max: 2 } as const;
 export const TOP_P_RANGE = { min: 0, max: 1 } as const;

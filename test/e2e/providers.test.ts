@@ -145,6 +145,11 @@ describe('e2e: providers and model lists', () => {
     await page.getByTestId('model-list-option').click();
     expect(await page.getByTestId('model-name').inputValue()).toBe('qwen3-coder');
     await page.getByTestId('model-vision').check();
+    // Its conversations' defaults: instructions and a context policy, besides the parameters.
+    await page.getByTestId('model-default-instructions-kind-text').check();
+    await page.getByTestId('model-default-instructions-text').fill('Reply in one line.');
+    await page.getByTestId('model-default-context-messages').check();
+    await page.getByTestId('model-default-context-count').fill('2');
     await screenshot(page, 'settings-model-sibling');
     await page.getByTestId('model-save').click();
     const models = page.getByTestId('settings-model');
@@ -153,5 +158,44 @@ describe('e2e: providers and model lists', () => {
     expect(await sibling.textContent()).toContain('key sk-…6789');
     expect(await sibling.textContent()).toContain('vision');
     expect(await page.content()).not.toContain(KEY);
+
+    // A conversation with that model gets them.
+    await page.getByTestId('settings-close').click();
+    await page.getByTestId('new-chat').click();
+    const picker = page.getByTestId('model-picker');
+    const coderId = await picker
+      .locator('option', { hasText: 'qwen3-coder' })
+      .getAttribute('value');
+    await picker.selectOption(coderId ?? '');
+    for (const [text, count] of [
+      ['One', 1],
+      ['Two', 2],
+      ['Three', 3],
+    ] as const) {
+      await page.getByTestId('composer-input').fill(text);
+      await page.getByTestId('composer-send').click();
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('message-assistant')
+            .nth(count - 1)
+            .getAttribute('data-status'),
+        )
+        .toBe('complete');
+    }
+    const coder = app().llm.requests.filter(
+      (request) => request.path === '/v1/chat/completions' && request.body.model === 'qwen3-coder',
+    );
+    expect(coder).toHaveLength(3);
+    const messages = coder[2]?.body.messages as { role: string; content: string }[];
+    expect(messages[0]?.content).toContain('<conversation_instructions>\nReply in one line.');
+    // Context policy "last 2 messages": the previous exchange only, then the new question.
+    expect(messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(messages[1]?.content).toBe('Two');
   }, 90_000);
 });

@@ -28,6 +28,7 @@ describe('aivory conversations set / show', () => {
       { content: 'two' },
       { content: 'three' },
       { content: 'four' },
+      { content: 'five' },
     ]);
     const env = cliEnv(makeDataDir());
     const body = (index: number): Body => server?.requests[index]?.body as unknown as Body;
@@ -127,6 +128,24 @@ describe('aivory conversations set / show', () => {
     expect(edited.code).toBe(0);
     expect(edited.stdout).toContain('max tokens 200');
     expect(edited.stdout).not.toContain('temperature');
+
+    // The model's default instructions and context policy reach a conversation without its own.
+    const withDefaults = await runCli(
+      ['models', 'edit', modelId, '--system', 'Always answer in French.', '--context', 'last:2'],
+      env,
+    );
+    expect(withDefaults.code).toBe(0);
+    expect(withDefaults.stdout).toContain('instructions (own text), context last:2');
+    const fifth = jsonLines(
+      (await runCli(['chat', '--json', '--conversation', id, 'fifth'], env)).stdout,
+    );
+    expect(fifth[0]).toMatchObject({ type: 'turn-start', omittedMessages: 6 });
+    const sent = body(4).messages;
+    expect(sent[0]?.content).toContain('<conversation_instructions>\nAlways answer in French.');
+    expect(sent).toHaveLength(1 + 2 + 1);
+    const described = await runCli(['conversations', 'set', id], env);
+    expect(described.stdout).toContain('(model default)');
+    expect(described.stdout).toContain('context: last:2 (model default)');
   }, 90_000);
 
   it('refuses out-of-range values and unknown prompts with a clear message', async () => {

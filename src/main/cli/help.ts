@@ -21,9 +21,10 @@ Usage:
   aivory models list                   List saved models
   aivory models add --base-url URL --model NAME [--label TEXT] [--api-key KEY]
                     [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--mcp a,b] [--vision] [--default]
-                    [--temperature X] [--top-p X] [--max-tokens N]
+                    [--temperature X] [--top-p X] [--max-tokens N] [--system TEXT | --system-prompt NAME] [--context POLICY]
   aivory models edit ID [--label TEXT] [--temperature X|default] [--top-p X|default] [--max-tokens N|default]
-                                       The defaults of the model's conversations (empty: not sent)
+                    [--system TEXT | --system-prompt NAME | --clear-system] [--context all|last:N|tokens:N]
+                                       The defaults of the model's conversations (a conversation's own settings win)
   aivory models mcp ID --mcp a,b|none | --clear
                                        The MCP services checked by default for a model (marked 已删除/已停用/未同步 when they cannot run)
   aivory models remove ID

@@ -13,7 +13,12 @@ import { describeMcpDefaults } from '../services/mcp/mcp-model-defaults';
 import { parseToolList } from './chat-command';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
-import { applySamplingFlags, hasSamplingFlags, SAMPLING_OPTIONS } from './settings-flags';
+import {
+  applyConversationSettingsFlags,
+  CONVERSATION_SETTINGS_OPTIONS,
+  hasSettingsFlags,
+} from './settings-flags';
+import { formatContextPolicy } from '../../shared/conversation-settings';
 
 export async function modelsCommand(
   argv: string[],
@@ -35,7 +40,7 @@ export async function modelsCommand(
       clear: { type: 'boolean', default: false },
       vision: { type: 'boolean', default: false },
       default: { type: 'boolean', default: false },
-      ...SAMPLING_OPTIONS,
+      ...CONVERSATION_SETTINGS_OPTIONS,
     },
   });
   const [action, id] = positionals;
@@ -65,7 +70,7 @@ export async function modelsCommand(
       if (!Number.isInteger(contextWindow) || contextWindow < 1024) {
         throw usageError('--context-window must be an integer of at least 1024 tokens.');
       }
-      const defaults = applySamplingFlags({}, values);
+      const defaults = applyConversationSettingsFlags({}, values, stores.library);
       const modelId = context.ids.next('model');
       const apiKeyRef = values['api-key'] ? `model:${modelId}:api-key` : null;
       if (apiKeyRef && values['api-key']) await secrets.set(apiKeyRef, values['api-key']);
@@ -104,11 +109,11 @@ export async function modelsCommand(
       const model = models.find((candidate) => candidate.id === id);
       if (!model)
         throw new AivoryError('not-found', `No saved model with id ${id ?? '(missing)'}.`);
-      if (!hasSamplingFlags(values) && values.label === undefined)
+      if (!hasSettingsFlags(values) && values.label === undefined)
         throw usageError(
-          'Usage: aivory models edit ID [--label TEXT] [--temperature X|default] [--top-p X|default] [--max-tokens N|default]',
+          'Usage: aivory models edit ID [--label TEXT] [--temperature X|default] [--top-p X|default] [--max-tokens N|default] [--system TEXT | --system-prompt NAME | --clear-system] [--context all|last:N|tokens:N]',
         );
-      const defaults = applySamplingFlags(model.defaults ?? {}, values);
+      const defaults = applyConversationSettingsFlags(model.defaults ?? {}, values, stores.library);
       const edited: ModelConfig = { ...model, label: values.label ?? model.label };
       delete edited.defaults;
       if (Object.keys(defaults).length > 0) edited.defaults = defaults;
@@ -136,10 +141,21 @@ export async function modelsCommand(
   }
 }
 
-/** `\ttemperature 0.2, top_p 0.9, max tokens 512`, or '' for a model without defaults. */
+/**
+ * `\tdefaults: temperature 0.2, top_p 0.9, max tokens 512, instructions, context last:20`, or ''
+ * for a model without defaults.
+ */
 function describeDefaults(model: ModelConfig): string {
   const defaults = model.defaults ?? {};
   const parts = [
+    defaults.systemPrompt === undefined
+      ? null
+      : defaults.systemPrompt.kind === 'text'
+        ? 'instructions (own text)'
+        : `instructions (saved prompt ${defaults.systemPrompt.promptId})`,
+    defaults.contextPolicy === undefined
+      ? null
+      : `context ${formatContextPolicy(defaults.contextPolicy)}`,
     defaults.temperature === undefined ? null : `temperature ${defaults.temperature}`,
     defaults.topP === undefined ? null : `top_p ${defaults.topP}`,
     defaults.maxOutputTokens === undefined ? null : `max tokens ${defaults.maxOutputTokens}`,

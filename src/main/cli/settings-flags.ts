@@ -62,6 +62,17 @@ export function hasSamplingFlags(flags: SamplingFlags): boolean {
   return SAMPLING_FLAGS.some(([flag]) => flags[flag] !== undefined);
 }
 
+/** Whether any settings flag was given (sampling, instructions or context). */
+export function hasSettingsFlags(flags: ConversationSettingsFlags): boolean {
+  return (
+    hasSamplingFlags(flags) ||
+    flags.system !== undefined ||
+    flags['system-prompt'] !== undefined ||
+    flags['clear-system'] === true ||
+    flags.context !== undefined
+  );
+}
+
 /** `current` with the sampling flags applied: a number sets, `default` removes. */
 export function applySamplingFlags<T extends SamplingParameters>(
   current: T,
@@ -149,15 +160,23 @@ const show = (value: number | undefined, fallback: number | undefined): string =
 /** Every setting, with what an unset one falls back to (`aivory conversations set`). */
 export function describeConversationSettings(
   settings: ConversationSettings,
-  modelDefaults: SamplingParameters | undefined,
+  modelDefaults: ConversationSettings | undefined,
   prompts: Pick<PromptTemplateStore, 'getPromptTemplate'>,
 ): string {
+  const modelInstructions =
+    settings.systemPrompt === undefined && modelDefaults?.systemPrompt !== undefined
+      ? `${describeInstructions({ systemPrompt: modelDefaults.systemPrompt }, prompts)} (model default)`
+      : null;
+  const modelContext =
+    settings.contextPolicy === undefined && modelDefaults?.contextPolicy !== undefined
+      ? `${formatContextPolicy(modelDefaults.contextPolicy)} (model default)`
+      : null;
   return `${[
-    `system prompt: ${describeInstructions(settings, prompts)}`,
+    `system prompt: ${modelInstructions ?? describeInstructions(settings, prompts)}`,
     `temperature: ${show(settings.temperature, modelDefaults?.temperature)}`,
     `top_p: ${show(settings.topP, modelDefaults?.topP)}`,
     `max tokens: ${show(settings.maxOutputTokens, modelDefaults?.maxOutputTokens)}`,
-    `context: ${formatContextPolicy(settings.contextPolicy)}`,
+    `context: ${modelContext ?? formatContextPolicy(settings.contextPolicy)}`,
   ].join('\n')}\n`;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A turn's effective settings: the conversation's own over the model's defaults over none
- * (`effectiveSampling`), its instructions (own text or a saved prompt, which may have been
+ * (`effectiveSampling`; instructions and the context policy the same way), its instructions (own text or a saved prompt, which may have been
  * deleted since: then none, said in the log, the dialog and `aivory conversations show`), and
  * the section those instructions add to the system prompt, after the main prompt's own text.
  */
@@ -41,12 +41,18 @@ export function resolveTurnSettings(
   modelDefaults: ModelDefaults | undefined,
   prompts: Pick<PromptTemplateStore, 'getPromptTemplate'> | undefined,
 ): TurnSettings {
-  const instructions = resolveInstructions(settings, prompts);
+  // Instructions and the context policy: the conversation's own, else the model's.
+  const chosen =
+    settings.systemPrompt === undefined && modelDefaults?.systemPrompt !== undefined
+      ? { systemPrompt: modelDefaults.systemPrompt }
+      : settings;
+  const instructions = resolveInstructions(chosen, prompts);
+  const contextPolicy = settings.contextPolicy ?? modelDefaults?.contextPolicy;
   return {
     sampling: effectiveSampling(settings, modelDefaults),
     instructions: instructions.text,
     promptMissing: instructions.promptMissing,
-    contextPolicy: settings.contextPolicy,
+    contextPolicy,
   };
 }
 

@@ -6,6 +6,11 @@ export const CONV_SETTINGS_EN = {
   'convSettings.close': 'Close',
   'convSettings.loading': 'Loading…',
   'convSettings.instructions': 'Instructions (system prompt)',
+  'convSettings.instructionsModelDefault':
+    'The model adds its own default instructions (model settings) unless this conversation has its own.',
+  'convSettings.contextModelDefault':
+    'Model default: {policy} (choose another policy to override it).',
+  'models.defaultsParametersHelp': 'Empty: not sent (the server decides).',
   'convSettings.instructionsHelp':
     "Added after the app's own system prompt, for this conversation only.",
   'convSettings.instructions.none': 'None',
@@ -43,5 +48,6 @@ export const CONV_SETTINGS_EN = {
   'convSettings.info.unreported': '{count} answers without token counts from the server',
   'chat.omittedMessages': '{count} earlier messages not sent (context policy)',
   'models.defaults': 'Defaults for conversations',
-  'models.defaultsHelp': 'Empty: not sent (the server decides). A conversation can set its own.',
+  'models.defaultsHelp':
+    'What this model’s conversations start with: instructions, parameters and how much history to send. A conversation can set its own.',
 } as const;

@@ -8,6 +8,10 @@ export const CONV_SETTINGS_ZH: Record<keyof typeof CONV_SETTINGS_EN, string> = {
   'convSettings.close': '关闭',
   'convSettings.loading': '加载中…',
   'convSettings.instructions': '指令（系统提示词）',
+  'convSettings.instructionsModelDefault':
+    '除非此对话有自己的指令，否则使用模型的默认指令（模型设置）。',
+  'convSettings.contextModelDefault': '模型默认：{policy}（选择其他策略以覆盖）。',
+  'models.defaultsParametersHelp': '留空：不发送（由服务器决定）。',
   'convSettings.instructionsHelp': '附加在应用自身的系统提示词之后，仅用于本对话。',
   'convSettings.instructions.none': '无',
   'convSettings.instructions.text': '自定义文本',
@@ -43,5 +47,5 @@ export const CONV_SETTINGS_ZH: Record<keyof typeof CONV_SETTINGS_EN, string> = {
   'convSettings.info.unreported': '{count} 个回答没有服务器提供的 token 统计',
   'chat.omittedMessages': '{count} 条较早的消息未发送（上下文策略）',
   'models.defaults': '对话默认参数',
-  'models.defaultsHelp': '留空：不发送（由服务器决定）。对话可以设置自己的值。',
+  'models.defaultsHelp': '此模型的对话默认使用的指令、参数和发送的历史。对话可以设置自己的值。',
 };

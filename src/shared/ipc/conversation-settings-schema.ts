@@ -62,14 +62,6 @@ export const instructionsSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 
-export const modelDefaultsSchema: z.ZodType<ModelDefaults> = z
-  .object({
-    temperature: temperature.optional(),
-    topP: topP.optional(),
-    maxOutputTokens: maxOutputTokens.optional(),
-  })
-  .strict();
-
 export const conversationSettingsSchema: z.ZodType<ConversationSettings> = z
   .object({
     systemPrompt: instructionsSchema.optional(),
@@ -79,3 +71,6 @@ export const conversationSettingsSchema: z.ZodType<ConversationSettings> = z
     contextPolicy: contextPolicySchema.optional(),
   })
   .strict();
+
+/** A model's defaults: the same fields as a conversation's settings. */
+export const modelDefaultsSchema: z.ZodType<ModelDefaults> = conversationSettingsSchema;

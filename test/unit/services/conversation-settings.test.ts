@@ -57,11 +57,19 @@ describe('conversation settings bounds', () => {
     expect(conversationSettingsSchema.safeParse(settings).success).toBe(valid);
   });
 
-  it('model defaults take only the three parameters', () => {
+  it('model defaults take the same fields and bounds as a conversation, nothing else', () => {
     expect(modelDefaultsSchema.safeParse({ temperature: 1, topP: 0.5 }).success).toBe(true);
     expect(
-      modelDefaultsSchema.safeParse({ systemPrompt: { kind: 'text', text: 'x' } }).success,
+      modelDefaultsSchema.safeParse({
+        systemPrompt: { kind: 'text', text: 'x' },
+        contextPolicy: { kind: 'messages', count: 10 },
+      }).success,
+    ).toBe(true);
+    expect(modelDefaultsSchema.safeParse({ temperature: 3 }).success).toBe(false);
+    expect(
+      modelDefaultsSchema.safeParse({ systemPrompt: { kind: 'text', text: ' ' } }).success,
     ).toBe(false);
+    expect(modelDefaultsSchema.safeParse({ seed: 1 }).success).toBe(false);
   });
 
   it('names the field and the bound', () => {
@@ -91,6 +99,32 @@ describe('effective settings', () => {
     expect(effectiveSampling({ temperature: 0 }, { temperature: 1 })).toEqual({ temperature: 0 });
     expect(effectiveSampling({}, undefined)).toEqual({});
     expect(effectiveSampling({ topP: 0.9 }, {})).toEqual({ topP: 0.9 });
+  });
+
+  it('a model default gives instructions and the context policy to conversations without their own', () => {
+    const model = {
+      systemPrompt: { kind: 'text' as const, text: 'Answer in French.' },
+      contextPolicy: { kind: 'messages' as const, count: 4 },
+      temperature: 0.3,
+    };
+    expect(resolveTurnSettings({}, model, undefined)).toEqual({
+      instructions: 'Answer in French.',
+      promptMissing: false,
+      sampling: { temperature: 0.3 },
+      contextPolicy: { kind: 'messages', count: 4 },
+    });
+    const own = resolveTurnSettings(
+      {
+        systemPrompt: { kind: 'text', text: 'Answer in German.' },
+        contextPolicy: { kind: 'tokens', budget: 2000 },
+      },
+      model,
+      undefined,
+    );
+    expect(own).toMatchObject({
+      instructions: 'Answer in German.',
+      contextPolicy: { kind: 'tokens', budget: 2000 },
+    });
   });
 
   it('reads a saved prompt, and runs without one that was deleted', () => {

@@ -13,9 +13,9 @@ import { ChatSettingsIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { FieldErrors, SaveState } from '../settings/form-controls';
-import { Field, FieldErrorText, SaveRow } from '../settings/form-controls';
+import { SaveRow } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
-import { SamplingFields } from './sampling-fields';
+import { SettingsFields } from './settings-fields';
 import type { SettingsText } from './settings-form';
 import { parseSettings, settingsText } from './settings-form';
 
@@ -107,7 +107,19 @@ export function ConversationSettingsDialog(props: {
         <p className="muted">{t('convSettings.loading')}</p>
       ) : (
         <>
-          <SettingsForm view={view} form={form} errors={errors} onChange={change} />
+          <SettingsFields
+            form={form}
+            errors={errors}
+            onChange={change}
+            prompts={view.prompts}
+            promptMissing={view.promptMissing}
+            defaults={view.modelDefaults}
+            parametersHint={
+              view.modelLabel === null
+                ? t('convSettings.parametersHelpNoModel')
+                : t('convSettings.parametersHelp', { model: view.modelLabel })
+            }
+          />
           <SaveRow
             state={state}
             testId="conv-settings-save"
@@ -127,137 +139,6 @@ export function ConversationSettingsDialog(props: {
         </>
       )}
     </ModalDialog>
-  );
-}
-
-function SettingsForm(props: {
-  view: ConversationSettingsView;
-  form: SettingsText;
-  errors: FieldErrors;
-  onChange<K extends keyof SettingsText>(field: K, value: SettingsText[K]): void;
-}): ReactNode {
-  const t = useT();
-  const { view, form, errors, onChange } = props;
-  return (
-    <div className="conversation-settings-form">
-      <fieldset className="settings-fieldset">
-        <legend>{t('convSettings.instructions')}</legend>
-        <p className="field-hint">{t('convSettings.instructionsHelp')}</p>
-        <div className="radio-row" role="radiogroup">
-          {(['none', 'text', 'prompt'] as const).map((kind) => (
-            <label key={kind} className="inline">
-              <input
-                type="radio"
-                name="conv-instructions"
-                data-testid={`conv-instructions-kind-${kind}`}
-                checked={form.instructions === kind}
-                onChange={() => onChange('instructions', kind)}
-              />
-              <span>{t(`convSettings.instructions.${kind}`)}</span>
-            </label>
-          ))}
-        </div>
-        {view.promptMissing && (
-          <p className="field-error" role="alert" data-testid="conv-prompt-missing">
-            {t('convSettings.promptMissing')}
-          </p>
-        )}
-        {form.instructions === 'text' && (
-          <>
-            <textarea
-              className="conv-instructions-text"
-              data-testid="conv-instructions-text"
-              aria-label={t('convSettings.instructions')}
-              rows={6}
-              value={form.text}
-              onChange={(event) => onChange('text', event.target.value)}
-            />
-            <FieldErrorText error={errors.text} testId="conv-instructions-text-error" />
-          </>
-        )}
-        {form.instructions === 'prompt' &&
-          (view.prompts.length === 0 ? (
-            <p className="muted">{t('convSettings.noPrompts')}</p>
-          ) : (
-            <>
-              <select
-                data-testid="conv-instructions-prompt"
-                aria-label={t('convSettings.instructions.prompt')}
-                value={form.promptId}
-                onChange={(event) => onChange('promptId', event.target.value)}
-              >
-                <option value="">{t('convSettings.choosePrompt')}</option>
-                {view.prompts.map((prompt) => (
-                  <option key={prompt.id} value={prompt.id}>
-                    {prompt.title}
-                  </option>
-                ))}
-              </select>
-              <FieldErrorText error={errors.promptId} testId="conv-instructions-prompt-error" />
-            </>
-          ))}
-      </fieldset>
-      <fieldset className="settings-fieldset">
-        <legend>{t('convSettings.parameters')}</legend>
-        <p className="field-hint">
-          {view.modelLabel === null
-            ? t('convSettings.parametersHelpNoModel')
-            : t('convSettings.parametersHelp', { model: view.modelLabel })}
-        </p>
-        <SamplingFields
-          value={form}
-          defaults={view.modelDefaults}
-          errors={errors}
-          testIdPrefix="conv"
-          onChange={(field, text) => onChange(field, text)}
-        />
-      </fieldset>
-      <fieldset className="settings-fieldset">
-        <legend>{t('convSettings.context')}</legend>
-        <div className="radio-column" role="radiogroup">
-          {(['all', 'messages', 'tokens'] as const).map((kind) => (
-            <label key={kind} className="inline">
-              <input
-                type="radio"
-                name="conv-context"
-                data-testid={`conv-context-${kind}`}
-                checked={form.context === kind}
-                onChange={() => onChange('context', kind)}
-              />
-              <span>{t(`convSettings.context.${kind}`)}</span>
-            </label>
-          ))}
-        </div>
-        {form.context === 'messages' && (
-          <Field
-            label="convSettings.context.count"
-            testId="conv-context-count"
-            error={errors.count}
-          >
-            <input
-              data-testid="conv-context-count"
-              inputMode="numeric"
-              value={form.count}
-              onChange={(event) => onChange('count', event.target.value)}
-            />
-          </Field>
-        )}
-        {form.context === 'tokens' && (
-          <Field
-            label="convSettings.context.budget"
-            testId="conv-context-budget"
-            error={errors.budget}
-          >
-            <input
-              data-testid="conv-context-budget"
-              inputMode="numeric"
-              value={form.budget}
-              onChange={(event) => onChange('budget', event.target.value)}
-            />
-          </Field>
-        )}
-      </fieldset>
-    </div>
   );
 }
 

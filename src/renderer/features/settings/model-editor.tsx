@@ -8,7 +8,7 @@
  */
 import { originOf } from '../../../shared/url-origin';
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ToolMode } from '../../../shared/dto';
 import type { InvokeRequest, InvokeResponse } from '../../../shared/ipc-contract';
 import type { ListedModel, ProviderPreset } from '../../../shared/provider-presets';
@@ -23,9 +23,9 @@ import type { FieldErrors, SaveState } from './form-controls';
 import { Field, SaveRow } from './form-controls';
 import { checkInteger, checkRequired, checkUrl, errorMessage, fieldOfError } from './form-rules';
 import { useFormErrors } from './use-form-errors';
-import { SamplingFields } from '../conversations/sampling-fields';
-import type { SamplingText } from '../conversations/settings-form';
-import { parseSampling, samplingText } from '../conversations/settings-form';
+import { SettingsFields } from '../conversations/settings-fields';
+import type { SettingsText } from '../conversations/settings-form';
+import { parseSettings, settingsText } from '../conversations/settings-form';
 
 type ModelView = InvokeResponse<'models.save'>;
 type Check = InvokeResponse<'models.test'>;
@@ -69,7 +69,20 @@ export function ModelEditor(props: {
   const [context, setContext] = useState(String(start?.contextWindow ?? DEFAULT_CONTEXT_WINDOW));
   const [tools, setTools] = useState<string[] | null>(saved?.defaultTools ?? null);
   const [services, setServices] = useState<string[] | null>(saved?.defaultMcpServices ?? null);
-  const [defaults, setDefaults] = useState<SamplingText>(samplingText(saved?.defaults ?? {}));
+  const [defaults, setDefaults] = useState<SettingsText>(settingsText(saved?.defaults ?? {}));
+  const [prompts, setPrompts] = useState<{ id: string; title: string }[]>([]);
+  useEffect(() => {
+    // The saved prompts the default instructions may name (none shown until they arrive).
+    if (!bridge) return;
+    let live = true;
+    bridge.invoke('prompts.list').then(
+      (list) => live && setPrompts(list.map(({ id, title }) => ({ id, title }))),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [bridge]);
   const { errors, setErrors, edited } = useFormErrors();
   const [state, setState] = useState<SaveState>('idle');
   const [check, setCheck] = useState<Check | null>(null);
@@ -87,7 +100,7 @@ export function ModelEditor(props: {
     template !== null && template.apiKeyMasked !== null && apiKey.trim() === '' ? template : null;
   const templateKeyApplies =
     templateKey !== null && originOf(baseUrl.trim()) === originOf(templateKey.baseUrl);
-  const parsedDefaults = parseSampling(defaults);
+  const parsedDefaults = parseSettings(defaults);
   const request = (): InvokeRequest<'models.save'> => ({
     ...(parsedDefaults.ok ? { defaults: parsedDefaults.value } : {}),
     ...(saved ? { id: saved.id } : {}),
@@ -286,12 +299,14 @@ export function ModelEditor(props: {
       <fieldset className="settings-fieldset" data-testid="model-defaults">
         <legend>{t('models.defaults')}</legend>
         <p className="field-hint">{t('models.defaultsHelp')}</p>
-        <SamplingFields
-          value={defaults}
+        <SettingsFields
+          form={defaults}
           errors={errors}
-          testIdPrefix="model-default"
+          prompts={prompts}
+          parametersHint={t('models.defaultsParametersHelp')}
+          idPrefix="model-default"
           onChange={(field, text) =>
-            edited(field, (value: string) =>
+            edited(field, (value: SettingsText[typeof field]) =>
               setDefaults((previous) => ({ ...previous, [field]: value })),
             )(text)
           }
