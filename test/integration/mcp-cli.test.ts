@@ -5,7 +5,7 @@
  * namespaced tool.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EverythingServer } from '../support/mcp-everything-server';
 import { EVERYTHING_SCRIPT, startEverythingServer } from '../support/mcp-everything-server';
@@ -13,6 +13,7 @@ import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import { cliEnv, jsonLines, makeDataDir, runCli } from '../support/run-cli';
 
 const SECRET = 'sk-mcp-secret-value-123456789';
+const STDIO_CHILD = resolve('test/support/mcp-stdio-child.ts');
 
 describe('aivory mcp with server-everything', () => {
   let server: EverythingServer;
@@ -109,16 +110,25 @@ describe('aivory mcp with server-everything', () => {
     expect(image.code).toBe(0);
     expect(image.stderr).toMatch(/📎 everything-get-tiny-image-1\.png → /);
 
-    // A tool set to "ask" is refused when nobody can answer, and runs with --approve all.
-    await runCli(['mcp', 'approval', 'everything', 'echo', 'ask'], env);
-    const refused = await runCli(['mcp', 'call', 'everything', 'echo', '{"message":"x"}'], env);
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toContain('needs the user');
-    const approved = await runCli(
-      ['mcp', 'call', 'everything', 'echo', '{"message":"x"}', '--approve', 'all'],
-      env,
+    // A tool that does not exist is named as such, with the tools the service has.
+    const nosuch = await runCli(['mcp', 'call', 'everything', 'nosuch', '{}'], env);
+    expect(nosuch.code).toBe(2);
+    expect(nosuch.stderr).toMatch(
+      /Service everything has no tool named nosuch\. Its tools: .*echo/,
     );
-    expect(approved.stdout).toBe('Echo: x\n');
+    expect(nosuch.stderr).not.toContain('must be enabled');
+
+    // `mcp call` is the user's own action: a tool set to "ask" runs without a prompt (no
+    // terminal here, and no --approve), while "deny" still refuses, saying why.
+    await runCli(['mcp', 'approval', 'everything', 'echo', 'ask'], env);
+    const asked = await runCli(['mcp', 'call', 'everything', 'echo', '{"message":"x"}'], env);
+    expect(asked).toMatchObject({ code: 0, stdout: 'Echo: x\n', stderr: '' });
+    await runCli(['mcp', 'approval', 'everything', 'echo', 'deny'], env);
+    const denied = await runCli(['mcp', 'call', 'everything', 'echo', '{"message":"x"}'], env);
+    expect(denied.code).toBe(1);
+    expect(denied.stdout).toContain(
+      'echo of "everything" is blocked: its approval policy is "deny"',
+    );
     await runCli(['mcp', 'approval', 'everything', 'echo', 'default'], env);
 
     const llm = await startScriptedLlmServer([
@@ -180,6 +190,71 @@ describe('aivory mcp with server-everything', () => {
       'mcp: all enabled\n',
     );
   }, 240_000);
+
+  it('takes option values starting with "-", names with spaces, and says when a server offers no prompts', async () => {
+    const local = cliEnv(makeDataDir());
+    await runCli(['settings', 'set', 'mcp.allowLocalCommands', 'true'], local);
+    const name = "Notes Ω/2 it's";
+    // `--arg --import`: node:util parseArgs alone calls this "ambiguous".
+    const added = await runCli(
+      [
+        'mcp',
+        'add',
+        '--name',
+        name,
+        '--command',
+        process.execPath,
+        '--arg',
+        '--import',
+        '--arg',
+        'tsx',
+        '--arg',
+        STDIO_CHILD,
+        '--description',
+        'A tiny stdio server.',
+      ],
+      local,
+    );
+    expect(added.code).toBe(0);
+    const word = `'Notes Ω/2 it'\\''s'`;
+    expect(added.stdout).toContain(
+      `Next: aivory mcp test ${word}, then aivory mcp sync ${word} --accept, then aivory mcp enable ${word}.`,
+    );
+    expect(added.stderr).toContain(`runs "${process.execPath} --import tsx ${STDIO_CHILD}"`);
+    expect((await runCli(['mcp', 'sync', name, '--accept'], local)).code).toBe(0);
+    expect((await runCli(['mcp', 'enable', name], local)).code).toBe(0);
+
+    const prompts = await runCli(['mcp', 'prompts', name], local);
+    expect(prompts).toMatchObject({ code: 0, stdout: `${name} offers no prompts.\n` });
+    const resources = await runCli(['mcp', 'resources', name], local);
+    expect(resources.stdout).toBe(`${name} offers no resources.\n`);
+
+    const llm = await startScriptedLlmServer([{ content: 'Nothing to call.' }]);
+    try {
+      const chat = await runCli(
+        [
+          'chat',
+          '--base-url',
+          llm.baseUrl,
+          '--model',
+          'm',
+          '--tool-mode',
+          'prompt',
+          '--tools',
+          'none',
+          '--mcp',
+          ` ${name} ,`,
+          'Hello',
+        ],
+        local,
+      );
+      expect(chat.code).toBe(0);
+      const system = (llm.requests[0]?.body.messages as { content: string }[])[0]?.content ?? '';
+      expect(system).toMatch(/### \S+__echo\n/);
+    } finally {
+      await llm.close();
+    }
+  }, 120_000);
 
   it('runs a local command (stdio) server only once allowed, and keeps its stderr in a log', async () => {
     const local = cliEnv(makeDataDir());

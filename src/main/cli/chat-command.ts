@@ -73,7 +73,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   );
   // What the user chose for this turn; the chat service decides the turn's tools from it.
   const tools = parseToolList(values.tools);
-  const mcpServices = values.mcp === undefined ? undefined : parseToolList(values.mcp);
+  const mcpServices = parseServiceList(values.mcp);
   for (const name of mcpServices ?? []) context.mcp.get(name);
   const approve = cliApprover(values.approve, io);
   const controller = new AbortController();
@@ -163,9 +163,25 @@ function parseMode(value: string | undefined): TurnMode {
   throw new AivoryError('invalid-input', `--mode must be fast, normal or deep, not "${value}".`);
 }
 
-/** `a,b c` → ['a','b','c']; "none" → [] (no tools); absent → undefined (defaults). */
+/**
+ * `--tools a,b c` → ['a','b','c'] (tool names have no spaces: commas or spaces separate them);
+ * "none" → [] (no tools); absent → undefined (defaults).
+ */
 export function parseToolList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const names = value.split(/[\s,]+/).filter((name) => name !== '');
+  return noneMeansEmpty(value.split(/[\s,]+/));
+}
+
+/**
+ * `--mcp "Notes Ω/2, files"` → ['Notes Ω/2', 'files']: service names may hold spaces, so only
+ * commas separate them (each name trimmed); "none" → []; absent → undefined (defaults).
+ */
+export function parseServiceList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return noneMeansEmpty(value.split(',').map((name) => name.trim()));
+}
+
+function noneMeansEmpty(parts: string[]): string[] {
+  const names = parts.filter((name) => name !== '');
   return names.length === 1 && names[0] === 'none' ? [] : names;
 }

@@ -44,11 +44,12 @@ Usage:
   aivory memories confirm ID | edit ID TEXT | archive ID | restore ID | delete ID
   aivory mcp add --name N --url URL --description D [--icon I] [--header 'K: V']… [--timeout S] [--max-timeout S] [--transport streamable-http|sse]
   aivory mcp add --name N --command CMD [--arg A]… [--env K=V]… --description D   (stdio; needs settings mcp.allowLocalCommands true)
+                                       A value may start with "-": --command npx --arg -y --arg some-server
   aivory mcp edit N [--name N2] [--url URL] [--description D] [--icon I] [--header 'K: V']… [--timeout S] …
                                        (headers given replace the saved ones; a new address needs a new test)
   aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
   aivory mcp approval N TOOL ask|allow|allow-even-after-web|deny|default
-  aivory mcp call N TOOL JSON [--approve all|none|ask]
+  aivory mcp call N TOOL JSON          Call a tool yourself: no approval prompt (your call is the approval); a tool set to deny refuses
   aivory mcp prompts N | prompt N NAME [key=value]… | resources N | resource N URI
                                        Your MCP services: test, sync with a diff to accept, approvals, calls
   aivory doctor [--model NAME] [--json]
@@ -67,15 +68,16 @@ chat options:
   --tool-mode MODE        native (API function calling) or prompt (<tool_call> text)   [AIVORY_TOOL_MODE]
   --vision                The model takes images: attached images go to it as images   [AIVORY_VISION=1]
   --mode MODE             fast (12 tool calls) | normal (48) | deep (150)             default: normal
-  --tools a,b,c           Tools for this turn; "none" for no tools                     default: the model's defaults + the conversation's switches
+  --tools a,b,c           Tools for this turn (commas or spaces); "none" for no tools  default: the model's defaults + the conversation's switches
   --conversation ID       Continue a conversation (default: start a new one)
   --regenerate            With --conversation and no MESSAGE: write a new version of its last answer
   --edit MESSAGE_ID       With --conversation: ask that question again as MESSAGE (a new version; the conversation forks there)
   --attach FILE           Attach a file (repeatable; ≤ 10 files, 40 MiB each): staged in the sandbox's
                           /workspace/uploads, small text files shown to the model (images too, to a vision
                           model: ≤ 8 per message, 20 MB each), images usable by image_generate
-  --mcp N[,N…]            Offer these MCP services' accepted tools (default: the model's MCP defaults, else every enabled service)
-  --approve all|none|ask  Answer MCP approval prompts (default: ask on a terminal, none otherwise)
+  --mcp N[,N…]            Offer these MCP services' accepted tools; names (or ids) split on commas only, so
+                          --mcp "Notes Ω/2,files" works; "none" for none (default: the model's MCP defaults, else every enabled service)
+  --approve all|none|ask  Answer the model's MCP approval prompts (default: ask on a terminal, none otherwise)
   --json                  Print one JSON event per line (the TurnEvent union, "type" first)
   --show-reasoning        Print the model's reasoning (dimmed, on stderr)
   After the answer, the tokens the provider counted (dimmed, on stderr): "1,234 tokens in · 56 out".

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { AivoryError } from '../../shared/errors';
-import type { McpApprovalPolicy, McpToolChange } from '../../shared/mcp';
+import type { McpApprovalPolicy, McpService, McpToolChange } from '../../shared/mcp';
 import type { AppContext } from '../services/app-context';
 import { describeChange } from '../services/mcp/mcp-diff';
 import type { McpServiceInput } from '../services/mcp/mcp-service-input';
@@ -13,7 +13,7 @@ import { buildEntries } from '../services/mcp/mcp-turn-tools';
 import { SCRATCH_CONVERSATION_ID } from '../services/tool-preparation';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { join } from 'node:path';
-import { cliApprover } from './cli-approver';
+import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
@@ -29,27 +29,30 @@ const APPROVAL_POLICIES: readonly string[] = [
 const USAGE =
   'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
 
+const MCP_OPTIONS = {
+  name: { type: 'string' },
+  url: { type: 'string' },
+  icon: { type: 'string' },
+  description: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  'max-timeout': { type: 'string' },
+  transport: { type: 'string' },
+  command: { type: 'string' },
+  arg: { type: 'string', multiple: true },
+  env: { type: 'string', multiple: true },
+  accept: { type: 'boolean', default: false },
+  'keep-headers': { type: 'boolean', default: false },
+  approve: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
-    args: argv,
+    // `--arg -y`: the token after a value-taking option is its value, even when it starts with -.
+    args: joinOptionValues(argv, MCP_OPTIONS),
     allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      url: { type: 'string' },
-      icon: { type: 'string' },
-      description: { type: 'string' },
-      header: { type: 'string', multiple: true },
-      timeout: { type: 'string' },
-      'max-timeout': { type: 'string' },
-      transport: { type: 'string' },
-      command: { type: 'string' },
-      arg: { type: 'string', multiple: true },
-      env: { type: 'string', multiple: true },
-      accept: { type: 'boolean', default: false },
-      'keep-headers': { type: 'boolean', default: false },
-      approve: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
+    options: MCP_OPTIONS,
   });
   const [action, name, ...rest] = positionals;
   const services = context.mcp;
@@ -68,12 +71,13 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
               ...(values['keep-headers'] ? { keepHeaders: true } : {}),
             });
       if (notice) io.stderr(`Notice: ${notice}\n`);
+      const word = shellWord(service.name);
       print(
         values.json
           ? JSON.stringify(service)
           : action === 'edit'
-            ? `Updated ${service.name}${service.testState === 'untested' ? ` (test it again: aivory mcp test ${service.name})` : ''}.`
-            : `Added ${service.name} (${service.id}). Next: aivory mcp test ${service.name}, then aivory mcp sync ${service.name} --accept, then aivory mcp enable ${service.name}.`,
+            ? `Updated ${service.name}${service.testState === 'untested' ? ` (test it again: aivory mcp test ${word})` : ''}.`
+            : `Added ${service.name} (${service.id}). Next: aivory mcp test ${word}, then aivory mcp sync ${word} --accept, then aivory mcp enable ${word}.`,
       );
       return EXIT_OK;
     }
@@ -144,7 +148,10 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
     case 'prompts':
     case 'resources': {
       const library = await services.library(required(name), signal);
+      const offered = action === 'prompts' ? library.prompts : library.resources;
       if (values.json) print(JSON.stringify(library));
+      else if (offered.length === 0)
+        print(`${services.get(required(name)).name} offers no ${action}.`);
       else if (action === 'prompts')
         for (const prompt of library.prompts)
           print(
@@ -181,7 +188,13 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
   }
 }
 
-/** `call SERVICE TOOL JSON`: one call with the same approval, timeout and cap rules as a turn. */
+/** Tools named in "has no tool named" (the rest are counted). */
+const LISTED_TOOLS = 20;
+
+/**
+ * `call SERVICE TOOL JSON`: one call with the same timeout and cap rules as a turn. It is the
+ * user's own explicit action, so it asks no approval; a tool set to `deny` still refuses.
+ */
 async function callTool(
   context: AppContext,
   io: CliIo,
@@ -201,6 +214,8 @@ async function callTool(
   if (typeof args !== 'object' || args === null || Array.isArray(args))
     throw new AivoryError('invalid-input', 'The tool arguments must be a JSON object.');
   const service = context.mcp.get(serviceName);
+  if (approveFlag !== undefined)
+    io.stderr('Notice: mcp call asks no approval (running it is yours); --approve is ignored.\n');
   const dependencies = {
     services: context.mcp,
     store: context.stores.mcp,
@@ -212,23 +227,41 @@ async function callTool(
   const entry = buildEntries(dependencies, new Set()).find(
     (candidate) => candidate.serviceId === service.id && candidate.mcpTool === toolName,
   );
-  if (!entry) {
-    throw new AivoryError(
-      'invalid-input',
-      `${toolName} of "${service.name}" cannot be called: the service must be enabled and synced, and the tool accepted (aivory mcp diff ${service.name}).`,
-    );
-  }
-  const approve = cliApprover(approveFlag, io);
-  const output = await entry.tool.execute(args, {
+  if (!entry) throw notCallable(context, service, toolName);
+  const output = await entry.callAsUser(args as Record<string, unknown>, {
     conversationId: null,
     signal,
     logger: context.logger,
-    ...(approve ? { approve } : {}),
   });
   io.stdout(`${output.content}\n`);
   for (const artifact of output.artifacts ?? [])
     io.stderr(`📎 ${artifact.name} → ${artifact.path}\n`);
   return output.isError ? EXIT_FAILED : EXIT_OK;
+}
+
+/** Why `mcp call` cannot run the tool: it does not exist, or it is not callable yet. */
+function notCallable(context: AppContext, service: McpService, toolName: string): AivoryError {
+  const word = shellWord(service.name);
+  const offered = context.mcp
+    .tools(service.id)
+    .flatMap((tool) => (tool.latest !== null || tool.accepted !== null ? [tool.name] : []));
+  if (!offered.includes(toolName)) {
+    const more = offered.length - LISTED_TOOLS;
+    const listed =
+      service.syncedAt === null
+        ? ` (it has never been synced: aivory mcp sync ${word})`
+        : offered.length === 0
+          ? ' (its last sync found no tools)'
+          : `. Its tools: ${offered.slice(0, LISTED_TOOLS).join(', ')}${more > 0 ? ` and ${more} more (aivory mcp tools ${word})` : ''}`;
+    return new AivoryError(
+      'not-found',
+      `Service ${service.name} has no tool named ${toolName}${listed}.`,
+    );
+  }
+  return new AivoryError(
+    'invalid-input',
+    `${toolName} of "${service.name}" cannot be called: the service must be enabled and synced, and the tool accepted (aivory mcp diff ${word}).`,
+  );
 }
 
 function describeService(service: McpServiceView): string {
@@ -240,7 +273,7 @@ function describeService(service: McpServiceView): string {
   const where = service.url ?? [service.command, ...service.args].join(' ');
   const extra = [
     service.pendingChanges > 0
-      ? `${service.pendingChanges} changes to review (aivory mcp diff ${service.name})`
+      ? `${service.pendingChanges} changes to review (aivory mcp diff ${shellWord(service.name)})`
       : null,
     service.stale ? 'the server reported changed tools: sync again' : null,
   ].filter((item) => item !== null);
@@ -261,7 +294,7 @@ function printChanges(
   print(
     accepted
       ? 'Accepted: these tools can be called now.'
-      : `New and changed tools cannot be called until you accept: aivory mcp accept ${name}`,
+      : `New and changed tools cannot be called until you accept: aivory mcp accept ${shellWord(name)}`,
   );
 }
 

@@ -10,7 +10,7 @@ import { maskSecret } from '../adapters/secrets/file-secret-store';
 import type { AppContext } from '../services/app-context';
 import { assertHttpUrl, DEFAULT_CONTEXT_WINDOW, parseToolMode } from '../services/model-resolution';
 import { describeMcpDefaults } from '../services/mcp/mcp-model-defaults';
-import { parseToolList } from './chat-command';
+import { parseServiceList, parseToolList } from './chat-command';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import {
@@ -165,7 +165,7 @@ function describeDefaults(model: ModelConfig): string {
 
 /** `--mcp a,b` (service names or ids) → ids; "none" → []; absent → null (every enabled one). */
 function mcpServiceIds(context: AppContext, text: string | undefined): string[] | null {
-  const names = parseToolList(text);
+  const names = parseServiceList(text);
   if (names === undefined) return null;
   return names.map((name) => context.mcp.get(name).id);
 }

@@ -49,6 +49,11 @@ export interface McpToolEntry {
   serviceName: string;
   /** The tool's own name on its server. */
   mcpTool: string;
+  /**
+   * The user's own call (`aivory mcp call`): no approval prompt — running it is the approval —
+   * but a tool whose policy is `deny` still refuses.
+   */
+  callAsUser: (args: Record<string, unknown>, context: ToolContext) => Promise<ToolOutput>;
 }
 
 /** Every tool models may call now, named deterministically around `reserved` names. */
@@ -75,12 +80,17 @@ export function buildEntries(
     })),
     reserved,
   );
-  return callable.map(({ service, info }, index) => ({
-    tool: toTool(dependencies, service, info, names[index] ?? info.name),
-    serviceId: service.id,
-    serviceName: service.name,
-    mcpTool: info.name,
-  }));
+  return callable.map(({ service, info }, index) => {
+    const name = names[index] ?? info.name;
+    return {
+      tool: toTool(dependencies, service, info, name),
+      serviceId: service.id,
+      serviceName: service.name,
+      mcpTool: info.name,
+      callAsUser: (args, context) =>
+        invokeMcpTool(dependencies, service, info, name, args, context, 'user'),
+    };
+  });
 }
 
 function toTool(
@@ -107,11 +117,22 @@ function toTool(
     // Whatever a server returns is untrusted content: a call taints the turn.
     untrustedOutput: {},
     execute: (args, context) =>
-      invokeMcpTool(dependencies, service, info, name, args as Record<string, unknown>, context),
+      invokeMcpTool(
+        dependencies,
+        service,
+        info,
+        name,
+        args as Record<string, unknown>,
+        context,
+        'model',
+      ),
   };
 }
 
-/** Approval, then the call; every failure is a tool error the model can read. */
+/**
+ * Approval (a model's call; the user's own call only checks for `deny`), then the call; every
+ * failure is a tool error the model can read.
+ */
 async function invokeMcpTool(
   dependencies: McpTurnToolsDependencies,
   service: McpService,
@@ -119,8 +140,12 @@ async function invokeMcpTool(
   toolName: string,
   args: Record<string, unknown>,
   context: ToolContext,
+  caller: 'model' | 'user',
 ): Promise<ToolOutput> {
-  const refusal = await approve(dependencies, service, info, toolName, args, context);
+  const refusal =
+    caller === 'user'
+      ? userCallRefusal(dependencies, service, info)
+      : await approve(dependencies, service, info, toolName, args, context);
   // Refused before the server was reached: nothing untrusted was read, the turn is not tainted.
   if (refusal !== null) return { content: refusal, isError: true, untrustedSources: [] };
   try {
@@ -155,6 +180,20 @@ async function invokeMcpTool(
       throw error;
     return { content: `MCP service "${service.name}": ${describeFailure(error)}`, isError: true };
   }
+}
+
+/** The user's own call is its approval; only a tool set to `deny` refuses it. */
+function userCallRefusal(
+  dependencies: McpTurnToolsDependencies,
+  service: McpService,
+  info: McpToolInfo,
+): string | null {
+  const policy = dependencies.store
+    .listTools(service.id)
+    .find((record) => record.name === info.name)?.approval;
+  return policy === 'deny'
+    ? `${info.name} of "${service.name}" is blocked: its approval policy is "deny" (change it in settings → MCP services, or with aivory mcp approval).`
+    : null;
 }
 
 /** Null when the call may go ahead; otherwise the refusal the model reads. */
