@@ -17,8 +17,8 @@ export class McpConnections {
 
   constructor(
     private readonly dependencies: McpServicesDependencies,
-    /** tools/list_changed from a service. */
-    private readonly onToolsChanged: (serviceId: string) => void,
+    /** tools/list_changed from a service, with the session that announced it. */
+    private readonly onToolsChanged: (serviceId: string, session: McpSession) => void,
   ) {}
 
   session(service: McpService, signal: AbortSignal): Promise<McpSession> {
@@ -52,7 +52,7 @@ export class McpConnections {
       timeoutMs: CONNECT_TIMEOUT_MS,
       onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
     });
-    session.onToolsChanged(() => this.onToolsChanged(service.id));
+    session.onToolsChanged(() => this.onToolsChanged(service.id, session));
     session.onClose((reason) => {
       this.dependencies.logger.warn('MCP connection closed', { service: service.name, reason });
       this.sessions.delete(service.id);

@@ -22,6 +22,24 @@ export function diffTools(records: readonly McpToolRecord[]): McpToolChange[] {
   return changes;
 }
 
+/**
+ * True when `tools` (a fresh tools/list) is exactly the stored `latest` snapshot: same names, same
+ * descriptions, schemas and annotations. A server that announces tools/list_changed without
+ * changing anything (server-everything does on every connection) leaves the service as it was.
+ */
+export function matchesLatest(
+  records: readonly McpToolRecord[],
+  tools: readonly McpToolInfo[],
+): boolean {
+  const latest = new Map<string, McpToolInfo>();
+  for (const record of records) if (record.latest !== null) latest.set(record.name, record.latest);
+  if (latest.size !== tools.length) return false;
+  return tools.every((tool) => {
+    const stored = latest.get(tool.name);
+    return stored !== undefined && changeKinds(stored, tool).length === 0;
+  });
+}
+
 /** True when the tool may be called: accepted, still on the server, and unchanged since. */
 export function isCallable(record: McpToolRecord): boolean {
   return record.accepted !== null && changeKinds(record.accepted, record.latest).length === 0;
