@@ -274,17 +274,48 @@ export class McpServices {
     return { prompts, resources };
   }
 
+  /** A prompt's text; a server's error (an unknown name, say) comes back with its message. */
   async getPrompt(
     idOrName: string,
     name: string,
     args: Record<string, string>,
     signal: AbortSignal,
   ): Promise<string> {
-    return (await this.session(this.get(idOrName), signal)).getPrompt(name, args, signal);
+    const service = this.get(idOrName);
+    return this.shown(service, async () =>
+      (await this.session(service, signal)).getPrompt(name, args, signal),
+    );
   }
 
+  /** A resource's text; a server's error (an unknown URI, say) comes back with its message. */
   async readResource(idOrName: string, uri: string, signal: AbortSignal): Promise<string> {
-    return (await this.session(this.get(idOrName), signal)).readResource(uri, signal);
+    const service = this.get(idOrName);
+    return this.shown(service, async () =>
+      (await this.session(service, signal)).readResource(uri, signal),
+    );
+  }
+
+  /**
+   * Runs a request whose McpError (already one line, bounded, control characters stripped by the
+   * adapter) is worth showing: as an AivoryError it reaches the CLI and the settings page as is,
+   * instead of "An internal error occurred".
+   */
+  private async shown<T>(service: McpService, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof McpError)) throw error;
+      this.dependencies.logger.warn('MCP request failed', {
+        service: service.name,
+        kind: error.kind,
+        error: error.message,
+      });
+      throw new AivoryError(
+        error.kind === 'canceled' ? 'canceled' : 'connection',
+        `"${service.name}": ${error.message}`,
+        { cause: error },
+      );
+    }
   }
 
   /** Called when a server announces changed tools (the UI prompts a re-sync). */

@@ -1,8 +1,9 @@
 /**
- * `aivory mcp sync` / `mcp diff` from the real CLI against the real server-everything show what
- * changed, not only that it changed: the accepted snapshot is rewritten in the database (as if
- * the server had served other tools when the user accepted), and the next sync prints the old and
- * the new description and the schema's added property.
+ * What the user reads from the real CLI against the real server-everything. `aivory mcp sync` /
+ * `mcp diff` show what changed, not only that it changed: the accepted snapshot is rewritten in
+ * the database (as if the server had served other tools when the user accepted), and the next
+ * sync prints the old and the new description and the schema's added property. A prompt or
+ * resource the server refuses shows the server's message, not "An internal error occurred".
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import type { EverythingServer } from '../support/mcp-everything-server';
 import { startEverythingServer } from '../support/mcp-everything-server';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
 
-describe('aivory mcp sync / diff with server-everything', () => {
+describe('aivory mcp with server-everything: what the user reads', () => {
   let server: EverythingServer;
   beforeAll(async () => {
     server = await startEverythingServer('streamableHttp');
@@ -61,5 +62,23 @@ describe('aivory mcp sync / diff with server-everything', () => {
     expect(synced.stdout).not.toContain('\u202e');
     const diff = await runCli(['mcp', 'diff', 'everything'], env);
     expect(diff.stdout).toContain(expected);
+  }, 120_000);
+
+  it("shows the server's message for an unknown prompt or resource", async () => {
+    const env = cliEnv(makeDataDir());
+    const add = ['mcp', 'add', '--name', 'everything', '--url', server.url];
+    expect((await runCli([...add, '--description', 'Test utilities.'], env)).code).toBe(0);
+    const prompt = await runCli(['mcp', 'prompt', 'everything', 'no-such-prompt'], env);
+    expect(prompt.code).not.toBe(0);
+    expect(prompt.stderr).not.toContain('internal error');
+    expect(prompt.stderr).toContain(
+      `"everything": ${new URL(server.url).origin} answered prompts/get with an error: Prompt no-such-prompt not found`,
+    );
+    const resource = await runCli(['mcp', 'resource', 'everything', 'demo://no/such'], env);
+    expect(resource.code).not.toBe(0);
+    expect(resource.stderr).not.toContain('internal error');
+    expect(resource.stderr).toContain(
+      'answered resources/read with an error: Resource demo://no/such not found',
+    );
   }, 120_000);
 });
