@@ -151,6 +151,9 @@ export function seconds(ms: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
+/** How a stdio child that ended during the handshake is reported (the connector adds its stderr). */
+export const EXITED_DURING_HANDSHAKE = 'exited before completing the MCP handshake';
+
 /** True for an error the SDK raised itself when a request's deadline passed. */
 function isSdkTimeout(error: SdkMcpError): boolean {
   if (error.code !== ErrorCode.RequestTimeout) return false;
@@ -233,10 +236,7 @@ function fromSdkError(error: SdkMcpError, context: FailureContext, nonce: string
   }
   if (isSdkClosed(error)) {
     if (context.phase === 'connect' && context.transport === 'stdio') {
-      return new McpError(
-        'spawn',
-        `${context.server} exited before completing the MCP handshake (its error output is in the service log)`,
-      );
+      return new McpError('spawn', `${context.server} ${EXITED_DURING_HANDSHAKE}`);
     }
     return new McpError(
       'disconnected',

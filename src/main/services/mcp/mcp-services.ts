@@ -47,6 +47,8 @@ export interface McpServicesDependencies {
   allowLocalCommands: () => boolean;
   /** Where a stdio service's stderr lines go (a per-service log). */
   stderrSink?: (serviceId: string, line: string) => void;
+  /** That log's file, named when a stdio server fails to start. */
+  stderrLogPath?: (serviceId: string) => string;
 }
 
 /** A service as listed: counts, and headers / env shown masked. */
