@@ -167,7 +167,9 @@ describe('stdio services', () => {
       ),
     );
     expect(exited.kind).toBe('spawn');
-    expect(exited.message).toContain('exited before completing the MCP handshake');
+    expect(exited.message).toBe(
+      `command "${process.execPath}" exited before completing the MCP handshake; its last error output: "cannot start: missing config"`,
+    );
     expect(exited.message).not.toContain('secret-env-value');
     await expect.poll(() => stderr).toContain('cannot start: missing config');
   });

@@ -34,11 +34,15 @@ interface Fixture {
   offered(): string[];
   /** The names the catalog was asked to build, per turn. */
   builds: string[][];
+  /** Every tool name the last request offered. */
+  offeredAll(): string[];
+  logger: ReturnType<typeof recordingLogger>;
 }
 
 const open: Fixture[] = [];
 
-async function fixture(): Promise<Fixture> {
+/** `bulk`: that many tools of a `bulk` service listed before the others (the request cap). */
+async function fixture(options: { bulk?: number } = {}): Promise<Fixture> {
   const directory = mkdtempSync(join(tmpdir(), 'aivory-layers-'));
   const store = openStore(join(directory, 'aivory.db'));
   let counter = 0;
@@ -55,6 +59,11 @@ async function fixture(): Promise<Fixture> {
     mcp: {
       tools: () =>
         Promise.resolve([
+          ...Array.from({ length: options.bulk ?? 0 }, (_, index) => ({
+            tool: echoTool(`bulk__t${index}`),
+            serviceId: 'mcp_bulk',
+            serviceName: 'bulk',
+          })),
           { tool: echoTool('notes__read'), serviceId: 'mcp_notes', serviceName: 'notes' },
           { tool: echoTool('notes__write'), serviceId: 'mcp_notes', serviceName: 'notes' },
           { tool: echoTool('mail__send'), serviceId: 'mcp_mail', serviceName: 'mail' },
@@ -69,6 +78,7 @@ async function fixture(): Promise<Fixture> {
       return tools.build(names);
     },
   };
+  const logger = recordingLogger();
   const chat = new ChatService({
     conversations: store.conversations,
     memories: store.memories,
@@ -79,7 +89,7 @@ async function fixture(): Promise<Fixture> {
       new OpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey, maxRetries: 0 }),
     clock: { now: () => Date.now() },
     ids,
-    logger: recordingLogger(),
+    logger,
     limitOverrides: {},
     attachments: new FileArtifactSink(join(directory, 'uploads')),
   });
@@ -113,6 +123,11 @@ async function fixture(): Promise<Fixture> {
       const system = (server.requests.at(-1)?.body.messages as { content: string }[])[0]?.content;
       return ALL.filter((name) => system?.includes(`### ${name}\n`));
     },
+    offeredAll: () => {
+      const system = (server.requests.at(-1)?.body.messages as { content: string }[])[0]?.content;
+      return [...(system ?? '').matchAll(/^### (\S+)$/gm)].map((match) => match[1] ?? '');
+    },
+    logger,
   };
   open.push(result);
   return result;
@@ -223,5 +238,20 @@ describe('the tools of a turn', () => {
     });
     await turn({ model: saved, conversationId, mcpServices: ['mail'] });
     expect(offered()).toEqual(['memo', 'notes__read']);
+  });
+
+  it('offers at most 128 tools: the built-ins stay, the last MCP tools go, with a warning', async () => {
+    const { turn, offered, offeredAll, logger } = await fixture({ bulk: 130 });
+    await turn({});
+    const all = offeredAll();
+    expect(all).toHaveLength(128);
+    expect(all.slice(0, 2)).toEqual(['memo', 'fetcher']);
+    expect(offered()).toEqual(['memo', 'fetcher']);
+    const warning = logger.entries.find((entry) => entry.message.startsWith('too many tools'));
+    expect(warning?.message).toContain('7 of 135 left out (at most 128');
+    expect(warning?.level).toBe('warn');
+    // A turn that chooses its services stays under the cap: nothing is left out.
+    await turn({ mcpServices: ['mail', 'notes'] });
+    expect(offeredAll()).toEqual(['memo', 'fetcher', 'notes__read', 'notes__write', 'mail__send']);
   });
 });

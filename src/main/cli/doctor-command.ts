@@ -9,6 +9,7 @@ import { listServerModels } from '../adapters/lazy-clients';
 import type { AppContext } from '../services/app-context';
 import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
+import { MAX_TURN_TOOLS } from '../services/tool-selection';
 import { EXIT_FAILED, EXIT_OK } from './cli-errors';
 import type { CliIo } from './cli-io';
 
@@ -51,6 +52,8 @@ export async function doctorCommand(
   );
   checks.push(...(await toolChecks(context)));
   checks.push(...(await mcpChecks(context)));
+  const limit = await toolLimitCheck(context);
+  if (limit !== null) checks.push(limit);
   if (values.json) io.stdout(`${JSON.stringify(checks, null, 2)}\n`);
   else
     for (const check of checks)
@@ -133,6 +136,21 @@ async function sandboxDetail(context: AppContext): Promise<string> {
   } catch (error) {
     return `${status.state} sandbox at ${status.url} does not answer: ${toPublicError(error).message}`;
   }
+}
+
+/**
+ * More tools than one request carries (built-in + every callable MCP tool): a turn that offers
+ * them all keeps the built-ins and the services it chose, and leaves the rest out (logged).
+ */
+async function toolLimitCheck(context: AppContext): Promise<DoctorCheck | null> {
+  const candidates = await context.tools.candidates();
+  if (candidates.length <= MAX_TURN_TOOLS) return null;
+  const mcp = candidates.filter((candidate) => candidate.source === 'mcp').length;
+  return {
+    subject: 'tool limit',
+    ok: false,
+    detail: `${candidates.length} tools (${candidates.length - mcp} built-in, ${mcp} MCP), but one request carries at most ${MAX_TURN_TOOLS}: a turn keeps the built-in tools and the services it chose (--mcp, a model's MCP defaults) and leaves the others out (see the log); narrow them with aivory models mcp MODEL_ID --mcp …`,
+  };
 }
 
 /** Each MCP service: whether models can use it now, and if not, the next step. */

@@ -21,7 +21,7 @@ import { SkillsService } from './skills-service';
 import { ChatService } from './chat-service';
 import { SandboxManager } from './sandbox-manager';
 import { McpServices } from './mcp/mcp-services';
-import { mcpStderrLog } from './mcp/mcp-stderr-log';
+import { mcpStderrLog, mcpStderrLogPath } from './mcp/mcp-stderr-log';
 import { mcpTurnTools } from './mcp/mcp-turn-tools';
 import {
   backendStatus,
@@ -100,6 +100,7 @@ export function openAppContext(
     logger,
     allowLocalCommands: () => settings.get('mcp').allowLocalCommands,
     stderrSink: mcpStderrLog(join(dataDir, 'logs', 'mcp')),
+    stderrLogPath: (serviceId) => mcpStderrLogPath(join(dataDir, 'logs', 'mcp'), serviceId),
   });
   const turnMcp = mcpTurnTools({
     services: mcp,

@@ -44,7 +44,7 @@ import {
 } from './attachments';
 import { applyContextPolicy, buildHistory, replayableCount } from './history';
 import { resolveTurnSettings, withConversationInstructions } from './conversation-settings';
-import { turnToolNames } from './tool-selection';
+import { capTurnTools, MAX_TURN_TOOLS, turnToolNames } from './tool-selection';
 import { MessageWriter } from './message-writer';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
@@ -357,13 +357,15 @@ export class ChatService {
    */
   private async pickTools(request: TurnRequest, toggles: Record<string, boolean>): Promise<Tool[]> {
     const { tools, settings, logger } = this.dependencies;
+    const candidates = await tools.candidates();
+    const selection = {
+      ...(request.tools ? { tools: request.tools } : {}),
+      ...(request.mcpServices ? { mcpServices: request.mcpServices } : {}),
+    };
     const names = turnToolNames(
-      await tools.candidates(),
+      candidates,
       { switches: settings.getToolAvailability(), model: request.model, toggles },
-      {
-        ...(request.tools ? { tools: request.tools } : {}),
-        ...(request.mcpServices ? { mcpServices: request.mcpServices } : {}),
-      },
+      selection,
     );
     const { tools: built, missing } = await tools.build(names);
     for (const { name, reason } of missing) {
@@ -371,7 +373,19 @@ export class ChatService {
         throw new AivoryError('invalid-input', `Tool "${name}" is not available: ${reason}`);
       logger.debug('tool left out of the turn', { tool: name, reason });
     }
-    return built;
+    // One request carries at most MAX_TURN_TOOLS: built-ins and the turn's own choices stay.
+    const capped = capTurnTools(
+      candidates,
+      built.map((tool) => tool.name),
+      selection,
+    );
+    if (capped.dropped.length === 0) return built;
+    logger.warn(
+      `too many tools for one request: ${capped.dropped.length} of ${built.length} left out (at most ${MAX_TURN_TOOLS}; choose services with --mcp or a model's MCP defaults)`,
+      { dropped: capped.dropped.slice(0, 50) },
+    );
+    const kept = new Set(capped.names);
+    return built.filter((tool) => kept.has(tool.name));
   }
 
   /**

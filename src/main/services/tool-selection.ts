@@ -98,6 +98,48 @@ export function turnToolNames(
     .map((decision) => decision.name);
 }
 
+/** The most tools one model request carries (OpenAI refuses more than 128). */
+export const MAX_TURN_TOOLS = 128;
+
+/** `capTurnTools`'s answer: what the request carries, and what was left out (both in order). */
+export interface CappedTools {
+  names: string[];
+  dropped: string[];
+}
+
+/**
+ * At most `max` of a turn's tool names: built-in tools first, then the tools the turn named
+ * (`--tools`), then those of the MCP services it chose (`--mcp`), then the others in candidate
+ * order. The kept names stay in their original order.
+ */
+export function capTurnTools(
+  candidates: readonly ToolCandidate[],
+  names: readonly string[],
+  selection: TurnToolSelection = {},
+  max: number = MAX_TURN_TOOLS,
+): CappedTools {
+  if (names.length <= max) return { names: [...names], dropped: [] };
+  const byName = new Map(candidates.map((candidate) => [candidate.name, candidate]));
+  const rank = (name: string): number => {
+    const candidate = byName.get(name);
+    if (candidate === undefined || candidate.source === 'built-in') return 0;
+    if (selection.tools?.includes(name)) return 1;
+    if (selection.mcpServices && inServices(candidate, selection.mcpServices)) return 2;
+    return 3;
+  };
+  const kept = new Set(
+    names
+      .map((name, index) => ({ name, index, rank: rank(name) }))
+      .sort((left, right) => left.rank - right.rank || left.index - right.index)
+      .slice(0, max)
+      .map((entry) => entry.name),
+  );
+  return {
+    names: names.filter((name) => kept.has(name)),
+    dropped: names.filter((name) => !kept.has(name)),
+  };
+}
+
 /** Refuses a tool the user named that no turn can offer: unknown, or switched off globally. */
 export function checkNamedTool(
   candidates: readonly ToolCandidate[],

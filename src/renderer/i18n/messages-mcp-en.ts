@@ -68,6 +68,7 @@ export const MCP_EN = {
   'mcp.kind.description': 'description changed',
   'mcp.kind.schema': 'schema changed',
   'mcp.kind.annotations': 'hints changed',
+  'mcp.schemaFull': 'Full schema',
   'mcp.before': 'Before',
   'mcp.after': 'After',
   'mcp.policy': 'Approval',

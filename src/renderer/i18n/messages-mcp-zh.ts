@@ -67,6 +67,7 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcp.kind.description': '描述已变化',
   'mcp.kind.schema': '参数结构已变化',
   'mcp.kind.annotations': '提示标记已变化',
+  'mcp.schemaFull': '完整参数结构',
   'mcp.before': '之前',
   'mcp.after': '之后',
   'mcp.policy': '审批',

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCandidate } from '../../../src/main/core/ports';
-import { decideTools, turnToolNames } from '../../../src/main/services/tool-selection';
+import {
+  capTurnTools,
+  decideTools,
+  MAX_TURN_TOOLS,
+  turnToolNames,
+} from '../../../src/main/services/tool-selection';
 
 const builtIn = (name: string): ToolCandidate => ({ name, source: 'built-in' });
 const mcp = (name: string, serviceName: string): ToolCandidate => ({
@@ -66,5 +71,56 @@ describe('tool selection layers', () => {
         ['t__y', false, 'not-model-default', false],
       ],
     );
+  });
+});
+
+describe('the cap on tools per request', () => {
+  // 3 built-ins, then 3 services of 50 tools each: 153 tools.
+  const many: ToolCandidate[] = [
+    builtIn('web_fetch'),
+    builtIn('save_memory'),
+    builtIn('use_skill'),
+    ...['alpha', 'beta', 'gamma'].flatMap((service) =>
+      Array.from({ length: 50 }, (_, index) => mcp(`${service}__t${index}`, service)),
+    ),
+  ];
+  const names = many.map((candidate) => candidate.name);
+
+  it('leaves a list within the cap as it is', () => {
+    expect(capTurnTools(many, names.slice(0, 128))).toEqual({
+      names: names.slice(0, 128),
+      dropped: [],
+    });
+    expect(MAX_TURN_TOOLS).toBe(128);
+  });
+
+  it('keeps the built-ins and the first services in order, dropping the rest', () => {
+    const capped = capTurnTools(many, names);
+    expect(capped.names).toHaveLength(128);
+    expect(capped.names.slice(0, 3)).toEqual(['web_fetch', 'save_memory', 'use_skill']);
+    expect(capped.dropped).toEqual(names.slice(128));
+    expect(capped.dropped[0]).toBe('gamma__t25');
+  });
+
+  it('prefers the services the turn chose, then the tools it named, keeping the order', () => {
+    const chosen = capTurnTools(many, names, { mcpServices: ['gamma'] });
+    expect(chosen.names).toHaveLength(128);
+    expect(chosen.names.filter((name) => name.startsWith('gamma__'))).toHaveLength(50);
+    expect(chosen.names.slice(0, 3)).toEqual(['web_fetch', 'save_memory', 'use_skill']);
+    // alpha (50) fills up, beta gets what is left: 128 - 3 - 50 - 50 = 25.
+    expect(chosen.names.filter((name) => name.startsWith('beta__'))).toHaveLength(25);
+    expect(chosen.names.indexOf('gamma__t0')).toBeGreaterThan(chosen.names.indexOf('beta__t0'));
+    const named = capTurnTools(many, names, {
+      tools: ['beta__t49'],
+      mcpServices: ['mcp_gamma'],
+    });
+    expect(named.names).toContain('beta__t49');
+    expect(named.names.filter((name) => name.startsWith('gamma__'))).toHaveLength(50);
+    expect(named.dropped).not.toContain('beta__t49');
+  });
+
+  it('keeps built-ins even past the cap of a tiny limit', () => {
+    const capped = capTurnTools(many, names, { mcpServices: ['beta'] }, 4);
+    expect(capped.names).toEqual(['web_fetch', 'save_memory', 'use_skill', 'beta__t0']);
   });
 });

@@ -18,7 +18,13 @@ import type {
   McpSession,
 } from '../../core/ports';
 import { scopedAbort } from './mcp-abort';
-import { classifyFailure, isParseError, oneLine, seconds } from './mcp-errors';
+import {
+  classifyFailure,
+  EXITED_DURING_HANDSHAKE,
+  isParseError,
+  oneLine,
+  seconds,
+} from './mcp-errors';
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import { resolveLimits } from './mcp-limits';
 import type { McpConnectorOptions, McpLimits } from './mcp-limits';
@@ -31,6 +37,10 @@ export type { McpConnectorOptions } from './mcp-limits';
 
 /** Longest legacy-SSE probe after a failed Streamable HTTP handshake (within the deadline). */
 const PROBE_TIMEOUT_MS = 3000;
+/** How long a child that exited during the handshake may take to finish its stderr. */
+const STDERR_END_WAIT_MS = 1000;
+/** How much of its last stderr line the error shows. */
+const LAST_STDERR_CHARS = 300;
 /** How much of the probed event stream is read looking for the endpoint event. */
 const PROBE_BYTES = 4096;
 
@@ -63,7 +73,12 @@ async function connect(
   );
   const shutdown = () => void client.close().catch(() => undefined);
   const link = new McpLink(endpoint.transport, server, shutdown);
-  const built = buildTransport(endpoint, { limits, events: link, onStderr: options.onStderr });
+  let lastStderr = '';
+  const onStderr = (line: string) => {
+    if (line.trim() !== '') lastStderr = line;
+    options.onStderr?.(line);
+  };
+  const built = buildTransport(endpoint, { limits, events: link, onStderr });
   link.attach(built.transport);
   client.onerror = (error) => link.onTransportError(error);
   client.onclose = () => link.onTransportClosed();
@@ -93,10 +108,20 @@ async function connect(
         `${server} did not complete the MCP handshake within ${seconds(timeoutMs)} s`,
       );
     }
-    throw await connectFailure(error, endpoint, link, limits, {
+    const failure = await connectFailure(error, endpoint, link, limits, {
       signal: options.signal,
       deadlineAt,
     });
+    if (!failure.message.endsWith(EXITED_DURING_HANDSHAKE) || built.stderrEnded === undefined)
+      throw failure;
+    // A child that exited: its last words say why (every line is in, once stderr has ended).
+    await settledWithin(built.stderrEnded, STDERR_END_WAIT_MS);
+    throw new McpError(
+      'spawn',
+      lastStderr === ''
+        ? `${failure.message}; it wrote no error output`
+        : `${failure.message}; its last error output: "${oneLine(lastStderr, LAST_STDERR_CHARS)}"`,
+    );
   } finally {
     clearTimeout(timer);
     scope.dispose();
@@ -110,6 +135,18 @@ async function connect(
     kind: endpoint.transport,
     terminateSession: built.terminateSession,
   });
+}
+
+/** Waits for `promise` at most `ms`, never rejecting. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise.catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Rejects when the deadline or the caller's signal fires, or the link sees a fatal problem. */

@@ -32,10 +32,15 @@ const FAILURE_KINDS: ReadonlySet<string> = new Set<McpFailureKind>([
   'other',
 ]);
 
+/** Control characters (C0, DEL, C1), bidi controls and zero-width characters, and whitespace. */
+/* eslint-disable no-control-regex -- these are the characters it removes */
+const HIDDEN_RUN =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\s]+/gu;
+/* eslint-enable no-control-regex */
+
 /** Flattens untrusted or multi-line text to one bounded line. */
 export function oneLine(text: string, max = 200): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  const flat = text.replace(HIDDEN_RUN, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -146,6 +151,9 @@ export function seconds(ms: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
+/** How a stdio child that ended during the handshake is reported (the connector adds its stderr). */
+export const EXITED_DURING_HANDSHAKE = 'exited before completing the MCP handshake';
+
 /** True for an error the SDK raised itself when a request's deadline passed. */
 function isSdkTimeout(error: SdkMcpError): boolean {
   if (error.code !== ErrorCode.RequestTimeout) return false;
@@ -194,7 +202,7 @@ export function serverErrorMessage(error: unknown, nonce: string): string | null
   if (isSdkTimeout(error) || isSdkClosed(error) || injectedFailure(error, nonce) !== null) {
     return null;
   }
-  return error.message.replace(/^MCP error -?\d+: /, '');
+  return error.message.replace(/^(?:MCP error -?\d+: )+/, '');
 }
 
 /** A message that was not JSON, or not JSON-RPC (the SDK's zod schemas refused it). */
@@ -228,17 +236,14 @@ function fromSdkError(error: SdkMcpError, context: FailureContext, nonce: string
   }
   if (isSdkClosed(error)) {
     if (context.phase === 'connect' && context.transport === 'stdio') {
-      return new McpError(
-        'spawn',
-        `${context.server} exited before completing the MCP handshake (its error output is in the service log)`,
-      );
+      return new McpError('spawn', `${context.server} ${EXITED_DURING_HANDSHAKE}`);
     }
     return new McpError(
       'disconnected',
       `${context.server} closed the connection during ${context.what}`,
     );
   }
-  const text = oneLine(error.message.replace(/^MCP error -?\d+: /, ''));
+  const text = oneLine(error.message.replace(/^(?:MCP error -?\d+: )+/, ''));
   if (context.phase === 'connect') {
     return new McpError('protocol', `${context.server} refused the MCP handshake: ${text}`);
   }

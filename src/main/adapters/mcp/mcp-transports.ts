@@ -26,6 +26,8 @@ export interface BuiltTransport {
   server: string;
   /** Streamable HTTP only: ends the server-side session (DELETE) on close. */
   terminateSession?: () => Promise<void>;
+  /** stdio only: settles once the child's stderr has ended (every line passed on). */
+  stderrEnded?: Promise<void>;
 }
 
 /** What building a transport needs from the connection. */
@@ -94,8 +96,8 @@ function buildStdio(endpoint: StdioEndpoint, deps: TransportDeps): BuiltTranspor
     stderr: 'pipe',
     maxBufferSize: deps.limits.maxMessageBytes,
   });
-  forwardLines(transport.stderr, deps.onStderr);
-  return { transport, server };
+  const stderrEnded = forwardLines(transport.stderr, deps.onStderr);
+  return { transport, server, stderrEnded };
 }
 
 function isDirectory(path: string): boolean {
@@ -187,8 +189,11 @@ export function childEnvironment(
  * Passes each line of `stream` to `onLine` (without the line break; over-long lines are cut at
  * MAX_STDERR_LINE). The stream is always drained, so a chatty child never blocks on a full pipe.
  */
-export function forwardLines(stream: Stream | null, onLine?: (line: string) => void): void {
-  if (stream === null) return;
+export function forwardLines(
+  stream: Stream | null,
+  onLine?: (line: string) => void,
+): Promise<void> {
+  if (stream === null) return Promise.resolve();
   const decoder = new StringDecoder('utf8');
   let pending = '';
   const emit = (line: string) => {
@@ -215,10 +220,14 @@ export function forwardLines(stream: Stream | null, onLine?: (line: string) => v
       pending = '';
     }
   });
-  stream.on('end', () => {
-    pending += decoder.end();
-    if (pending !== '' && !skipping) emit(pending);
-    pending = '';
+  return new Promise<void>((resolve) => {
+    stream.on('end', () => {
+      pending += decoder.end();
+      if (pending !== '' && !skipping) emit(pending);
+      pending = '';
+      resolve();
+    });
+    stream.on('close', resolve);
+    stream.on('error', () => resolve());
   });
-  stream.on('error', () => undefined);
 }

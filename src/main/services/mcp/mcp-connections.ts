@@ -5,6 +5,7 @@
  */
 import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
+import { McpError } from '../../core/ports';
 import type { McpEndpoint, McpSession } from '../../core/ports';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import type { McpServicesDependencies } from './mcp-services';
@@ -17,8 +18,8 @@ export class McpConnections {
 
   constructor(
     private readonly dependencies: McpServicesDependencies,
-    /** tools/list_changed from a service. */
-    private readonly onToolsChanged: (serviceId: string) => void,
+    /** tools/list_changed from a service, with the session that announced it. */
+    private readonly onToolsChanged: (serviceId: string, session: McpSession) => void,
   ) {}
 
   session(service: McpService, signal: AbortSignal): Promise<McpSession> {
@@ -47,12 +48,21 @@ export class McpConnections {
 
   private async open(service: McpService, signal: AbortSignal): Promise<McpSession> {
     const endpoint = await this.endpoint(service, signal);
-    const session = await this.dependencies.connector.connect(endpoint, {
-      signal,
-      timeoutMs: CONNECT_TIMEOUT_MS,
-      onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
-    });
-    session.onToolsChanged(() => this.onToolsChanged(service.id));
+    let session: McpSession;
+    try {
+      session = await this.dependencies.connector.connect(endpoint, {
+        signal,
+        timeoutMs: CONNECT_TIMEOUT_MS,
+        onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
+      });
+    } catch (error) {
+      const logPath = this.dependencies.stderrLogPath?.(service.id);
+      // A local server that did not start: its log has the whole story.
+      if (error instanceof McpError && error.kind === 'spawn' && logPath !== undefined)
+        throw new McpError('spawn', `${error.message} (its log: ${logPath})`);
+      throw error;
+    }
+    session.onToolsChanged(() => this.onToolsChanged(service.id, session));
     session.onClose((reason) => {
       this.dependencies.logger.warn('MCP connection closed', { service: service.name, reason });
       this.sessions.delete(service.id);

@@ -10,6 +10,7 @@ import type {
   McpToolRecord,
 } from '../../../shared/mcp';
 import { canonicalJson } from '../../core/orchestrator/canonical-json';
+import { changeDetail, cleanServerText } from '../../../shared/mcp-change-detail';
 
 export function diffTools(records: readonly McpToolRecord[]): McpToolChange[] {
   const changes: McpToolChange[] = [];
@@ -20,6 +21,24 @@ export function diffTools(records: readonly McpToolRecord[]): McpToolChange[] {
     }
   }
   return changes;
+}
+
+/**
+ * True when `tools` (a fresh tools/list) is exactly the stored `latest` snapshot: same names, same
+ * descriptions, schemas and annotations. A server that announces tools/list_changed without
+ * changing anything (server-everything does on every connection) leaves the service as it was.
+ */
+export function matchesLatest(
+  records: readonly McpToolRecord[],
+  tools: readonly McpToolInfo[],
+): boolean {
+  const latest = new Map<string, McpToolInfo>();
+  for (const record of records) if (record.latest !== null) latest.set(record.name, record.latest);
+  if (latest.size !== tools.length) return false;
+  return tools.every((tool) => {
+    const stored = latest.get(tool.name);
+    return stored !== undefined && changeKinds(stored, tool).length === 0;
+  });
 }
 
 /** True when the tool may be called: accepted, still on the server, and unchanged since. */
@@ -39,12 +58,39 @@ function changeKinds(before: McpToolInfo | null, after: McpToolInfo | null): Mcp
   return kinds;
 }
 
-/** One line per change, for the CLI (`aivory mcp diff`). */
+/** How much of a description the CLI shows: a changed one in full up to this… */
+const CHANGED_DESCRIPTION_CHARS = 1000;
+/** …a new tool's, shorter (a first sync lists every tool). */
+const ADDED_DESCRIPTION_CHARS = 300;
+
+/**
+ * A change for the CLI (`aivory mcp sync|diff`): a headline (`~ weather: description changed`),
+ * then, indented, the old and the new description and the schema and hint changes — server text
+ * cleaned and bounded (see mcp-change-detail) — so the user sees what they would accept.
+ */
 export function describeChange(change: McpToolChange): string {
-  const sign = change.kinds.includes('added') ? '+' : change.kinds.includes('removed') ? '-' : '~';
+  const added = change.kinds.includes('added');
+  const sign = added ? '+' : change.kinds.includes('removed') ? '-' : '~';
   const what =
-    change.kinds.includes('added') || change.kinds.includes('removed')
+    added || change.kinds.includes('removed')
       ? change.kinds[0]
       : `${change.kinds.join(', ')} changed`;
-  return `${sign} ${change.tool}: ${what}`;
+  const lines = [`${sign} ${cleanServerText(change.tool, 120)}: ${what}`];
+  const detail = changeDetail(change, added ? ADDED_DESCRIPTION_CHARS : CHANGED_DESCRIPTION_CHARS);
+  if (detail.description !== null) {
+    if (added) lines.push(`    description: ${detail.description.after ?? ''}`);
+    else {
+      lines.push(`    description before: ${detail.description.before ?? ''}`);
+      lines.push(`    description now:    ${detail.description.after ?? ''}`);
+    }
+  }
+  if (detail.schema.length > 0) {
+    lines.push('    schema:');
+    for (const line of detail.schema) lines.push(`      ${line}`);
+  }
+  if (detail.annotations.length > 0) {
+    lines.push('    hints:');
+    for (const line of detail.annotations) lines.push(`      ${line}`);
+  }
+  return lines.join('\n');
 }

@@ -28,9 +28,12 @@ import type {
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import { McpError } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
-import { diffTools, isCallable } from './mcp-diff';
+import { diffTools, isCallable, matchesLatest } from './mcp-diff';
 import { parseServiceInput } from './mcp-service-input';
 import type { McpServiceInput, ParsedServiceInput } from './mcp-service-input';
+
+/** How long the tool listing after a tools/list_changed may take. */
+const LIST_CHANGED_CHECK_MS = 20_000;
 
 export interface McpServicesDependencies {
   store: McpStore;
@@ -44,6 +47,8 @@ export interface McpServicesDependencies {
   allowLocalCommands: () => boolean;
   /** Where a stdio service's stderr lines go (a per-service log). */
   stderrSink?: (serviceId: string, line: string) => void;
+  /** That log's file, named when a stdio server fails to start. */
+  stderrLogPath?: (serviceId: string) => string;
 }
 
 /** A service as listed: counts, and headers / env shown masked. */
@@ -60,9 +65,8 @@ export class McpServices {
   private readonly connections: McpConnections;
 
   constructor(private readonly dependencies: McpServicesDependencies) {
-    this.connections = new McpConnections(dependencies, (serviceId) => {
-      dependencies.store.updateService(serviceId, { stale: true });
-      for (const listener of this.staleListeners) listener(serviceId);
+    this.connections = new McpConnections(dependencies, (serviceId, session) => {
+      void this.checkToolsChanged(serviceId, session);
     });
   }
 
@@ -272,22 +276,90 @@ export class McpServices {
     return { prompts, resources };
   }
 
+  /** A prompt's text; a server's error (an unknown name, say) comes back with its message. */
   async getPrompt(
     idOrName: string,
     name: string,
     args: Record<string, string>,
     signal: AbortSignal,
   ): Promise<string> {
-    return (await this.session(this.get(idOrName), signal)).getPrompt(name, args, signal);
+    const service = this.get(idOrName);
+    return this.shown(service, async () =>
+      (await this.session(service, signal)).getPrompt(name, args, signal),
+    );
   }
 
+  /** A resource's text; a server's error (an unknown URI, say) comes back with its message. */
   async readResource(idOrName: string, uri: string, signal: AbortSignal): Promise<string> {
-    return (await this.session(this.get(idOrName), signal)).readResource(uri, signal);
+    const service = this.get(idOrName);
+    return this.shown(service, async () =>
+      (await this.session(service, signal)).readResource(uri, signal),
+    );
+  }
+
+  /**
+   * Runs a request whose McpError (already one line, bounded, control characters stripped by the
+   * adapter) is worth showing: as an AivoryError it reaches the CLI and the settings page as is,
+   * instead of "An internal error occurred".
+   */
+  private async shown<T>(service: McpService, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof McpError)) throw error;
+      this.dependencies.logger.warn('MCP request failed', {
+        service: service.name,
+        kind: error.kind,
+        error: error.message,
+      });
+      throw new AivoryError(
+        error.kind === 'canceled' ? 'canceled' : 'connection',
+        `"${service.name}": ${error.message}`,
+        { cause: error },
+      );
+    }
   }
 
   /** Called when a server announces changed tools (the UI prompts a re-sync). */
   onStale(listener: (serviceId: string) => void): void {
     this.staleListeners.push(listener);
+  }
+
+  /**
+   * After tools/list_changed: lists the tools again and marks the service stale only when they
+   * differ from the last synced snapshot (or cannot be listed). Nothing is saved: what models see
+   * changes only when the user syncs and accepts.
+   */
+  private async checkToolsChanged(serviceId: string, session: McpSession): Promise<void> {
+    const { store, logger } = this.dependencies;
+    let unchanged: boolean;
+    try {
+      const tools = await session.listTools(AbortSignal.timeout(LIST_CHANGED_CHECK_MS));
+      unchanged = matchesLatest(store.listTools(serviceId), tools);
+    } catch (error) {
+      // Closed meanwhile (the CLI exits, a test reconnects) or failing: nothing is known to
+      // differ, and the next sync lists the tools anyway.
+      logger.warn('MCP tools/list_changed: listing the tools failed', {
+        serviceId,
+        error: describeFailure(error),
+      });
+      return;
+    }
+    const service = store.getService(serviceId);
+    if (!service) return;
+    if (unchanged) {
+      // Nothing to sync: a mark left by an earlier announcement goes too.
+      if (service.stale) store.updateService(serviceId, { stale: false });
+      logger.info('MCP tools/list_changed: the tools match the last sync', {
+        service: service.name,
+      });
+      return;
+    }
+    logger.info('MCP tools/list_changed: the tools differ from the last sync', {
+      service: service.name,
+    });
+    store.updateService(serviceId, { stale: true });
+    for (const listener of this.staleListeners) listener(serviceId);
   }
 
   /** The live connection of a service, opened on first use and reused. */

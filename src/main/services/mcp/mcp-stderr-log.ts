@@ -7,11 +7,16 @@ import { join } from 'node:path';
 
 const MAX_LOG_BYTES = 1024 * 1024;
 
+/** The log file of a service's stderr. */
+export function mcpStderrLogPath(directory: string, serviceId: string): string {
+  return join(directory, `${serviceId.replace(/[^A-Za-z0-9_-]/g, '_')}.log`);
+}
+
 export function mcpStderrLog(directory: string): (serviceId: string, line: string) => void {
   return (serviceId, line) => {
     try {
       mkdirSync(directory, { recursive: true, mode: 0o700 });
-      const path = join(directory, `${serviceId.replace(/[^A-Za-z0-9_-]/g, '_')}.log`);
+      const path = mcpStderrLogPath(directory, serviceId);
       let size = 0;
       try {
         size = statSync(path).size;

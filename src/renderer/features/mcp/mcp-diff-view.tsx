@@ -1,12 +1,20 @@
 /**
- * A sync diff: each added / removed / changed tool with what changed, and the before/after
- * description and schema so the user sees exactly what they accept.
+ * A sync diff: each added / removed / changed tool with what changed — the old and the new
+ * description side by side, and the schema's and hints' changes line by line (server text cleaned
+ * of control, bidi and zero-width characters, and bounded: `mcp-change-detail`) — so the user sees
+ * exactly what they accept. The full before/after schemas stay one click away.
  */
 import type { ReactNode } from 'react';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
+import { changeDetail, cleanServerText } from '../../../shared/mcp-change-detail';
 import { useT } from '../../i18n/use-t';
 
 type Change = InvokeResponse<'mcp.diff'>[number];
+
+/** How much of a description the page shows. */
+const DESCRIPTION_CHARS = 2000;
+/** How much of a schema the full view shows. */
+const SCHEMA_CHARS = 4000;
 
 /** The diff (or "no changes"). */
 export function McpDiffView(props: { changes: readonly Change[] }): ReactNode {
@@ -23,40 +31,70 @@ export function McpDiffView(props: { changes: readonly Change[] }): ReactNode {
       <h4>{t('mcp.diffTitle')}</h4>
       <ul>
         {props.changes.map((change) => (
-          <li
-            key={change.tool}
-            data-testid="mcp-diff-row"
-            data-tool={change.tool}
-            data-kinds={change.kinds.join(',')}
-          >
-            <code>{change.tool}</code>{' '}
-            {change.kinds.map((kind) => (
-              <span key={kind} className={`badge diff-${kind}`}>
-                {t(`mcp.kind.${kind}`)}
-              </span>
-            ))}
-            {(change.kinds.includes('description') || change.kinds.includes('schema')) && (
-              <details>
-                <summary>
-                  {t('mcp.before')} / {t('mcp.after')}
-                </summary>
-                <div className="diff-columns">
-                  <pre>{describe(change.before)}</pre>
-                  <pre>{describe(change.after)}</pre>
-                </div>
-              </details>
-            )}
-            {change.kinds.includes('added') && change.after && (
-              <p className="muted">{change.after.description}</p>
-            )}
-          </li>
+          <ChangeRow key={change.tool} change={change} />
         ))}
       </ul>
     </div>
   );
 }
 
-function describe(info: Change['before']): string {
+function ChangeRow({ change }: { change: Change }): ReactNode {
+  const t = useT();
+  const detail = changeDetail(change, DESCRIPTION_CHARS);
+  const changed = change.kinds.includes('description');
+  const lines = [...detail.schema, ...detail.annotations];
+  return (
+    <li data-testid="mcp-diff-row" data-tool={change.tool} data-kinds={change.kinds.join(',')}>
+      <code>{cleanServerText(change.tool, 120)}</code>{' '}
+      {change.kinds.map((kind) => (
+        <span key={kind} className={`badge diff-${kind}`}>
+          {t(`mcp.kind.${kind}`)}
+        </span>
+      ))}
+      {changed && detail.description !== null && (
+        <div className="diff-columns" data-testid="mcp-diff-description">
+          <div>
+            <span className="muted">{t('mcp.before')}</span>
+            <pre data-testid="mcp-diff-before">{detail.description.before}</pre>
+          </div>
+          <div>
+            <span className="muted">{t('mcp.after')}</span>
+            <pre data-testid="mcp-diff-after">{detail.description.after}</pre>
+          </div>
+        </div>
+      )}
+      {!changed && detail.description?.after != null && (
+        <p className="muted">{detail.description.after}</p>
+      )}
+      {lines.length > 0 && (
+        <pre className="diff-lines" data-testid="mcp-diff-lines">
+          {lines.join('\n')}
+        </pre>
+      )}
+      {change.kinds.includes('schema') && (
+        <details>
+          <summary>
+            {t('mcp.schemaFull')} ({t('mcp.before')} / {t('mcp.after')})
+          </summary>
+          <div className="diff-columns">
+            <pre>{schemaText(change.before)}</pre>
+            <pre>{schemaText(change.after)}</pre>
+          </div>
+        </details>
+      )}
+    </li>
+  );
+}
+
+function schemaText(info: Change['before']): string {
   if (info === null) return '';
-  return `${info.description}\n\n${JSON.stringify(info.inputSchema, null, 2)}`;
+  const text = JSON.stringify(info.inputSchema, null, 2);
+  // Keep the layout (newlines, indents) but drop anything hidden, per line.
+  const cleaned = text
+    .split('\n')
+    .map((line) => (/^\s*/.exec(line)?.[0] ?? '') + cleanServerText(line, SCHEMA_CHARS))
+    .join('\n');
+  return cleaned.length > SCHEMA_CHARS
+    ? `${cleaned.slice(0, SCHEMA_CHARS)}… (+${cleaned.length - SCHEMA_CHARS})`
+    : cleaned;
 }

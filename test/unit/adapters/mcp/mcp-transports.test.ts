@@ -11,7 +11,7 @@ describe('forwardLines', () => {
   it('splits on newlines, joins split lines and UTF-8 characters, and flushes the tail', async () => {
     const stream = new PassThrough();
     const lines: string[] = [];
-    forwardLines(stream, (line) => lines.push(line));
+    void forwardLines(stream, (line) => lines.push(line));
     const euro = Buffer.from('€');
     stream.write('one\r\ntw');
     stream.write(Buffer.concat([Buffer.from('o '), euro.subarray(0, 1)]));
@@ -24,7 +24,7 @@ describe('forwardLines', () => {
   it('cuts an endless line once and drains a stream nobody listens to', async () => {
     const stream = new PassThrough();
     const lines: string[] = [];
-    forwardLines(stream, (line) => lines.push(line));
+    void forwardLines(stream, (line) => lines.push(line));
     stream.write('x'.repeat(MAX_STDERR_LINE + 10));
     stream.write('y'.repeat(100));
     stream.write('\nnext\n');
@@ -32,7 +32,7 @@ describe('forwardLines', () => {
     await new Promise((done) => stream.on('end', done));
     expect(lines).toEqual([`${'x'.repeat(MAX_STDERR_LINE)}…`, 'next']);
     const unheard = new PassThrough();
-    forwardLines(unheard);
+    void forwardLines(unheard);
     unheard.end('data\n');
     await new Promise((done) => unheard.on('end', done));
   });
@@ -40,7 +40,7 @@ describe('forwardLines', () => {
   it('survives a listener that throws', async () => {
     const stream = new PassThrough();
     const lines: string[] = [];
-    forwardLines(stream, (line) => {
+    void forwardLines(stream, (line) => {
       lines.push(line);
       throw new Error('sink broke');
     });
