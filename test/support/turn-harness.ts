@@ -72,6 +72,8 @@ export interface TurnOptions {
   approve?: Approver;
   /** The turn's clock (default: the real one). */
   clock?: Clock;
+  /** The model takes images (tool result images are sent to it). */
+  vision?: boolean;
 }
 
 export const SYSTEM_PROMPT = 'You are a test assistant.';
@@ -121,6 +123,7 @@ export async function driveTurn(
       limits,
       ...(options.initialTaint ? { initialTaint: options.initialTaint } : {}),
       ...(options.approve ? { approve: options.approve } : {}),
+      ...(options.vision ? { vision: true } : {}),
     },
     options.signal ?? new AbortController().signal,
   );

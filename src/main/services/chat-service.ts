@@ -331,6 +331,7 @@ export class ChatService {
           tools,
           limits: resolveTurnLimits(request.mode, this.dependencies.limitOverrides),
           initialTaint,
+          ...(request.model.vision === true ? { vision: true } : {}),
         },
         signal,
       );

@@ -305,6 +305,9 @@ describe('MCP services', () => {
       { name: 'Files-shot-3.jpg', mime: 'image/jpeg' },
       { name: 'Files-shot-4.bin', mime: 'application/octet-stream' },
     ]);
+    // Only the raster images go on to a vision model, typed from their bytes.
+    expect(output?.images?.map((image) => image.mime)).toEqual(['image/png', 'image/jpeg']);
+    expect(output?.images?.[0]?.data).toEqual(png);
   });
 
   it('validates services and shows header values only masked', async () => {

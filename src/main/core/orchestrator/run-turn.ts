@@ -37,6 +37,7 @@ import { promptModeAssistantContent, withPromptPreamble } from './prompt-protoco
 import type { RoundResult } from './stream-round';
 import { streamRound } from './stream-round';
 import { NATIVE_RECOVERY_MARKERS, PROMPT_MARKERS } from './tool-call-stream-parser';
+import { ToolImageBudget } from './tool-images';
 import { TaintTracker } from './turn-taint';
 
 /** Retries after call JSON that does not parse (seed: 格式错误最多重试两次), consecutive. */
@@ -62,6 +63,11 @@ export interface TurnInput {
    * the turn is tainted from its first call, announced by a `turn-tainted` without a call.
    */
   initialTaint?: readonly TaintReason[];
+  /**
+   * The model takes images: images in tool results (MCP) are sent to it, bounded
+   * (`tool-images.ts`); otherwise it reads only their description in the result text.
+   */
+  vision?: boolean;
 }
 
 export interface TurnDependencies {
@@ -77,6 +83,8 @@ interface TurnState {
   /** Whether untrusted content has entered the turn (ARCHITECTURE.md, "Turn taint"). */
   taint: TaintTracker;
   seenCalls: Set<string>;
+  /** The turn's allowance of tool images; null for a model without vision. */
+  toolImages: ToolImageBudget | null;
   roundsUsed: number;
   finalCause: FinalRoundCause | null;
   parseFailures: number;
@@ -103,6 +111,7 @@ export async function* runTurn(
     ),
     taint: new TaintTracker(input.initialTaint ?? []),
     seenCalls: new Set(),
+    toolImages: input.vision === true ? new ToolImageBudget() : null,
     roundsUsed: 0,
     finalCause: null,
     parseFailures: 0,
@@ -194,6 +203,7 @@ export async function* runTurn(
         budget: state.budget,
         taint: state.taint,
         seenCalls: state.seenCalls,
+        ...(state.toolImages ? { toolImages: state.toolImages } : {}),
         conversation: state.conversation,
         limits: input.limits,
         rounds: state.roundsUsed,

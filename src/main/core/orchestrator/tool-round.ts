@@ -10,7 +10,16 @@ import type {
   ToolCallStatus,
   TurnEvent,
 } from '../../../shared/turn-events';
-import type { Approver, ChatMessage, Clock, IdGenerator, Logger, Tool } from '../ports';
+import type {
+  Approver,
+  ChatImage,
+  ChatMessage,
+  Clock,
+  IdGenerator,
+  Logger,
+  Tool,
+  ToolOutput,
+} from '../ports';
 import type { BudgetTracker, TurnLimits } from './budgets';
 import { canonicalJson } from './canonical-json';
 import { executeTool } from './execute-tool';
@@ -18,6 +27,8 @@ import { promptModeResultMessage } from './prompt-protocol';
 import { TOOL_OUTPUT_BUDGET_EXHAUSTED, TOOL_OUTPUT_SKIPPED } from './protocol-text';
 import type { RoundResult } from './stream-round';
 import { parseNativeArguments, parseTextCall } from './text-call-json';
+import type { ToolImageBudget } from './tool-images';
+import { toolImagesMessage } from './tool-images';
 import type { TaintTracker } from './turn-taint';
 
 /** One call the model asked for, with its arguments parsed (or the reason they did not parse). */
@@ -77,6 +88,11 @@ export interface ToolRoundContext {
   /** The turn's taint: read before each call, extended after each call that ran. */
   taint: TaintTracker;
   seenCalls: Set<string>;
+  /**
+   * Present when the model takes images: what is left of the turn's allowance of tool images
+   * (`tool-images.ts`). Absent: images stay described in the result text only.
+   */
+  toolImages?: ToolImageBudget | undefined;
   conversation: ChatMessage[];
   limits: TurnLimits;
   rounds: number;
@@ -91,6 +107,8 @@ interface CallOutcome {
   artifacts: ArtifactReference[];
   /** Set when this call tainted the turn (it was the first untrusted one to run). */
   tainted?: TaintReason[];
+  /** Images the call returned, when it read untrusted content (it is in the turn's taint). */
+  images?: ChatImage[];
 }
 
 /** Longest tool name echoed back in a wrapper; model-chosen names are sanitised to this. */
@@ -106,6 +124,8 @@ export async function* runToolCalls(
   const { turnId } = context;
   let skipped = 0;
   let totalExhausted = false;
+  /** Natively, the user messages carrying images follow every tool message of the round. */
+  const imageMessages: ChatMessage[] = [];
   for (const call of calls) {
     if (!call.announced) {
       yield { type: 'tool-call-start', turnId, toolCallId: call.id, name: call.name };
@@ -143,8 +163,21 @@ export async function* runToolCalls(
       total: context.budget.total(),
       rounds: { used: context.rounds, limit: context.limits.providerRounds },
     };
-    context.conversation.push(resultMessage(context.toolMode, call, outcome));
+    const taken =
+      context.toolImages && outcome.images && outcome.images.length > 0
+        ? context.toolImages.take(outcome.images)
+        : null;
+    const message = resultMessage(context.toolMode, call, outcome);
+    if (taken !== null && message.role === 'user' && taken.images.length > 0) {
+      // Prompt mode: the images ride on the `<tool_result>` message, whose text is unchanged.
+      message.images = taken.images;
+    } else if (taken !== null && message.role === 'tool') {
+      const images = toolImagesMessage(echoName(call.name), echoName(call.id), taken);
+      if (images !== null) imageMessages.push(images);
+    }
+    context.conversation.push(message);
   }
+  context.conversation.push(...imageMessages);
   return { allSkipped: calls.length > 0 && skipped === calls.length, totalExhausted };
 }
 
@@ -196,7 +229,19 @@ async function decideAndRun(
     output: execution.output.content,
     artifacts: execution.output.artifacts ?? [],
     ...(tainted ? { tainted } : {}),
+    ...(imagesOf(tool, execution.output) ?? {}),
   };
+}
+
+/**
+ * The call's images, only when the call counts as having read untrusted content (the same rule
+ * as `TaintTracker.record`): images never reach the model without tainting the turn.
+ */
+function imagesOf(tool: Tool, output: ToolOutput): { images: ChatImage[] } | null {
+  const images = output.images ?? [];
+  if (images.length === 0 || !tool.untrustedOutput) return null;
+  if (output.untrustedSources?.length === 0) return null;
+  return { images };
 }
 
 /**

@@ -3,6 +3,7 @@
  * how it asks the user for approval.
  */
 import type { ArtifactReference, TaintReason } from '../../../shared/turn-events';
+import type { ChatImage } from './llm';
 import type { Logger } from './system';
 
 /** What a tool returns. `isError` results reach the model as `<tool_error>` with this text. */
@@ -16,6 +17,12 @@ export interface ToolOutput {
    * (refused before any request), so the call does not taint the turn.
    */
   untrustedSources?: string[];
+  /**
+   * Images the call returned (MCP image content), typed from their bytes (png, jpeg, gif, webp).
+   * The orchestrator shows them to a vision model (`TurnInput.vision`), bounded, and only from a
+   * tool with `untrustedOutput` whose call tainted the turn; otherwise `content` describes them.
+   */
+  images?: ChatImage[];
 }
 
 /**

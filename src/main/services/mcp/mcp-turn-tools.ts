@@ -3,13 +3,15 @@
  * a call path that asks for approval first (per tool: ask / this conversation / always / deny;
  * by default read-only tools run and the rest ask; in a tainted turn every call asks unless the
  * user chose "always, even after web content"), then calls the server with the service's
- * progress-aware timeout, converting the result (text capped, images saved as artifacts).
+ * progress-aware timeout, converting the result (text capped, images saved as artifacts and
+ * handed to the orchestrator, which shows them to a vision model).
  */
 import type { McpService, McpToolInfo } from '../../../shared/mcp';
 import { McpError } from '../../core/ports';
 import type {
   ApprovalAnswer,
   ArtifactSink,
+  ChatImage,
   McpStore,
   Tool,
   ToolContext,
@@ -158,9 +160,12 @@ async function invokeMcpTool(
     });
     const conversation = context.conversationId ?? dependencies.scratchConversationId;
     const artifacts = [];
+    /** The raster images, typed from their bytes, for a vision model (the orchestrator bounds). */
+    const images: ChatImage[] = [];
     for (const [index, image] of result.images.entries()) {
       // Named from the bytes, never from the server's declared type (`image/bat` → `.bat`).
       const { mime, extension } = rasterImageType(image.data);
+      if (extension !== 'bin') images.push({ mime, data: image.data });
       artifacts.push(
         await dependencies.artifacts.save(
           conversation,
@@ -174,6 +179,7 @@ async function invokeMcpTool(
       content: result.text === '' ? '(no text output)' : result.text,
       isError: result.isError,
       ...(artifacts.length > 0 ? { artifacts } : {}),
+      ...(images.length > 0 ? { images } : {}),
     };
   } catch (error) {
     if (context.signal.aborted && !(error instanceof McpError && error.kind === 'timeout'))
