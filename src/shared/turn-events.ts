@@ -101,6 +101,21 @@ export interface ToolResultEvent {
   artifacts: ArtifactReference[];
 }
 
+/**
+ * A running tool's progress (an MCP server's `notifications/progress`), live only: shown on the
+ * call's trace card and the CLI's trace, never stored in the message. The chat service sends at
+ * most a few a second per call; `message` is one line without control characters, bounded.
+ */
+export interface ToolProgressEvent {
+  type: 'tool-progress';
+  turnId: string;
+  toolCallId: string;
+  /** Grows with each notification; a fraction of `total` when that is known. */
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 export interface BudgetUpdateEvent {
   type: 'budget-update';
   turnId: string;
@@ -172,6 +187,7 @@ export type TurnEvent =
   | ToolCallStartEvent
   | ToolCallEndEvent
   | ToolResultEvent
+  | ToolProgressEvent
   | BudgetUpdateEvent
   | ProtocolRetryEvent
   | TurnTaintedEvent

@@ -16,7 +16,13 @@ import { EXIT_CANCELED, EXIT_OK, exitCodeFor, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { cliApprover } from './cli-approver';
 import { readInputFile } from './input-files';
-import { eventJson, STOP_REASON_TEXT, traceLine, usageLine } from './trace-format';
+import {
+  eventJson,
+  progressThrottle,
+  STOP_REASON_TEXT,
+  traceLine,
+  usageLine,
+} from './trace-format';
 
 export async function chatCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -97,6 +103,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       },
       controller.signal,
     );
+    const printProgress = progressThrottle(() => performance.now());
     for await (const event of events) {
       if (values.json) {
         io.stdout(`${eventJson(event)}\n`);
@@ -106,7 +113,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       } else if (event.type === 'reasoning-delta' && values['show-reasoning']) {
         io.stderr(io.dim(event.text));
       } else {
-        const line = traceLine(event);
+        const line = printProgress(event) ? traceLine(event) : null;
         if (line && event.type !== 'budget-update') {
           if (answerOpen) io.stdout('\n');
           answerOpen = false;

@@ -11,11 +11,14 @@ import type { McpServiceInput } from '../services/mcp/mcp-service-input';
 import type { McpServiceView } from '../services/mcp/mcp-services';
 import { buildEntries } from '../services/mcp/mcp-turn-tools';
 import { SCRATCH_CONVERSATION_ID } from '../services/tool-preparation';
+import { cleanProgressMessage } from '../services/turn-progress';
+import type { ToolProgressEvent } from '../../shared/turn-events';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { join } from 'node:path';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
+import { progressThrottle, traceLine } from './trace-format';
 
 /** `allow` still asks in a turn that read untrusted content; `allow-even-after-web` does not. */
 const APPROVAL_POLICIES: readonly string[] = [
@@ -228,10 +231,28 @@ async function callTool(
     (candidate) => candidate.serviceId === service.id && candidate.mcpTool === toolName,
   );
   if (!entry) throw notCallable(context, service, toolName);
+  // The server's progress as dim trace lines, at most one a second.
+  const printProgress = progressThrottle(() => performance.now());
   const output = await entry.callAsUser(args as Record<string, unknown>, {
     conversationId: null,
     signal,
     logger: context.logger,
+    onProgress: (report) => {
+      if (!Number.isFinite(report.progress)) return;
+      const message = cleanProgressMessage(report.message);
+      const event: ToolProgressEvent = {
+        type: 'tool-progress',
+        turnId: '',
+        toolCallId: toolName,
+        progress: report.progress,
+        ...(report.total !== undefined && Number.isFinite(report.total)
+          ? { total: report.total }
+          : {}),
+        ...(message === undefined ? {} : { message }),
+      };
+      const line = printProgress(event) ? traceLine(event) : null;
+      if (line !== null) io.stderr(`${io.dim(line)}\n`);
+    },
   });
   io.stdout(`${output.content}\n`);
   for (const artifact of output.artifacts ?? [])

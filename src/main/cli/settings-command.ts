@@ -45,9 +45,19 @@ export async function settingsCommand(
   return EXIT_OK;
 }
 
-/** Numbers, booleans and null as JSON; anything else as the literal string. */
+/**
+ * Numbers, booleans, null and objects (`{"files":"debug"}`) as JSON; anything else as the
+ * literal string.
+ */
 function parseValue(text: string): unknown {
   if (/^(-?\d+(\.\d+)?|true|false|null)$/.test(text)) return JSON.parse(text) as unknown;
+  if (/^\s*\{/.test(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw usageError(`Not valid JSON: ${text.slice(0, 200)}`);
+    }
+  }
   return text;
 }
 

@@ -19,6 +19,26 @@ export function preview(text: string): string {
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
 }
 
+/** Least time between two progress lines of one call in the text trace (ms). */
+export const PROGRESS_LINE_INTERVAL_MS = 1000;
+
+/**
+ * Whether a `tool-progress` event is printed: at most one line a second per call (the first
+ * always), so a chatty server does not scroll the answer away.
+ */
+export function progressThrottle(now: () => number): (event: TurnEvent) => boolean {
+  let call: string | null = null;
+  let lastAt = 0;
+  return (event) => {
+    if (event.type !== 'tool-progress') return true;
+    const at = now();
+    if (event.toolCallId === call && at - lastAt < PROGRESS_LINE_INTERVAL_MS) return false;
+    call = event.toolCallId;
+    lastAt = at;
+    return true;
+  };
+}
+
 /** The trace line for an event, or null for events that are not traced. */
 export function traceLine(event: TurnEvent): string | null {
   switch (event.type) {
@@ -26,6 +46,11 @@ export function traceLine(event: TurnEvent): string | null {
       return `→ ${event.name} ${preview(JSON.stringify(event.arguments))}`;
     case 'tool-result':
       return `  ${event.status === 'ok' ? '✓' : event.status === 'error' ? '✗' : '∅'} ${event.name} ${event.status} (${event.durationMs} ms): ${preview(event.output)}`;
+    case 'tool-progress': {
+      const count =
+        event.total === undefined ? `${event.progress}` : `${event.progress}/${event.total}`;
+      return `  … ${event.message === undefined ? count : `${preview(event.message)}, ${count}`}`;
+    }
     case 'protocol-retry':
       return `  ! malformed tool call (attempt ${event.attempt}): ${preview(event.error)}`;
     case 'turn-tainted':

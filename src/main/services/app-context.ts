@@ -99,6 +99,10 @@ export function openAppContext(
     ids,
     logger,
     allowLocalCommands: () => settings.get('mcp').allowLocalCommands,
+    logLevel: (service) => {
+      const { logLevel, serviceLogLevels } = settings.get('mcp');
+      return serviceLogLevels[service.name] ?? logLevel;
+    },
     stderrSink: mcpStderrLog(join(dataDir, 'logs', 'mcp')),
     stderrLogPath: (serviceId) => mcpStderrLogPath(join(dataDir, 'logs', 'mcp'), serviceId),
   });

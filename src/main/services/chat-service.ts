@@ -50,6 +50,7 @@ import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
 import { skillsPromptSection } from './skills-prompt-section';
 import { buildSystemPrompt } from './system-prompt';
+import { TurnProgress } from './turn-progress';
 
 export type { TurnMcpTools } from './tool-catalog';
 
@@ -318,6 +319,7 @@ export class ChatService {
         mode: request.mode,
         ...(omittedMessages > 0 ? { omittedMessages } : {}),
       };
+      const progress = new TurnProgress(turnId, clock);
       const llm = withSampling(this.dependencies.createLlmClient(request.model), settings.sampling);
       const events = runTurn(
         { llm, clock, ids, logger },
@@ -328,15 +330,16 @@ export class ChatService {
           model: request.model.model,
           toolMode: request.model.toolMode,
           messages,
-          tools,
+          tools: tools.map((tool) => progress.wrap(tool)),
           limits: resolveTurnLimits(request.mode, this.dependencies.limitOverrides),
           initialTaint,
           ...(request.model.vision === true ? { vision: true } : {}),
         },
         signal,
       );
-      for await (const event of events) {
-        writer.apply(event);
+      for await (const event of progress.merge(events)) {
+        // Progress is live only: never part of the stored message.
+        if (event.type !== 'tool-progress') writer.apply(event);
         if (event.type === 'budget-update') {
           budget = { perTool: event.perTool, total: event.total, rounds: event.rounds };
         }

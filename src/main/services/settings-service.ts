@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AivoryError } from '../../shared/errors';
+import { MCP_LOG_LEVELS } from '../core/ports';
 import type { Logger, SettingsStore } from '../core/ports';
 
 const searchSettings = z.object({
@@ -50,6 +51,10 @@ const webSettings = z.object({
 const mcpSettings = z.object({
   /** stdio MCP servers run a local command with the user's permissions: off until switched on. */
   allowLocalCommands: z.boolean().default(false),
+  /** What servers are asked to log (`logging/setLevel`) into their service's log file. */
+  logLevel: z.enum(MCP_LOG_LEVELS).default('warning'),
+  /** The same per service (by name), over `logLevel`. */
+  serviceLogLevels: z.record(z.string(), z.enum(MCP_LOG_LEVELS)).default({}),
 });
 
 const uiSettings = z.object({

@@ -110,6 +110,7 @@ export const EN_MESSAGES = {
 
   'trace.running': 'running',
   'trace.ok': 'ok',
+  'trace.progress': 'Progress',
   'trace.tainted': '⚠ untrusted content',
   'trace.taintedHelp':
     'What this call returned came from outside (a page, a server, a program). From here on, MCP calls and fetches that would send data to new sites ask first, and memories wait for your confirmation.',

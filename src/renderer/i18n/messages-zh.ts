@@ -108,6 +108,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
 
   'trace.running': '运行中',
   'trace.ok': '成功',
+  'trace.progress': '进度',
   'trace.tainted': '⚠ 不受信任的内容',
   'trace.taintedHelp':
     '此调用返回的内容来自外部（网页、服务器或程序）。此后，MCP 调用和会向新网站发送数据的网页请求都会先询问，记忆需要你确认后才会生效。',

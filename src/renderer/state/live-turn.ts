@@ -8,6 +8,7 @@ import { applyEventToParts } from '../../shared/message-parts';
 import type {
   BudgetUpdateEvent,
   TaintReason,
+  ToolProgressEvent,
   TurnEndEvent,
   TurnEvent,
 } from '../../shared/turn-events';
@@ -29,10 +30,15 @@ export interface LiveTurn {
   taint: TaintReason[];
   /** The call whose result tainted the turn (its card is marked), or null. */
   taintedCallId: string | null;
+  /** toolCallId → the call's latest progress report, while it runs (never stored). */
+  progress: Readonly<Record<string, ToolProgressView>>;
   /** toolCallId → tool name, for calls announced but not yet answered. */
   running: Record<string, string>;
   end: TurnEndEvent | null;
 }
+
+/** What a running call's card shows of its progress. */
+export type ToolProgressView = Pick<ToolProgressEvent, 'progress' | 'total' | 'message'>;
 
 /** A turn known only by its id (its events may arrive before `chat.send` answers). */
 export function emptyTurn(turnId: string): LiveTurn {
@@ -46,6 +52,7 @@ export function emptyTurn(turnId: string): LiveTurn {
     budget: null,
     taint: [],
     taintedCallId: null,
+    progress: {},
     running: {},
     end: null,
   };
@@ -53,6 +60,16 @@ export function emptyTurn(turnId: string): LiveTurn {
 
 /** The turn after `event`. */
 export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
+  if (event.type === 'tool-progress') {
+    // Only for a call still running; the parts are untouched (no re-render of the message text).
+    if (turn.running[event.toolCallId] === undefined) return turn;
+    const view: ToolProgressView = {
+      progress: event.progress,
+      ...(event.total === undefined ? {} : { total: event.total }),
+      ...(event.message === undefined ? {} : { message: event.message }),
+    };
+    return { ...turn, progress: { ...turn.progress, [event.toolCallId]: view } };
+  }
   const next: LiveTurn = { ...turn, parts: applyEventToParts(turn.parts, event) };
   switch (event.type) {
     case 'turn-start':
@@ -68,8 +85,10 @@ export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
     case 'tool-result': {
       const running = { ...turn.running };
       delete running[event.toolCallId];
+      const progress = { ...turn.progress };
+      delete progress[event.toolCallId];
       // A call was read and ran: the retry, if any, worked.
-      return { ...next, running, protocolRetry: null };
+      return { ...next, running, progress, protocolRetry: null };
     }
     case 'budget-update':
       return { ...next, budget: event };
@@ -78,7 +97,7 @@ export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
     case 'turn-tainted':
       return { ...next, taint: event.reasons, taintedCallId: event.toolCallId };
     case 'turn-end':
-      return { ...next, running: {}, end: event };
+      return { ...next, running: {}, progress: {}, end: event };
     default:
       return next;
   }

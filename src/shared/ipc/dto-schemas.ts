@@ -269,7 +269,23 @@ export const settingsViewSchema = z.object({
     deadlineSeconds: z.number(),
   }),
   /** stdio MCP services are allowed (they run a local command). */
-  mcp: z.object({ allowLocalCommands: z.boolean() }),
+  mcp: z.object({
+    allowLocalCommands: z.boolean(),
+    logLevel: z.enum([
+      'debug',
+      'info',
+      'notice',
+      'warning',
+      'error',
+      'critical',
+      'alert',
+      'emergency',
+    ]),
+    serviceLogLevels: z.record(
+      z.string(),
+      z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']),
+    ),
+  }),
   ui: z.object({
     language: z.enum(['system', 'zh-CN', 'en']),
     theme: z.enum(['system', 'light', 'dark']),

@@ -88,6 +88,15 @@ const toolResult = z.object({
   artifacts: z.array(artifactReferenceSchema),
 });
 
+const toolProgress = z.object({
+  type: z.literal('tool-progress'),
+  turnId: z.string(),
+  toolCallId: z.string(),
+  progress: z.number(),
+  total: z.number().optional(),
+  message: z.string().max(500).optional(),
+});
+
 const budgetUpdate = z.object({
   type: z.literal('budget-update'),
   turnId: z.string(),
@@ -137,6 +146,7 @@ export const turnEventSchema = z.discriminatedUnion('type', [
   toolCallStart,
   toolCallEnd,
   toolResult,
+  toolProgress,
   budgetUpdate,
   protocolRetry,
   turnTainted,

@@ -29,6 +29,7 @@ import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import { resolveLimits } from './mcp-limits';
 import type { McpConnectorOptions, McpLimits } from './mcp-limits';
 import { McpLink } from './mcp-link';
+import { forwardServerLog, setServerLogLevel } from './mcp-logging';
 import { McpClientSession } from './mcp-session';
 import { buildTransport, parseServiceUrl } from './mcp-transports';
 
@@ -41,6 +42,8 @@ const PROBE_TIMEOUT_MS = 3000;
 const STDERR_END_WAIT_MS = 1000;
 /** How much of its last stderr line the error shows. */
 const LAST_STDERR_CHARS = 300;
+/** Longest wait for the answer to logging/setLevel (it never fails the connection). */
+const SET_LEVEL_TIMEOUT_MS = 5000;
 /** How much of the probed event stream is read looking for the endpoint event. */
 const PROBE_BYTES = 4096;
 
@@ -83,6 +86,7 @@ async function connect(
   client.onerror = (error) => link.onTransportError(error);
   client.onclose = () => link.onTransportClosed();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => link.emitToolsChanged());
+  if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
 
   const timeoutMs = Math.max(1, options.timeoutMs);
   const deadlineAt = Date.now() + timeoutMs;
@@ -128,6 +132,8 @@ async function connect(
     link.onConnectProblem = null;
   }
   link.markOpen();
+  if (options.logLevel !== undefined)
+    await setServerLogLevel(client, options.logLevel, Math.min(timeoutMs, SET_LEVEL_TIMEOUT_MS));
   return new McpClientSession({
     client,
     link,

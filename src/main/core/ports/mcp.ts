@@ -126,12 +126,40 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+/** The syslog levels of MCP logging, least severe first. */
+export const MCP_LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
+
+/** One `notifications/message` of a server, cleaned: one bounded line of text. */
+export interface McpLogEntry {
+  level: McpLogLevel;
+  /** The server's logger name, when it gave one. */
+  logger?: string;
+  text: string;
+}
+
 export interface McpConnectOptions {
   signal: AbortSignal;
   /** Connect + initialize deadline. */
   timeoutMs: number;
   /** stdio: each stderr line of the child (for the per-service log). */
   onStderr?: (line: string) => void;
+  /** The server's log messages (`notifications/message`), rate-limited (for the same log). */
+  onLog?: (entry: McpLogEntry) => void;
+  /**
+   * Sent as `logging/setLevel` right after the handshake when the server offers logging; absent,
+   * the server's own default stands.
+   */
+  logLevel?: McpLogLevel;
 }
 
 export interface McpConnector {

@@ -83,6 +83,19 @@ export interface ToolContext {
   turnId?: string;
   /** Set by the orchestrator for every call in a turn; absent outside a turn (untainted). */
   taint?: TurnTaint;
+  /**
+   * Where a long-running tool reports progress (an MCP server's notifications), when someone
+   * follows it: the chat service adds it to each call of a turn (a `tool-progress` event),
+   * `aivory mcp call` prints it. Reporting must never fail the call.
+   */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+/** One progress report of a running tool, as its server sent it (the follower cleans it). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
 import { McpError } from '../../core/ports';
-import type { McpEndpoint, McpSession } from '../../core/ports';
+import type { McpEndpoint, McpLogEntry, McpSession } from '../../core/ports';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import type { McpServicesDependencies } from './mcp-services';
 
@@ -54,6 +54,8 @@ export class McpConnections {
         signal,
         timeoutMs: CONNECT_TIMEOUT_MS,
         onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
+        onLog: (entry) => this.dependencies.stderrSink?.(service.id, serverLogLine(entry)),
+        ...(this.dependencies.logLevel ? { logLevel: this.dependencies.logLevel(service) } : {}),
       });
     } catch (error) {
       const logPath = this.dependencies.stderrLogPath?.(service.id);
@@ -107,4 +109,9 @@ export class McpConnections {
             ),
     };
   }
+}
+
+/** A server's log message in its service's log, told apart from stderr by its level tag. */
+export function serverLogLine(entry: McpLogEntry): string {
+  return `[server log: ${entry.level}] ${entry.logger === undefined ? '' : `${entry.logger}: `}${entry.text}`;
 }

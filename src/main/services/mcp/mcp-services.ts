@@ -18,6 +18,7 @@ import type {
   IdGenerator,
   Logger,
   McpConnector,
+  McpLogLevel,
   McpPromptInfo,
   McpResourceInfo,
   McpSession,
@@ -49,6 +50,11 @@ export interface McpServicesDependencies {
   stderrSink?: (serviceId: string, line: string) => void;
   /** That log's file, named when a stdio server fails to start. */
   stderrLogPath?: (serviceId: string) => string;
+  /**
+   * What a service's server is asked to log (`logging/setLevel`; its messages go to the same
+   * log); absent, the server's default stands.
+   */
+  logLevel?: (service: McpService) => McpLogLevel;
 }
 
 /** A service as listed: counts, and headers / env shown masked. */

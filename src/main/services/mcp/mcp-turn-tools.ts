@@ -157,6 +157,7 @@ async function invokeMcpTool(
       timeoutMs: service.timeoutMs,
       maxTotalTimeoutMs: service.maxTimeoutMs,
       maxOutputChars: MCP_MAX_OUTPUT_CHARS,
+      ...(context.onProgress ? { onProgress: context.onProgress } : {}),
     });
     const conversation = context.conversationId ?? dependencies.scratchConversationId;
     const artifacts = [];

@@ -217,6 +217,7 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
       budget={turn.budget}
       taint={turn.taint}
       taintedCallId={turn.taintedCallId}
+      progress={turn.progress}
       model={turn.model}
       protocolRetry={turn.protocolRetry}
       usage={end?.usage ?? null}

@@ -16,6 +16,7 @@ import { useT } from '../../i18n/use-t';
 import { budgetText } from '../../state/budget-text';
 import type { TurnSummary } from '../../state/app-state';
 import { displayItems } from '../../state/trace-items';
+import type { ToolProgressView } from '../../state/live-turn';
 import type { ShownFile } from '../../state/attachment-rules';
 import { FileView } from './file-view';
 import { ChevronDownIcon, EditIcon, RegenerateIcon, RetryIcon } from '../../components/icons';
@@ -39,6 +40,8 @@ export interface AssistantMessageProps {
   taint?: readonly TaintReason[];
   /** The call whose result tainted the turn: its card is marked. */
   taintedCallId?: string | null;
+  /** Live progress of the running calls, by toolCallId (a live turn only). */
+  progress?: Readonly<Record<string, ToolProgressView>>;
   stopReason: StopReasonShown | null;
   error: PublicError | null;
   /** Offered under the conversation's last answer when it failed, stopped or came back empty. */
@@ -173,6 +176,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
                   key={item.trace.toolCallId}
                   trace={item.trace}
                   tainted={item.trace.toolCallId === props.taintedCallId}
+                  progress={props.progress?.[item.trace.toolCallId] ?? null}
                 />
               );
             case 'file':

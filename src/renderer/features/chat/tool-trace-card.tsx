@@ -1,6 +1,7 @@
 /** One tool call as a card: name, status, duration, arguments, a result preview that expands. */
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n/use-t';
+import type { ToolProgressView } from '../../state/live-turn';
 import type { ToolTrace } from '../../state/trace-items';
 
 /** Characters of the result shown before "show full output". */
@@ -11,6 +12,8 @@ export function ToolTraceCard(props: {
   trace: ToolTrace;
   /** This call's result tainted the turn: what it returned came from outside. */
   tainted?: boolean;
+  /** The running call's latest progress report (live turns only). */
+  progress?: ToolProgressView | null;
 }): ReactNode {
   const t = useT();
   const { trace } = props;
@@ -40,6 +43,7 @@ export function ToolTraceCard(props: {
           <span className="tool-duration">{t('trace.duration', { ms: trace.durationMs })}</span>
         )}
       </div>
+      {trace.output === null && props.progress && <ProgressLine progress={props.progress} />}
       {argumentsText !== '' && (
         <details className="tool-section">
           <summary>{t('trace.arguments')}</summary>
@@ -60,6 +64,22 @@ export function ToolTraceCard(props: {
           )}
         </div>
       )}
+    </div>
+  );
+}
+
+/** "message, n/total" and a bar when the total is known (`data-testid="tool-progress"`). */
+function ProgressLine(props: { progress: ToolProgressView }): ReactNode {
+  const t = useT();
+  const { progress, total, message } = props.progress;
+  const count = total === undefined ? `${progress}` : `${progress}/${total}`;
+  const text = message === undefined ? count : `${message}, ${count}`;
+  return (
+    <div className="tool-progress" data-testid="tool-progress">
+      {total !== undefined && (
+        <progress max={total} value={Math.min(progress, total)} aria-label={t('trace.progress')} />
+      )}
+      <span className="tool-progress-text">{text}</span>
     </div>
   );
 }
