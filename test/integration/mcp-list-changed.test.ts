@@ -7,11 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createMcpConnector } from '../../src/main/adapters/mcp/mcp-connector';
-import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-store';
-import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
-import { McpServices } from '../../src/main/services/mcp/mcp-services';
 import { EVERYTHING_SCRIPT } from '../support/mcp-everything-server';
+import { localMcpServices } from '../support/local-mcp-services';
 import { recordingLogger } from '../support/turn-harness';
 
 const home = mkdtempSync(join(tmpdir(), 'aivory-mcp-list-changed-'));
@@ -22,17 +19,7 @@ const CHECKED = 'MCP tools/list_changed: the tools';
 describe('tools/list_changed with server-everything', () => {
   it('keeps the service fresh when the announced tools match the last sync', async () => {
     const logger = recordingLogger();
-    let counter = 0;
-    const mcp = new McpServices({
-      store: openStore(join(home, 'aivory.db')).mcp,
-      secrets: new FileSecretStore(join(home, 'secrets.json')),
-      connector: createMcpConnector(),
-      resolver: { resolve: () => Promise.reject(new Error('no lookups here')) },
-      clock: { now: () => Date.now() },
-      ids: { next: (prefix) => `${prefix}_${++counter}` },
-      logger,
-      allowLocalCommands: () => true,
-    });
+    const mcp = localMcpServices(home, { logger });
     const checks = () => logger.entries.filter((entry) => entry.message.startsWith(CHECKED));
     const stale: string[] = [];
     mcp.onStale((id) => stale.push(id));

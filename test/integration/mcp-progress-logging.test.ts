@@ -10,15 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { TurnEvent } from '../../src/shared/turn-events';
-import { createMcpConnector } from '../../src/main/adapters/mcp/mcp-connector';
-import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { ArtifactSink } from '../../src/main/core/ports';
-import { McpServices } from '../../src/main/services/mcp/mcp-services';
 import { mcpStderrLog, mcpStderrLogPath } from '../../src/main/services/mcp/mcp-stderr-log';
 import { buildEntries } from '../../src/main/services/mcp/mcp-turn-tools';
 import { TurnProgress } from '../../src/main/services/turn-progress';
 import { EVERYTHING_SCRIPT } from '../support/mcp-everything-server';
+import { localMcpServices } from '../support/local-mcp-services';
 import { recordingLogger } from '../support/turn-harness';
 
 const home = mkdtempSync(join(tmpdir(), 'aivory-mcp-progress-'));
@@ -28,17 +26,10 @@ describe('MCP progress and logging with server-everything', () => {
   it('turns progress notifications into tool-progress events and logs server messages', async () => {
     const logger = recordingLogger();
     const logs = join(home, 'logs');
-    let counter = 0;
     const store = openStore(join(home, 'aivory.db')).mcp;
-    const mcp = new McpServices({
+    const mcp = localMcpServices(home, {
       store,
-      secrets: new FileSecretStore(join(home, 'secrets.json')),
-      connector: createMcpConnector(),
-      resolver: { resolve: () => Promise.reject(new Error('no lookups here')) },
-      clock: { now: () => Date.now() },
-      ids: { next: (prefix) => `${prefix}_${++counter}` },
       logger,
-      allowLocalCommands: () => true,
       stderrSink: mcpStderrLog(logs),
       logLevel: () => 'debug',
     });

@@ -7,12 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMcpConnector } from '../../src/main/adapters/mcp/mcp-connector';
-import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-store';
-import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
-import { McpServices } from '../../src/main/services/mcp/mcp-services';
 import { mcpStderrLog, mcpStderrLogPath } from '../../src/main/services/mcp/mcp-stderr-log';
-import { recordingLogger } from '../support/turn-harness';
+import { localMcpServices } from '../support/local-mcp-services';
 
 const home = mkdtempSync(join(tmpdir(), 'aivory-mcp-stdio-startup-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -26,16 +22,7 @@ const CHILD = [
 describe('a stdio server that exits during the handshake', () => {
   it('names its log file and shows its last stderr line', async () => {
     const logs = join(home, 'logs', 'mcp');
-    let counter = 0;
-    const mcp = new McpServices({
-      store: openStore(join(home, 'aivory.db')).mcp,
-      secrets: new FileSecretStore(join(home, 'secrets.json')),
-      connector: createMcpConnector(),
-      resolver: { resolve: () => Promise.reject(new Error('no lookups here')) },
-      clock: { now: () => Date.now() },
-      ids: { next: (prefix) => `${prefix}_${++counter}` },
-      logger: recordingLogger(),
-      allowLocalCommands: () => true,
+    const mcp = localMcpServices(home, {
       stderrSink: mcpStderrLog(logs),
       stderrLogPath: (serviceId) => mcpStderrLogPath(logs, serviceId),
     });
