@@ -15,5 +15,5 @@ export const UI_EN = {
   'shortcuts.stop': 'Stop the running answer (Esc in a dialog closes the dialog)',
   'shortcuts.help': 'Show this list (outside text fields)',
   'shortcuts.browserNote':
-    'In a browser tab the browser keeps some keys for itself: Ctrl+N may open a new window there.',
+    'In a browser tab the browser keeps some keys for itself: Ctrl+N may open a new window there, and Ctrl+Shift+R may reload the page instead of regenerating.',
 } as const;

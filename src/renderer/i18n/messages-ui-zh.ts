@@ -17,5 +17,6 @@ export const UI_ZH: Record<keyof typeof UI_EN, string> = {
   'shortcuts.next-conversation': '下一个对话',
   'shortcuts.stop': '停止正在生成的回答（在对话框中按 Esc 则关闭对话框）',
   'shortcuts.help': '显示此列表（焦点不在输入框时）',
-  'shortcuts.browserNote': '在浏览器标签页中，浏览器会占用部分按键：例如 Ctrl+N 可能会打开新窗口。',
+  'shortcuts.browserNote':
+    '在浏览器标签页中，浏览器会占用部分按键：例如 Ctrl+N 可能会打开新窗口，Ctrl+Shift+R 可能会刷新页面而不是重新生成。',
 };
