@@ -88,3 +88,16 @@ export interface McpToolChange {
 
 /** A model's MCP default that no longer works, with the seed's marker. */
 export type McpDefaultMarker = '已删除' | '已停用' | '未同步';
+
+/** The syslog levels of MCP logging, least severe first. */
+export const MCP_LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];

@@ -13,6 +13,7 @@ import {
   toolCallStatusSchema,
 } from './turn-event-schema';
 import { conversationSettingsSchema, modelDefaultsSchema } from './conversation-settings-schema';
+import { MCP_LOG_LEVELS } from '../mcp';
 
 /** Longest id the contract accepts (ids are short prefixes + random parts). */
 export const MAX_ID_CHARS = 200;
@@ -271,20 +272,8 @@ export const settingsViewSchema = z.object({
   /** stdio MCP services are allowed (they run a local command). */
   mcp: z.object({
     allowLocalCommands: z.boolean(),
-    logLevel: z.enum([
-      'debug',
-      'info',
-      'notice',
-      'warning',
-      'error',
-      'critical',
-      'alert',
-      'emergency',
-    ]),
-    serviceLogLevels: z.record(
-      z.string(),
-      z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']),
-    ),
+    logLevel: z.enum(MCP_LOG_LEVELS),
+    serviceLogLevels: z.record(z.string(), z.enum(MCP_LOG_LEVELS)),
   }),
   ui: z.object({
     language: z.enum(['system', 'zh-CN', 'en']),

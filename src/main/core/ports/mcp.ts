@@ -3,9 +3,11 @@
  * (src/main/adapters/mcp/) implements McpConnector over @modelcontextprotocol/sdk; tests and
  * services depend on these types only. Plain data and one error class; no I/O here.
  */
-import type { McpToolInfo } from '../../../shared/mcp';
+import type { McpLogLevel, McpToolInfo } from '../../../shared/mcp';
 
 export type { McpToolAnnotations, McpToolInfo, McpTransportKind } from '../../../shared/mcp';
+export type { McpLogLevel } from '../../../shared/mcp';
+export { MCP_LOG_LEVELS } from '../../../shared/mcp';
 
 /** Where and how to reach one service. */
 export type McpEndpoint =
@@ -125,19 +127,6 @@ export interface McpSession {
   onClose(listener: (reason: string) => void): void;
   close(): Promise<void>;
 }
-
-/** The syslog levels of MCP logging, least severe first. */
-export const MCP_LOG_LEVELS = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-] as const;
-export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
 
 /** One `notifications/message` of a server, cleaned: one bounded line of text. */
 export interface McpLogEntry {
