@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
- * One runner, four projects (`npx vitest run --project <name>`, or `npm run test:<name>`):
+ * One runner, five projects (`npx vitest run --project <name>`, or `npm run test:<name>`):
  *
  * - unit: test/unit — in-process, in-memory fakes of the ports; no sockets (a setup file makes
  *   listen/connect throw) and no Docker.
@@ -10,9 +10,11 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
  *   MCP servers), anything over loopback sockets, network namespaces. Needs the build (made current
  *   first).
  * - sandbox: sandbox/test — the sidecar; most files drive the real dockerd and runner image.
+ * - conformance: test/conformance — the official MCP conformance suite's client scenarios, each
+ *   against its own loopback servers, with Aivory's `aivory mcp` commands as the client.
  * - e2e: test/e2e — Chromium against `aivory serve` and the built renderer (made current first).
  *
- * `npm test` runs all four in one run. Files run in forked workers with generous timeouts (they
+ * `npm test` runs all five in one run. Files run in forked workers with generous timeouts (they
  * are hang guards, not speed checks; `expect.poll` waits up to 20 s for its condition instead of
  * vitest's 1 s, which a loaded 2-core machine can miss). Reporters are run-wide, so the summary
  * reporter prints its closing `Tests: …` line once for the whole run.
@@ -44,6 +46,8 @@ export default defineConfig({
         globalSetup: ['./test/support/ensure-build.global-setup.ts'],
       }),
       project('sandbox', ['sandbox/test/**/*.test.ts']),
+      // The official MCP conformance suite against Aivory's client (its local servers only).
+      project('conformance', ['test/conformance/**/*.test.ts']),
       project('e2e', ['test/e2e/**/*.test.ts'], {
         // The browser tests drive the built renderer through `aivory serve`.
         globalSetup: ['./test/support/ensure-build.global-setup.ts'],

@@ -37,6 +37,36 @@ export interface McpSecretEntry {
   secretRef: string;
 }
 
+/**
+ * How an HTTP service signs in with OAuth when it asks (401): the grant, and a client the user
+ * registered with the authorization server beforehand (its secret in the SecretStore). Without a
+ * client id, Aivory registers itself (Client ID Metadata Document or dynamic registration).
+ */
+export interface McpOAuthConfig {
+  grant: 'authorization_code' | 'client_credentials';
+  clientId: string | null;
+  clientSecretRef: string | null;
+  /** private_key_jwt: where the client's private key (PEM) is kept, and its JWS algorithm. */
+  clientKeyRef: string | null;
+  keyAlgorithm: string | null;
+}
+
+/** How long an OAuth sign-in waits for the user to finish in the browser. */
+export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+
+/** What the settings card and `aivory mcp list` show about a service's OAuth sign-in. */
+export interface McpSignInStatus {
+  signedIn: boolean;
+  /** The authorization server's address (origin). */
+  authServer: string | null;
+  /** When the access token expires (ms since the epoch), when the server said. */
+  expiresAt: number | null;
+  /** The scopes granted, when the server said. */
+  scope: string | null;
+  /** A refresh token is kept: an expired token renews without the browser. */
+  refreshable: boolean;
+}
+
 export interface McpService {
   id: string;
   name: string;
@@ -63,6 +93,8 @@ export interface McpService {
   syncedAt: number | null;
   /** The server said its tools changed (tools/list_changed) since the last sync. */
   stale: boolean;
+  /** OAuth client settings (HTTP services); null: the defaults (sign in when asked, self-registered). */
+  oauth: McpOAuthConfig | null;
   createdAt: number;
   updatedAt: number;
 }

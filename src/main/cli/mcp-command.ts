@@ -14,6 +14,7 @@ import { SCRATCH_CONVERSATION_ID } from '../services/tool-preparation';
 import { cleanProgressMessage } from '../services/turn-progress';
 import type { ToolProgressEvent } from '../../shared/turn-events';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
@@ -30,7 +31,7 @@ const APPROVAL_POLICIES: readonly string[] = [
 ];
 
 const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D [--client-id ID [--client-secret S | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]] … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
 
 const MCP_OPTIONS = {
   name: { type: 'string' },
@@ -48,6 +49,10 @@ const MCP_OPTIONS = {
   'keep-headers': { type: 'boolean', default: false },
   approve: { type: 'string' },
   json: { type: 'boolean', default: false },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  'client-key-file': { type: 'string' },
+  'oauth-grant': { type: 'string' },
 } as const;
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
@@ -61,6 +66,13 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
   const services = context.mcp;
   const signal = interruptSignal(io);
   const print = (text: string) => io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+  // A server asking for an OAuth sign-in: the page opens in the browser ($BROWSER when set), and
+  // its link is printed for a machine without one.
+  services.onSignInPage((page) => {
+    io.stderr(
+      `Sign in to ${page.serviceName} in your browser. If it did not open, open this link:\n  ${page.url}\n`,
+    );
+  });
   switch (action) {
     case 'add':
     case 'edit': {
@@ -93,6 +105,20 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
           'No MCP services yet. Add one with: aivory mcp add --name N --url URL --description D',
         );
       else for (const service of list) print(describeService(service));
+      return EXIT_OK;
+    }
+    case 'login': {
+      const result = await services.login(required(name), signal);
+      print(`${result.ok ? '✓' : '✗ sign-in failed:'} ${result.message}`);
+      return result.ok ? EXIT_OK : EXIT_FAILED;
+    }
+    case 'logout': {
+      const was = await services.logout(required(name));
+      print(
+        was
+          ? `Signed out of ${services.get(required(name)).name}: its tokens were deleted.`
+          : `${services.get(required(name)).name} was not signed in.`,
+      );
       return EXIT_OK;
     }
     case 'test': {
@@ -233,27 +259,29 @@ async function callTool(
   if (!entry) throw notCallable(context, service, toolName);
   // The server's progress as dim trace lines, at most one a second.
   const printProgress = progressThrottle(() => performance.now());
-  const output = await entry.callAsUser(args as Record<string, unknown>, {
-    conversationId: null,
-    signal,
-    logger: context.logger,
-    onProgress: (report) => {
-      if (!Number.isFinite(report.progress)) return;
-      const message = cleanProgressMessage(report.message);
-      const event: ToolProgressEvent = {
-        type: 'tool-progress',
-        turnId: '',
-        toolCallId: toolName,
-        progress: report.progress,
-        ...(report.total !== undefined && Number.isFinite(report.total)
-          ? { total: report.total }
-          : {}),
-        ...(message === undefined ? {} : { message }),
-      };
-      const line = printProgress(event) ? traceLine(event) : null;
-      if (line !== null) io.stderr(`${io.dim(line)}\n`);
-    },
-  });
+  const output = await context.mcp.asUser(service.id, () =>
+    entry.callAsUser(args as Record<string, unknown>, {
+      conversationId: null,
+      signal,
+      logger: context.logger,
+      onProgress: (report) => {
+        if (!Number.isFinite(report.progress)) return;
+        const message = cleanProgressMessage(report.message);
+        const event: ToolProgressEvent = {
+          type: 'tool-progress',
+          turnId: '',
+          toolCallId: toolName,
+          progress: report.progress,
+          ...(report.total !== undefined && Number.isFinite(report.total)
+            ? { total: report.total }
+            : {}),
+          ...(message === undefined ? {} : { message }),
+        };
+        const line = printProgress(event) ? traceLine(event) : null;
+        if (line !== null) io.stderr(`${io.dim(line)}\n`);
+      },
+    }),
+  );
   io.stdout(`${output.content}\n`);
   for (const artifact of output.artifacts ?? [])
     io.stderr(`📎 ${artifact.name} → ${artifact.path}\n`);
@@ -297,8 +325,20 @@ function describeService(service: McpServiceView): string {
       ? `${service.pendingChanges} changes to review (aivory mcp diff ${shellWord(service.name)})`
       : null,
     service.stale ? 'the server reported changed tools: sync again' : null,
+    signInLine(service),
   ].filter((item) => item !== null);
   return `${service.icon} ${service.name}\t${state}\t${service.testState}\tfound ${service.toolCount} / callable ${service.callableCount}\t${synced}\t${where}${extra.length ? `\n    ${extra.join('; ')}` : ''}`;
+}
+
+/** "signed in at … (expires …)" for a service that has an OAuth sign-in. */
+function signInLine(service: McpServiceView): string | null {
+  const status = service.signIn;
+  if (status === null || !status.signedIn) return null;
+  const expires =
+    status.expiresAt === null
+      ? ''
+      : `, ${status.expiresAt < Date.now() ? 'expired' : 'expires'} ${new Date(status.expiresAt).toISOString().replace('T', ' ').slice(0, 16)}${status.refreshable ? ' (renews itself)' : ''}`;
+  return `signed in${status.authServer ? ` at ${status.authServer}` : ''}${expires}; sign out: aivory mcp logout ${shellWord(service.name)}`;
 }
 
 function printChanges(
@@ -331,6 +371,10 @@ function serviceFlags(values: {
   command?: string | undefined;
   arg?: string[] | undefined;
   env?: string[] | undefined;
+  'client-id'?: string | undefined;
+  'client-secret'?: string | undefined;
+  'client-key-file'?: string | undefined;
+  'oauth-grant'?: string | undefined;
 }): Partial<McpServiceInput> {
   const transport = values.transport;
   if (
@@ -340,7 +384,23 @@ function serviceFlags(values: {
     transport !== 'stdio'
   )
     throw usageError('--transport must be streamable-http, sse or stdio.');
+  const grant = values['oauth-grant'];
+  if (grant !== undefined && grant !== 'authorization-code' && grant !== 'client-credentials')
+    throw usageError('--oauth-grant must be authorization-code or client-credentials.');
   return {
+    ...(values['client-id'] !== undefined ? { clientId: values['client-id'] } : {}),
+    ...(values['client-secret'] !== undefined ? { clientSecret: values['client-secret'] } : {}),
+    ...(values['client-key-file'] !== undefined
+      ? { clientKey: readKeyFile(values['client-key-file']) }
+      : {}),
+    ...(grant
+      ? {
+          oauthGrant:
+            grant === 'client-credentials'
+              ? ('client_credentials' as const)
+              : ('authorization_code' as const),
+        }
+      : {}),
     ...(values.icon ? { icon: values.icon } : {}),
     ...(values.description !== undefined ? { description: values.description } : {}),
     ...(transport ? { transport } : {}),
@@ -354,6 +414,18 @@ function serviceFlags(values: {
       ? { maxTimeoutSeconds: seconds(values['max-timeout'], '--max-timeout') }
       : {}),
   };
+}
+
+/** The private key file of `--client-key-file` (read here; the key goes to the SecretStore). */
+function readKeyFile(path: string): string {
+  try {
+    const text = readFileSync(path, 'utf8');
+    if (text.length > 64 * 1024) throw usageError('--client-key-file is not a key (over 64 KiB).');
+    return text;
+  } catch (error) {
+    if (error instanceof AivoryError) throw error;
+    throw usageError(`--client-key-file: cannot read ${path}.`);
+  }
 }
 
 function required(name: string | undefined): string {

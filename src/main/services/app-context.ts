@@ -21,6 +21,9 @@ import { SkillsService } from './skills-service';
 import { ChatService } from './chat-service';
 import { SandboxManager } from './sandbox-manager';
 import { McpServices } from './mcp/mcp-services';
+import { loopbackSignIn } from '../adapters/oauth/loopback-sign-in';
+import { openBrowser } from '../adapters/oauth/open-browser';
+import { SIGN_IN_TIMEOUT_MS } from '../../shared/mcp';
 import { mcpStderrLog, mcpStderrLogPath } from './mcp/mcp-stderr-log';
 import { mcpTurnTools } from './mcp/mcp-turn-tools';
 import {
@@ -105,6 +108,16 @@ export function openAppContext(
     },
     stderrSink: mcpStderrLog(join(dataDir, 'logs', 'mcp')),
     stderrLogPath: (serviceId) => mcpStderrLogPath(join(dataDir, 'logs', 'mcp'), serviceId),
+    signIn: (service, announce) =>
+      loopbackSignIn({
+        label: service.name,
+        timeoutMs: SIGN_IN_TIMEOUT_MS,
+        show: async (url) => {
+          announce(url);
+          await openBrowser(url.href, env);
+        },
+      }),
+    oauthClientMetadataUrl: () => settings.get('mcp').oauthClientMetadataUrl || undefined,
   });
   const turnMcp = mcpTurnTools({
     services: mcp,

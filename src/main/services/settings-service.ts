@@ -55,7 +55,33 @@ const mcpSettings = z.object({
   logLevel: z.enum(MCP_LOG_LEVELS).default('warning'),
   /** The same per service (by name), over `logLevel`. */
   serviceLogLevels: z.record(z.string(), z.enum(MCP_LOG_LEVELS)).default({}),
+  /**
+   * OAuth: an https URL where the user publishes Aivory's Client ID Metadata Document; servers
+   * that accept such documents then need no registration. Empty: dynamic registration.
+   */
+  oauthClientMetadataUrl: z
+    .string()
+    .max(2000)
+    .refine((text) => text === '' || isHttpsPathUrl(text), {
+      message: 'must be an https:// URL with a path (or empty)',
+    })
+    .default(''),
 });
+
+/** An https URL with a path other than "/" (what a Client ID Metadata Document URL must be). */
+function isHttpsPathUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (
+      url.protocol === 'https:' &&
+      url.pathname !== '/' &&
+      url.username === '' &&
+      url.password === ''
+    );
+  } catch {
+    return false;
+  }
+}
 
 const uiSettings = z.object({
   language: z.enum(['system', 'zh-CN', 'en']).default('system'),

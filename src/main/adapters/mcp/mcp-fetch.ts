@@ -40,6 +40,15 @@ export interface McpFetchConfig {
     hostname: string,
     signal: AbortSignal,
   ) => Promise<readonly { address: string; family: 4 | 6 }[]>;
+  /**
+   * OAuth sign-in (mcp-oauth.ts): its Bearer token goes on every request the user's own headers
+   * do not already authorize, and a 401 / 403 `insufficient_scope` is handed to it; when it signs
+   * in, the request is sent once more.
+   */
+  oauth?: {
+    authorization(): Promise<string | null>;
+    challenge(response: Response, signal: AbortSignal): Promise<boolean>;
+  };
 }
 
 /** How long the per-connection address check may take. */
@@ -50,7 +59,9 @@ const LOOKUP_TIMEOUT_MS = 15_000;
  * answered (TLS still checks the hostname): a name that resolves to a public address when the
  * service is checked and to 127.0.0.1 a moment later cannot carry the service's headers inward.
  */
-function pinnedAgent(resolveAddresses: NonNullable<McpFetchConfig['resolveAddresses']>): Agent {
+export function pinnedAgent(
+  resolveAddresses: NonNullable<McpFetchConfig['resolveAddresses']>,
+): Agent {
   return new Agent({
     keepAliveTimeout: 10_000,
     connect: {
@@ -93,22 +104,43 @@ export function createMcpFetch(config: McpFetchConfig): FetchLike {
     const headers = new Headers(init?.headers);
     // The transport's own headers (session id, protocol version, accept) win over the user's.
     for (const [name, value] of config.headers) if (!headers.has(name)) headers.set(name, value);
-    let response: Response;
-    try {
-      const request = { ...init, method, headers, redirect: 'manual' as const };
-      response = agent
-        ? ((await undiciFetch(target, {
-            ...(request as Parameters<typeof undiciFetch>[1]),
-            dispatcher: agent,
-          })) as unknown as Response)
-        : await fetch(target, request);
-    } catch (error) {
-      const failure = networkFailure(error, origin);
-      if (failure === null) throw error;
-      config.events.onFailure(failure);
-      throw failure;
+    const oauth = headers.has('authorization') ? undefined : config.oauth;
+    let signedIn = false;
+    const send = async (): Promise<Response> => {
+      const bearer = oauth ? await oauth.authorization() : null;
+      if (bearer !== null) headers.set('authorization', bearer);
+      signedIn = bearer !== null;
+      try {
+        const request = { ...init, method, headers, redirect: 'manual' as const };
+        return agent
+          ? ((await undiciFetch(target, {
+              ...(request as Parameters<typeof undiciFetch>[1]),
+              dispatcher: agent,
+            })) as unknown as Response)
+          : await fetch(target, request);
+      } catch (error) {
+        const failure = networkFailure(error, origin);
+        if (failure === null) throw error;
+        config.events.onFailure(failure);
+        throw failure;
+      }
+    };
+    let response = await send();
+    if (oauth && (response.status === 401 || response.status === 403)) {
+      let again: boolean;
+      try {
+        again = await oauth.challenge(response, init?.signal ?? new AbortController().signal);
+      } catch (error) {
+        await response.body?.cancel().catch(() => undefined);
+        if (error instanceof McpError) config.events.onFailure(error);
+        throw error;
+      }
+      if (again) {
+        await response.body?.cancel().catch(() => undefined);
+        response = await send();
+      }
     }
-    const failure = statusFailure(response, method, headers, config);
+    const failure = statusFailure(response, method, headers, config, signedIn);
     if (failure !== null) {
       await response.body?.cancel().catch(() => undefined);
       config.events.onFailure(failure);
@@ -154,6 +186,7 @@ function statusFailure(
   method: string,
   headers: Headers,
   config: McpFetchConfig,
+  signedIn: boolean,
 ): McpError | null {
   const { status } = response;
   const where = `${config.url.origin}${config.url.pathname}`;
@@ -168,10 +201,17 @@ function statusFailure(
   if (status === 401) {
     return new McpError(
       'unauthorized',
-      `${where} refused the request as unauthenticated (HTTP 401); check the service's headers (e.g. Authorization)`,
+      signedIn
+        ? `${where} refused the request as unauthenticated (HTTP 401) even after signing in; sign in again`
+        : `${where} refused the request as unauthenticated (HTTP 401); check the service's headers (e.g. Authorization)`,
     );
   }
   if (status === 403) {
+    if (signedIn && /insufficient_scope/.test(response.headers.get('www-authenticate') ?? ''))
+      return new McpError(
+        'forbidden',
+        `${where} needs more permission than your sign-in grants (HTTP 403, insufficient_scope); sign in again`,
+      );
     return new McpError('forbidden', `${where} denied access (HTTP 403); check the credentials`);
   }
   if (status === 404) return notFound(headers, where, config);

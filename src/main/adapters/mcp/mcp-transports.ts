@@ -15,6 +15,7 @@ import { oneLine } from './mcp-errors';
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import type { McpFetchEvents } from './mcp-fetch';
 import type { McpLimits } from './mcp-limits';
+import { McpOAuth } from './mcp-oauth';
 
 /** Longest stderr line passed on; a child printing without newlines cannot grow a buffer. */
 export const MAX_STDERR_LINE = 8192;
@@ -68,6 +69,7 @@ export function buildTransport(endpoint: McpEndpoint, deps: TransportDeps): Buil
     maxMessageBytes: deps.limits.maxMessageBytes,
     events: deps.events,
     ...(endpoint.resolveAddresses ? { resolveAddresses: endpoint.resolveAddresses } : {}),
+    ...(endpoint.oauth ? { oauth: new McpOAuth(endpoint.oauth, url) } : {}),
   });
   if (endpoint.transport === 'sse') {
     return { transport: new SSEClientTransport(url, { fetch }), server: url.origin };

@@ -35,6 +35,7 @@ interface ServiceRow {
   tested_at: number | null;
   synced_at: number | null;
   stale: number;
+  oauth: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -47,6 +48,13 @@ interface ToolRow {
   approval: string;
 }
 
+const oauthConfig = z.object({
+  grant: z.enum(['authorization_code', 'client_credentials']),
+  clientId: z.string().nullable(),
+  clientSecretRef: z.string().nullable(),
+  clientKeyRef: z.string().nullable().default(null),
+  keyAlgorithm: z.string().nullable().default(null),
+});
 const secretEntries = z.array(z.object({ name: z.string(), secretRef: z.string() }));
 const toolInfo = mcpToolInfoSchema;
 const TRANSPORTS: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];
@@ -86,14 +94,15 @@ export class SqliteMcpStore implements McpStore {
     try {
       this.sql.run(
         `INSERT INTO mcp_services (id, name, icon, description, transport, url, command, args, env,
-           headers, timeout_ms, max_timeout_ms, created_at, updated_at)
+           headers, timeout_ms, max_timeout_ms, oauth, created_at, updated_at)
          VALUES (@id, @name, @icon, @description, @transport, @url, @command, @args, @env,
-           @headers, @timeoutMs, @maxTimeoutMs, @now, @now)`,
+           @headers, @timeoutMs, @maxTimeoutMs, @oauth, @now, @now)`,
         {
           ...input,
           args: JSON.stringify(input.args),
           env: JSON.stringify(input.env),
           headers: JSON.stringify(input.headers),
+          oauth: input.oauth === null ? null : JSON.stringify(input.oauth),
           now,
         },
       );
@@ -132,13 +141,14 @@ export class SqliteMcpStore implements McpStore {
         `UPDATE mcp_services SET name = @name, icon = @icon, description = @description,
            transport = @transport, url = @url, command = @command, args = @args, env = @env,
            headers = @headers, timeout_ms = @timeoutMs, max_timeout_ms = @maxTimeoutMs,
-           updated_at = @now WHERE id = @id`,
+           oauth = @oauth, updated_at = @now WHERE id = @id`,
         {
           ...config,
           id,
           args: JSON.stringify(config.args),
           env: JSON.stringify(config.env),
           headers: JSON.stringify(config.headers),
+          oauth: config.oauth === null ? null : JSON.stringify(config.oauth),
           now: this.clock.now(),
         },
       ).changes;
@@ -264,6 +274,7 @@ function toService(row: ServiceRow): McpService {
     testedAt: row.tested_at,
     syncedAt: row.synced_at,
     stale: row.stale === 1,
+    oauth: row.oauth === null ? null : parse(oauthConfig, row.oauth, 'mcp_services.oauth'),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -24,6 +24,7 @@ export type NewMcpService = Pick<
   | 'headers'
   | 'timeoutMs'
   | 'maxTimeoutMs'
+  | 'oauth'
 >;
 
 export type McpServicePatch = Partial<

@@ -26,6 +26,11 @@ export type McpEndpoint =
         hostname: string,
         signal: AbortSignal,
       ) => Promise<readonly { address: string; family: 4 | 6 }[]>;
+      /**
+       * OAuth 2.1 for a server that answers 401 with a Bearer challenge (MCP authorization);
+       * absent, a 401 is reported as is (the user's own headers decide).
+       */
+      oauth?: McpOAuthEndpoint;
     }
   | {
       transport: 'stdio';
@@ -35,6 +40,62 @@ export type McpEndpoint =
       env: Record<string, string>;
       cwd?: string;
     };
+
+/** The saved OAuth state of one service (kept in the SecretStore by the service layer). */
+export interface McpOAuthState {
+  /** The token response, as the authorization server sent it, plus when it arrived. */
+  tokens?: Record<string, unknown> & { access_token: string; obtained_at?: number };
+  /** The client registration (dynamic, CIMD or pre-registered, stamped with its issuer). */
+  client?: Record<string, unknown> & { client_id: string };
+  /** Where discovery found the authorization server (cached between connections). */
+  discovery?: Record<string, unknown>;
+  /** The last loopback redirect URL (its port is tried again, so a registration stays valid). */
+  redirectUrl?: string;
+}
+
+/** How a service signs in with OAuth: what is saved, who the client is, how the user takes part. */
+export interface McpOAuthEndpoint {
+  load(): Promise<McpOAuthState>;
+  save(state: McpOAuthState): Promise<void>;
+  /** The client_name given to dynamic registration. */
+  clientName: string;
+  /**
+   * A pre-registered client the user entered (else CIMD or dynamic registration); with a private
+   * key it authenticates by a signed JWT (private_key_jwt) instead of a secret.
+   */
+  client?: { id: string; secret?: string; privateKey?: string; keyAlgorithm?: string };
+  /** `client_credentials` needs a pre-registered client and no user. */
+  grant: 'authorization_code' | 'client_credentials';
+  /** An https URL serving this app's Client ID Metadata Document, when the user has one. */
+  clientMetadataUrl?: string;
+  /**
+   * The checked addresses of an authorization server's host (discovery, registration and token
+   * requests): the same rules as the service, run for every new connection.
+   */
+  resolveAddresses: (
+    hostname: string,
+    signal: AbortSignal,
+  ) => Promise<readonly { address: string; family: 4 | 6 }[]>;
+  /** Whether plain http:// may be used for this authorization server host (the service's local host). */
+  allowsHttp: (hostname: string) => boolean;
+  /**
+   * Runs the user's part of a sign-in (absent or returning null: nobody can sign in now, and a
+   * server that needs it fails with a message saying how to sign in).
+   */
+  signIn?: () => McpSignIn | null;
+}
+
+/** One interactive sign-in: a loopback redirect listener and the user's browser. */
+export interface McpSignIn {
+  /** Opens the listener (trying `preferredUrl`'s port first) and returns its redirect URL. */
+  open(preferredUrl: string | undefined, signal: AbortSignal): Promise<string>;
+  /**
+   * Shows `authorizationUrl` to the user (browser, printed link) and waits for the redirect with
+   * this `state`; resolves with the authorization code.
+   */
+  authorize(authorizationUrl: URL, state: string, signal: AbortSignal): Promise<string>;
+  close(): void;
+}
 
 /** Why a connection or request failed, for a specific message in settings and the CLI. */
 export type McpFailureKind =

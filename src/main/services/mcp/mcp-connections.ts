@@ -6,8 +6,9 @@
 import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
 import { McpError } from '../../core/ports';
-import type { McpEndpoint, McpLogEntry, McpSession } from '../../core/ports';
+import type { McpEndpoint, McpLogEntry, McpSession, McpSignIn } from '../../core/ports';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
+import { oauthEndpoint } from './mcp-oauth-state';
 import type { McpServicesDependencies } from './mcp-services';
 
 /** Connect + initialize deadline for tests, syncs and calls. */
@@ -15,9 +16,13 @@ const CONNECT_TIMEOUT_MS = 20_000;
 
 export class McpConnections {
   private readonly sessions = new Map<string, Promise<McpSession>>();
+  /** Services the user is acting on right now (a sign-in may open their browser). */
+  private readonly userActions = new Map<string, number>();
 
   constructor(
-    private readonly dependencies: McpServicesDependencies,
+    private readonly dependencies: Omit<McpServicesDependencies, 'signIn'> & {
+      signIn?: ((service: McpService) => McpSignIn) | undefined;
+    },
     /** tools/list_changed from a service, with the session that announced it. */
     private readonly onToolsChanged: (serviceId: string, session: McpSession) => void,
   ) {}
@@ -29,6 +34,22 @@ export class McpConnections {
     this.sessions.set(service.id, opening);
     opening.catch(() => this.sessions.delete(service.id));
     return opening;
+  }
+
+  /**
+   * Runs `action` as the user's own (a test, a sync, a call from the CLI or the settings page):
+   * while it runs, a server asking for an OAuth sign-in gets one. A chat turn's calls are not the
+   * user's: they fail with a message saying how to sign in, and never open a browser.
+   */
+  async asUser<T>(serviceId: string, action: () => Promise<T>): Promise<T> {
+    this.userActions.set(serviceId, (this.userActions.get(serviceId) ?? 0) + 1);
+    try {
+      return await action();
+    } finally {
+      const left = (this.userActions.get(serviceId) ?? 1) - 1;
+      if (left > 0) this.userActions.set(serviceId, left);
+      else this.userActions.delete(serviceId);
+    }
   }
 
   async close(): Promise<void> {
@@ -94,12 +115,23 @@ export class McpConnections {
       };
     }
     const url = checkServiceUrl(service.url ?? '');
-    const { resolver } = this.dependencies;
+    const { resolver, secrets } = this.dependencies;
     await checkResolvedAddresses(url, resolver, signal);
+    const signIn = this.dependencies.signIn;
+    const clientMetadataUrl = this.dependencies.oauthClientMetadataUrl?.();
     return {
       transport: service.transport,
       url: url.url,
       headers: await reveal(service.headers),
+      oauth: await oauthEndpoint(service, url, {
+        secrets,
+        resolver,
+        signIn: () =>
+          signIn !== undefined && (this.userActions.get(service.id) ?? 0) > 0
+            ? signIn(service)
+            : null,
+        ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+      }),
       // Every new connection resolves and checks again, and connects to what it checked.
       resolveAddresses: (hostname, lookupSignal) =>
         hostname.replace(/\.+$/, '').toLowerCase() === url.hostname.toLowerCase()

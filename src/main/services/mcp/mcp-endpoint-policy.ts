@@ -109,3 +109,36 @@ export async function checkResolvedAddresses(
 ): Promise<void> {
   await checkedAddresses(service, resolver, signal);
 }
+
+/**
+ * The addresses an OAuth request (metadata, registration, token) may use for `hostname`: the
+ * service's own host by the service's rules (so a local server's local authorization server
+ * works); any other host must be public — a typed address public itself, a name resolving to
+ * public addresses only. Metadata and link-local addresses are never allowed.
+ */
+export async function authServerAddresses(
+  service: ServiceUrl,
+  hostname: string,
+  resolver: HostResolver,
+  signal: AbortSignal,
+): Promise<ResolvedAddress[]> {
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
+  if (host === service.hostname.toLowerCase()) return checkedAddresses(service, resolver, signal);
+  if (parseIpAddress(host) !== null) {
+    const verdict = checkAddress(host);
+    if (!verdict.allowed)
+      throw new AivoryError(
+        'invalid-input',
+        `the sign-in address ${host} is ${describeRefusal(verdict)}: refused`,
+      );
+    return [{ address: host, family: host.includes(':') ? 6 : 4 }];
+  }
+  return checkedAddresses(
+    { url: `https://${host}/`, hostname: host, local: false, notice: null },
+    resolver,
+    signal,
+  );
+}

@@ -1,4 +1,5 @@
 /** Validation of a new MCP service as the user typed it (CLI flags or the settings form). */
+import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
 import type { McpTransportKind } from '../../../shared/mcp';
@@ -22,6 +23,22 @@ export interface McpServiceInput {
   args?: string[];
   /** `NAME=value` entries. */
   env?: string[];
+  /** OAuth: a client registered with the authorization server beforehand ('' clears it). */
+  clientId?: string;
+  clientSecret?: string;
+  /** private_key_jwt: the client's private key (PKCS#8 PEM) instead of a secret. */
+  clientKey?: string;
+  /** OAuth grant: the user signs in (default), or the client alone (client credentials). */
+  oauthGrant?: 'authorization_code' | 'client_credentials';
+}
+
+/** OAuth client settings as typed (the secret still in clear, for the SecretStore). */
+export interface ParsedOAuthInput {
+  grant: 'authorization_code' | 'client_credentials';
+  clientId: string | null;
+  clientSecret: string | null;
+  /** The private key (PEM) and the JWS algorithm it signs with. */
+  clientKey: { pem: string; algorithm: string } | null;
 }
 
 export interface ParsedServiceInput {
@@ -36,6 +53,8 @@ export interface ParsedServiceInput {
   env: [string, string][];
   timeoutMs: number;
   maxTimeoutMs: number;
+  /** null: OAuth defaults (stdio services never have any). */
+  oauth: ParsedOAuthInput | null;
   notice: string | null;
 }
 
@@ -113,6 +132,8 @@ export function parseServiceInput(
     }
     if ((input.headers ?? []).length > 0)
       throw new AivoryError('invalid-input', 'Headers apply to HTTP services only.');
+    if (input.clientId || input.clientSecret || input.oauthGrant === 'client_credentials')
+      throw new AivoryError('invalid-input', 'OAuth settings apply to HTTP services only.');
     return {
       ...common,
       transport,
@@ -121,6 +142,7 @@ export function parseServiceInput(
       args: input.args ?? [],
       headers: [],
       env: (input.env ?? []).map(parseEnv),
+      oauth: null,
       notice: `This service runs "${[input.command.trim(), ...(input.args ?? [])].join(' ')}" on your machine with your permissions.`,
     };
   }
@@ -137,8 +159,77 @@ export function parseServiceInput(
     args: [],
     headers: (input.headers ?? []).map(parseHeader),
     env: [],
+    oauth: parseOAuth(input),
     notice: url.notice,
   };
+}
+
+/** The OAuth client settings; null when nothing differs from the defaults. */
+function parseOAuth(input: McpServiceInput): ParsedOAuthInput | null {
+  const grant = input.oauthGrant ?? 'authorization_code';
+  const clientId = input.clientId?.trim() || null;
+  const clientSecret = input.clientSecret || null;
+  const clientKey = input.clientKey ? keyOf(input.clientKey) : null;
+  if (clientKey !== null && clientSecret !== null)
+    throw new AivoryError(
+      'invalid-input',
+      'Give an OAuth client secret or a private key, not both.',
+    );
+  if (clientKey !== null && clientId === null)
+    throw new AivoryError(
+      'invalid-input',
+      'An OAuth client key needs its client id (--client-id).',
+    );
+  for (const [what, value] of [
+    ['client id', clientId],
+    ['client secret', clientSecret],
+  ] as const) {
+    if (value !== null && (value.length > 2000 || /[\r\n\0]/.test(value)))
+      throw new AivoryError(
+        'invalid-input',
+        `The OAuth ${what} must be one line (at most 2000 characters).`,
+      );
+  }
+  if (clientSecret !== null && clientId === null)
+    throw new AivoryError(
+      'invalid-input',
+      'An OAuth client secret needs its client id (--client-id).',
+    );
+  if (grant === 'client_credentials' && (clientId === null || (clientSecret ?? clientKey) === null))
+    throw new AivoryError(
+      'invalid-input',
+      'The client credentials grant needs a registered client: --client-id and --client-secret (or --client-key-file).',
+    );
+  if (grant === 'authorization_code' && clientId === null) return null;
+  return { grant, clientId, clientSecret, clientKey };
+}
+
+/** JWS algorithms by key: RSA signs RS256, EC keys by their curve. */
+const EC_ALGORITHMS: Record<string, string> = {
+  prime256v1: 'ES256',
+  secp384r1: 'ES384',
+  secp521r1: 'ES512',
+};
+
+/** Checks a PKCS#8 PEM private key and picks its algorithm; never echoes the key. */
+function keyOf(pem: string): { pem: string; algorithm: string } {
+  let key;
+  try {
+    key = createPrivateKey({ key: pem, format: 'pem' });
+  } catch {
+    throw new AivoryError('invalid-input', 'The OAuth client key is not a PEM private key.');
+  }
+  const type = key.asymmetricKeyType;
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  const algorithm =
+    type === 'rsa' ? 'RS256' : type === 'ec' && curve ? EC_ALGORITHMS[curve] : undefined;
+  if (algorithm === undefined)
+    throw new AivoryError(
+      'invalid-input',
+      'The OAuth client key must be an RSA key or an EC key on P-256, P-384 or P-521.',
+    );
+  // jose imports PKCS#8: a PKCS#1 / SEC1 key is re-encoded.
+  return { pem: key.export({ type: 'pkcs8', format: 'pem' }).toString(), algorithm };
 }
 
 function parseHeader(line: string): [string, string] {

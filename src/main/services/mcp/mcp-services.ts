@@ -9,6 +9,7 @@ import { AivoryError } from '../../../shared/errors';
 import type {
   McpApprovalPolicy,
   McpService,
+  McpSignInStatus,
   McpToolChange,
   McpToolRecord,
 } from '../../../shared/mcp';
@@ -22,6 +23,7 @@ import type {
   McpPromptInfo,
   McpResourceInfo,
   McpSession,
+  McpSignIn,
   McpStore,
   NewMcpService,
   SecretStore,
@@ -30,8 +32,9 @@ import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import { McpError } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
 import { diffTools, isCallable, matchesLatest } from './mcp-diff';
+import { forgetSignIn, oauthStateRef, signInStatus } from './mcp-oauth-state';
 import { parseServiceInput } from './mcp-service-input';
-import type { McpServiceInput, ParsedServiceInput } from './mcp-service-input';
+import type { McpServiceInput, ParsedOAuthInput, ParsedServiceInput } from './mcp-service-input';
 
 /** How long the tool listing after a tools/list_changed may take. */
 const LIST_CHANGED_CHECK_MS = 20_000;
@@ -55,12 +58,28 @@ export interface McpServicesDependencies {
    * log); absent, the server's default stands.
    */
   logLevel?: (service: McpService) => McpLogLevel;
+  /**
+   * The user's part of an OAuth sign-in (a loopback listener and their browser); absent, a
+   * server that needs a sign-in fails with a message saying so.
+   */
+  signIn?: (service: McpService, announce: (authorizationUrl: URL) => void) => McpSignIn;
+  /** An https URL serving this app's Client ID Metadata Document (setting), if any. */
+  oauthClientMetadataUrl?: () => string | undefined;
+}
+
+/** A sign-in page opened for the user. */
+export interface McpSignInPage {
+  serviceId: string;
+  serviceName: string;
+  url: string;
 }
 
 /** A service as listed: counts, and headers / env shown masked. */
 export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
   headers: { name: string; value: string }[];
   env: { name: string; value: string }[];
+  /** The OAuth sign-in (null for stdio services). */
+  signIn: McpSignInStatus | null;
   toolCount: number;
   callableCount: number;
   pendingChanges: number;
@@ -68,12 +87,35 @@ export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
 
 export class McpServices {
   private readonly staleListeners: ((serviceId: string) => void)[] = [];
+  private readonly signInListeners: ((page: McpSignInPage) => void)[] = [];
   private readonly connections: McpConnections;
 
   constructor(private readonly dependencies: McpServicesDependencies) {
-    this.connections = new McpConnections(dependencies, (serviceId, session) => {
-      void this.checkToolsChanged(serviceId, session);
-    });
+    const { signIn } = dependencies;
+    this.connections = new McpConnections(
+      {
+        ...dependencies,
+        signIn:
+          signIn &&
+          ((service) =>
+            signIn(service, (url) => {
+              const page = { serviceId: service.id, serviceName: service.name, url: url.href };
+              for (const listener of this.signInListeners) listener(page);
+            })),
+      },
+      (serviceId, session) => {
+        void this.checkToolsChanged(serviceId, session);
+      },
+    );
+  }
+
+  /** Called with each sign-in page shown to the user (the CLI prints it, the app links it). */
+  onSignInPage(listener: (page: McpSignInPage) => void): () => void {
+    this.signInListeners.push(listener);
+    return () => {
+      const index = this.signInListeners.indexOf(listener);
+      if (index >= 0) this.signInListeners.splice(index, 1);
+    };
   }
 
   async list(): Promise<McpServiceView[]> {
@@ -97,6 +139,7 @@ export class McpServices {
         parsed,
         await this.saveSecrets(id, 'header', parsed.headers),
         await this.saveSecrets(id, 'env', parsed.env),
+        await this.saveOAuth(id, parsed.oauth),
       ),
     });
     return { service: await this.view(service), notice: parsed.notice };
@@ -132,6 +175,9 @@ export class McpServices {
         env: changes.env ?? [],
         timeoutSeconds: changes.timeoutSeconds ?? current.timeoutMs / 1000,
         maxTimeoutSeconds: changes.maxTimeoutSeconds ?? current.maxTimeoutMs / 1000,
+        ...(current.transport === 'stdio' && changes.transport === undefined
+          ? {}
+          : await this.oauthInput(current, changes)),
       },
       current.transport === 'stdio' || this.dependencies.allowLocalCommands(),
     );
@@ -159,16 +205,33 @@ export class McpServices {
       dropHeaders ? [] : parsed.headers,
     );
     const env = await replace('env', changes.env, current.env, parsed.env);
+    const oauthChanged =
+      changes.clientId !== undefined ||
+      changes.clientSecret !== undefined ||
+      changes.clientKey !== undefined ||
+      changes.oauthGrant !== undefined;
+    let oauth = current.oauth;
+    if (oauthChanged || parsed.transport === 'stdio') {
+      if (current.oauth?.clientSecretRef)
+        await this.dependencies.secrets.delete(current.oauth.clientSecretRef);
+      if (current.oauth?.clientKeyRef)
+        await this.dependencies.secrets.delete(current.oauth.clientKeyRef);
+      oauth = await this.saveOAuth(current.id, parsed.oauth);
+    }
     const moved =
       parsed.url !== current.url ||
       parsed.transport !== current.transport ||
       parsed.command !== current.command ||
       changes.headers !== undefined ||
-      changes.env !== undefined;
+      changes.env !== undefined ||
+      oauthChanged;
     if (moved) await this.disconnect(current.id);
+    // A sign-in belongs to the server it was made with, and to the client that made it.
+    if (originMoved || oauthChanged || parsed.transport === 'stdio')
+      await forgetSignIn(this.dependencies.secrets, current.id, true);
     const service = this.dependencies.store.updateConfig(
       current.id,
-      configOf(parsed, headers, env),
+      configOf(parsed, headers, env, oauth),
     );
     const updated = moved
       ? this.dependencies.store.updateService(service.id, {
@@ -193,6 +256,55 @@ export class McpServices {
     this.dependencies.store.deleteService(service.id);
     for (const entry of [...service.headers, ...service.env])
       await this.dependencies.secrets.delete(entry.secretRef);
+    for (const ref of [service.oauth?.clientSecretRef, service.oauth?.clientKeyRef])
+      if (ref) await this.dependencies.secrets.delete(ref);
+    await this.dependencies.secrets.delete(oauthStateRef(service.id));
+  }
+
+  /**
+   * Signs in to the service with OAuth (its browser page, then back to a loopback listener) and
+   * connects; a server that needs no sign-in just connects. A sign-in made before is replaced.
+   */
+  async login(idOrName: string, signal: AbortSignal): Promise<{ ok: boolean; message: string }> {
+    const service = this.get(idOrName);
+    if (service.transport === 'stdio')
+      throw new AivoryError(
+        'invalid-input',
+        `"${service.name}" runs locally: there is no sign-in.`,
+      );
+    await this.disconnect(service.id);
+    await forgetSignIn(this.dependencies.secrets, service.id, false);
+    const result = await this.test(service.id, signal);
+    if (!result.ok) return result;
+    const status = await signInStatus(this.dependencies.secrets, service);
+    return {
+      ok: true,
+      message: status?.signedIn
+        ? `signed in${status.authServer ? ` at ${status.authServer}` : ''}; ${result.message}`
+        : `no sign-in needed; ${result.message}`,
+    };
+  }
+
+  /** Signs out: the tokens are deleted and the connection closed (the registration is kept). */
+  async logout(idOrName: string): Promise<boolean> {
+    const service = this.get(idOrName);
+    const before = await signInStatus(this.dependencies.secrets, service);
+    await this.disconnect(service.id);
+    await forgetSignIn(this.dependencies.secrets, service.id, false);
+    return before?.signedIn === true;
+  }
+
+  /** The service's OAuth sign-in as shown (null for stdio services). */
+  async signInStatus(idOrName: string): Promise<McpSignInStatus | null> {
+    return signInStatus(this.dependencies.secrets, this.get(idOrName));
+  }
+
+  /**
+   * Runs `action` as the user's own explicit action on the service (a call from the CLI, say):
+   * a server that asks for an OAuth sign-in meanwhile gets one. Turns never run this way.
+   */
+  asUser<T>(idOrName: string, action: () => Promise<T>): Promise<T> {
+    return this.connections.asUser(this.get(idOrName).id, action);
   }
 
   /** Connect + initialize + list tools; records connected / error with a specific message. */
@@ -200,8 +312,10 @@ export class McpServices {
     const service = this.get(idOrName);
     await this.disconnect(service.id);
     try {
+      const tools = await this.asUser(service.id, async () =>
+        (await this.session(service, signal)).listTools(signal),
+      );
       const session = await this.session(service, signal);
-      const tools = await session.listTools(signal);
       const message = `connected to ${session.serverName} ${session.serverVersion}: ${tools.length} tools`;
       this.record(service.id, 'connected', message);
       return { ok: true, message };
@@ -220,7 +334,9 @@ export class McpServices {
     const service = this.get(idOrName);
     let tools;
     try {
-      tools = await (await this.session(service, options.signal)).listTools(options.signal);
+      tools = await this.asUser(service.id, async () =>
+        (await this.session(service, options.signal)).listTools(options.signal),
+      );
     } catch (error) {
       const message = describeFailure(error);
       this.record(service.id, 'error', message);
@@ -274,7 +390,8 @@ export class McpServices {
     idOrName: string,
     signal: AbortSignal,
   ): Promise<{ prompts: McpPromptInfo[]; resources: McpResourceInfo[] }> {
-    const session = await this.session(this.get(idOrName), signal);
+    const service = this.get(idOrName);
+    const session = await this.asUser(service.id, () => this.session(service, signal));
     const [prompts, resources] = await Promise.all([
       session.listPrompts(signal).catch(() => []),
       session.listResources(signal).catch(() => []),
@@ -291,7 +408,9 @@ export class McpServices {
   ): Promise<string> {
     const service = this.get(idOrName);
     return this.shown(service, async () =>
-      (await this.session(service, signal)).getPrompt(name, args, signal),
+      this.asUser(service.id, async () =>
+        (await this.session(service, signal)).getPrompt(name, args, signal),
+      ),
     );
   }
 
@@ -299,7 +418,9 @@ export class McpServices {
   async readResource(idOrName: string, uri: string, signal: AbortSignal): Promise<string> {
     const service = this.get(idOrName);
     return this.shown(service, async () =>
-      (await this.session(service, signal)).readResource(uri, signal),
+      this.asUser(service.id, async () =>
+        (await this.session(service, signal)).readResource(uri, signal),
+      ),
     );
   }
 
@@ -398,6 +519,57 @@ export class McpServices {
     return saved;
   }
 
+  /** The OAuth client settings as stored: the secret goes to the SecretStore. */
+  private async saveOAuth(
+    serviceId: string,
+    oauth: ParsedOAuthInput | null,
+  ): Promise<McpService['oauth']> {
+    if (oauth === null) return null;
+    const stamp = this.dependencies.clock.now().toString(36);
+    let clientSecretRef: string | null = null;
+    if (oauth.clientSecret !== null) {
+      clientSecretRef = `mcp.${serviceId}.oauth-client.${stamp}`;
+      await this.dependencies.secrets.set(clientSecretRef, oauth.clientSecret);
+    }
+    let clientKeyRef: string | null = null;
+    if (oauth.clientKey !== null) {
+      clientKeyRef = `mcp.${serviceId}.oauth-key.${stamp}`;
+      await this.dependencies.secrets.set(clientKeyRef, oauth.clientKey.pem);
+    }
+    return {
+      grant: oauth.grant,
+      clientId: oauth.clientId,
+      clientSecretRef,
+      clientKeyRef,
+      keyAlgorithm: oauth.clientKey?.algorithm ?? null,
+    };
+  }
+
+  /** The OAuth fields for re-validating an edit: the changes, else what is stored. */
+  private async oauthInput(
+    current: McpService,
+    changes: Partial<McpServiceInput>,
+  ): Promise<Pick<McpServiceInput, 'clientId' | 'clientSecret' | 'clientKey' | 'oauthGrant'>> {
+    const stored = current.oauth;
+    const reveal = async (ref: string | null | undefined) =>
+      ref ? ((await this.dependencies.secrets.get(ref)) ?? undefined) : undefined;
+    const clientId = changes.clientId ?? stored?.clientId ?? undefined;
+    const sameClient = changes.clientId === undefined || changes.clientId === stored?.clientId;
+    const credentialGiven = changes.clientSecret !== undefined || changes.clientKey !== undefined;
+    // A new secret or key replaces the old credential; a new client id drops it.
+    const keep = sameClient && !credentialGiven;
+    const clientSecret =
+      changes.clientSecret ?? (keep ? await reveal(stored?.clientSecretRef) : undefined);
+    const clientKey = changes.clientKey ?? (keep ? await reveal(stored?.clientKeyRef) : undefined);
+    const oauthGrant = changes.oauthGrant ?? stored?.grant;
+    return {
+      ...(clientId ? { clientId } : {}),
+      ...(clientSecret ? { clientSecret } : {}),
+      ...(clientKey ? { clientKey } : {}),
+      ...(oauthGrant ? { oauthGrant } : {}),
+    };
+  }
+
   private record(serviceId: string, state: 'connected' | 'error', message: string): void {
     this.dependencies.store.updateService(serviceId, {
       testState: state,
@@ -419,6 +591,7 @@ export class McpServices {
       ...service,
       headers: await mask(service.headers),
       env: await mask(service.env),
+      signIn: await signInStatus(this.dependencies.secrets, service),
       toolCount: tools.filter((tool) => tool.latest !== null).length,
       callableCount: tools.filter(isCallable).length,
       pendingChanges: diffTools(tools).length,
@@ -431,6 +604,7 @@ function configOf(
   parsed: ParsedServiceInput,
   headers: McpService['headers'],
   env: McpService['env'],
+  oauth: McpService['oauth'],
 ): Omit<NewMcpService, 'id'> {
   return {
     name: parsed.name,
@@ -444,6 +618,7 @@ function configOf(
     env,
     timeoutMs: parsed.timeoutMs,
     maxTimeoutMs: parsed.maxTimeoutMs,
+    oauth,
   };
 }
 

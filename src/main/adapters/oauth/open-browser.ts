@@ -1,0 +1,60 @@
+/**
+ * Opens a sign-in page in the user's browser. `$BROWSER` wins when set (the usual convention: a
+ * colon-separated list of commands, each tried in turn; `%s` stands for the URL, else the URL is
+ * the last argument; no shell is involved). Otherwise the system's opener (xdg-open, open,
+ * start). A missing opener is not an error: the caller prints the link too.
+ */
+import { spawn } from 'node:child_process';
+
+/** Opens `url`; resolves once a command was started (or none could be). */
+export async function openBrowser(
+  url: string,
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): Promise<boolean> {
+  for (const [command, ...args] of browserCommands(url, env, platform)) {
+    if (command === undefined) continue;
+    if (await started(command, args)) return true;
+  }
+  return false;
+}
+
+/** The command lines tried, in order (exported for tests). */
+export function browserCommands(
+  url: string,
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform,
+): string[][] {
+  const browser = env.BROWSER?.trim();
+  const system =
+    platform === 'darwin'
+      ? ['open', url]
+      : platform === 'win32'
+        ? ['cmd', '/c', 'start', '""', url.replace(/&/g, '^&')]
+        : ['xdg-open', url];
+  if (browser === undefined || browser === '') return [system];
+  const entries = platform === 'win32' ? [browser] : browser.split(':');
+  return entries
+    .map((entry) => entry.trim().split(/\s+/).filter(Boolean))
+    .filter((words) => words.length > 0)
+    .map((words) =>
+      words.some((word) => word.includes('%s'))
+        ? words.map((word) => word.replaceAll('%s', url))
+        : [...words, url],
+    );
+}
+
+function started(command: string, args: string[]): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    try {
+      const child = spawn(command, args, { stdio: 'ignore', detached: true });
+      child.once('error', () => resolve(false));
+      child.once('spawn', () => {
+        child.unref();
+        resolve(true);
+      });
+    } catch {
+      resolve(false);
+    }
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * Aivory as the client under test of the official MCP conformance suite
+ * (`@modelcontextprotocol/conformance client --command "…/tsx test/conformance/aivory-client.ts"`).
+ * The runner starts a scenario's server, appends its URL to the command and names the scenario in
+ * MCP_CONFORMANCE_SCENARIO (client credentials, when a scenario has them, in
+ * MCP_CONFORMANCE_CONTEXT).
+ *
+ * Nothing here speaks MCP itself: it drives the real `aivory mcp` commands in a fresh data
+ * directory — add the service (with the scenario's client, if any), sync and accept its tools,
+ * enable it, call each tool — exactly as a user would, so every scenario exercises the app's own
+ * connection, OAuth sign-in (the browser is `$BROWSER`, set by the test to a redirect follower)
+ * and elicitation code.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../src/main/cli/main';
+import type { CliIo } from '../../src/main/cli/cli-io';
+
+const SERVICE = 'conformance';
+
+/**
+ * The suite's Client ID Metadata Document URL (its servers know this document without fetching
+ * it). Set as a user who publishes Aivory's metadata document would set it; servers that do not
+ * accept such documents get a dynamic registration as usual.
+ */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** Arguments for the tools the scenarios offer (others are called with none). */
+const TOOL_ARGUMENTS: Record<string, Record<string, unknown>> = {
+  add_numbers: { a: 2, b: 3 },
+};
+
+/** Extra `aivory mcp add` flags from the scenario's context (pre-registered clients). */
+function clientFlags(home: string): string[] {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (!raw) return [];
+  const context = JSON.parse(raw) as {
+    name?: string;
+    client_id?: string;
+    client_secret?: string;
+    private_key_pem?: string;
+  };
+  const flags: string[] = [];
+  if (context.client_id) flags.push('--client-id', context.client_id);
+  if (context.client_secret) flags.push('--client-secret', context.client_secret);
+  if (context.private_key_pem) {
+    const keyFile = join(home, 'client-key.pem');
+    writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 });
+    flags.push('--client-key-file', keyFile);
+  }
+  if (context.name?.startsWith('auth/client-credentials'))
+    flags.push('--oauth-grant', 'client-credentials');
+  return flags;
+}
+
+async function main(): Promise<number> {
+  const url = process.argv[2];
+  if (!url) {
+    process.stderr.write('usage: aivory-client.ts SERVER_URL (MCP_CONFORMANCE_SCENARIO set)\n');
+    return 2;
+  }
+  const home = mkdtempSync(join(tmpdir(), 'aivory-conformance-'));
+  const io: CliIo = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    dim: (text) => text,
+    env: { ...process.env, AIVORY_HOME: home, AIVORY_LOCAL_SANDBOX: '0', NO_COLOR: '1' },
+    onInterrupt: () => undefined,
+    offInterrupt: () => undefined,
+  };
+  let captured = '';
+  const run = async (args: string[]): Promise<number> => {
+    process.stderr.write(`$ aivory ${args.join(' ')}\n`);
+    return runCli(args, {
+      ...io,
+      stdout: (text) => {
+        captured += text;
+        process.stdout.write(text);
+      },
+    });
+  };
+  try {
+    const steps: string[][] = [
+      ['settings', 'set', 'mcp.oauthClientMetadataUrl', CIMD_URL],
+      [
+        'mcp',
+        'add',
+        '--name',
+        SERVICE,
+        '--url',
+        url,
+        '--description',
+        'The conformance suite test server',
+        ...clientFlags(home),
+      ],
+      ['mcp', 'sync', SERVICE, '--accept'],
+      ['mcp', 'enable', SERVICE],
+    ];
+    for (const step of steps) {
+      const code = await run(step);
+      if (code !== 0) return code;
+    }
+    captured = '';
+    if ((await run(['mcp', 'tools', SERVICE, '--json'])) !== 0) return 1;
+    const tools = (JSON.parse(captured) as { name: string }[]).map((tool) => tool.name);
+    for (const tool of tools) {
+      const code = await run([
+        'mcp',
+        'call',
+        SERVICE,
+        tool,
+        JSON.stringify(TOOL_ARGUMENTS[tool] ?? {}),
+      ]);
+      if (code !== 0) return code;
+    }
+    return 0;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `aivory-client: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

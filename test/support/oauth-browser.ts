@@ -1,0 +1,38 @@
+/**
+ * A stand-in for the user's browser in sign-in tests, used as `$BROWSER`: it opens the URL it is
+ * given and follows the redirects (as a browser would after the user approves) until a page
+ * answers, which is Aivory's loopback listener receiving the authorization code. It only ever
+ * reaches the addresses the test's local authorization server redirects to.
+ *
+ * Usage: BROWSER="<tsx> test/support/oauth-browser.ts"
+ */
+const MAX_HOPS = 10;
+
+async function follow(start: string): Promise<void> {
+  let url = new URL(start);
+  for (let hop = 0; hop < MAX_HOPS; hop += 1) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new Error(`not a web page: ${url.protocol}`);
+    const response = await fetch(url, { redirect: 'manual' });
+    const location = response.headers.get('location');
+    await response.body?.cancel();
+    if (response.status < 300 || response.status >= 400 || location === null) {
+      process.stderr.write(`oauth-browser: ${response.status} at ${url.origin}${url.pathname}\n`);
+      return;
+    }
+    url = new URL(location, url);
+  }
+  throw new Error('too many redirects');
+}
+
+const target = process.argv[2];
+if (target === undefined) {
+  process.stderr.write('usage: oauth-browser URL\n');
+  process.exit(2);
+}
+follow(target).catch((error: unknown) => {
+  process.stderr.write(
+    `oauth-browser: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});
