@@ -46,13 +46,14 @@ export function lazyOpenAiImageClient(options: OpenAiImageClientOptions): ImageC
 /** The MCP connector; the SDK loads at the first connection. */
 export function lazyMcpConnector(options: McpConnectorOptions = {}): McpConnector {
   let connector: Promise<McpConnector> | null = null;
+  const loaded = () =>
+    (connector ??= import('./mcp/mcp-connector').then(({ createMcpConnector }) =>
+      createMcpConnector(options),
+    ));
   return {
-    connect: async (endpoint, connectOptions) => {
-      connector ??= import('./mcp/mcp-connector').then(({ createMcpConnector }) =>
-        createMcpConnector(options),
-      );
-      return (await connector).connect(endpoint, connectOptions);
-    },
+    connect: async (endpoint, connectOptions) => (await loaded()).connect(endpoint, connectOptions),
+    signIn: async (endpoint, challenge, user, signal) =>
+      (await loaded()).signIn(endpoint, challenge, user, signal),
   };
 }
 

@@ -259,29 +259,27 @@ async function callTool(
   if (!entry) throw notCallable(context, service, toolName);
   // The server's progress as dim trace lines, at most one a second.
   const printProgress = progressThrottle(() => performance.now());
-  const output = await context.mcp.asUser(service.id, () =>
-    entry.callAsUser(args as Record<string, unknown>, {
-      conversationId: null,
-      signal,
-      logger: context.logger,
-      onProgress: (report) => {
-        if (!Number.isFinite(report.progress)) return;
-        const message = cleanProgressMessage(report.message);
-        const event: ToolProgressEvent = {
-          type: 'tool-progress',
-          turnId: '',
-          toolCallId: toolName,
-          progress: report.progress,
-          ...(report.total !== undefined && Number.isFinite(report.total)
-            ? { total: report.total }
-            : {}),
-          ...(message === undefined ? {} : { message }),
-        };
-        const line = printProgress(event) ? traceLine(event) : null;
-        if (line !== null) io.stderr(`${io.dim(line)}\n`);
-      },
-    }),
-  );
+  const output = await entry.callAsUser(args as Record<string, unknown>, {
+    conversationId: null,
+    signal,
+    logger: context.logger,
+    onProgress: (report) => {
+      if (!Number.isFinite(report.progress)) return;
+      const message = cleanProgressMessage(report.message);
+      const event: ToolProgressEvent = {
+        type: 'tool-progress',
+        turnId: '',
+        toolCallId: toolName,
+        progress: report.progress,
+        ...(report.total !== undefined && Number.isFinite(report.total)
+          ? { total: report.total }
+          : {}),
+        ...(message === undefined ? {} : { message }),
+      };
+      const line = printProgress(event) ? traceLine(event) : null;
+      if (line !== null) io.stderr(`${io.dim(line)}\n`);
+    },
+  });
   io.stdout(`${output.content}\n`);
   for (const artifact of output.artifacts ?? [])
     io.stderr(`📎 ${artifact.name} → ${artifact.path}\n`);

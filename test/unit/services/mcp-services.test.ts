@@ -59,7 +59,10 @@ function fixture() {
     onClose: () => undefined,
     close: () => Promise.resolve(),
   };
-  const connector: McpConnector = { connect: () => Promise.resolve(session) };
+  const connector: McpConnector = {
+    connect: () => Promise.resolve(session),
+    signIn: () => Promise.reject(new Error('no sign-in in this test')),
+  };
   let counter = 0;
   const logger = recordingLogger();
   const services = new McpServices({

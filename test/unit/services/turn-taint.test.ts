@@ -109,7 +109,10 @@ async function fixture(): Promise<Fixture> {
   const services = new McpServices({
     store: store.mcp,
     secrets: new FileSecretStore(join(directory, 'secrets.json')),
-    connector: { connect: () => Promise.resolve(session) },
+    connector: {
+      connect: () => Promise.resolve(session),
+      signIn: () => Promise.reject(new Error('no sign-in in this test')),
+    },
     resolver: { resolve: () => Promise.resolve([{ address: '45.33.0.1', family: 4 }]) },
     clock: { now: () => 1_000 },
     ids,

@@ -30,6 +30,7 @@ import { resolveLimits } from './mcp-limits';
 import type { McpConnectorOptions, McpLimits } from './mcp-limits';
 import { McpLink } from './mcp-link';
 import { forwardServerLog, setServerLogLevel } from './mcp-logging';
+import { interactiveSignIn } from './mcp-oauth';
 import { McpClientSession } from './mcp-session';
 import { buildTransport, parseServiceUrl } from './mcp-transports';
 
@@ -53,7 +54,20 @@ const PROBED_KINDS: ReadonlySet<McpFailureKind> = new Set(['not-found', 'not-mcp
 /** Creates the connector; see McpConnectorOptions for the caps and their defaults. */
 export function createMcpConnector(options: McpConnectorOptions = {}): McpConnector {
   const limits = resolveLimits(options);
-  return { connect: (endpoint, connectOptions) => connect(endpoint, connectOptions, limits) };
+  return {
+    connect: (endpoint, connectOptions) => connect(endpoint, connectOptions, limits),
+    signIn: async (endpoint, challenge, user, signal) => {
+      if (endpoint.transport === 'stdio' || endpoint.oauth === undefined)
+        throw new McpError('other', `${describeEndpoint(endpoint)} has no sign-in`);
+      await interactiveSignIn(
+        endpoint.oauth,
+        parseServiceUrl(endpoint.url),
+        challenge,
+        user,
+        signal,
+      );
+    },
+  };
 }
 
 /** How messages name the server: the URL's origin, or `command "x"`. */

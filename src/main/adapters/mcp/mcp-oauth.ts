@@ -27,27 +27,39 @@ import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-e
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { randomBytes } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
-import { McpError } from '../../core/ports';
-import type { McpOAuthEndpoint, McpOAuthState, McpSignIn } from '../../core/ports';
+import { McpError, McpSignInRequired } from '../../core/ports';
+import type {
+  McpAuthChallenge,
+  McpOAuthEndpoint,
+  McpOAuthState,
+  McpSignIn,
+} from '../../core/ports';
 import { oneLine } from './mcp-errors';
 import { pinnedAgent } from './mcp-fetch';
 
 /** Longest wait for one discovery / registration / token answer. */
 const AUTH_REQUEST_TIMEOUT_MS = 30_000;
+/** The redirect URL of a non-interactive attempt (refresh only; a redirect fails before use). */
+const LOOPBACK_PLACEHOLDER = 'http://127.0.0.1/callback';
 /** Largest metadata or token answer read. */
 const AUTH_BODY_MAX_BYTES = 256 * 1024;
 
-/** A sign-in the user must start: the message says how. */
-export class SignInRequired extends McpError {
-  constructor(server: string) {
-    super(
-      'unauthorized',
-      `${server} needs you to sign in (OAuth); sign in from the service's card in Settings → MCP or run aivory mcp login`,
-    );
-  }
+/** The message of a sign-in the user must make (a chat turn shows it as is). */
+function signInNeeded(server: string, challenge: McpAuthChallenge): McpSignInRequired {
+  return new McpSignInRequired(
+    challenge.stepUp
+      ? `${server} needs more permission than your sign-in grants${challenge.scope ? ` (${oneLine(challenge.scope, 120)})` : ''}; sign in again from the service's card in Settings → MCP or run aivory mcp login`
+      : `${server} needs you to sign in (OAuth); sign in from the service's card in Settings → MCP or run aivory mcp login`,
+    challenge,
+  );
 }
 
-/** The OAuth side of one service connection. */
+/**
+ * The OAuth side of one service connection, without the user: the Bearer header, and a refusal
+ * answered by refreshing (or, for client credentials, by a new token). When only the user can
+ * help (no token yet, a refresh refused, more scope), it throws McpSignInRequired; the user's own
+ * actions then call `interactiveSignIn` and try again.
+ */
 export class McpOAuth {
   private state: McpOAuthState | null = null;
   private pending: Promise<boolean> | null = null;
@@ -58,11 +70,7 @@ export class McpOAuth {
     private readonly config: McpOAuthEndpoint,
     private readonly serverUrl: URL,
   ) {
-    this.provider = new ServiceProvider(
-      config,
-      () => this.loaded(),
-      (next) => this.store(next),
-    );
+    this.provider = new ServiceProvider(config, serverUrl.origin, stateAccess(this));
     this.authFetch = createAuthFetch(config);
   }
 
@@ -73,94 +81,159 @@ export class McpOAuth {
   }
 
   /**
-   * Handles a 401, or a 403 asking for more scope: refreshes, or signs in (when the user can take
-   * part now), and says whether the refused request may be sent again. Concurrent refusals share
-   * one sign-in. Throws McpError (`unauthorized`) when it cannot.
+   * Handles a 401, or a 403 asking for more scope: says whether the refused request may be sent
+   * again (a new token was obtained without the user). Concurrent refusals share one attempt.
    */
-  challenge(response: Response, signal: AbortSignal): Promise<boolean> {
+  challenge(response: Response, _signal: AbortSignal): Promise<boolean> {
     const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
     if (response.status === 403 && error !== 'insufficient_scope') return Promise.resolve(false);
-    this.pending ??= this.signIn({ resourceMetadataUrl, scope }, signal).finally(() => {
+    const challenge: McpAuthChallenge = {
+      ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}),
+      ...(scope ? { scope } : {}),
+      stepUp: response.status === 403,
+    };
+    this.pending ??= this.renew(challenge).finally(() => {
       this.pending = null;
     });
     return this.pending;
   }
 
-  private async signIn(
-    challenge: { resourceMetadataUrl?: URL; scope?: string },
-    signal: AbortSignal,
-  ): Promise<boolean> {
+  private async renew(challenge: McpAuthChallenge): Promise<boolean> {
     const server = this.serverUrl.origin;
     const state = await this.loaded();
-    const interactive = this.config.grant === 'authorization_code';
-    const session = interactive ? (this.config.signIn?.() ?? null) : null;
-    // Nobody to sign in, nothing to refresh: say so before any request.
-    if (interactive && session === null && state.tokens?.refresh_token === undefined)
-      throw new SignInRequired(server);
-    const options = {
-      serverUrl: this.serverUrl,
-      ...(challenge.resourceMetadataUrl
-        ? { resourceMetadataUrl: challenge.resourceMetadataUrl }
-        : {}),
-      ...(challenge.scope ? { scope: challenge.scope } : {}),
-      fetchFn: this.authFetch,
-    };
+    if (this.config.grant === 'authorization_code') {
+      // More scope, or nothing to refresh: only the user can sign in.
+      if (challenge.stepUp || typeof state.tokens?.refresh_token !== 'string')
+        throw signInNeeded(server, challenge);
+      this.provider.redirectUrl = state.redirectUrl ?? LOOPBACK_PLACEHOLDER;
+    }
     try {
-      if (session !== null)
-        this.provider.redirectUrl = await session.open(state.redirectUrl, signal);
-      else if (interactive) this.provider.redirectUrl = state.redirectUrl ?? LOOPBACK_PLACEHOLDER;
-      this.provider.session = session;
-      let result = await auth(this.provider, options);
-      if (result === 'REDIRECT') {
-        const code = await this.provider.awaitCode(signal, server);
-        result = await auth(this.provider, { ...options, authorizationCode: code });
-      }
-      if (result !== 'AUTHORIZED') throw new SignInRequired(server);
-      if (session !== null)
-        await this.store({ ...(await this.loaded()), redirectUrl: this.provider.redirectUrl });
+      const result = await auth(
+        this.provider,
+        authOptions(this.serverUrl, challenge, this.authFetch),
+      );
+      if (result !== 'AUTHORIZED') throw signInNeeded(server, challenge);
       return true;
     } catch (error) {
       if (error instanceof McpError) throw error;
-      if (signal.aborted) throw new McpError('canceled', `signing in to ${server} was canceled`);
+      // A refresh the server refused: the user signs in again.
+      if (this.config.grant === 'authorization_code') throw signInNeeded(server, challenge);
       throw new McpError(
         'unauthorized',
-        `signing in to ${server} failed: ${oneLine(error instanceof Error ? error.message : String(error), 300)}`,
+        `getting a token from ${server}'s authorization server failed: ${describe(error)}`,
       );
-    } finally {
-      this.provider.session = null;
-      session?.close();
     }
   }
 
-  private async loaded(): Promise<McpOAuthState> {
+  async loaded(): Promise<McpOAuthState> {
     this.state ??= await this.config.load();
     return this.state;
   }
 
-  private async store(next: McpOAuthState): Promise<void> {
+  async store(next: McpOAuthState): Promise<void> {
     this.state = next;
     await this.config.save(next);
   }
 }
 
-/** The redirect URL of a non-interactive attempt (refresh only; a redirect fails before use). */
-const LOOPBACK_PLACEHOLDER = 'http://127.0.0.1/callback';
+/** The saved state as the provider reads and writes it. */
+interface StateAccess {
+  load(): Promise<McpOAuthState>;
+  save(state: McpOAuthState): Promise<void>;
+}
+
+function stateAccess(owner: {
+  loaded(): Promise<McpOAuthState>;
+  store(state: McpOAuthState): Promise<void>;
+}): StateAccess {
+  return { load: () => owner.loaded(), save: (state) => owner.store(state) };
+}
+
+function authOptions(serverUrl: URL, challenge: McpAuthChallenge, fetchFn: FetchLike) {
+  return {
+    serverUrl,
+    ...(challenge.resourceMetadataUrl
+      ? { resourceMetadataUrl: new URL(challenge.resourceMetadataUrl) }
+      : {}),
+    ...(challenge.scope ? { scope: challenge.scope } : {}),
+    fetchFn,
+  };
+}
+
+function describe(error: unknown): string {
+  return oneLine(error instanceof Error ? error.message : String(error), 300);
+}
+
+/**
+ * The user's sign-in (see McpConnector.signIn): a fresh authorization — never a refresh — through
+ * the loopback listener and the browser, then the code for tokens; saved through `config.save`.
+ */
+export async function interactiveSignIn(
+  config: McpOAuthEndpoint,
+  serverUrl: URL,
+  challenge: McpAuthChallenge,
+  user: McpSignIn,
+  signal: AbortSignal,
+): Promise<void> {
+  const server = serverUrl.origin;
+  let state = await config.load();
+  const access: StateAccess = {
+    load: async () => state,
+    save: async (next) => {
+      state = next;
+      await config.save(next);
+    },
+  };
+  const provider = new ServiceProvider(config, server, access);
+  const fetchFn = createAuthFetch(config);
+  try {
+    if (config.grant === 'authorization_code') {
+      provider.redirectUrl = await user.open(state.redirectUrl, signal);
+      provider.session = user;
+      provider.fresh = true;
+    }
+    const options = authOptions(serverUrl, challenge, fetchFn);
+    let result = await auth(provider, options);
+    if (result === 'REDIRECT') {
+      const code = await provider.awaitCode(signal);
+      provider.fresh = false;
+      result = await auth(provider, { ...options, authorizationCode: code });
+    }
+    if (result !== 'AUTHORIZED') throw signInNeeded(server, challenge);
+    if (provider.redirectUrl !== undefined)
+      await access.save({ ...state, redirectUrl: provider.redirectUrl });
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    if (signal.aborted) throw new McpError('canceled', `signing in to ${server} was canceled`);
+    throw new McpError('unauthorized', `signing in to ${server} failed: ${describe(error)}`);
+  } finally {
+    user.close();
+  }
+}
 
 /** The SDK's view of a service's OAuth client, over the saved state. */
 class ServiceProvider implements OAuthClientProvider {
   redirectUrl: string | undefined;
+  /** The user's part, during an interactive sign-in only. */
   session: McpSignIn | null = null;
+  /** An interactive sign-in asks anew: the saved tokens are not offered for a refresh. */
+  fresh = false;
   /** private_key_jwt: signs a fresh client assertion for each token request. */
   readonly addClientAuthentication: AddClientAuthentication | undefined;
   private verifier = '';
   private expectedState = '';
   private authorizationUrl: URL | null = null;
 
+  private readonly load: () => Promise<McpOAuthState>;
+  private readonly save: (state: McpOAuthState) => Promise<void>;
+
   constructor(
     private readonly config: McpOAuthEndpoint,
-    private readonly load: () => Promise<McpOAuthState>,
-    private readonly save: (state: McpOAuthState) => Promise<void>,
+    private readonly server: string,
+    access: StateAccess,
   ) {
+    this.load = access.load;
+    this.save = access.save;
     this.redirectUrl = config.grant === 'client_credentials' ? undefined : LOOPBACK_PLACEHOLDER;
     const client = config.client;
     this.addClientAuthentication =
@@ -229,6 +302,7 @@ class ServiceProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
+    if (this.fresh) return undefined;
     return (await this.load()).tokens as OAuthTokens | undefined;
   }
 
@@ -281,16 +355,16 @@ class ServiceProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
-    if (this.session === null) throw new SignInRequired(authorizationUrl.origin);
+    if (this.session === null) throw signInNeeded(this.server, { stepUp: false });
     checkBrowserUrl(authorizationUrl, this.config);
     this.authorizationUrl = authorizationUrl;
   }
 
   /** Shows the authorization URL and waits for the browser to come back with the code. */
-  async awaitCode(signal: AbortSignal, server: string): Promise<string> {
+  async awaitCode(signal: AbortSignal): Promise<string> {
     const url = this.authorizationUrl;
     this.authorizationUrl = null;
-    if (this.session === null || url === null) throw new SignInRequired(server);
+    if (this.session === null || url === null) throw signInNeeded(this.server, { stepUp: false });
     return this.session.authorize(url, this.expectedState, signal);
   }
 }

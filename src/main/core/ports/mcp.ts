@@ -78,11 +78,14 @@ export interface McpOAuthEndpoint {
   ) => Promise<readonly { address: string; family: 4 | 6 }[]>;
   /** Whether plain http:// may be used for this authorization server host (the service's local host). */
   allowsHttp: (hostname: string) => boolean;
-  /**
-   * Runs the user's part of a sign-in (absent or returning null: nobody can sign in now, and a
-   * server that needs it fails with a message saying how to sign in).
-   */
-  signIn?: () => McpSignIn | null;
+}
+
+/** What a server's refusal asked for: where its metadata is, and which scope. */
+export interface McpAuthChallenge {
+  resourceMetadataUrl?: string;
+  scope?: string;
+  /** A 403 `insufficient_scope`: signed in, but more permission is needed. */
+  stepUp: boolean;
 }
 
 /** One interactive sign-in: a loopback redirect listener and the user's browser. */
@@ -124,6 +127,20 @@ export class McpError extends Error {
   ) {
     super(message);
     this.name = 'McpError';
+  }
+}
+
+/**
+ * A server needs the user to sign in (or to sign in again with more permission): what a chat
+ * turn reports; a user's own action signs in (McpConnector.signIn) and tries once more.
+ */
+export class McpSignInRequired extends McpError {
+  constructor(
+    message: string,
+    readonly challenge: McpAuthChallenge,
+  ) {
+    super('unauthorized', message);
+    this.name = 'McpSignInRequired';
   }
 }
 
@@ -215,4 +232,15 @@ export interface McpConnectOptions {
 export interface McpConnector {
   /** Connects and initializes; throws McpError with a specific kind. */
   connect(endpoint: McpEndpoint, options: McpConnectOptions): Promise<McpSession>;
+  /**
+   * The user's OAuth sign-in with an HTTP service (after McpSignInRequired): discovery,
+   * registration, the browser, the code for tokens, saved through `endpoint.oauth`. No
+   * connection deadline runs meanwhile (the user takes their time; `signal` ends it).
+   */
+  signIn(
+    endpoint: McpEndpoint,
+    challenge: McpAuthChallenge,
+    user: McpSignIn,
+    signal: AbortSignal,
+  ): Promise<void>;
 }

@@ -6,7 +6,13 @@
 import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
 import { McpError } from '../../core/ports';
-import type { McpEndpoint, McpLogEntry, McpSession, McpSignIn } from '../../core/ports';
+import type {
+  McpAuthChallenge,
+  McpEndpoint,
+  McpLogEntry,
+  McpSession,
+  McpSignIn,
+} from '../../core/ports';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import { oauthEndpoint } from './mcp-oauth-state';
 import type { McpServicesDependencies } from './mcp-services';
@@ -16,8 +22,6 @@ const CONNECT_TIMEOUT_MS = 20_000;
 
 export class McpConnections {
   private readonly sessions = new Map<string, Promise<McpSession>>();
-  /** Services the user is acting on right now (a sign-in may open their browser). */
-  private readonly userActions = new Map<string, number>();
 
   constructor(
     private readonly dependencies: Omit<McpServicesDependencies, 'signIn'> & {
@@ -37,19 +41,28 @@ export class McpConnections {
   }
 
   /**
-   * Runs `action` as the user's own (a test, a sync, a call from the CLI or the settings page):
-   * while it runs, a server asking for an OAuth sign-in gets one. A chat turn's calls are not the
-   * user's: they fail with a message saying how to sign in, and never open a browser.
+   * The user's OAuth sign-in with the service (a McpSignInRequired told what the server asked
+   * for): the connection is dropped, the sign-in runs without any connection deadline, and the
+   * next request connects with the new token.
    */
-  async asUser<T>(serviceId: string, action: () => Promise<T>): Promise<T> {
-    this.userActions.set(serviceId, (this.userActions.get(serviceId) ?? 0) + 1);
-    try {
-      return await action();
-    } finally {
-      const left = (this.userActions.get(serviceId) ?? 1) - 1;
-      if (left > 0) this.userActions.set(serviceId, left);
-      else this.userActions.delete(serviceId);
-    }
+  async signIn(
+    service: McpService,
+    challenge: McpAuthChallenge,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const user = this.dependencies.signIn?.(service);
+    if (user === undefined)
+      throw new AivoryError(
+        'invalid-input',
+        `"${service.name}" needs a sign-in, which needs a browser.`,
+      );
+    await this.disconnect(service.id);
+    await this.dependencies.connector.signIn(
+      await this.endpoint(service, signal),
+      challenge,
+      user,
+      signal,
+    );
   }
 
   async close(): Promise<void> {
@@ -117,7 +130,6 @@ export class McpConnections {
     const url = checkServiceUrl(service.url ?? '');
     const { resolver, secrets } = this.dependencies;
     await checkResolvedAddresses(url, resolver, signal);
-    const signIn = this.dependencies.signIn;
     const clientMetadataUrl = this.dependencies.oauthClientMetadataUrl?.();
     return {
       transport: service.transport,
@@ -126,10 +138,6 @@ export class McpConnections {
       oauth: await oauthEndpoint(service, url, {
         secrets,
         resolver,
-        signIn: () =>
-          signIn !== undefined && (this.userActions.get(service.id) ?? 0) > 0
-            ? signIn(service)
-            : null,
         ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
       }),
       // Every new connection resolves and checks again, and connects to what it checked.

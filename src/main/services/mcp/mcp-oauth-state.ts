@@ -4,13 +4,7 @@
  * the address rules for the authorization server's hosts, and what the settings card shows.
  */
 import type { McpService, McpSignInStatus } from '../../../shared/mcp';
-import type {
-  HostResolver,
-  McpOAuthEndpoint,
-  McpOAuthState,
-  McpSignIn,
-  SecretStore,
-} from '../../core/ports';
+import type { HostResolver, McpOAuthEndpoint, McpOAuthState, SecretStore } from '../../core/ports';
 import { authServerAddresses } from './mcp-endpoint-policy';
 import type { ServiceUrl } from './mcp-endpoint-policy';
 
@@ -43,8 +37,6 @@ export async function loadOAuthState(
 export interface OAuthEndpointDeps {
   secrets: SecretStore;
   resolver: HostResolver;
-  /** The user's part of a sign-in, when someone can take part now; else null. */
-  signIn: () => McpSignIn | null;
   /** An https URL serving this app's Client ID Metadata Document, if the user has one. */
   clientMetadataUrl?: string;
 }
@@ -83,7 +75,6 @@ export async function oauthEndpoint(
       authServerAddresses(url, hostname, deps.resolver, signal),
     // Plain http only to the service's own host when it is on this machine or the LAN.
     allowsHttp: (hostname) => url.local && sameHost(hostname),
-    signIn: deps.signIn,
   };
 }
 

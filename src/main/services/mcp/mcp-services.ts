@@ -29,7 +29,7 @@ import type {
   SecretStore,
 } from '../../core/ports';
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
-import { McpError } from '../../core/ports';
+import { McpError, McpSignInRequired } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
 import { diffTools, isCallable, matchesLatest } from './mcp-diff';
 import { forgetSignIn, oauthStateRef, signInStatus } from './mcp-oauth-state';
@@ -300,11 +300,21 @@ export class McpServices {
   }
 
   /**
-   * Runs `action` as the user's own explicit action on the service (a call from the CLI, say):
-   * a server that asks for an OAuth sign-in meanwhile gets one. Turns never run this way.
+   * Runs `action` as the user's own explicit action on the service (a test, a sync, a call from
+   * the CLI or the settings page): when the server asks for an OAuth sign-in meanwhile, the user
+   * signs in (their browser) and the action runs once more. Chat turns never run this way: a
+   * model's call fails with the message saying how to sign in, and no browser opens.
    */
-  asUser<T>(idOrName: string, action: () => Promise<T>): Promise<T> {
-    return this.connections.asUser(this.get(idOrName).id, action);
+  async asUser<T>(idOrName: string, signal: AbortSignal, action: () => Promise<T>): Promise<T> {
+    const service = this.get(idOrName);
+    try {
+      return await action();
+    } catch (error) {
+      if (!(error instanceof McpSignInRequired) || this.dependencies.signIn === undefined)
+        throw error;
+      await this.connections.signIn(service, error.challenge, signal);
+      return action();
+    }
   }
 
   /** Connect + initialize + list tools; records connected / error with a specific message. */
@@ -312,7 +322,7 @@ export class McpServices {
     const service = this.get(idOrName);
     await this.disconnect(service.id);
     try {
-      const tools = await this.asUser(service.id, async () =>
+      const tools = await this.asUser(service.id, signal, async () =>
         (await this.session(service, signal)).listTools(signal),
       );
       const session = await this.session(service, signal);
@@ -334,7 +344,7 @@ export class McpServices {
     const service = this.get(idOrName);
     let tools;
     try {
-      tools = await this.asUser(service.id, async () =>
+      tools = await this.asUser(service.id, options.signal, async () =>
         (await this.session(service, options.signal)).listTools(options.signal),
       );
     } catch (error) {
@@ -391,7 +401,7 @@ export class McpServices {
     signal: AbortSignal,
   ): Promise<{ prompts: McpPromptInfo[]; resources: McpResourceInfo[] }> {
     const service = this.get(idOrName);
-    const session = await this.asUser(service.id, () => this.session(service, signal));
+    const session = await this.asUser(service.id, signal, () => this.session(service, signal));
     const [prompts, resources] = await Promise.all([
       session.listPrompts(signal).catch(() => []),
       session.listResources(signal).catch(() => []),
@@ -408,7 +418,7 @@ export class McpServices {
   ): Promise<string> {
     const service = this.get(idOrName);
     return this.shown(service, async () =>
-      this.asUser(service.id, async () =>
+      this.asUser(service.id, signal, async () =>
         (await this.session(service, signal)).getPrompt(name, args, signal),
       ),
     );
@@ -418,7 +428,7 @@ export class McpServices {
   async readResource(idOrName: string, uri: string, signal: AbortSignal): Promise<string> {
     const service = this.get(idOrName);
     return this.shown(service, async () =>
-      this.asUser(service.id, async () =>
+      this.asUser(service.id, signal, async () =>
         (await this.session(service, signal)).readResource(uri, signal),
       ),
     );

@@ -7,7 +7,7 @@
  * handed to the orchestrator, which shows them to a vision model).
  */
 import type { McpService, McpToolInfo } from '../../../shared/mcp';
-import { McpError } from '../../core/ports';
+import { McpError, McpSignInRequired } from '../../core/ports';
 import type {
   ApprovalAnswer,
   ArtifactSink,
@@ -89,8 +89,12 @@ export function buildEntries(
       serviceId: service.id,
       serviceName: service.name,
       mcpTool: info.name,
+      // The user's own call: a sign-in the server asks for runs (their browser), then the call
+      // once more.
       callAsUser: (args, context) =>
-        invokeMcpTool(dependencies, service, info, name, args, context, 'user'),
+        dependencies.services.asUser(service.id, context.signal, () =>
+          invokeMcpTool(dependencies, service, info, name, args, context, 'user'),
+        ),
     };
   });
 }
@@ -185,6 +189,8 @@ async function invokeMcpTool(
   } catch (error) {
     if (context.signal.aborted && !(error instanceof McpError && error.kind === 'timeout'))
       throw error;
+    // The user's own call signs in and tries again (McpServices.asUser); a model's reads why.
+    if (caller === 'user' && error instanceof McpSignInRequired) throw error;
     return { content: `MCP service "${service.name}": ${describeFailure(error)}`, isError: true };
   }
 }
