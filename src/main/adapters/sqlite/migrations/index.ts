@@ -15,6 +15,7 @@ import migration009 from './009_turn_usage';
 import migration010 from './010_message_tree';
 import migration011 from './011_conversation_settings';
 import migration012 from './012_conversation_pins';
+import migration013 from './013_mcp_roots';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly string[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ];
