@@ -8,6 +8,7 @@ import type { McpService } from '../../../shared/mcp';
 import { McpError } from '../../core/ports';
 import type { McpEndpoint, McpLogEntry, McpSession } from '../../core/ports';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
+import { rootsOption } from './mcp-roots';
 import type { McpServicesDependencies } from './mcp-services';
 
 /** Connect + initialize deadline for tests, syncs and calls. */
@@ -29,6 +30,11 @@ export class McpConnections {
     this.sessions.set(service.id, opening);
     opening.catch(() => this.sessions.delete(service.id));
     return opening;
+  }
+
+  /** The service's live (or opening) connection, if any; never opens one. */
+  live(serviceId: string): Promise<McpSession> | undefined {
+    return this.sessions.get(serviceId);
   }
 
   async close(): Promise<void> {
@@ -56,6 +62,7 @@ export class McpConnections {
         onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
         onLog: (entry) => this.dependencies.stderrSink?.(service.id, serverLogLine(entry)),
         ...(this.dependencies.logLevel ? { logLevel: this.dependencies.logLevel(service) } : {}),
+        ...rootsOption(this.dependencies.store, service.id),
       });
     } catch (error) {
       const logPath = this.dependencies.stderrLogPath?.(service.id);

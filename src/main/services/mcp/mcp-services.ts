@@ -12,6 +12,7 @@ import type {
   McpToolChange,
   McpToolRecord,
 } from '../../../shared/mcp';
+import type { McpRoot } from '../../../shared/mcp-roots';
 import type {
   Clock,
   HostResolver,
@@ -30,6 +31,7 @@ import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import { McpError } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
 import { diffTools, isCallable, matchesLatest } from './mcp-diff';
+import { McpRoots } from './mcp-roots';
 import { parseServiceInput } from './mcp-service-input';
 import type { McpServiceInput, ParsedServiceInput } from './mcp-service-input';
 
@@ -69,10 +71,17 @@ export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
 export class McpServices {
   private readonly staleListeners: ((serviceId: string) => void)[] = [];
   private readonly connections: McpConnections;
+  private readonly sharedFolders: McpRoots;
 
   constructor(private readonly dependencies: McpServicesDependencies) {
     this.connections = new McpConnections(dependencies, (serviceId, session) => {
       void this.checkToolsChanged(serviceId, session);
+    });
+    this.sharedFolders = new McpRoots({
+      store: dependencies.store,
+      live: (serviceId) => this.connections.live(serviceId),
+      disconnect: (serviceId) => this.disconnect(serviceId),
+      logger: dependencies.logger,
     });
   }
 
@@ -324,6 +333,20 @@ export class McpServices {
         { cause: error },
       );
     }
+  }
+
+  /** The folders shared with the service (MCP roots); see mcp-roots.ts for the rules. */
+  roots(idOrName: string): McpRoot[] {
+    return this.sharedFolders.list(this.get(idOrName));
+  }
+
+  /** Shares an existing folder (absolute path) with the service and tells its live connection. */
+  addRoot(idOrName: string, dir: string, name?: string): Promise<McpRoot[]> {
+    return this.sharedFolders.add(this.get(idOrName), dir, name);
+  }
+
+  removeRoot(idOrName: string, dir: string): Promise<McpRoot[]> {
+    return this.sharedFolders.remove(this.get(idOrName), dir);
   }
 
   /** Called when a server announces changed tools (the UI prompts a re-sync). */
