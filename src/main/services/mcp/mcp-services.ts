@@ -341,11 +341,11 @@ export class McpServices {
   }
 
   /** Shares an existing folder (absolute path) with the service and tells its live connection. */
-  addRoot(idOrName: string, dir: string, name?: string): Promise<McpRoot[]> {
+  async addRoot(idOrName: string, dir: string, name?: string): Promise<McpRoot[]> {
     return this.sharedFolders.add(this.get(idOrName), dir, name);
   }
 
-  removeRoot(idOrName: string, dir: string): Promise<McpRoot[]> {
+  async removeRoot(idOrName: string, dir: string): Promise<McpRoot[]> {
     return this.sharedFolders.remove(this.get(idOrName), dir);
   }
 
