@@ -1,5 +1,5 @@
 /**
- * `aivory mcp add|list|test|sync|diff|accept|tools|approval|call|enable|disable|remove`: the
+ * `aivory mcp add|list|test|sync|diff|accept|tools|approval|call|roots|enable|disable|remove`: the
  * user's MCP services from the terminal, through the same services as the app.
  */
 import { parseArgs } from 'node:util';
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
+import { mcpRootsCommand } from './mcp-roots-command';
 import { progressThrottle, traceLine } from './trace-format';
 
 /** `allow` still asks in a turn that read untrusted content; `allow-even-after-web` does not. */
@@ -30,7 +31,7 @@ const APPROVAL_POLICIES: readonly string[] = [
 ];
 
 const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | roots N [--add DIR [--name NAME] | --remove DIR] | enable N | disable N | remove N';
 
 const MCP_OPTIONS = {
   name: { type: 'string' },
@@ -48,6 +49,8 @@ const MCP_OPTIONS = {
   'keep-headers': { type: 'boolean', default: false },
   approve: { type: 'string' },
   json: { type: 'boolean', default: false },
+  add: { type: 'string' },
+  remove: { type: 'string' },
 } as const;
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
@@ -184,6 +187,8 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       print(await services.readResource(required(name), uri, signal));
       return EXIT_OK;
     }
+    case 'roots':
+      return mcpRootsCommand(context, io, name, { ...values, json: values.json });
     case 'call':
       return callTool(context, io, required(name), rest, values.approve, signal);
     default:
