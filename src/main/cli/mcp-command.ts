@@ -31,7 +31,7 @@ const APPROVAL_POLICIES: readonly string[] = [
 ];
 
 const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | roots N [--add DIR [--name NAME] | --remove DIR] | enable N | disable N | remove N';
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
 
 const MCP_OPTIONS = {
   name: { type: 'string' },
@@ -46,11 +46,11 @@ const MCP_OPTIONS = {
   arg: { type: 'string', multiple: true },
   env: { type: 'string', multiple: true },
   accept: { type: 'boolean', default: false },
+  add: { type: 'string' },
+  remove: { type: 'string' },
   'keep-headers': { type: 'boolean', default: false },
   approve: { type: 'string' },
   json: { type: 'boolean', default: false },
-  add: { type: 'string' },
-  remove: { type: 'string' },
 } as const;
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {

@@ -8,8 +8,8 @@ import type { McpService } from '../../../shared/mcp';
 import { McpError } from '../../core/ports';
 import type { McpEndpoint, McpLogEntry, McpSession } from '../../core/ports';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
-import { rootsOption } from './mcp-roots';
 import type { McpServicesDependencies } from './mcp-services';
+import { rootsOption } from './mcp-roots';
 
 /** Connect + initialize deadline for tests, syncs and calls. */
 const CONNECT_TIMEOUT_MS = 20_000;
@@ -32,11 +32,6 @@ export class McpConnections {
     return opening;
   }
 
-  /** The service's live (or opening) connection, if any; never opens one. */
-  live(serviceId: string): Promise<McpSession> | undefined {
-    return this.sessions.get(serviceId);
-  }
-
   async close(): Promise<void> {
     await Promise.all([...this.sessions.keys()].map((id) => this.disconnect(id)));
   }
@@ -50,6 +45,11 @@ export class McpConnections {
     } catch {
       // It never opened: nothing to close.
     }
+  }
+
+  /** The service's live (or opening) connection, if any; never opens one. */
+  live(serviceId: string): Promise<McpSession> | undefined {
+    return this.sessions.get(serviceId);
   }
 
   private async open(service: McpService, signal: AbortSignal): Promise<McpSession> {

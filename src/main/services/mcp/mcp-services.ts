@@ -30,8 +30,8 @@ import type {
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import { McpError } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
-import { diffTools, isCallable, matchesLatest } from './mcp-diff';
 import { McpRoots } from './mcp-roots';
+import { diffTools, isCallable, matchesLatest } from './mcp-diff';
 import { parseServiceInput } from './mcp-service-input';
 import type { McpServiceInput, ParsedServiceInput } from './mcp-service-input';
 
@@ -71,17 +71,10 @@ export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
 export class McpServices {
   private readonly staleListeners: ((serviceId: string) => void)[] = [];
   private readonly connections: McpConnections;
-  private readonly sharedFolders: McpRoots;
 
   constructor(private readonly dependencies: McpServicesDependencies) {
     this.connections = new McpConnections(dependencies, (serviceId, session) => {
       void this.checkToolsChanged(serviceId, session);
-    });
-    this.sharedFolders = new McpRoots({
-      store: dependencies.store,
-      live: (serviceId) => this.connections.live(serviceId),
-      disconnect: (serviceId) => this.disconnect(serviceId),
-      logger: dependencies.logger,
     });
   }
 
@@ -333,6 +326,16 @@ export class McpServices {
         { cause: error },
       );
     }
+  }
+
+  /** The shared-folder rules (stateless) over this service layer's store and connections. */
+  private get sharedFolders(): McpRoots {
+    return new McpRoots({
+      store: this.dependencies.store,
+      live: (serviceId) => this.connections.live(serviceId),
+      disconnect: (serviceId) => this.disconnect(serviceId),
+      logger: this.dependencies.logger,
+    });
   }
 
   /** The folders shared with the service (MCP roots); see mcp-roots.ts for the rules. */
