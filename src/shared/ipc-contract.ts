@@ -38,6 +38,7 @@ import { attachmentsSchema, chatExtrasMethods } from './ipc/chat-extras-methods'
 import { approvalEvents, approvalMethods } from './ipc/approval-methods';
 import { libraryEditMethods } from './ipc/library-methods';
 import { mcpEvents, mcpMethods } from './ipc/mcp-methods';
+import { mcpRootsMethods } from './ipc/mcp-roots-methods';
 import { settingsPageMethods } from './ipc/settings-methods';
 import { secretsMethods } from './ipc/secrets-methods';
 import { conversationSettingsMethods } from './ipc/conversation-settings-methods';
@@ -303,6 +304,7 @@ export const invokeContract = {
   ...libraryMethods,
   ...chatExtrasMethods,
   ...mcpMethods,
+  ...mcpRootsMethods,
   ...secretsMethods,
   ...conversationSettingsMethods,
   ...approvalMethods,

@@ -171,6 +171,8 @@ describe('the bundled Electron main', () => {
       ok: true,
       value: { protection: 'os-keychain', backend: 'gnome_libsecret' },
     });
+    // The folder picker of MCP roots is Electron's dialog (the fake chooses a folder).
+    expect(report.pickedFolder).toEqual({ ok: true, value: { path: '/fake/chosen folder' } });
     expect(schemaVersion(run.home)).toBe(MIGRATIONS.length);
     const secrets = readFileSync(join(run.home, 'secrets.json'), 'utf8');
     expect(secrets).toContain('os-encrypted:v1:');

@@ -51,6 +51,8 @@ Usage:
   aivory mcp approval N TOOL ask|allow|allow-even-after-web|deny|default
   aivory mcp call N TOOL JSON          Call a tool yourself: no approval prompt (your call is the approval); a tool set to deny refuses
   aivory mcp prompts N | prompt N NAME [key=value]… | resources N | resource N URI
+  aivory mcp roots N [--add DIR [--name NAME] | --remove DIR]
+                                       Folders shared with the server (MCP roots; none by default)
                                        Your MCP services: test, sync with a diff to accept, approvals, calls
   aivory doctor [--model NAME] [--json]
                                        Check the data directory, the model server and why each tool is (not) available

@@ -1,5 +1,5 @@
 /**
- * `aivory mcp add|list|test|sync|diff|accept|tools|approval|call|enable|disable|remove`: the
+ * `aivory mcp add|list|test|sync|diff|accept|tools|approval|call|roots|enable|disable|remove`: the
  * user's MCP services from the terminal, through the same services as the app.
  */
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
+import { mcpRootsCommand } from './mcp-roots-command';
 import { progressThrottle, traceLine } from './trace-format';
 
 /** `allow` still asks in a turn that read untrusted content; `allow-even-after-web` does not. */
@@ -46,6 +47,8 @@ const MCP_OPTIONS = {
   arg: { type: 'string', multiple: true },
   env: { type: 'string', multiple: true },
   accept: { type: 'boolean', default: false },
+  add: { type: 'string' },
+  remove: { type: 'string' },
   'keep-headers': { type: 'boolean', default: false },
   approve: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -210,6 +213,8 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       print(await services.readResource(required(name), uri, signal));
       return EXIT_OK;
     }
+    case 'roots':
+      return mcpRootsCommand(context, io, name, { ...values, json: values.json });
     case 'call':
       return callTool(context, io, required(name), rest, values.approve, signal);
     default:

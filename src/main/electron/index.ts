@@ -4,7 +4,7 @@
  * AppContext (secrets through safeStorage, one warm sandbox), warns when the keychain is weak,
  * registers the IPC API, denies permissions and cuts the renderer off the network.
  */
-import { app, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, protocol, safeStorage, session, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir } from '../adapters/data-dir';
 import { createApiHost } from '../host/api-handlers';
@@ -14,6 +14,7 @@ import { openAppContext } from '../services/app-context';
 import { dataFileRoots } from '../host/files/data-files';
 import { proxyToDevServer, serveAppFile } from './app-protocol';
 import { appFilesResponse, isAppFilesUrl } from './data-file-protocol';
+import { createFolderPicker } from './folder-picker';
 import { registerApiIpc } from './ipc/typed-ipc';
 import {
   allowPermission,
@@ -78,6 +79,12 @@ async function start(): Promise<void> {
     desktop: {
       openPath: (path) => shell.openPath(path),
       showItemInFolder: (path) => shell.showItemInFolder(path),
+      pickFolder: createFolderPicker((options) => {
+        const parent = BrowserWindow.getFocusedWindow();
+        return parent === null
+          ? dialog.showOpenDialog(options)
+          : dialog.showOpenDialog(parent, options);
+      }),
     },
   });
   // One tool's stray error must not close the app; a burst of them quits it cleanly (the

@@ -22,6 +22,7 @@ import { createSettingsHandlers } from './handlers/settings-handlers';
 import { createApprovalHandlers } from './handlers/approval-handlers';
 import { createLibraryEditHandlers } from './handlers/library-edit-handlers';
 import { createMcpHandlers } from './handlers/mcp-handlers';
+import { createMcpRootsHandlers } from './handlers/mcp-roots-handlers';
 import { createSettingsPageHandlers } from './handlers/settings-page-handlers';
 import { createSecretsHandlers } from './handlers/secrets-handlers';
 import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
@@ -42,6 +43,7 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
     ...createConversationSettingsHandlers(context),
     ...createFilesHandlers(context),
     ...createMcpHandlers(context),
+    ...createMcpRootsHandlers(context),
     ...createApprovalHandlers(context),
     ...createSettingsPageHandlers(context),
     ...createSecretsHandlers(context),

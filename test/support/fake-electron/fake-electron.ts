@@ -126,6 +126,9 @@ export class BrowserWindow extends EventEmitter {
     return false;
   }
   show(): void {}
+  static getFocusedWindow(): BrowserWindow | null {
+    return null;
+  }
 }
 
 /** `ipcMain`: once the invoke handler is registered, the scripted session runs against it. */
@@ -138,6 +141,8 @@ export const ipcMain = {
 
 export const dialog = {
   showMessageBox: (): Promise<{ response: number }> => Promise.resolve({ response: 0 }),
+  showOpenDialog: (): Promise<{ canceled: boolean; filePaths: string[] }> =>
+    Promise.resolve({ canceled: false, filePaths: ['/fake/chosen folder'] }),
 };
 
 /** What the app window does: a few calls through IPC, a few app:// requests; then it quits. */
@@ -154,6 +159,7 @@ async function runSession(invoke: InvokeHandler): Promise<void> {
     }),
     conversations: await call('conversations.list'),
     secretStorage: await call('secrets.status'),
+    pickedFolder: await call('mcpRoots.pickFolder'),
     pages: await requestPages(['app://aivory/index.html', 'app://aivory/../../etc/passwd']),
     filter: filterVerdicts(),
     privilegedSchemes: recorded.privilegedSchemes,

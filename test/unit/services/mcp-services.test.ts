@@ -57,6 +57,7 @@ function fixture() {
       changed = listener;
     },
     onClose: () => undefined,
+    rootsChanged: () => Promise.resolve(false),
     close: () => Promise.resolve(),
   };
   const connector: McpConnector = {

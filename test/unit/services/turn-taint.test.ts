@@ -104,6 +104,7 @@ async function fixture(): Promise<Fixture> {
     readResource: () => Promise.resolve(''),
     onToolsChanged: () => undefined,
     onClose: () => undefined,
+    rootsChanged: () => Promise.resolve(false),
     close: () => Promise.resolve(),
   };
   const services = new McpServices({

@@ -31,6 +31,7 @@ import type { McpConnectorOptions, McpLimits } from './mcp-limits';
 import { McpLink } from './mcp-link';
 import { forwardServerLog, setServerLogLevel } from './mcp-logging';
 import { interactiveSignIn } from './mcp-oauth';
+import { answerRoots, clientCapabilities } from './mcp-roots';
 import { McpClientSession } from './mcp-session';
 import { buildTransport, parseServiceUrl } from './mcp-transports';
 
@@ -86,7 +87,7 @@ async function connect(
     throw new McpError('canceled', `connecting to ${server} was canceled`);
   const client = new Client(
     { name: limits.clientName, version: limits.clientVersion },
-    { capabilities: {} },
+    { capabilities: clientCapabilities(options) },
   );
   const shutdown = () => void client.close().catch(() => undefined);
   const link = new McpLink(endpoint.transport, server, shutdown);
@@ -101,6 +102,7 @@ async function connect(
   client.onclose = () => link.onTransportClosed();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => link.emitToolsChanged());
   if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
+  answerRoots(client, options.roots);
 
   const timeoutMs = Math.max(1, options.timeoutMs);
   const deadlineAt = Date.now() + timeoutMs;

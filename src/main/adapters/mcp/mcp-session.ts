@@ -35,6 +35,7 @@ import {
   resourceContentsText,
   serverErrorResult,
 } from './mcp-results';
+import { sendRootsChanged } from './mcp-roots';
 
 /** Any JSON object: results are checked by hand, field by field. */
 const AnyResult = z.looseObject({});
@@ -204,6 +205,18 @@ export class McpClientSession implements McpSession {
 
   onClose(listener: (reason: string) => void): void {
     this.parts.link.addCloseListener(listener);
+  }
+
+  async rootsChanged(): Promise<boolean> {
+    this.assertOpen();
+    const what = 'notifications/roots/list_changed';
+    return sendRootsChanged(this.parts.client, (error) =>
+      classifyFailure(
+        error,
+        this.context(what, this.parts.limits.requestTimeoutMs),
+        this.parts.link.nonce,
+      ),
+    );
   }
 
   close(): Promise<void> {

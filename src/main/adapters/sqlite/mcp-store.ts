@@ -13,7 +13,9 @@ import type {
   McpToolRecord,
   McpTransportKind,
 } from '../../../shared/mcp';
+import type { McpRoot } from '../../../shared/mcp-roots';
 import type { Clock, McpServicePatch, McpStore, NewMcpService } from '../../core/ports';
+import { listRoots, setRoots } from './mcp-roots-store';
 import type { Statements } from './statements';
 
 interface ServiceRow {
@@ -227,6 +229,14 @@ export class SqliteMcpStore implements McpStore {
         tool,
       ) !== undefined
     );
+  }
+
+  listRoots(serviceId: string): McpRoot[] {
+    return listRoots(this.sql, serviceId);
+  }
+
+  setRoots(serviceId: string, roots: readonly McpRoot[]): void {
+    setRoots(this.sql, serviceId, roots);
   }
 
   private mustGet(id: string): McpService {

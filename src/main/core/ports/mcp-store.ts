@@ -8,6 +8,7 @@ import type {
   McpToolInfo,
   McpToolRecord,
 } from '../../../shared/mcp';
+import type { McpRoot } from '../../../shared/mcp-roots';
 
 /** What the user configured for a new service (state, timestamps and snapshots come later). */
 export type NewMcpService = Pick<
@@ -56,4 +57,8 @@ export interface McpStore {
   setToolApproval(serviceId: string, tool: string, policy: McpApprovalPolicy): void;
   allowForConversation(conversationId: string, serviceId: string, tool: string): void;
   isAllowedForConversation(conversationId: string, serviceId: string, tool: string): boolean;
+  /** The folders shared with the service (MCP roots), in the order they were added. */
+  listRoots(serviceId: string): McpRoot[];
+  /** Replaces the service's shared folders (checked by the service layer). */
+  setRoots(serviceId: string, roots: readonly McpRoot[]): void;
 }

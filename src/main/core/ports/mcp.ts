@@ -4,6 +4,7 @@
  * services depend on these types only. Plain data and one error class; no I/O here.
  */
 import type { McpLogLevel, McpToolInfo } from '../../../shared/mcp';
+import type { McpRoot } from '../../../shared/mcp-roots';
 
 export type { McpToolAnnotations, McpToolInfo, McpTransportKind } from '../../../shared/mcp';
 export type { McpLogLevel } from '../../../shared/mcp';
@@ -203,6 +204,11 @@ export interface McpSession {
   onToolsChanged(listener: () => void): void;
   /** Called once when the connection ends unexpectedly. */
   onClose(listener: (reason: string) => void): void;
+  /**
+   * Sends `notifications/roots/list_changed`; false (nothing sent) when this session did not
+   * announce roots (connected without `McpConnectOptions.roots`): reconnect to announce them.
+   */
+  rootsChanged(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -227,6 +233,11 @@ export interface McpConnectOptions {
    * the server's own default stands.
    */
   logLevel?: McpLogLevel;
+  /**
+   * The folders shared with the server, asked at each `roots/list`: given, the client announces
+   * `roots` (with `listChanged`); absent, it does not, and the server cannot ask.
+   */
+  roots?: () => Promise<readonly McpRoot[]>;
 }
 
 export interface McpConnector {

@@ -21,6 +21,8 @@ export interface DesktopShell {
   openPath(path: string): Promise<string>;
   /** Shows the file selected in the system's file manager. */
   showItemInFolder(path: string): void;
+  /** The system's "choose a folder" dialog (MCP roots): the folder, or null when canceled. */
+  pickFolder?(): Promise<string | null>;
 }
 
 type FilesHandlers = Pick<ApiHandlers, 'files.open' | 'files.reveal'>;

@@ -16,6 +16,7 @@ import type {
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import { oauthEndpoint } from './mcp-oauth-state';
 import type { McpServicesDependencies } from './mcp-services';
+import { rootsOption } from './mcp-roots';
 
 /** Connect + initialize deadline for tests, syncs and calls. */
 const CONNECT_TIMEOUT_MS = 20_000;
@@ -80,6 +81,11 @@ export class McpConnections {
     }
   }
 
+  /** The service's live (or opening) connection, if any; never opens one. */
+  live(serviceId: string): Promise<McpSession> | undefined {
+    return this.sessions.get(serviceId);
+  }
+
   private async open(service: McpService, signal: AbortSignal): Promise<McpSession> {
     const endpoint = await this.endpoint(service, signal);
     let session: McpSession;
@@ -90,6 +96,7 @@ export class McpConnections {
         onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
         onLog: (entry) => this.dependencies.stderrSink?.(service.id, serverLogLine(entry)),
         ...(this.dependencies.logLevel ? { logLevel: this.dependencies.logLevel(service) } : {}),
+        ...rootsOption(this.dependencies.store, service.id),
       });
     } catch (error) {
       const logPath = this.dependencies.stderrLogPath?.(service.id);

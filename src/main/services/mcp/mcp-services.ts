@@ -13,6 +13,7 @@ import type {
   McpToolChange,
   McpToolRecord,
 } from '../../../shared/mcp';
+import type { McpRoot } from '../../../shared/mcp-roots';
 import type {
   Clock,
   HostResolver,
@@ -31,6 +32,7 @@ import type {
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import { McpError, McpSignInRequired } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
+import { McpRoots } from './mcp-roots';
 import { diffTools, isCallable, matchesLatest } from './mcp-diff';
 import { forgetSignIn, oauthStateRef, signInStatus } from './mcp-oauth-state';
 import { parseServiceInput } from './mcp-service-input';
@@ -455,6 +457,30 @@ export class McpServices {
         { cause: error },
       );
     }
+  }
+
+  /** The shared-folder rules (stateless) over this service layer's store and connections. */
+  private get sharedFolders(): McpRoots {
+    return new McpRoots({
+      store: this.dependencies.store,
+      live: (serviceId) => this.connections.live(serviceId),
+      disconnect: (serviceId) => this.disconnect(serviceId),
+      logger: this.dependencies.logger,
+    });
+  }
+
+  /** The folders shared with the service (MCP roots); see mcp-roots.ts for the rules. */
+  roots(idOrName: string): McpRoot[] {
+    return this.sharedFolders.list(this.get(idOrName));
+  }
+
+  /** Shares an existing folder (absolute path) with the service and tells its live connection. */
+  async addRoot(idOrName: string, dir: string, name?: string): Promise<McpRoot[]> {
+    return this.sharedFolders.add(this.get(idOrName), dir, name);
+  }
+
+  async removeRoot(idOrName: string, dir: string): Promise<McpRoot[]> {
+    return this.sharedFolders.remove(this.get(idOrName), dir);
   }
 
   /** Called when a server announces changed tools (the UI prompts a re-sync). */

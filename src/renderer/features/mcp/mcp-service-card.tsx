@@ -2,7 +2,7 @@
  * One MCP service: its endpoint and masked headers, the test state (未测试 / 连接正常 / 连接错误
  * with the reason), "found N / last synced at …", the stale marker, the diff waiting to be
  * accepted, the "available to me" switch (refused until synced), tools with their approval
- * policy, and remove.
+ * policy, the shared folders (MCP roots), and remove.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
@@ -13,6 +13,7 @@ import { FieldErrorText, Switch } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
 import type { BridgeTask } from '../settings/use-loaded';
 import { McpDiffView } from './mcp-diff-view';
+import { McpRootsSection } from './mcp-roots-section';
 import { McpServiceForm } from './mcp-service-form';
 import { McpToolsList } from './mcp-tools-list';
 
@@ -195,6 +196,7 @@ export function McpServiceCard(props: {
       </div>
       <FieldErrorText error={error} testId="mcp-error" />
       {toolsOpen && <McpToolsList serviceId={id} />}
+      <McpRootsSection serviceId={id} serviceName={service.name} />
       {editing && (
         <McpServiceForm
           allowLocalCommands={props.allowLocalCommands}

@@ -16,6 +16,7 @@ import migration010 from './010_message_tree';
 import migration011 from './011_conversation_settings';
 import migration012 from './012_conversation_pins';
 import migration013 from './013_mcp_oauth';
+import migration014 from './014_mcp_roots';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly string[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
 ];
