@@ -78,6 +78,13 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
     const name = app.stores.mcp.getService(serviceId)?.name ?? serviceId;
     events.publish('mcp.stale', { serviceId, name });
   });
+  app.mcp.onSignInPage((page) => {
+    events.publish('mcp.signInPage', {
+      serviceId: page.serviceId,
+      name: page.serviceName,
+      url: page.url,
+    });
+  });
   const handlers = createApiHandlers({
     app,
     env: options.env,

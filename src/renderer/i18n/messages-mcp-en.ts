@@ -118,4 +118,19 @@ export const MCP_EN = {
   'mcp.form.keepHeaders':
     'Also send the saved headers ({names}) to {origin} (otherwise they are removed: they were saved for the old address)',
   'mcp.edit': 'Edit',
+  'mcp.signIn.title': 'Sign-in',
+  'mcp.signIn.signedIn': 'Signed in at {server}',
+  'mcp.signIn.unknownServer': 'its authorization server',
+  'mcp.signIn.notSignedIn':
+    'Not signed in. A server that needs a sign-in (OAuth) asks when you test or sync it.',
+  'mcp.signIn.expires': 'expires {time}',
+  'mcp.signIn.expired': 'expired {time}',
+  'mcp.signIn.renews': 'renews itself',
+  'mcp.signIn.client': 'Registered client: {id}',
+  'mcp.signIn.waiting': 'Finish the sign-in in your browser; this card updates when you are back.',
+  'mcp.signIn.openPage': 'Open the sign-in page',
+  'mcp.signIn.signIn': 'Sign in',
+  'mcp.signIn.again': 'Sign in again',
+  'mcp.signIn.signingIn': 'Waiting for the browser…',
+  'mcp.signIn.signOut': 'Sign out',
 } as const;

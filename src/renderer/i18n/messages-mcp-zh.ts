@@ -117,4 +117,18 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcp.form.keepHeaders':
     '也把已保存的请求头（{names}）发送到 {origin}（否则会删除它们：它们是为原地址保存的）',
   'mcp.edit': '编辑',
+  'mcp.signIn.title': '登录',
+  'mcp.signIn.signedIn': '已在 {server} 登录',
+  'mcp.signIn.unknownServer': '其授权服务器',
+  'mcp.signIn.notSignedIn': '未登录。需要登录（OAuth）的服务器会在测试或同步时提出。',
+  'mcp.signIn.expires': '{time} 过期',
+  'mcp.signIn.expired': '已于 {time} 过期',
+  'mcp.signIn.renews': '会自动续期',
+  'mcp.signIn.client': '已注册的客户端：{id}',
+  'mcp.signIn.waiting': '请在浏览器中完成登录；返回后此卡片会更新。',
+  'mcp.signIn.openPage': '打开登录页面',
+  'mcp.signIn.signIn': '登录',
+  'mcp.signIn.again': '重新登录',
+  'mcp.signIn.signingIn': '等待浏览器…',
+  'mcp.signIn.signOut': '退出登录',
 };

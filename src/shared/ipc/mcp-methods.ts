@@ -25,6 +25,15 @@ export const mcpTestStateSchema = z.enum(['untested', 'connected', 'error']);
 /** A header or environment variable as views show it: the value masked. */
 const maskedEntrySchema = z.object({ name: z.string(), value: z.string() });
 
+/** The OAuth sign-in of an HTTP service, as the card shows it. */
+export const mcpSignInStatusSchema = z.object({
+  signedIn: z.boolean(),
+  authServer: z.string().nullable(),
+  expiresAt: z.number().nullable(),
+  scope: z.string().nullable(),
+  refreshable: z.boolean(),
+});
+
 /** A service as the settings page shows it. */
 export const mcpServiceViewSchema = z.object({
   id: z.string(),
@@ -49,6 +58,10 @@ export const mcpServiceViewSchema = z.object({
   toolCount: z.number(),
   callableCount: z.number(),
   pendingChanges: z.number(),
+  /** OAuth: null for stdio services. */
+  signIn: mcpSignInStatusSchema.nullable(),
+  /** A client registered beforehand (its id; the secret never leaves the main process). */
+  oauthClientId: z.string().nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
@@ -169,6 +182,16 @@ export const mcpMethods = {
     response: z.object({ service: mcpServiceViewSchema, notice: z.string().nullable() }),
   },
   'mcp.remove': { request: byId, response: ok },
+  /**
+   * Signs in with OAuth: the sign-in page opens in the browser (and `mcp.signInPage` carries its
+   * link); resolves when the user has finished there (or the sign-in failed / timed out).
+   */
+  'mcp.login': {
+    request: byId,
+    response: z.object({ ok: z.boolean(), message: z.string(), service: mcpServiceViewSchema }),
+  },
+  /** Signs out: the saved tokens are deleted. */
+  'mcp.logout': { request: byId, response: mcpServiceViewSchema },
   /** Connect + initialize + list tools; records connected / error with the reason. */
   'mcp.test': {
     request: byId,
@@ -226,4 +249,6 @@ export const mcpMethods = {
 export const mcpEvents = {
   /** A server announced changed tools (tools/list_changed): the user should re-sync. */
   'mcp.stale': z.object({ serviceId: z.string(), name: z.string() }),
+  /** A sign-in page was opened in the browser (its link, for when it did not open). */
+  'mcp.signInPage': z.object({ serviceId: z.string(), name: z.string(), url: z.string() }),
 };

@@ -8,6 +8,7 @@ import { AivoryError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
 import type { mcpServiceViewSchema } from '../../../shared/ipc/mcp-methods';
 import type { McpToolInfo } from '../../../shared/mcp';
+import { SIGN_IN_TIMEOUT_MS } from '../../../shared/mcp';
 import { isCallable } from '../../services/mcp/mcp-diff';
 import type { McpServiceView } from '../../services/mcp/mcp-services';
 import type { ApiHandlers } from '../dispatcher';
@@ -30,6 +31,9 @@ export function createMcpHandlers(context: HostContext): McpHandlers {
     return serviceView(view);
   };
   const signal = (): AbortSignal => AbortSignal.timeout(MCP_REQUEST_TIMEOUT_MS);
+  // A test or sync may turn into an OAuth sign-in: the user's time in the browser counts too.
+  const signInSignal = (): AbortSignal =>
+    AbortSignal.timeout(SIGN_IN_TIMEOUT_MS + MCP_REQUEST_TIMEOUT_MS);
   return {
     'mcp.list': async () => ({
       services: (await mcp.list()).map(serviceView),
@@ -41,12 +45,20 @@ export function createMcpHandlers(context: HostContext): McpHandlers {
       await mcp.remove(id);
       return { ok: true };
     },
+    'mcp.login': async ({ id }) => {
+      const result = await mcp.login(id, signInSignal());
+      return { ...result, service: await viewOf(id) };
+    },
+    'mcp.logout': async ({ id }) => {
+      await mcp.logout(id);
+      return viewOf(id);
+    },
     'mcp.test': async ({ id }) => {
-      const result = await mcp.test(id, signal());
+      const result = await mcp.test(id, signInSignal());
       return { ...result, service: await viewOf(id) };
     },
     'mcp.sync': async ({ id, accept }) => {
-      const result = await mcp.sync(id, { accept: accept ?? false, signal: signal() });
+      const result = await mcp.sync(id, { accept: accept ?? false, signal: signInSignal() });
       return {
         toolCount: result.toolCount,
         changes: result.changes.map(toolChange),
@@ -179,6 +191,8 @@ export function serviceView(view: McpServiceView): ServiceView {
     toolCount: view.toolCount,
     callableCount: view.callableCount,
     pendingChanges: view.pendingChanges,
+    signIn: view.signIn === null ? null : { ...view.signIn },
+    oauthClientId: view.oauth?.clientId ?? null,
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
   };

@@ -2,7 +2,7 @@
  * One MCP service: its endpoint and masked headers, the test state (未测试 / 连接正常 / 连接错误
  * with the reason), "found N / last synced at …", the stale marker, the diff waiting to be
  * accepted, the "available to me" switch (refused until synced), tools with their approval
- * policy, the shared folders (MCP roots), and remove.
+ * policy, the OAuth sign-in (HTTP services), the shared folders (MCP roots), and remove.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
@@ -15,6 +15,7 @@ import type { BridgeTask } from '../settings/use-loaded';
 import { McpDiffView } from './mcp-diff-view';
 import { McpRootsSection } from './mcp-roots-section';
 import { McpServiceForm } from './mcp-service-form';
+import { McpSignInSection } from './mcp-sign-in-section';
 import { McpToolsList } from './mcp-tools-list';
 
 type ServiceView = InvokeResponse<'mcp.accept'>;
@@ -195,6 +196,7 @@ export function McpServiceCard(props: {
         </button>
       </div>
       <FieldErrorText error={error} testId="mcp-error" />
+      <McpSignInSection service={service} onChanged={props.onChanged} />
       {toolsOpen && <McpToolsList serviceId={id} />}
       <McpRootsSection serviceId={id} serviceName={service.name} />
       {editing && (
