@@ -28,6 +28,7 @@ import {
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import { resolveLimits } from './mcp-limits';
 import type { McpConnectorOptions, McpLimits } from './mcp-limits';
+import { clientCapabilities, offerElicitation } from './mcp-elicitation';
 import { McpLink } from './mcp-link';
 import { forwardServerLog, setServerLogLevel } from './mcp-logging';
 import { McpClientSession } from './mcp-session';
@@ -72,7 +73,7 @@ async function connect(
     throw new McpError('canceled', `connecting to ${server} was canceled`);
   const client = new Client(
     { name: limits.clientName, version: limits.clientVersion },
-    { capabilities: {} },
+    { capabilities: clientCapabilities({ elicitation: options.onElicit !== undefined }) },
   );
   const shutdown = () => void client.close().catch(() => undefined);
   const link = new McpLink(endpoint.transport, server, shutdown);
@@ -87,6 +88,7 @@ async function connect(
   client.onclose = () => link.onTransportClosed();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => link.emitToolsChanged());
   if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
+  if (options.onElicit !== undefined) offerElicitation(client, options.onElicit);
 
   const timeoutMs = Math.max(1, options.timeoutMs);
   const deadlineAt = Date.now() + timeoutMs;

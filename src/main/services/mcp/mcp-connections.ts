@@ -7,6 +7,7 @@ import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
 import { McpError } from '../../core/ports';
 import type { McpEndpoint, McpLogEntry, McpSession } from '../../core/ports';
+import type { McpElicitationRouter } from './mcp-elicitation-router';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import type { McpServicesDependencies } from './mcp-services';
 
@@ -20,6 +21,8 @@ export class McpConnections {
     private readonly dependencies: McpServicesDependencies,
     /** tools/list_changed from a service, with the session that announced it. */
     private readonly onToolsChanged: (serviceId: string, session: McpSession) => void,
+    /** Routes each server's elicitation to whoever runs a call on the service. */
+    private readonly elicitation?: McpElicitationRouter,
   ) {}
 
   session(service: McpService, signal: AbortSignal): Promise<McpSession> {
@@ -49,6 +52,7 @@ export class McpConnections {
   private async open(service: McpService, signal: AbortSignal): Promise<McpSession> {
     const endpoint = await this.endpoint(service, signal);
     let session: McpSession;
+    const router = this.elicitation;
     try {
       session = await this.dependencies.connector.connect(endpoint, {
         signal,
@@ -56,6 +60,7 @@ export class McpConnections {
         onStderr: (line) => this.dependencies.stderrSink?.(service.id, line),
         onLog: (entry) => this.dependencies.stderrSink?.(service.id, serverLogLine(entry)),
         ...(this.dependencies.logLevel ? { logLevel: this.dependencies.logLevel(service) } : {}),
+        ...(router ? { onElicit: (request, asked) => router.route(service, request, asked) } : {}),
       });
     } catch (error) {
       const logPath = this.dependencies.stderrLogPath?.(service.id);

@@ -29,6 +29,7 @@ import type {
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import { McpError } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
+import { McpElicitationRouter } from './mcp-elicitation-router';
 import { diffTools, isCallable, matchesLatest } from './mcp-diff';
 import { parseServiceInput } from './mcp-service-input';
 import type { McpServiceInput, ParsedServiceInput } from './mcp-service-input';
@@ -69,11 +70,18 @@ export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
 export class McpServices {
   private readonly staleListeners: ((serviceId: string) => void)[] = [];
   private readonly connections: McpConnections;
+  /** Where a server's elicitation goes: the caller running a call on that service now. */
+  readonly elicitation: McpElicitationRouter;
 
   constructor(private readonly dependencies: McpServicesDependencies) {
-    this.connections = new McpConnections(dependencies, (serviceId, session) => {
-      void this.checkToolsChanged(serviceId, session);
-    });
+    this.elicitation = new McpElicitationRouter(dependencies.logger);
+    this.connections = new McpConnections(
+      dependencies,
+      (serviceId, session) => {
+        void this.checkToolsChanged(serviceId, session);
+      },
+      this.elicitation,
+    );
   }
 
   async list(): Promise<McpServiceView[]> {
