@@ -15,6 +15,7 @@ import { cleanProgressMessage } from '../services/turn-progress';
 import type { ToolProgressEvent } from '../../shared/turn-events';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { join } from 'node:path';
+import { cliElicitor } from './cli-elicitor';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -47,6 +48,7 @@ const MCP_OPTIONS = {
   accept: { type: 'boolean', default: false },
   'keep-headers': { type: 'boolean', default: false },
   approve: { type: 'string' },
+  elicit: { type: 'string' },
   json: { type: 'boolean', default: false },
 } as const;
 
@@ -185,7 +187,14 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       return EXIT_OK;
     }
     case 'call':
-      return callTool(context, io, required(name), rest, values.approve, signal);
+      return callTool(
+        context,
+        io,
+        required(name),
+        rest,
+        { approve: values.approve, elicit: values.elicit },
+        signal,
+      );
     default:
       throw usageError(USAGE);
   }
@@ -203,7 +212,7 @@ async function callTool(
   io: CliIo,
   serviceName: string,
   rest: string[],
-  approveFlag: string | undefined,
+  flags: { approve: string | undefined; elicit: string | undefined },
   signal: AbortSignal,
 ): Promise<number> {
   const [toolName, json = '{}'] = rest;
@@ -217,7 +226,8 @@ async function callTool(
   if (typeof args !== 'object' || args === null || Array.isArray(args))
     throw new AivoryError('invalid-input', 'The tool arguments must be a JSON object.');
   const service = context.mcp.get(serviceName);
-  if (approveFlag !== undefined)
+  const elicit = cliElicitor(flags.elicit, io);
+  if (flags.approve !== undefined)
     io.stderr('Notice: mcp call asks no approval (running it is yours); --approve is ignored.\n');
   const dependencies = {
     services: context.mcp,
@@ -237,6 +247,7 @@ async function callTool(
     conversationId: null,
     signal,
     logger: context.logger,
+    elicit,
     onProgress: (report) => {
       if (!Number.isFinite(report.progress)) return;
       const message = cleanProgressMessage(report.message);
