@@ -3,13 +3,15 @@
  * `trigger-elicitation-request` without a terminal (decline by default; `--elicit
  * accept-defaults` declines because the required name has no default), on a (fake) terminal
  * field by field — a wrong email asked again, empty answers taking the defaults — and
- * `trigger-url-elicitation`, opened only after y.
+ * `trigger-url-elicitation`, opened only after y. And `aivory chat`: a model's call of the tool
+ * is answered by the user at the terminal, and the model sees only what the server returns.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runCliInProcess } from '../../src/main/cli/main';
 import type { CliIo } from '../../src/main/cli/cli-io';
 import type { EverythingServer } from '../support/mcp-everything-server';
 import { startEverythingServer } from '../support/mcp-everything-server';
+import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
 
 /** A terminal that answers each question with the next scripted line. */
@@ -167,4 +169,46 @@ describe('aivory mcp call and a server that asks the user', () => {
     const piped = await runCli(['mcp', 'call', 'everything', 'trigger-url-elicitation', args], env);
     expect(piped.stdout).toContain('decline');
   }, 60_000);
+
+  it("aivory chat: the user answers the server during the model's call (declined without a terminal)", async () => {
+    await runCli(['mcp', 'approval', 'everything', 'trigger-elicitation-request', 'allow'], env);
+    const call = JSON.stringify({ name: 'everything__trigger-elicitation-request', arguments: {} });
+    const llm = await startScriptedLlmServer([
+      { content: `<tool_call>${call}</tool_call>` },
+      { content: 'Done.' },
+      { content: `<tool_call>${call}</tool_call>` },
+      { content: 'Done again.' },
+    ]);
+    try {
+      const chat = [
+        'chat',
+        '--base-url',
+        llm.baseUrl,
+        '--model',
+        'm',
+        '--tool-mode',
+        'prompt',
+        '--tools',
+        'none',
+        '--mcp',
+        'everything',
+        'Ask me',
+      ];
+      const answers = ['Grace Hopper', ...Array.from({ length: 13 }, () => ''), 'y'];
+      const terminal = fakeTerminal(env, answers);
+      expect(await runCliInProcess(chat, terminal.io)).toBe(0);
+      expect(terminal.stderr()).toContain('MCP server "everything" (a third-party server');
+      const first = JSON.stringify(llm.requests[1]?.body.messages);
+      expect(first).toContain('Name: Grace Hopper');
+      // The first request, before the call, cannot hold what the user typed afterwards.
+      expect(JSON.stringify(llm.requests[0]?.body.messages)).not.toContain('Grace Hopper');
+
+      const piped = await runCli(chat, env);
+      expect(piped.code).toBe(0);
+      expect(piped.stderr).toContain('Declined (no terminal to ask');
+      expect(JSON.stringify(llm.requests[3]?.body.messages)).toContain('User declined');
+    } finally {
+      await llm.close();
+    }
+  }, 90_000);
 });
