@@ -89,6 +89,7 @@ describe('e2e: an MCP server asks the user during a turn', () => {
     await page.getByTestId('elicitation-problem-name').waitFor();
     await page.locator('#elicitation-field-name').fill(NAME);
     await page.locator('#elicitation-field-check').check();
+    await card.evaluate((element) => element.scrollTo(0, 0));
     await screenshot(page, 'mcp-elicitation');
     await page.getByTestId('elicitation-accept').click();
     await expect.poll(() => trace.getAttribute('data-status'), { timeout: 30_000 }).toBe('ok');
