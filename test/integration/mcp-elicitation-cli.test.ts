@@ -153,7 +153,7 @@ describe('aivory mcp call and a server that asks the user', () => {
       refusing.io,
     );
     expect(refusing.stderr()).toContain(
-      'asks you to open a web page:\n  Link it\n  URL: https://auth.example.com/connect?x=1',
+      'asks you to open a web page:\n  Link it\n  URL: https://auth.example.com/connect?x=1\n  Site: https://auth.example.com\n',
     );
     expect(refusing.opened).toEqual([]);
     expect(refusing.stdout()).toContain('decline');

@@ -53,7 +53,11 @@ function header(request: McpElicitation): string {
     `MCP server "${request.service}" (a third-party server, not Aivory) ${what}:`,
     indent(request.message === '' ? '(no message)' : request.message),
   ];
-  if (request.url !== undefined) lines.push(`  URL: ${request.url}`);
+  if (request.url !== undefined) {
+    lines.push(`  URL: ${request.url}`);
+    // The site, on its own line: a long path cannot push it out of sight.
+    lines.push(`  Site: ${new URL(request.url).origin}`);
+  }
   return lines.join('\n');
 }
 
