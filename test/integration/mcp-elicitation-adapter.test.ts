@@ -2,7 +2,8 @@
  * The adapter's elicitation against the real server-everything (stdio): without `onElicit` the
  * client offers no elicitation (the server lists no elicitation tools); with it, the request
  * arrives normalised, an invalid accepted answer is sent as a decline, a valid one with the
- * defaults applied, and a URL request carries its URL.
+ * defaults applied, and a URL request carries its URL; the call's deadline without progress
+ * waits while the user answers.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpConnector } from '../../src/main/adapters/mcp/mcp-connector';
@@ -94,5 +95,21 @@ describe('MCP adapter: elicitation with server-everything', () => {
     const url = 'https://example.com/connect?step=1';
     await live.callTool('trigger-url-elicitation', { url, message: 'Link your account' }, CALL);
     expect(asked[2]).toEqual({ mode: 'url', message: 'Link your account', fields: [], url });
+  }, 60_000);
+
+  it("pauses the call's deadline without progress while the user answers", async () => {
+    // The user takes three times the call's deadline: the answer is the stimulus, not a wait.
+    const live = await open(
+      () =>
+        new Promise((resolve) => {
+          setTimeout(() => resolve({ action: 'accept', content: { name: 'Slow' } }), 900);
+        }),
+    );
+    const result = await live.callTool(
+      'trigger-elicitation-request',
+      {},
+      { ...CALL, timeoutMs: 300 },
+    );
+    expect(result.text).toContain('"name": "Slow"');
   }, 60_000);
 });

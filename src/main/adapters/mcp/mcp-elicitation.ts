@@ -42,18 +42,71 @@ export function clientCapabilities(options: { elicitation: boolean }): ClientCap
   return options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
 }
 
+/**
+ * The questions a connection's user is answering now. While one is open, a call's deadline
+ * without progress is paused (the server waits for the user, not the other way round); see
+ * mcp-session.ts. The total cap still holds.
+ */
+export class OpenQuestions {
+  private open = 0;
+  private readonly listeners = new Set<() => void>();
+
+  get waiting(): boolean {
+    return this.open > 0;
+  }
+
+  /** A question is asked; the returned function when it is answered. */
+  ask(): () => void {
+    this.open += 1;
+    this.changed();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.open -= 1;
+      this.changed();
+    };
+  }
+
+  /** Called whenever `waiting` may have changed; returns the function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+const questions = new WeakMap<Client, OpenQuestions>();
+
+/** The open questions of `client`'s connection (none ever, without elicitation). */
+export function openQuestions(client: Client): OpenQuestions {
+  let found = questions.get(client);
+  if (found === undefined) {
+    found = new OpenQuestions();
+    questions.set(client, found);
+  }
+  return found;
+}
+
 /** Answers the server's `elicitation/create` through `onElicit` (see the file comment). */
 export function offerElicitation(
   client: Client,
   onElicit: (request: McpElicitationRequest, signal: AbortSignal) => Promise<McpElicitationAnswer>,
 ): void {
+  const open = openQuestions(client);
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     const asked = normaliseElicitation(request.params);
+    const answered = open.ask();
     let answer: McpElicitationAnswer;
     try {
       answer = await onElicit(asked, extra.signal);
     } catch {
       answer = { action: 'cancel' };
+    } finally {
+      answered();
     }
     return resultFor(asked, answer);
   });
