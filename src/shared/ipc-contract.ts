@@ -36,6 +36,7 @@ import { publicErrorSchema, turnEventSchema } from './ipc/turn-event-schema';
 import { modelDefaultsSchema } from './ipc/conversation-settings-schema';
 import { attachmentsSchema, chatExtrasMethods } from './ipc/chat-extras-methods';
 import { approvalEvents, approvalMethods } from './ipc/approval-methods';
+import { elicitationEvents, elicitationMethods } from './ipc/elicitation-methods';
 import { libraryEditMethods } from './ipc/library-methods';
 import { mcpEvents, mcpMethods } from './ipc/mcp-methods';
 import { mcpRootsMethods } from './ipc/mcp-roots-methods';
@@ -308,6 +309,7 @@ export const invokeContract = {
   ...secretsMethods,
   ...conversationSettingsMethods,
   ...approvalMethods,
+  ...elicitationMethods,
   ...settingsPageMethods,
   ...libraryEditMethods,
 } satisfies Record<string, MethodSchema>;
@@ -318,6 +320,7 @@ export const eventContract = {
   'turn.event': z.object({ turnId: z.string(), event: turnEventSchema }),
   ...mcpEvents,
   ...approvalEvents,
+  ...elicitationEvents,
 } satisfies Record<string, z.ZodType>;
 
 /** A method name of the contract. */

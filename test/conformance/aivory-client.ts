@@ -111,6 +111,9 @@ async function main(): Promise<number> {
         SERVICE,
         tool,
         JSON.stringify(TOOL_ARGUMENTS[tool] ?? {}),
+        // No terminal here: a server's question is answered with its defaults (SEP-1034).
+        '--elicit',
+        'accept-defaults',
       ]);
       if (code !== 0) return code;
     }

@@ -25,6 +25,7 @@ const BROWSER = `${bin('tsx')} ${join(root, 'test', 'support', 'oauth-browser.ts
 const PASSING = [
   'initialize',
   'tools_call',
+  'elicitation-sep1034-client-defaults',
   'sse-retry',
   'auth/metadata-default',
   'auth/metadata-var1',
@@ -56,11 +57,6 @@ const PASSING = [
 const LEFT_OUT: Record<string, string> = {
   'auth/cross-app-access-complete-flow':
     'enterprise cross-app access (SEP-990) needs an enterprise identity provider issuing ID tokens to the app',
-};
-
-/** Not yet passing: work in progress, listed so that the list below stays complete. */
-const NOT_YET: Record<string, string> = {
-  'elicitation-sep1034-client-defaults': 'elicitation lands with its own change',
 };
 
 const workDir = mkdtempSync(join(tmpdir(), 'aivory-conformance-runs-'));
@@ -103,9 +99,7 @@ describe('MCP conformance suite: client scenarios', () => {
     const { output } = await conformance(['list']);
     const clientPart = output.split(/Client scenarios[^\n]*\n/)[1] ?? '';
     const listed = [...clientPart.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]);
-    expect(listed.sort()).toEqual(
-      [...PASSING, ...Object.keys(LEFT_OUT), ...Object.keys(NOT_YET)].sort(),
-    );
+    expect(listed.sort()).toEqual([...PASSING, ...Object.keys(LEFT_OUT)].sort());
   });
 
   for (const scenario of PASSING) {

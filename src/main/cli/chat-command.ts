@@ -15,6 +15,7 @@ import {
 import { EXIT_CANCELED, EXIT_OK, exitCodeFor, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { cliApprover } from './cli-approver';
+import { cliElicitor } from './cli-elicitor';
 import { readInputFile } from './input-files';
 import {
   eventJson,
@@ -42,6 +43,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       attach: { type: 'string', multiple: true },
       mcp: { type: 'string' },
       approve: { type: 'string' },
+      elicit: { type: 'string' },
       json: { type: 'boolean', default: false },
       'show-reasoning': { type: 'boolean', default: false },
     },
@@ -82,6 +84,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   const mcpServices = parseServiceList(values.mcp);
   for (const name of mcpServices ?? []) context.mcp.get(name);
   const approve = cliApprover(values.approve, io);
+  const elicit = cliElicitor(values.elicit, io);
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort();
   io.onInterrupt(onInterrupt);
@@ -100,6 +103,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
         ...(attachments.length > 0 ? { attachments } : {}),
         ...(mcpServices ? { mcpServices } : {}),
         ...(approve ? { approve } : {}),
+        elicit,
       },
       controller.signal,
     );

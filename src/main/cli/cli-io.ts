@@ -9,6 +9,8 @@ export interface CliIo {
   offInterrupt(listener: () => void): void;
   /** Asks a question on the terminal; absent when stdin is not a terminal. */
   ask?: (question: string, signal: AbortSignal) => Promise<string>;
+  /** Opens an http(s) URL in the system browser (an MCP server's URL, after the user's yes). */
+  openUrl?: (url: string) => Promise<void>;
 }
 
 export function processIo(): CliIo {
@@ -26,8 +28,22 @@ export function processIo(): CliIo {
     env: process.env,
     onInterrupt: (listener) => process.on('SIGINT', listener),
     offInterrupt: (listener) => process.off('SIGINT', listener),
-    ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
+    ...(process.stdin.isTTY ? { ask: askOnTerminal, openUrl: openInBrowser } : {}),
   };
+}
+
+/** The system opener, without a shell (the URL is one argument, never parsed by one). */
+async function openInBrowser(url: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const [command, ...args] =
+    process.platform === 'darwin'
+      ? ['open', url]
+      : process.platform === 'win32'
+        ? ['rundll32', 'url.dll,FileProtocolHandler', url]
+        : ['xdg-open', url];
+  const child = spawn(command ?? 'xdg-open', args, { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
 }
 
 async function askOnTerminal(question: string, signal: AbortSignal): Promise<string> {

@@ -50,6 +50,7 @@ Usage:
   aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
   aivory mcp approval N TOOL ask|allow|allow-even-after-web|deny|default
   aivory mcp call N TOOL JSON          Call a tool yourself: no approval prompt (your call is the approval); a tool set to deny refuses
+                                       [--elicit ask|decline|accept-defaults] answers the server's questions (see chat options)
   aivory mcp prompts N | prompt N NAME [key=value]… | resources N | resource N URI
   aivory mcp roots N [--add DIR [--name NAME] | --remove DIR]
                                        Folders shared with the server (MCP roots; none by default)
@@ -80,6 +81,11 @@ chat options:
   --mcp N[,N…]            Offer these MCP services' accepted tools; names (or ids) split on commas only, so
                           --mcp "Notes Ω/2,files" works; "none" for none (default: the model's MCP defaults, else every enabled service)
   --approve all|none|ask  Answer the model's MCP approval prompts (default: ask on a terminal, none otherwise)
+  --elicit ask|decline|accept-defaults
+                          When an MCP server asks you something during a call (a form, or a web page to open):
+                          ask field by field on a terminal (empty = the default; "decline"/"cancel" ends it;
+                          a page opens only after y), decline, or send every field's default (declined when a
+                          required field has none; a page is declined). Default: ask on a terminal, decline otherwise
   --json                  Print one JSON event per line (the TurnEvent union, "type" first)
   --show-reasoning        Print the model's reasoning (dimmed, on stderr)
   After the answer, the tokens the provider counted (dimmed, on stderr): "1,234 tokens in · 56 out".

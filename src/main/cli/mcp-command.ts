@@ -16,6 +16,7 @@ import type { ToolProgressEvent } from '../../shared/turn-events';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cliElicitor } from './cli-elicitor';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -51,6 +52,7 @@ const MCP_OPTIONS = {
   remove: { type: 'string' },
   'keep-headers': { type: 'boolean', default: false },
   approve: { type: 'string' },
+  elicit: { type: 'string' },
   json: { type: 'boolean', default: false },
   'client-id': { type: 'string' },
   'client-secret': { type: 'string' },
@@ -216,7 +218,14 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
     case 'roots':
       return mcpRootsCommand(context, io, name, { ...values, json: values.json });
     case 'call':
-      return callTool(context, io, required(name), rest, values.approve, signal);
+      return callTool(
+        context,
+        io,
+        required(name),
+        rest,
+        { approve: values.approve, elicit: values.elicit },
+        signal,
+      );
     default:
       throw usageError(USAGE);
   }
@@ -234,7 +243,7 @@ async function callTool(
   io: CliIo,
   serviceName: string,
   rest: string[],
-  approveFlag: string | undefined,
+  flags: { approve: string | undefined; elicit: string | undefined },
   signal: AbortSignal,
 ): Promise<number> {
   const [toolName, json = '{}'] = rest;
@@ -248,7 +257,8 @@ async function callTool(
   if (typeof args !== 'object' || args === null || Array.isArray(args))
     throw new AivoryError('invalid-input', 'The tool arguments must be a JSON object.');
   const service = context.mcp.get(serviceName);
-  if (approveFlag !== undefined)
+  const elicit = cliElicitor(flags.elicit, io);
+  if (flags.approve !== undefined)
     io.stderr('Notice: mcp call asks no approval (running it is yours); --approve is ignored.\n');
   const dependencies = {
     services: context.mcp,
@@ -268,6 +278,7 @@ async function callTool(
     conversationId: null,
     signal,
     logger: context.logger,
+    elicit,
     onProgress: (report) => {
       if (!Number.isFinite(report.progress)) return;
       const message = cleanProgressMessage(report.message);

@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../services/app-context';
 import { ApprovalBroker } from './approval-broker';
+import { ElicitationBroker } from './elicitation-broker';
 import type { ApiHandlers, Dispatch } from './dispatcher';
 import { createDispatcher } from './dispatcher';
 import { EventHub } from './event-hub';
@@ -20,6 +21,7 @@ import { createLibraryHandlers } from './handlers/library-handlers';
 import { createModelHandlers } from './handlers/model-handlers';
 import { createSettingsHandlers } from './handlers/settings-handlers';
 import { createApprovalHandlers } from './handlers/approval-handlers';
+import { createElicitationHandlers } from './handlers/elicitation-handlers';
 import { createLibraryEditHandlers } from './handlers/library-edit-handlers';
 import { createMcpHandlers } from './handlers/mcp-handlers';
 import { createMcpRootsHandlers } from './handlers/mcp-roots-handlers';
@@ -45,6 +47,7 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
     ...createMcpHandlers(context),
     ...createMcpRootsHandlers(context),
     ...createApprovalHandlers(context),
+    ...createElicitationHandlers(context),
     ...createSettingsPageHandlers(context),
     ...createSecretsHandlers(context),
     ...createLibraryEditHandlers(context),
@@ -57,6 +60,8 @@ export interface ApiHost {
   events: EventHub;
   /** MCP approvals waiting for a window's answer. */
   approvals: ApprovalBroker;
+  /** MCP servers' questions waiting for a window's answer. */
+  elicitations: ElicitationBroker;
 }
 
 /** The sender policy and start-up environment of one host. */
@@ -74,6 +79,7 @@ export interface ApiHostOptions {
 export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost {
   const events = new EventHub(app.logger);
   const approvals = new ApprovalBroker({ events, ids: app.ids });
+  const elicitations = new ElicitationBroker({ events, ids: app.ids });
   app.mcp.onStale((serviceId) => {
     const name = app.stores.mcp.getService(serviceId)?.name ?? serviceId;
     events.publish('mcp.stale', { serviceId, name });
@@ -90,6 +96,7 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
     env: options.env,
     events,
     approvals,
+    elicitations,
     version: APP_VERSION,
     discoveryCandidates: options.discoveryCandidates ?? DEFAULT_DISCOVERY_CANDIDATES,
     ...(options.desktop ? { desktop: options.desktop } : {}),
@@ -99,5 +106,6 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
     dispatch: createDispatcher({ handlers, policy: options.policy, logger: app.logger }),
     events,
     approvals,
+    elicitations,
   };
 }

@@ -5,6 +5,7 @@
 import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
 import type { AppContext } from '../services/app-context';
 import type { ApprovalBroker } from './approval-broker';
+import type { ElicitationBroker } from './elicitation-broker';
 import type { EventHub } from './event-hub';
 import type { DesktopShell } from './handlers/files-handlers';
 
@@ -44,6 +45,8 @@ export interface HostContext {
   events: EventHub;
   /** MCP approval requests waiting for the user (chat.send's approver). */
   approvals: ApprovalBroker;
+  /** MCP servers' questions waiting for the user (chat.send's elicitor). */
+  elicitations: ElicitationBroker;
   /** The desktop shell's file opener (Electron); absent in the browser host. */
   desktop?: DesktopShell;
   /** How saved keys are protected (the Electron shell's safeStorage verdict); absent: the file. */

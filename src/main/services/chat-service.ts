@@ -28,6 +28,7 @@ import type {
   IdGenerator,
   LlmClient,
   Logger,
+  McpElicitor,
   MemoryStore,
   PromptTemplateStore,
   SettingsStore,
@@ -51,6 +52,7 @@ import { USE_SKILL_NAME } from '../tools/use-skill';
 import { skillsPromptSection } from './skills-prompt-section';
 import { buildSystemPrompt } from './system-prompt';
 import { TurnProgress } from './turn-progress';
+import { withElicitor } from './turn-elicitation';
 
 export type { TurnMcpTools } from './tool-catalog';
 
@@ -96,6 +98,8 @@ export interface TurnRequest {
   mcpServices?: string[];
   /** Answers MCP approval prompts; absent: tools that need approval are refused. */
   approve?: Approver;
+  /** Answers an MCP server's elicitation during the turn's calls; absent: declined. */
+  elicit?: McpElicitor;
   /** The turn's id, chosen by the caller (the desktop needs it before the turn starts). */
   turnId?: string;
   /**
@@ -330,7 +334,7 @@ export class ChatService {
           model: request.model.model,
           toolMode: request.model.toolMode,
           messages,
-          tools: tools.map((tool) => progress.wrap(tool)),
+          tools: tools.map((tool) => progress.wrap(withElicitor(tool, request.elicit))),
           limits: resolveTurnLimits(request.mode, this.dependencies.limitOverrides),
           initialTaint,
           ...(request.model.vision === true ? { vision: true } : {}),

@@ -2,6 +2,7 @@
 import { KEYCHAIN_EN } from './messages-keychain-en';
 import { LIGHTBOX_EN } from './messages-lightbox-en';
 import { LOOK_EN } from './messages-look-en';
+import { ELICITATION_EN } from './messages-elicitation-en';
 import { MCP_EN } from './messages-mcp-en';
 import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
@@ -20,6 +21,7 @@ export const EN_MESSAGES = {
   ...CONV_SETTINGS_EN,
   ...LIGHTBOX_EN,
   ...LOOK_EN,
+  ...ELICITATION_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

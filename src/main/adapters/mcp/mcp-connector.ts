@@ -28,10 +28,11 @@ import {
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import { resolveLimits } from './mcp-limits';
 import type { McpConnectorOptions, McpLimits } from './mcp-limits';
+import { elicitationCapability, offerElicitation } from './mcp-elicitation';
 import { McpLink } from './mcp-link';
 import { forwardServerLog, setServerLogLevel } from './mcp-logging';
 import { interactiveSignIn } from './mcp-oauth';
-import { answerRoots, clientCapabilities } from './mcp-roots';
+import { answerRoots, rootsCapability } from './mcp-roots';
 import { McpClientSession } from './mcp-session';
 import { buildTransport, parseServiceUrl } from './mcp-transports';
 
@@ -87,7 +88,12 @@ async function connect(
     throw new McpError('canceled', `connecting to ${server} was canceled`);
   const client = new Client(
     { name: limits.clientName, version: limits.clientVersion },
-    { capabilities: clientCapabilities(options) },
+    {
+      capabilities: {
+        ...rootsCapability(options),
+        ...elicitationCapability({ elicitation: options.onElicit !== undefined }),
+      },
+    },
   );
   const shutdown = () => void client.close().catch(() => undefined);
   const link = new McpLink(endpoint.transport, server, shutdown);
@@ -103,6 +109,7 @@ async function connect(
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => link.emitToolsChanged());
   if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
   answerRoots(client, options.roots);
+  if (options.onElicit !== undefined) offerElicitation(client, options.onElicit);
 
   const timeoutMs = Math.max(1, options.timeoutMs);
   const deadlineAt = Date.now() + timeoutMs;

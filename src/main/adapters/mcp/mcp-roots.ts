@@ -21,7 +21,7 @@ export interface ProtocolRoot {
 const announcing = new WeakSet<Client>();
 
 /** The client's capabilities: `roots` (with list_changed) only when folders can be shared. */
-export function clientCapabilities(options: Pick<McpConnectOptions, 'roots'>): ClientCapabilities {
+export function rootsCapability(options: Pick<McpConnectOptions, 'roots'>): ClientCapabilities {
   return options.roots === undefined ? {} : { roots: { listChanged: true } };
 }
 

@@ -17,6 +17,7 @@ import type {
   McpTransportKind,
 } from '../../core/ports';
 import { scopedAbort } from './mcp-abort';
+import { openQuestions } from './mcp-elicitation';
 import {
   classifyFailure,
   isSdkTotalTimeout,
@@ -137,21 +138,40 @@ export class McpClientSession implements McpSession {
       overTotal = true;
       scope.controller.abort();
     }, total);
+    // The deadline without progress is held here, not by the SDK: it restarts on each progress
+    // report and pauses while the user answers a question of the server (elicitation).
+    const questions = openQuestions(this.parts.client);
+    let idle = false;
+    let idleTimer: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      clearTimeout(idleTimer);
+      idleTimer = questions.waiting
+        ? undefined
+        : setTimeout(() => {
+            idle = true;
+            scope.controller.abort();
+          }, timeoutMs);
+    };
+    arm();
+    const stopWatching = questions.onChange(arm);
     try {
       const raw = await this.parts.client.request(
         { method: 'tools/call', params: { name, arguments: args } },
         AnyResult,
         {
           signal: scope.controller.signal,
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: total,
-          onprogress: (progress) => reportProgress(options, progress),
+          // Past the total timer above, so that one always speaks first.
+          timeout: total + 1000,
+          onprogress: (progress) => {
+            arm();
+            reportProgress(options, progress);
+          },
         },
       );
       return convertToolResult(raw, options.maxOutputChars, this.parts.limits);
     } catch (error) {
       if (options.signal.aborted) throw new McpError('canceled', `${what} was canceled`);
+      if (idle) throw new McpError('timeout', `${what} timed out after ${seconds(timeoutMs)} s`);
       if (overTotal || isSdkTotalTimeout(error)) {
         throw new McpError(
           'timeout',
@@ -163,6 +183,8 @@ export class McpClientSession implements McpSession {
       throw classifyFailure(error, this.context(what, timeoutMs), this.parts.link.nonce);
     } finally {
       clearTimeout(timer);
+      clearTimeout(idleTimer);
+      stopWatching();
       scope.dispose();
     }
   }

@@ -5,10 +5,17 @@
  */
 import type { McpLogLevel, McpToolInfo } from '../../../shared/mcp';
 import type { McpRoot } from '../../../shared/mcp-roots';
+import type { McpElicitationAnswer, McpElicitationRequest } from '../../../shared/mcp-elicitation';
 
 export type { McpToolAnnotations, McpToolInfo, McpTransportKind } from '../../../shared/mcp';
 export type { McpLogLevel } from '../../../shared/mcp';
 export { MCP_LOG_LEVELS } from '../../../shared/mcp';
+export type {
+  McpElicitationAnswer,
+  McpElicitationField,
+  McpElicitationRequest,
+  McpElicitationValue,
+} from '../../../shared/mcp-elicitation';
 
 /** Where and how to reach one service. */
 export type McpEndpoint =
@@ -238,7 +245,27 @@ export interface McpConnectOptions {
    * `roots` (with `listChanged`); absent, it does not, and the server cannot ask.
    */
   roots?: () => Promise<readonly McpRoot[]>;
+  /**
+   * Answers the server's `elicitation/create` (a form to fill or a URL to open); the signal aborts
+   * when the server cancels or the connection ends. Absent: the client does not offer elicitation.
+   */
+  onElicit?: (request: McpElicitationRequest, signal: AbortSignal) => Promise<McpElicitationAnswer>;
 }
+
+/** An elicitation as the service layer hands it on: which service's server asks. */
+export interface McpElicitation extends McpElicitationRequest {
+  /** The service's name (the user's own name for a third-party server). */
+  service: string;
+}
+
+/**
+ * Whoever answers a service's elicitation during a call (the chat turn's UI, the CLI); resolves
+ * `cancel` when the signal aborts (the call ended).
+ */
+export type McpElicitor = (
+  request: McpElicitation,
+  signal: AbortSignal,
+) => Promise<McpElicitationAnswer>;
 
 export interface McpConnector {
   /** Connects and initializes; throws McpError with a specific kind. */

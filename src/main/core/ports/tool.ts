@@ -4,6 +4,7 @@
  */
 import type { ArtifactReference, TaintReason } from '../../../shared/turn-events';
 import type { ChatImage } from './llm';
+import type { McpElicitor } from './mcp';
 import type { Logger } from './system';
 
 /** What a tool returns. `isError` results reach the model as `<tool_error>` with this text. */
@@ -89,6 +90,11 @@ export interface ToolContext {
    * `aivory mcp call` prints it. Reporting must never fail the call.
    */
   onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Who answers an MCP server's elicitation (a form or URL it asks the user about) while this
+   * call runs: the turn's UI, the CLI. Absent: such requests are declined. Never the model.
+   */
+  elicit?: McpElicitor;
 }
 
 /** One progress report of a running tool, as its server sent it (the follower cleans it). */

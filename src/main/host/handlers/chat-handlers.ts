@@ -41,6 +41,7 @@ async function startTurn(
   return new Promise((resolve, reject) => {
     let started = false;
     let ended = false;
+    let conversationId: string | null = request.conversationId ?? null;
     const { done } = app.chat.startTurn(
       {
         turnId,
@@ -49,6 +50,11 @@ async function startTurn(
         mode: request.mode ?? app.settings.get('chat').defaultMode,
         // MCP approvals go to the windows as `approval.request`; canceling the turn denies them.
         approve: context.approvals.approverFor(() => turnId),
+        // An MCP server's questions go to the windows as `elicitation.request`, never to the model.
+        elicit: context.elicitations.elicitorFor(
+          () => turnId,
+          () => conversationId,
+        ),
         ...(request.conversationId ? { conversationId: request.conversationId } : {}),
         ...(request.tools ? { tools: request.tools } : {}),
         ...(request.attachments?.length
@@ -63,6 +69,7 @@ async function startTurn(
         if (event.type === 'turn-end') ended = true;
         if (event.type === 'turn-start' && !started) {
           started = true;
+          conversationId = event.conversationId;
           resolve({ turnId, conversationId: event.conversationId, messageId: event.messageId });
         }
       },

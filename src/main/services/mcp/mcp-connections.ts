@@ -13,6 +13,7 @@ import type {
   McpSession,
   McpSignIn,
 } from '../../core/ports';
+import type { McpElicitationRouter } from './mcp-elicitation-router';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import { oauthEndpoint } from './mcp-oauth-state';
 import type { McpServicesDependencies } from './mcp-services';
@@ -30,6 +31,8 @@ export class McpConnections {
     },
     /** tools/list_changed from a service, with the session that announced it. */
     private readonly onToolsChanged: (serviceId: string, session: McpSession) => void,
+    /** Routes each server's elicitation to whoever runs a call on the service. */
+    private readonly elicitation?: McpElicitationRouter,
   ) {}
 
   session(service: McpService, signal: AbortSignal): Promise<McpSession> {
@@ -89,6 +92,7 @@ export class McpConnections {
   private async open(service: McpService, signal: AbortSignal): Promise<McpSession> {
     const endpoint = await this.endpoint(service, signal);
     let session: McpSession;
+    const router = this.elicitation;
     try {
       session = await this.dependencies.connector.connect(endpoint, {
         signal,
@@ -97,6 +101,7 @@ export class McpConnections {
         onLog: (entry) => this.dependencies.stderrSink?.(service.id, serverLogLine(entry)),
         ...(this.dependencies.logLevel ? { logLevel: this.dependencies.logLevel(service) } : {}),
         ...rootsOption(this.dependencies.store, service.id),
+        ...(router ? { onElicit: (request, asked) => router.route(service, request, asked) } : {}),
       });
     } catch (error) {
       const logPath = this.dependencies.stderrLogPath?.(service.id);

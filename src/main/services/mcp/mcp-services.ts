@@ -33,6 +33,7 @@ import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import { McpError, McpSignInRequired } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
 import { McpRoots } from './mcp-roots';
+import { McpElicitationRouter } from './mcp-elicitation-router';
 import { diffTools, isCallable, matchesLatest } from './mcp-diff';
 import { forgetSignIn, oauthStateRef, signInStatus } from './mcp-oauth-state';
 import { parseServiceInput } from './mcp-service-input';
@@ -91,9 +92,12 @@ export class McpServices {
   private readonly staleListeners: ((serviceId: string) => void)[] = [];
   private readonly signInListeners: ((page: McpSignInPage) => void)[] = [];
   private readonly connections: McpConnections;
+  /** Where a server's elicitation goes: the caller running a call on that service now. */
+  readonly elicitation: McpElicitationRouter;
 
   constructor(private readonly dependencies: McpServicesDependencies) {
     const { signIn } = dependencies;
+    this.elicitation = new McpElicitationRouter(dependencies.logger);
     this.connections = new McpConnections(
       {
         ...dependencies,
@@ -108,6 +112,7 @@ export class McpServices {
       (serviceId, session) => {
         void this.checkToolsChanged(serviceId, session);
       },
+      this.elicitation,
     );
   }
 

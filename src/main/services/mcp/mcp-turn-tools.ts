@@ -154,6 +154,8 @@ async function invokeMcpTool(
       : await approve(dependencies, service, info, toolName, args, context);
   // Refused before the server was reached: nothing untrusted was read, the turn is not tainted.
   if (refusal !== null) return { content: refusal, isError: true, untrustedSources: [] };
+  // A server's elicitation during this call is this caller's to answer (or declined).
+  const leave = dependencies.services.elicitation.enter(service.id, context.elicit);
   try {
     const session = await dependencies.services.session(service, context.signal);
     const result = await session.callTool(info.name, args, {
@@ -192,6 +194,8 @@ async function invokeMcpTool(
     // The user's own call signs in and tries again (McpServices.asUser); a model's reads why.
     if (caller === 'user' && error instanceof McpSignInRequired) throw error;
     return { content: `MCP service "${service.name}": ${describeFailure(error)}`, isError: true };
+  } finally {
+    leave();
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  clientCapabilities,
+  rootsCapability,
   protocolRoot,
   rootUri,
 } from '../../../../src/main/adapters/mcp/mcp-roots';
@@ -28,8 +28,8 @@ describe('MCP roots adapter', () => {
   });
 
   it('announces roots with list_changed only when there is a source', () => {
-    expect(clientCapabilities({})).toEqual({});
-    expect(clientCapabilities({ roots: () => Promise.resolve([]) })).toEqual({
+    expect(rootsCapability({})).toEqual({});
+    expect(rootsCapability({ roots: () => Promise.resolve([]) })).toEqual({
       roots: { listChanged: true },
     });
   });

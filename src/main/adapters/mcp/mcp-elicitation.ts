@@ -1,0 +1,311 @@
+/**
+ * MCP elicitation, client side (`elicitation/create`, MCP 2025-11-25): the capability the client
+ * declares (only when someone can answer), and the handler that turns the server's request into
+ * a plain `McpElicitationRequest` — a form's fields normalised and bounded, the server's text
+ * stripped of control and format characters, a URL checked — hands it to `onElicit`, and sends
+ * back only an answer that passes the form's own rules (defaults applied, SEP-1034). A request
+ * the client cannot show faithfully is refused with a protocol error, never guessed at.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError as SdkMcpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { checkContent, fieldError } from '../../../shared/mcp-elicitation';
+import type {
+  McpElicitationAnswer,
+  McpElicitationField,
+  McpElicitationFieldBase,
+  McpElicitationOption,
+  McpElicitationRequest,
+} from '../../../shared/mcp-elicitation';
+
+/** Most fields one form may have. */
+export const MAX_ELICITATION_FIELDS = 50;
+/** Longest message shown (characters; longer ones are cut with a marker). */
+export const MAX_ELICITATION_MESSAGE_CHARS = 2000;
+const MAX_TITLE_CHARS = 200;
+const MAX_DESCRIPTION_CHARS = 1000;
+const MAX_OPTIONS = 100;
+const MAX_OPTION_VALUE_CHARS = 500;
+const MAX_URL_CHARS = 2048;
+const MAX_NAME_CHARS = 100;
+
+/** Control, format (zero-width, bidi) and line/paragraph separators. */
+const HIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const HIDDEN_BUT_NEWLINE = /[\p{Cf}\u2028\u2029]|(?![\n])\p{Cc}/gu;
+
+/** What the client offers: elicitation (form with defaults applied, and URL) only when asked. */
+export function elicitationCapability(options: { elicitation: boolean }): ClientCapabilities {
+  return options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
+}
+
+/**
+ * The questions a connection's user is answering now. While one is open, a call's deadline
+ * without progress is paused (the server waits for the user, not the other way round); see
+ * mcp-session.ts. The total cap still holds.
+ */
+export class OpenQuestions {
+  private open = 0;
+  private readonly listeners = new Set<() => void>();
+
+  get waiting(): boolean {
+    return this.open > 0;
+  }
+
+  /** A question is asked; the returned function when it is answered. */
+  ask(): () => void {
+    this.open += 1;
+    this.changed();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.open -= 1;
+      this.changed();
+    };
+  }
+
+  /** Called whenever `waiting` may have changed; returns the function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+const questions = new WeakMap<Client, OpenQuestions>();
+
+/** The open questions of `client`'s connection (none ever, without elicitation). */
+export function openQuestions(client: Client): OpenQuestions {
+  let found = questions.get(client);
+  if (found === undefined) {
+    found = new OpenQuestions();
+    questions.set(client, found);
+  }
+  return found;
+}
+
+/** Answers the server's `elicitation/create` through `onElicit` (see the file comment). */
+export function offerElicitation(
+  client: Client,
+  onElicit: (request: McpElicitationRequest, signal: AbortSignal) => Promise<McpElicitationAnswer>,
+): void {
+  const open = openQuestions(client);
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    const asked = normaliseElicitation(request.params);
+    const answered = open.ask();
+    let answer: McpElicitationAnswer;
+    try {
+      answer = await onElicit(asked, extra.signal);
+    } catch {
+      answer = { action: 'cancel' };
+    } finally {
+      answered();
+    }
+    return resultFor(asked, answer);
+  });
+}
+
+/** The answer as sent: an accepted form only when its content passes every field's rules. */
+export function resultFor(
+  asked: McpElicitationRequest,
+  answer: McpElicitationAnswer,
+): ElicitResult {
+  if (answer.action !== 'accept') return { action: answer.action };
+  if (asked.mode === 'url') return { action: 'accept' };
+  const checked = checkContent(asked.fields, answer.content);
+  // Nothing unchecked leaves: a wrong answer (a bug, or a tampered window) becomes a decline.
+  return checked.ok ? { action: 'accept', content: checked.content } : { action: 'decline' };
+}
+
+/** The server's request as plain, bounded data; a protocol error when it cannot be shown. */
+export function normaliseElicitation(params: unknown): McpElicitationRequest {
+  const record = asRecord(params);
+  const message = clean(
+    typeof record.message === 'string' ? record.message : '',
+    MAX_ELICITATION_MESSAGE_CHARS,
+    true,
+  );
+  if (record.mode === 'url') {
+    const url = typeof record.url === 'string' ? record.url : '';
+    return { mode: 'url', message, fields: [], url: checkedUrl(url) };
+  }
+  const schema = asRecord(record.requestedSchema);
+  const properties = asRecord(schema.properties);
+  const names = Object.keys(properties);
+  if (names.length > MAX_ELICITATION_FIELDS)
+    refuse(`the form has ${names.length} fields; at most ${MAX_ELICITATION_FIELDS} are shown`);
+  const required = new Set(
+    Array.isArray(schema.required)
+      ? schema.required.filter((item): item is string => typeof item === 'string')
+      : [],
+  );
+  const fields = names.map((name) => normaliseField(name, properties[name], required.has(name)));
+  return { mode: 'form', message, fields };
+}
+
+function normaliseField(name: string, raw: unknown, required: boolean): McpElicitationField {
+  if (name.length > MAX_NAME_CHARS || name !== name.replace(HIDDEN, ''))
+    refuse('a field name is too long or holds control characters');
+  const property = asRecord(raw);
+  const shown = clean(typeof property.title === 'string' ? property.title : '', MAX_TITLE_CHARS);
+  const base = {
+    name,
+    title: shown === '' ? name : shown,
+    description: clean(
+      typeof property.description === 'string' ? property.description : '',
+      MAX_DESCRIPTION_CHARS,
+    ),
+    required,
+  };
+  const field = fieldOf(name, property, base);
+  // A default the field itself would refuse is not offered.
+  if (field.default !== undefined && fieldError(field, field.default) !== null)
+    delete field.default;
+  return field;
+}
+
+function fieldOf(
+  name: string,
+  property: Record<string, unknown>,
+  base: McpElicitationFieldBase,
+): McpElicitationField {
+  const type = property.type;
+  if (type === 'array') {
+    const items = asRecord(property.items);
+    const options = optionsOf(items.enum, undefined, items.anyOf ?? items.oneOf);
+    if (options === null) refuse(`field "${name}" is a list of something other than choices`);
+    return {
+      ...base,
+      type: 'multi-enum',
+      options,
+      ...count('minItems', property.minItems),
+      ...count('maxItems', property.maxItems),
+      ...(Array.isArray(property.default) &&
+      property.default.every((item) => typeof item === 'string')
+        ? { default: property.default as string[] }
+        : {}),
+    };
+  }
+  if (type === 'string') {
+    const options = optionsOf(property.enum, property.enumNames, property.oneOf ?? property.anyOf);
+    const fallback = typeof property.default === 'string' ? { default: property.default } : {};
+    if (options !== null) return { ...base, type: 'enum', options, ...fallback };
+    const format = property.format;
+    return {
+      ...base,
+      type: 'string',
+      ...(format === 'email' || format === 'uri' || format === 'date' || format === 'date-time'
+        ? { format }
+        : {}),
+      ...count('minLength', property.minLength),
+      ...count('maxLength', property.maxLength),
+      ...fallback,
+    };
+  }
+  if (type === 'number' || type === 'integer') {
+    return {
+      ...base,
+      type,
+      ...finite('minimum', property.minimum),
+      ...finite('maximum', property.maximum),
+      ...finite('default', property.default),
+    };
+  }
+  if (type === 'boolean') {
+    return {
+      ...base,
+      type: 'boolean',
+      ...(typeof property.default === 'boolean' ? { default: property.default } : {}),
+    };
+  }
+  return refuse(`field "${name}" has a type the client cannot show`);
+}
+
+/** Choices from `enum` (+ legacy `enumNames`) or `oneOf`/`anyOf` of `{ const, title }`. */
+function optionsOf(
+  values: unknown,
+  names: unknown,
+  titled: unknown,
+): McpElicitationOption[] | null {
+  let options: McpElicitationOption[] | null = null;
+  if (Array.isArray(values)) {
+    const labels = Array.isArray(names) ? names : [];
+    options = values.map((value, index) => {
+      const label: unknown = labels[index];
+      return option(value, typeof label === 'string' ? label : undefined);
+    });
+  } else if (Array.isArray(titled)) {
+    options = titled.map((entry) => {
+      const record = asRecord(entry);
+      return option(record.const, typeof record.title === 'string' ? record.title : undefined);
+    });
+  }
+  if (options === null) return null;
+  if (options.length === 0 || options.length > MAX_OPTIONS)
+    refuse(`a field offers ${options.length} choices (1 to ${MAX_OPTIONS} are shown)`);
+  return options;
+}
+
+function option(value: unknown, label: string | undefined): McpElicitationOption {
+  if (
+    typeof value !== 'string' ||
+    value.length > MAX_OPTION_VALUE_CHARS ||
+    value !== value.replace(HIDDEN, '')
+  )
+    refuse('a choice is not a plain string');
+  const shown = clean(label ?? value, MAX_TITLE_CHARS);
+  return { value, label: shown === '' ? value : shown };
+}
+
+function checkedUrl(url: string): string {
+  if (url.length > MAX_URL_CHARS) refuse('the URL is too long');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return refuse('the URL is not valid');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    refuse('only http and https URLs are opened');
+  if (parsed.username !== '' || parsed.password !== '') refuse('the URL carries credentials');
+  return parsed.href;
+}
+
+/** Untrusted text: hidden characters out (newlines kept in a message), spaces folded, bounded. */
+function clean(text: string, max: number, keepNewlines = false): string {
+  const visible = keepNewlines
+    ? text
+        .replace(/\r\n?/g, '\n')
+        .replace(HIDDEN_BUT_NEWLINE, ' ')
+        .replace(/[ \t]+/g, ' ')
+        .replace(/\n{3,}/g, '\n\n')
+    : text.replace(HIDDEN, ' ').replace(/\s+/g, ' ');
+  const trimmed = visible.trim();
+  const chars = [...trimmed];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : trimmed;
+}
+
+function count(key: string, value: unknown): Record<string, number> {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? { [key]: value } : {};
+}
+
+function finite(key: string, value: unknown): Record<string, number> {
+  return typeof value === 'number' && Number.isFinite(value) ? { [key]: value } : {};
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function refuse(why: string): never {
+  throw new SdkMcpError(ErrorCode.InvalidParams, `Unsupported elicitation request: ${why}`);
+}
