@@ -122,7 +122,7 @@ export const MCP_EN = {
   'mcp.signIn.signedIn': 'Signed in at {server}',
   'mcp.signIn.unknownServer': 'its authorization server',
   'mcp.signIn.notSignedIn':
-    'Not signed in. A server that needs a sign-in (OAuth) asks when you test or sync it.',
+    'No OAuth sign-in (a server that needs one asks when you test or sync it).',
   'mcp.signIn.expires': 'expires {time}',
   'mcp.signIn.expired': 'expired {time}',
   'mcp.signIn.renews': 'renews itself',

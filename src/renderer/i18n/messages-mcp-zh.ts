@@ -120,7 +120,7 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcp.signIn.title': '登录',
   'mcp.signIn.signedIn': '已在 {server} 登录',
   'mcp.signIn.unknownServer': '其授权服务器',
-  'mcp.signIn.notSignedIn': '未登录。需要登录（OAuth）的服务器会在测试或同步时提出。',
+  'mcp.signIn.notSignedIn': '未通过 OAuth 登录（需要登录的服务器会在测试或同步时提出）。',
   'mcp.signIn.expires': '{time} 过期',
   'mcp.signIn.expired': '已于 {time} 过期',
   'mcp.signIn.renews': '会自动续期',

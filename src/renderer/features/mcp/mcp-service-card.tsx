@@ -135,6 +135,7 @@ export function McpServiceCard(props: {
         </p>
       )}
       {changes !== null && <McpDiffView changes={changes} />}
+      <McpSignInSection service={service} onChanged={props.onChanged} />
       <div className="row-actions">
         <button
           type="button"
@@ -196,7 +197,6 @@ export function McpServiceCard(props: {
         </button>
       </div>
       <FieldErrorText error={error} testId="mcp-error" />
-      <McpSignInSection service={service} onChanged={props.onChanged} />
       {toolsOpen && <McpToolsList serviceId={id} />}
       <McpRootsSection serviceId={id} serviceName={service.name} />
       {editing && (

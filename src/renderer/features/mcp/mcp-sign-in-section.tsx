@@ -13,7 +13,10 @@ import { errorMessage } from '../settings/form-rules';
 
 type ServiceView = InvokeResponse<'mcp.accept'>;
 
-/** Shown for HTTP services only (a stdio service has no sign-in). */
+/**
+ * Shown for HTTP services only (a stdio service has no sign-in), and not for one whose own
+ * Authorization header authenticates it (OAuth never runs there).
+ */
 export function McpSignInSection(props: { service: ServiceView; onChanged(): void }): ReactNode {
   const t = useT();
   const locale = useApp((state) => state.locale);
@@ -33,6 +36,10 @@ export function McpSignInSection(props: { service: ServiceView; onChanged(): voi
   );
   const status = service.signIn;
   if (status === null) return null;
+  const ownAuthorization = service.headers.some(
+    (header) => header.name.toLowerCase() === 'authorization',
+  );
+  if (ownAuthorization && !status.signedIn) return null;
   const act = async (kind: 'login' | 'logout'): Promise<void> => {
     setBusy(kind);
     setError(null);
@@ -57,7 +64,7 @@ export function McpSignInSection(props: { service: ServiceView; onChanged(): voi
     status.expiresAt === null ? null : new Date(status.expiresAt).toLocaleString(locale);
   return (
     <section
-      className="mcp-sign-in"
+      className={status.signedIn || busy !== null ? 'mcp-sign-in' : 'mcp-sign-in compact'}
       data-testid="mcp-sign-in"
       data-signed-in={status.signedIn}
       aria-label={t('mcp.signIn.title')}
