@@ -102,6 +102,19 @@ describe('aivory mcp with server-everything', () => {
     const resource = await runCli(['mcp', 'resource', 'everything', uri ?? ''], env);
     expect(resource.code).toBe(0);
     expect(resource.stdout.length).toBeGreaterThan(10);
+    // Resource templates are listed; a binary resource read through one is saved as a file.
+    expect(resources.stdout).toMatch(
+      /^demo:\/\/resource\/dynamic\/blob\/\{resourceId\}\t.*\(template\)$/m,
+    );
+    const blob = await runCli(
+      ['mcp', 'resource', 'everything', 'demo://resource/dynamic/blob/7'],
+      env,
+    );
+    expect(blob.code).toBe(0);
+    expect(blob.stdout).toContain('binary resource demo://resource/dynamic/blob/7');
+    const saved = /📎 everything-resource-1\.bin → (.+)\n/.exec(blob.stderr)?.[1];
+    expect(saved).toBeDefined();
+    expect(readFileSync(saved ?? '', 'utf8')).toMatch(/^Resource 7: This is a base64 blob/);
 
     // echo says it is read-only: it runs without a prompt.
     const echo = await runCli(['mcp', 'call', 'everything', 'echo', '{"message":"hi"}'], env);

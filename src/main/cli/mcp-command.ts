@@ -11,6 +11,7 @@ import type { McpServiceInput } from '../services/mcp/mcp-service-input';
 import type { McpServiceView } from '../services/mcp/mcp-services';
 import { buildEntries } from '../services/mcp/mcp-turn-tools';
 import { SCRATCH_CONVERSATION_ID } from '../services/tool-preparation';
+import { rasterImageType } from '../services/mime-types';
 import { cleanProgressMessage } from '../services/turn-progress';
 import type { ToolProgressEvent } from '../../shared/turn-events';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
@@ -182,7 +183,8 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
     case 'prompts':
     case 'resources': {
       const library = await services.library(required(name), signal);
-      const offered = action === 'prompts' ? library.prompts : library.resources;
+      const offered =
+        action === 'prompts' ? library.prompts : [...library.resources, ...library.templates];
       if (values.json) print(JSON.stringify(library));
       else if (offered.length === 0)
         print(`${services.get(required(name)).name} offers no ${action}.`);
@@ -191,9 +193,13 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
           print(
             `${prompt.name}\t${prompt.arguments.map((arg) => (arg.required ? arg.name : `[${arg.name}]`)).join(' ')}\t${prompt.description}`,
           );
-      else
+      else {
         for (const resource of library.resources)
           print(`${resource.uri}\t${resource.mimeType ?? ''}\t${resource.name}`);
+        // Templates: fill in the {placeholders} and read with aivory mcp resource.
+        for (const template of library.templates)
+          print(`${template.uriTemplate}\t${template.mimeType ?? ''}\t${template.name} (template)`);
+      }
       return EXIT_OK;
     }
     case 'prompt': {
@@ -212,7 +218,21 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
     case 'resource': {
       const [uri] = rest;
       if (!uri) throw usageError('Usage: aivory mcp resource SERVICE URI');
-      print(await services.readResource(required(name), uri, signal));
+      const contents = await services.readResourceContents(required(name), uri, signal);
+      print(contents.text);
+      // Binary parts are saved as files (named from their bytes' type, never the server's name).
+      const artifacts = artifactSink(context, io);
+      const serviceName = services.get(required(name)).name;
+      for (const [index, blob] of contents.blobs.entries()) {
+        const type = fileTypeOf(blob.data);
+        const saved = await artifacts.save(
+          SCRATCH_CONVERSATION_ID,
+          `${serviceName}-resource-${index + 1}.${type.extension}`,
+          blob.data,
+          type.mime,
+        );
+        io.stderr(`📎 ${saved.name} → ${saved.path}\n`);
+      }
       return EXIT_OK;
     }
     case 'roots':
@@ -229,6 +249,20 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
     default:
       throw usageError(USAGE);
   }
+}
+
+/** Where the CLI's MCP files go (as `aivory chat` would put them). */
+function artifactSink(context: AppContext, io: CliIo): FileArtifactSink {
+  return new FileArtifactSink(io.env.AIVORY_ARTIFACTS_DIR ?? join(context.dataDir, 'artifacts'));
+}
+
+/** A binary resource's type from its bytes: a raster image, a PDF, else opaque bytes. */
+function fileTypeOf(data: Uint8Array): { mime: string; extension: string } {
+  const image = rasterImageType(data);
+  if (image.extension !== 'bin') return image;
+  const head = Buffer.from(data.subarray(0, 5)).toString('latin1');
+  if (head === '%PDF-') return { mime: 'application/pdf', extension: 'pdf' };
+  return { mime: 'application/octet-stream', extension: 'bin' };
 }
 
 /** Tools named in "has no tool named" (the rest are counted). */
@@ -263,9 +297,7 @@ async function callTool(
   const dependencies = {
     services: context.mcp,
     store: context.stores.mcp,
-    artifacts: new FileArtifactSink(
-      io.env.AIVORY_ARTIFACTS_DIR ?? join(context.dataDir, 'artifacts'),
-    ),
+    artifacts: artifactSink(context, io),
     scratchConversationId: SCRATCH_CONVERSATION_ID,
   };
   const entry = buildEntries(dependencies, new Set()).find(

@@ -227,6 +227,15 @@ export const mcpMethods = {
     response: z.object({
       prompts: z.array(libraryPromptSchema),
       resources: z.array(libraryResourceSchema),
+      /** Resource templates (RFC 6570): filled in by the user, then read like a resource. */
+      templates: z.array(
+        z.object({
+          uriTemplate: z.string(),
+          name: z.string(),
+          description: z.string(),
+          mimeType: z.string().nullable(),
+        }),
+      ),
     }),
   },
   'mcp.getPrompt': {

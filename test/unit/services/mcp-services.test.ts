@@ -53,6 +53,8 @@ function fixture() {
     getPrompt: () => Promise.resolve(''),
     listResources: () => Promise.resolve([]),
     readResource: () => Promise.resolve(''),
+    readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
+    listResourceTemplates: () => Promise.resolve([]),
     onToolsChanged: (listener) => {
       changed = listener;
     },

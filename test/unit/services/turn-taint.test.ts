@@ -102,6 +102,8 @@ async function fixture(): Promise<Fixture> {
     getPrompt: () => Promise.resolve(''),
     listResources: () => Promise.resolve([]),
     readResource: () => Promise.resolve(''),
+    readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
+    listResourceTemplates: () => Promise.resolve([]),
     onToolsChanged: () => undefined,
     onClose: () => undefined,
     rootsChanged: () => Promise.resolve(false),

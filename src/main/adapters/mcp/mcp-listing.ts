@@ -13,6 +13,7 @@ import { McpError } from '../../core/ports';
 import type {
   McpPromptInfo,
   McpResourceInfo,
+  McpResourceTemplateInfo,
   McpToolAnnotations,
   McpToolInfo,
 } from '../../core/ports';
@@ -25,7 +26,7 @@ export type PageFetcher = (cursor: string | undefined) => Promise<Json>;
 
 /** Which list is paged, how far, and what happens past the cap. */
 export interface PagingRule {
-  key: 'tools' | 'prompts' | 'resources';
+  key: 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
   max: number;
   /** 'refuse': more than `max` items is a `too-large` error; 'truncate': keep the first `max`. */
   overflow: 'refuse' | 'truncate';
@@ -163,6 +164,21 @@ export function normalisePrompt(item: unknown): McpPromptInfo | null {
 }
 
 /** A resource entry, or null to skip one without a URI. */
+/** A resource template; null without a usable `uriTemplate`. */
+export function normaliseResourceTemplate(item: unknown): McpResourceTemplateInfo | null {
+  const template = asObject(item);
+  const uriTemplate = template?.['uriTemplate'];
+  if (template === null || typeof uriTemplate !== 'string' || uriTemplate === '') return null;
+  const name = template['name'];
+  return {
+    uriTemplate: uriTemplate.slice(0, 2000),
+    name: typeof name === 'string' && name !== '' ? name.slice(0, 200) : uriTemplate.slice(0, 200),
+    description:
+      typeof template['description'] === 'string' ? template['description'].slice(0, 1000) : '',
+    mimeType: typeof template['mimeType'] === 'string' ? template['mimeType'].slice(0, 100) : null,
+  };
+}
+
 export function normaliseResource(item: unknown): McpResourceInfo | null {
   const resource = asObject(item);
   if (resource === null || typeof resource['uri'] !== 'string' || resource['uri'] === '') {

@@ -3,7 +3,7 @@
  * to capped text plus a few decoded images, prompt messages and resource contents to text.
  * Nothing here trusts a field's type; anything unexpected becomes a short note.
  */
-import type { McpCallResult, McpImage } from '../../core/ports';
+import type { McpCallResult, McpImage, McpResourceContents } from '../../core/ports';
 import { oneLine } from './mcp-errors';
 import { formatBytes } from './mcp-limits';
 
@@ -185,6 +185,29 @@ export function promptText(raw: Json, maxChars: number, limits: ImageLimits): st
 }
 
 /** resources/read contents as text: text parts joined, binary parts described. */
+/** Most binary parts of one resource read that are kept as files. */
+const MAX_RESOURCE_BLOBS = 8;
+
+/** The binary parts (`blob`) of a resources/read answer, decoded (invalid base64 skipped). */
+export function resourceBlobs(raw: Json): McpResourceContents['blobs'] {
+  const contents = Array.isArray(raw['contents']) ? raw['contents'] : [];
+  const blobs: McpResourceContents['blobs'] = [];
+  for (const item of contents) {
+    const part = asObject(item);
+    if (part === null || typeof part['blob'] !== 'string' || typeof part['text'] === 'string')
+      continue;
+    if (blobs.length >= MAX_RESOURCE_BLOBS) break;
+    const blob = part['blob'];
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(blob.replace(/\s+/g, ''))) continue;
+    blobs.push({
+      uri: oneLine(str(part['uri']), 2000),
+      mimeType: typeof part['mimeType'] === 'string' ? oneLine(part['mimeType'], 100) : null,
+      data: new Uint8Array(Buffer.from(blob, 'base64')),
+    });
+  }
+  return blobs;
+}
+
 export function resourceContentsText(raw: Json, maxChars: number): string {
   const contents = Array.isArray(raw['contents']) ? raw['contents'] : [];
   const text = new CappedText(maxChars);

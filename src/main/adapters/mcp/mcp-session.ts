@@ -11,7 +11,9 @@ import type {
   McpCallOptions,
   McpCallResult,
   McpPromptInfo,
+  McpResourceContents,
   McpResourceInfo,
+  McpResourceTemplateInfo,
   McpSession,
   McpToolInfo,
   McpTransportKind,
@@ -28,11 +30,18 @@ import {
 import type { FailureContext } from './mcp-errors';
 import type { McpLimits } from './mcp-limits';
 import type { McpLink } from './mcp-link';
-import { collectPages, normalisePrompt, normaliseResource, toolNormaliser } from './mcp-listing';
+import {
+  collectPages,
+  normalisePrompt,
+  normaliseResource,
+  normaliseResourceTemplate,
+  toolNormaliser,
+} from './mcp-listing';
 import type { PagingRule } from './mcp-listing';
 import {
   convertToolResult,
   promptText,
+  resourceBlobs,
   resourceContentsText,
   serverErrorResult,
 } from './mcp-results';
@@ -213,11 +222,32 @@ export class McpClientSession implements McpSession {
   }
 
   async readResource(uri: string, signal: AbortSignal): Promise<string> {
-    const raw = await this.request('resources/read', { uri }, signal);
-    return resourceContentsText(raw, this.parts.limits.maxTextChars);
+    return (await this.readResourceContents(uri, signal)).text;
   }
 
-  private listRule(key: 'prompts' | 'resources'): PagingRule {
+  async readResourceContents(uri: string, signal: AbortSignal): Promise<McpResourceContents> {
+    const raw = await this.request('resources/read', { uri }, signal);
+    return {
+      text: resourceContentsText(raw, this.parts.limits.maxTextChars),
+      blobs: resourceBlobs(raw),
+    };
+  }
+
+  async listResourceTemplates(signal: AbortSignal): Promise<McpResourceTemplateInfo[]> {
+    if (!this.capability('resources')) return [];
+    return collectPages(
+      (cursor) =>
+        this.request(
+          'resources/templates/list',
+          cursor === undefined ? undefined : { cursor },
+          signal,
+        ),
+      this.listRule('resourceTemplates'),
+      normaliseResourceTemplate,
+    );
+  }
+
+  private listRule(key: 'prompts' | 'resources' | 'resourceTemplates'): PagingRule {
     return { key, max: this.parts.limits.maxListItems, overflow: 'truncate', server: this.server };
   }
 

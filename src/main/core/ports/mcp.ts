@@ -183,6 +183,21 @@ export interface McpPromptInfo {
   arguments: { name: string; description: string; required: boolean }[];
 }
 
+/** A resource template (RFC 6570 `uriTemplate`): the user fills it in to read a resource. */
+export interface McpResourceTemplateInfo {
+  uriTemplate: string;
+  name: string;
+  description: string;
+  mimeType: string | null;
+}
+
+/** A resource's contents: its text (binary parts noted in it) and the binary parts themselves. */
+export interface McpResourceContents {
+  text: string;
+  /** Binary parts (`blob`), decoded; at most a few, each bounded by the message cap. */
+  blobs: { uri: string; mimeType: string | null; data: Uint8Array }[];
+}
+
 export interface McpResourceInfo {
   uri: string;
   name: string;
@@ -207,6 +222,10 @@ export interface McpSession {
   listResources(signal: AbortSignal): Promise<McpResourceInfo[]>;
   /** A resource's text (binary contents described, not inlined), capped. */
   readResource(uri: string, signal: AbortSignal): Promise<string>;
+  /** The same read, with its binary parts decoded (to save them as files). */
+  readResourceContents(uri: string, signal: AbortSignal): Promise<McpResourceContents>;
+  /** Every page of resources/templates/list (none when the server offers no resources). */
+  listResourceTemplates(signal: AbortSignal): Promise<McpResourceTemplateInfo[]>;
   /** Called on notifications/tools/list_changed. */
   onToolsChanged(listener: () => void): void;
   /** Called once when the connection ends unexpectedly. */

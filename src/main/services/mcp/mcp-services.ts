@@ -22,7 +22,9 @@ import type {
   McpConnector,
   McpLogLevel,
   McpPromptInfo,
+  McpResourceContents,
   McpResourceInfo,
+  McpResourceTemplateInfo,
   McpSession,
   McpSignIn,
   McpStore,
@@ -406,14 +408,19 @@ export class McpServices {
   async library(
     idOrName: string,
     signal: AbortSignal,
-  ): Promise<{ prompts: McpPromptInfo[]; resources: McpResourceInfo[] }> {
+  ): Promise<{
+    prompts: McpPromptInfo[];
+    resources: McpResourceInfo[];
+    templates: McpResourceTemplateInfo[];
+  }> {
     const service = this.get(idOrName);
     const session = await this.asUser(service.id, signal, () => this.session(service, signal));
-    const [prompts, resources] = await Promise.all([
+    const [prompts, resources, templates] = await Promise.all([
       session.listPrompts(signal).catch(() => []),
       session.listResources(signal).catch(() => []),
+      session.listResourceTemplates(signal).catch(() => []),
     ]);
-    return { prompts, resources };
+    return { prompts, resources, templates };
   }
 
   /** A prompt's text; a server's error (an unknown name, say) comes back with its message. */
@@ -437,6 +444,20 @@ export class McpServices {
     return this.shown(service, async () =>
       this.asUser(service.id, signal, async () =>
         (await this.session(service, signal)).readResource(uri, signal),
+      ),
+    );
+  }
+
+  /** A resource's text and its binary parts (for saving them as files). */
+  async readResourceContents(
+    idOrName: string,
+    uri: string,
+    signal: AbortSignal,
+  ): Promise<McpResourceContents> {
+    const service = this.get(idOrName);
+    return this.shown(service, async () =>
+      this.asUser(service.id, signal, async () =>
+        (await this.session(service, signal)).readResourceContents(uri, signal),
       ),
     );
   }
