@@ -92,7 +92,7 @@ describe('loopbackSignIn', () => {
     );
     expect(page.status).toBe(400);
     expect(page.text).toContain('Sign-in did not finish');
-    const error = await result;
+    const error = (await result) as McpError;
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).kind).toBe('unauthorized');
     expect((error as McpError).message).toBe(
@@ -109,10 +109,10 @@ describe('loopbackSignIn', () => {
     const redirect = await session.open(undefined, new AbortController().signal);
     const result = session
       .authorize(AUTHORIZE, 's2', new AbortController().signal)
-      .catch((error: unknown) => error as McpError);
+      .catch((error: unknown) => error);
     await wasShown;
     await get(`${redirect}?state=s2&error=server_error&error_description=${'x'.repeat(5000)}`);
-    const error = await result;
+    const error = (await result) as McpError;
     expect(error.message.length).toBeLessThan(300);
     session.close();
   });
@@ -122,10 +122,12 @@ describe('loopbackSignIn', () => {
     const redirect = await session.open(undefined, new AbortController().signal);
     const result = session
       .authorize(AUTHORIZE, 's3', new AbortController().signal)
-      .catch((error: unknown) => error as McpError);
+      .catch((error: unknown) => error);
     await wasShown;
     expect((await get(`${redirect}?state=s3&code=`)).status).toBe(400);
-    expect((await result).message).toBe('the sign-in was not completed: no authorization code');
+    expect(((await result) as McpError).message).toBe(
+      'the sign-in was not completed: no authorization code',
+    );
     session.close();
   });
 
@@ -135,10 +137,10 @@ describe('loopbackSignIn', () => {
     const redirect = await session.open(undefined, controller.signal);
     const result = session
       .authorize(AUTHORIZE, 's4', controller.signal)
-      .catch((error: unknown) => error as McpError);
+      .catch((error: unknown) => error);
     await wasShown;
     controller.abort();
-    const error = await result;
+    const error = (await result) as McpError;
     expect(error).toBeInstanceOf(McpError);
     expect(error.kind).toBe('canceled');
     expect(error.message).toBe('the sign-in was canceled');

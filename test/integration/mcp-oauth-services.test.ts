@@ -107,8 +107,8 @@ describe('MCP OAuth through McpServices', () => {
   });
 
   async function addService(name = 'lab', url = lab.url) {
-    return (await h.services.add({ name, url, description: 'Says who the token belongs to.' }))
-      .service;
+    await h.services.add({ name, url, description: 'Says who the token belongs to.' });
+    return h.services.get(name);
   }
 
   it('a call that is not the user’s own fails at once with the sign-in message, no browser', async () => {

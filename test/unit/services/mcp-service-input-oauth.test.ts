@@ -4,6 +4,7 @@
  * echoes the key), the grant, and the combinations that make no sense.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseServiceInput } from '../../../src/main/services/mcp/mcp-service-input';
 import type { McpServiceInput } from '../../../src/main/services/mcp/mcp-service-input';
@@ -26,7 +27,7 @@ function pem(type: 'rsa' | 'ec' | 'ed25519', options: Record<string, unknown> = 
       ...options,
     } as never,
   );
-  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return (privateKey as unknown as KeyObject).export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
 describe('parseServiceInput: OAuth client', () => {
