@@ -106,6 +106,14 @@ describe('aivory mcp with an OAuth sign-in', () => {
     expect(failed.stdout + failed.stderr).toContain('aivory mcp login');
     expect(failed.stdout + failed.stderr).not.toContain('did not complete the MCP handshake');
     expect(lab.grants).toEqual(['authorization_code']);
+
+    // `mcp login` signs in again (a new loopback listener; the registration is kept).
+    const login = await runCli(['mcp', 'login', 'lab'], env);
+    expect(login.stderr).toContain('Sign in to lab in your browser.');
+    expect(login.stdout).toContain(`✓ signed in at ${lab.origin}; connected to oauth-lab 1.0.0`);
+    expect(login.code).toBe(0);
+    expect(lab.grants).toEqual(['authorization_code', 'authorization_code']);
+    expect((await runCli(['mcp', 'list'], env)).stdout).toContain(`signed in at ${lab.origin}`);
   }, 240_000);
 
   it('keeps a pre-registered client secret in the secret store (client credentials)', async () => {

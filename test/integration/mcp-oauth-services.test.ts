@@ -219,6 +219,49 @@ describe('MCP OAuth through McpServices', () => {
     expect(existsSync(h.markerFile)).toBe(false);
   });
 
+  it('concurrent refusals share one refresh', async () => {
+    h = harness();
+    const service = await addService();
+    expect(await h.services.test('lab', signal())).toMatchObject({ ok: true });
+    h.browser = h.markerBrowser;
+    lab.expireAccessTokens();
+    const session = await h.services.session(service, signal());
+    const lists = await Promise.all([1, 2, 3].map(() => session.listTools(signal())));
+    expect(lists.map((tools) => tools.length)).toEqual([1, 1, 1]);
+    expect(lab.grants).toEqual(['authorization_code', 'refresh_token']);
+    expect(existsSync(h.markerFile)).toBe(false);
+  });
+
+  it('a denied sign-in ends with the server’s reason, cleaned, and nothing saved', async () => {
+    lab.knobs.deny = 'The user\u001b[2J said\r\nno';
+    h = harness();
+    await addService();
+    const tested = await h.services.test('lab', signal());
+    expect(tested.ok).toBe(false);
+    expect(tested.message).toContain(
+      'the sign-in was not completed: access_denied: The user [2J said no',
+    );
+    // eslint-disable-next-line no-control-regex
+    expect(tested.message).not.toMatch(/[\u0000-\u001f]/);
+    expect(lab.grants).toEqual([]);
+    expect(await h.services.signInStatus('lab')).toMatchObject({ signedIn: false });
+    // The user tries again and approves: signed in.
+    lab.knobs.deny = null;
+    expect(await h.services.login('lab', signal())).toMatchObject({ ok: true });
+    expect(await h.services.signInStatus('lab')).toMatchObject({ signedIn: true });
+  });
+
+  it('refuses an authorization server answer over 256 KiB', async () => {
+    lab.knobs.metadata = { padding: 'x'.repeat(300 * 1024) };
+    h = harness();
+    h.browser = h.markerBrowser;
+    await addService();
+    const tested = await h.services.test('lab', signal());
+    expect(tested.ok).toBe(false);
+    expect(tested.message).toContain('sent a sign-in answer over 256 KiB');
+    expect(existsSync(h.markerFile)).toBe(false);
+  });
+
   describe('authorization server address rules', () => {
     it('refuses a metadata address, naming it, with no browser', async () => {
       lab.knobs.authorizationServers = ['http://169.254.169.254/'];
@@ -318,7 +361,38 @@ describe('MCP OAuth through McpServices', () => {
       }
     });
 
-    for (const page of ['javascript:alert(1)', 'file:///etc/passwd', 'ftp://127.0.0.1/x']) {
+    for (const endpoint of ['token_endpoint', 'registration_endpoint'] as const) {
+      it(`never connects to a ${endpoint} on a private address of another host`, async () => {
+        const connections: Socket[] = [];
+        const trap = createServer((socket) => {
+          connections.push(socket);
+          socket.destroy();
+        });
+        await new Promise<void>((done) => trap.listen(0, '127.0.0.2', done));
+        try {
+          const port = (trap.address() as AddressInfo).port;
+          lab.knobs.metadata = { [endpoint]: `https://127.0.0.2:${port}/x` };
+          h = harness();
+          await addService();
+          const tested = await h.services.test('lab', signal());
+          expect(tested.ok).toBe(false);
+          expect(connections).toHaveLength(0);
+          expect(tested.message).toContain('127.0.0.2');
+          expect(lab.grants).toEqual([]);
+        } finally {
+          await new Promise((done) => trap.close(done));
+        }
+      });
+    }
+
+    for (const page of [
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'ftp://127.0.0.1/x',
+      'aivory-evil://open',
+      'http://127.0.0.2:9/authorize',
+      'https://user:pass@127.0.0.1/authorize',
+    ]) {
       it(`never opens an authorization_endpoint of ${page}`, async () => {
         lab.knobs.metadata = { authorization_endpoint: page };
         h = harness();
