@@ -9,6 +9,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SIGN_IN_TIMEOUT_MS } from '../../../shared/mcp';
 import { McpError } from '../../core/ports';
 import type {
   McpConnectOptions,
@@ -81,25 +82,33 @@ async function connect(
     if (line.trim() !== '') lastStderr = line;
     options.onStderr?.(line);
   };
-  const built = buildTransport(endpoint, { limits, events: link, onStderr });
+  const timeoutMs = Math.max(1, options.timeoutMs);
+  const deadlineAt = Date.now() + timeoutMs;
+  const scope = scopedAbort(options.signal);
+  let overTime = false;
+  const deadline = new HandshakeDeadline(timeoutMs, () => {
+    overTime = true;
+    scope.controller.abort();
+  });
+  const built = buildTransport(heldDuringSignIn(endpoint, deadline), {
+    limits,
+    events: link,
+    onStderr,
+  });
   link.attach(built.transport);
   client.onerror = (error) => link.onTransportError(error);
   client.onclose = () => link.onTransportClosed();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => link.emitToolsChanged());
   if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
 
-  const timeoutMs = Math.max(1, options.timeoutMs);
-  const deadlineAt = Date.now() + timeoutMs;
-  const scope = scopedAbort(options.signal);
-  let overTime = false;
-  const timer = setTimeout(() => {
-    overTime = true;
-    scope.controller.abort();
-  }, timeoutMs);
+  deadline.start();
   const signal = scope.controller.signal;
+  // The SDK's own request deadline leaves room for a sign-in (the deadline above is held then).
+  const signInRoom =
+    endpoint.transport !== 'stdio' && endpoint.oauth?.signIn ? SIGN_IN_TIMEOUT_MS : 0;
   try {
     await Promise.race([
-      quiet(client.connect(built.transport, { signal, timeout: timeoutMs })),
+      quiet(client.connect(built.transport, { signal, timeout: timeoutMs + signInRoom })),
       quiet(stopped(signal, link)),
     ]);
   } catch (error) {
@@ -127,7 +136,7 @@ async function connect(
         : `${failure.message}; its last error output: "${oneLine(lastStderr, LAST_STDERR_CHARS)}"`,
     );
   } finally {
-    clearTimeout(timer);
+    deadline.stop();
     scope.dispose();
     link.onConnectProblem = null;
   }
@@ -141,6 +150,73 @@ async function connect(
     kind: endpoint.transport,
     terminateSession: built.terminateSession,
   });
+}
+
+/**
+ * The handshake deadline, held while the user signs in (OAuth) in the browser: the time a person
+ * takes there is not the server's.
+ */
+class HandshakeDeadline {
+  private timer: NodeJS.Timeout | undefined;
+  private since = 0;
+  private holds = 0;
+  private stopped = false;
+
+  constructor(
+    private left: number,
+    private readonly fire: () => void,
+  ) {}
+
+  start(): void {
+    if (this.stopped) return;
+    this.since = Date.now();
+    this.timer = setTimeout(this.fire, this.left);
+  }
+
+  hold(): void {
+    this.holds += 1;
+    if (this.holds > 1) return;
+    clearTimeout(this.timer);
+    this.left = Math.max(1, this.left - (Date.now() - this.since));
+  }
+
+  release(): void {
+    this.holds -= 1;
+    if (this.holds === 0) this.start();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+}
+
+/** `endpoint` with its OAuth sign-in holding `deadline` while the user is in the browser. */
+function heldDuringSignIn(endpoint: McpEndpoint, deadline: HandshakeDeadline): McpEndpoint {
+  if (endpoint.transport === 'stdio' || endpoint.oauth?.signIn === undefined) return endpoint;
+  const signIn = endpoint.oauth.signIn;
+  return {
+    ...endpoint,
+    oauth: {
+      ...endpoint.oauth,
+      signIn: () => {
+        const session = signIn();
+        if (session === null) return null;
+        return {
+          open: (preferredUrl, signal) => session.open(preferredUrl, signal),
+          close: () => session.close(),
+          authorize: async (authorizationUrl, state, signal) => {
+            deadline.hold();
+            try {
+              return await session.authorize(authorizationUrl, state, signal);
+            } finally {
+              deadline.release();
+            }
+          },
+        };
+      },
+    },
+  };
 }
 
 /** Waits for `promise` at most `ms`, never rejecting. */
