@@ -197,6 +197,8 @@ describe('MCP OAuth through McpServices', () => {
     const fresh = await h.services.session(h.services.get('lab'), signal());
     expect((await fresh.listTools(signal())).map((tool) => tool.name)).toEqual(['whoami']);
     expect(lab.grants).toEqual(['authorization_code', 'refresh_token', 'refresh_token']);
+    // The access token only ever went to the MCP endpoint.
+    expect(lab.bearerElsewhere).toEqual([]);
     expect(h.signIns).toBe(0);
     expect(existsSync(h.markerFile)).toBe(false);
     // The newest tokens are the saved ones.
@@ -216,6 +218,24 @@ describe('MCP OAuth through McpServices', () => {
       (async () => (await h.services.session(service, signal())).listTools(signal()))(),
     ).rejects.toThrow(SIGN_IN_MESSAGE);
     expect(h.signIns).toBe(1);
+    expect(existsSync(h.markerFile)).toBe(false);
+  });
+
+  it('leaves a service with the user’s own Authorization header alone', async () => {
+    h = harness();
+    h.browser = h.markerBrowser;
+    await h.services.add({
+      name: 'lab',
+      url: lab.url,
+      description: 'Says who the token belongs to.',
+      headers: ['Authorization: Bearer the-users-own-token'],
+    });
+    const tested = await h.services.test('lab', signal());
+    expect(tested.ok).toBe(false);
+    expect(tested.message).toContain("HTTP 401); check the service's headers");
+    expect(h.signIns).toBe(0);
+    expect(lab.count('/register')).toBe(0);
+    expect(lab.counts.has('/.well-known/oauth-protected-resource/mcp')).toBe(false);
     expect(existsSync(h.markerFile)).toBe(false);
   });
 

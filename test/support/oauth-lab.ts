@@ -64,6 +64,8 @@ export interface OAuthLab {
   refreshTokens: string[];
   /** Every redirect_uri /authorize sent the browser back to. */
   redirects: string[];
+  /** Paths other than the MCP endpoint that received a Bearer Authorization header. */
+  bearerElsewhere: string[];
   count(path: string): number;
   /** Makes every issued access token expired now. */
   expireAccessTokens(): void;
@@ -97,6 +99,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
   const accessTokens: IssuedToken[] = [];
   const refreshTokens: string[] = [];
   const redirects: string[] = [];
+  const bearerElsewhere: string[] = [];
   let origin = '';
 
   const prmPath = '/.well-known/oauth-protected-resource/mcp';
@@ -254,6 +257,8 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
   const http = createServer((request, response) => {
     const url = new URL(request.url ?? '/', origin);
     counts.set(url.pathname, (counts.get(url.pathname) ?? 0) + 1);
+    if (url.pathname !== '/mcp' && /^Bearer /i.test(request.headers.authorization ?? ''))
+      bearerElsewhere.push(url.pathname);
     const done = (error: unknown) => {
       if (!response.headersSent)
         send(response, 500, { error: 'server_error', error_description: String(error) });
@@ -316,6 +321,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     accessTokens,
     refreshTokens,
     redirects,
+    bearerElsewhere,
     count: (path) => counts.get(path) ?? 0,
     expireAccessTokens() {
       for (const issued of access.values()) issued.expiresAt = 0;
