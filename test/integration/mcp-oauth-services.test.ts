@@ -239,6 +239,35 @@ describe('MCP OAuth through McpServices', () => {
     expect(existsSync(h.markerFile)).toBe(false);
   });
 
+  it('steps up on 403 insufficient_scope for the user, never for a turn', async () => {
+    h = harness();
+    const service = await addService();
+    expect(await h.services.test('lab', signal())).toMatchObject({ ok: true });
+    expect(lab.accessTokens.at(-1)?.scope).toBe('mcp:tools');
+
+    // The server now wants more: a call that is not the user's is refused, no browser.
+    lab.knobs.requiredScope = 'mcp:admin';
+    h.browser = h.markerBrowser;
+    await expect(
+      (async () => (await h.services.session(service, signal())).listTools(signal()))(),
+    ).rejects.toThrow(SIGN_IN_MESSAGE);
+    expect(h.signIns).toBe(1);
+    // No pointless refresh either (a refresh never widens the scope).
+    expect(lab.grants).toEqual(['authorization_code']);
+    expect(existsSync(h.markerFile)).toBe(false);
+
+    // The user's own action signs in again with the scope the server asked for.
+    h.browser = FOLLOWER;
+    const stepped = await h.services.test('lab', signal());
+    expect(stepped).toMatchObject({ ok: true });
+    expect(h.signIns).toBe(2);
+    expect(lab.accessTokens.at(-1)?.scope.split(' ')).toContain('mcp:admin');
+    expect(lab.grants).toEqual(['authorization_code', 'authorization_code']);
+    const session = await h.services.session(service, signal());
+    expect((await session.listTools(signal())).map((tool) => tool.name)).toEqual(['whoami']);
+    expect(existsSync(h.markerFile)).toBe(false);
+  });
+
   it('concurrent refusals share one refresh', async () => {
     h = harness();
     const service = await addService();

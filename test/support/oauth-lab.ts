@@ -32,6 +32,11 @@ export interface OAuthLabKnobs {
   metadata: Record<string, string>;
   /** The scope granted (and advertised). */
   scope: string;
+  /**
+   * A scope the MCP endpoint insists on: a token without it gets 403 insufficient_scope asking
+   * for `scope` plus this one (step-up).
+   */
+  requiredScope: string | null;
 }
 
 export interface OAuthLabOptions extends Partial<OAuthLabKnobs> {
@@ -88,6 +93,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     authorizationServers: options.authorizationServers ?? null,
     metadata: options.metadata ?? {},
     scope: options.scope ?? 'mcp:tools',
+    requiredScope: options.requiredScope ?? null,
   };
   const confidential = new Map(Object.entries(options.clients ?? {}));
   const registered = new Map<string, string[]>();
@@ -232,6 +238,16 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
           'content-type': 'application/json',
         })
         .end(JSON.stringify({ error: 'invalid_token' }));
+      return;
+    }
+    const required = knobs.requiredScope;
+    if (required !== null && !issued.scope.split(' ').includes(required)) {
+      response
+        .writeHead(403, {
+          'www-authenticate': `Bearer error="insufficient_scope", scope="${knobs.scope} ${required}", resource_metadata="${origin}${prmPath}"`,
+          'content-type': 'application/json',
+        })
+        .end(JSON.stringify({ error: 'insufficient_scope' }));
       return;
     }
     if (request.method !== 'POST') {

@@ -81,22 +81,28 @@ export class McpOAuth {
   challenge(response: Response, signal: AbortSignal): Promise<boolean> {
     const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
     if (response.status === 403 && error !== 'insufficient_scope') return Promise.resolve(false);
-    this.pending ??= this.signIn({ resourceMetadataUrl, scope }, signal).finally(() => {
+    const stepUp = response.status === 403;
+    this.pending ??= this.signIn({ resourceMetadataUrl, scope, stepUp }, signal).finally(() => {
       this.pending = null;
     });
     return this.pending;
   }
 
   private async signIn(
-    challenge: { resourceMetadataUrl?: URL; scope?: string },
+    challenge: { resourceMetadataUrl?: URL; scope?: string; stepUp: boolean },
     signal: AbortSignal,
   ): Promise<boolean> {
     const server = this.serverUrl.origin;
     const state = await this.loaded();
     const interactive = this.config.grant === 'authorization_code';
     const session = interactive ? (this.config.signIn?.() ?? null) : null;
-    // Nobody to sign in, nothing to refresh: say so before any request.
-    if (interactive && session === null && state.tokens?.refresh_token === undefined)
+    // Nobody to sign in, nothing to refresh (a refresh never widens the scope): say so before
+    // any request.
+    if (
+      interactive &&
+      session === null &&
+      (challenge.stepUp || state.tokens?.refresh_token === undefined)
+    )
       throw new SignInRequired(server);
     const options = {
       serverUrl: this.serverUrl,
@@ -111,6 +117,9 @@ export class McpOAuth {
         this.provider.redirectUrl = await session.open(state.redirectUrl, signal);
       else if (interactive) this.provider.redirectUrl = state.redirectUrl ?? LOOPBACK_PLACEHOLDER;
       this.provider.session = session;
+      // More scope needs a new grant: the SDK would refresh (same scope, RFC 6749 §6) if it saw
+      // the saved tokens; they stay saved until the new ones arrive.
+      this.provider.hideTokens = challenge.stepUp;
       let result = await auth(this.provider, options);
       if (result === 'REDIRECT') {
         const code = await this.provider.awaitCode(signal, server);
@@ -129,6 +138,7 @@ export class McpOAuth {
       );
     } finally {
       this.provider.session = null;
+      this.provider.hideTokens = false;
       session?.close();
     }
   }
@@ -151,6 +161,8 @@ const LOOPBACK_PLACEHOLDER = 'http://127.0.0.1/callback';
 class ServiceProvider implements OAuthClientProvider {
   redirectUrl: string | undefined;
   session: McpSignIn | null = null;
+  /** A step-up: the saved tokens are not offered (no refresh), a new grant is made. */
+  hideTokens = false;
   /** private_key_jwt: signs a fresh client assertion for each token request. */
   readonly addClientAuthentication: AddClientAuthentication | undefined;
   private verifier = '';
@@ -230,6 +242,7 @@ class ServiceProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
+    if (this.hideTokens) return undefined;
     return (await this.load()).tokens as OAuthTokens | undefined;
   }
 
