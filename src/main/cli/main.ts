@@ -56,7 +56,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       });
     }
     const { openAppContext } = await import('../services/app-context');
-    context = openAppContext({ env: io.env });
+    // Without a terminal (io.ask absent) nobody can open a printed sign-in link by hand.
+    context = openAppContext({ env: io.env, signInLinkSeen: io.ask !== undefined });
     return await runCommand(known, rest, context, io);
   } catch (thrown) {
     const error = nativeModuleError(thrown) ?? thrown;

@@ -14,6 +14,7 @@ import type { ConnectionInfo } from '../adapters/sqlite/sqlite-store';
 import { openStore } from '../adapters/sqlite/sqlite-store';
 import { randomIds, systemClock } from '../adapters/system';
 import { limitOverridesFromEnv } from '../core/orchestrator/budgets';
+import { McpError } from '../core/ports';
 import type { AppStores, IdGenerator, Logger, SecretStore } from '../core/ports';
 import { createSaveMemoryTool } from '../tools/save-memory';
 import { createUseSkillTool } from '../tools/use-skill';
@@ -70,6 +71,11 @@ export function openAppContext(
     secrets?: SecretStore;
     /** Pre-started sandbox containers (the long-running desktop app keeps one warm). */
     warmPool?: number;
+    /**
+     * Whether a person sees an OAuth sign-in link when no browser opens (the app's window, a
+     * terminal). When false, a sign-in whose browser cannot be started fails at once. Default true.
+     */
+    signInLinkSeen?: boolean;
   } = {},
 ): AppContext {
   const env = options.env ?? process.env;
@@ -114,7 +120,14 @@ export function openAppContext(
         timeoutMs: SIGN_IN_TIMEOUT_MS,
         show: async (url) => {
           announce(url);
-          await openBrowser(url.href, env);
+          const opened = await openBrowser(url.href, env);
+          // Nobody to open the link by hand (the CLI in a script or a pipe): say how, now,
+          // rather than wait for a redirect that cannot come.
+          if (!opened && options.signInLinkSeen === false)
+            throw new McpError(
+              'unauthorized',
+              `${service.name} needs you to sign in (OAuth), but no browser could be opened and there is no terminal to show its link: run aivory mcp login in a terminal, or set $BROWSER`,
+            );
         },
       }),
     oauthClientMetadataUrl: () => settings.get('mcp').oauthClientMetadataUrl || undefined,

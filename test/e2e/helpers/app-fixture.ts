@@ -25,21 +25,27 @@ export interface AppFixture {
 /** Starts the parts in `beforeAll`, stops them in `afterAll`; the result reads them in a test. */
 export function useAppFixture(
   script: Script,
-  options: { configured?: boolean; llm?: ScriptedLlmServerOptions } = {},
+  options: {
+    configured?: boolean;
+    llm?: ScriptedLlmServerOptions;
+    /** More environment for `aivory serve` (e.g. `BROWSER`). */
+    env?: Record<string, string>;
+  } = {},
 ): () => AppFixture {
   let parts: Partial<AppFixture> = {};
   beforeAll(async () => {
     const llm = await startScriptedLlmServer(script, options.llm ?? {});
     parts = { llm };
-    parts.serve = await startServe(
-      options.configured === false
+    parts.serve = await startServe({
+      ...(options.configured === false
         ? {}
         : {
             AIVORY_BASE_URL: llm.baseUrl,
             AIVORY_MODEL: 'scripted-model',
             AIVORY_TOOL_MODE: 'prompt',
-          },
-    );
+          }),
+      ...options.env,
+    });
     parts.browser = await openBrowser();
   }, 60_000);
   afterAll(async () => {

@@ -26,6 +26,7 @@ import type {
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { fetch as undiciFetch } from 'undici';
 import { McpError, McpSignInRequired } from '../../core/ports';
 import type {
@@ -34,7 +35,7 @@ import type {
   McpOAuthState,
   McpSignIn,
 } from '../../core/ports';
-import { oneLine } from './mcp-errors';
+import { ADDRESS_BLOCKED, errorCode, networkFailure, oneLine } from './mcp-errors';
 import { pinnedAgent } from './mcp-fetch';
 
 /** Longest wait for one discovery / registration / token answer. */
@@ -401,12 +402,31 @@ export function createAuthFetch(config: McpOAuthEndpoint): FetchLike {
       ...(init?.signal ? [init.signal] : []),
       AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),
     ]);
-    const response = (await undiciFetch(url, {
-      ...(init as Parameters<typeof undiciFetch>[1]),
-      redirect: 'manual',
-      signal,
-      dispatcher: agent,
-    })) as unknown as Response;
+    // Node connects to an address literal without a lookup, so the pinned agent never checks
+    // one: a typed address is checked here.
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) !== 0) {
+      await config.resolveAddresses(literal, signal).catch((error: unknown) => {
+        throw new McpError(
+          'other',
+          `blocked: ${oneLine(error instanceof Error ? error.message : String(error), 300)}`,
+        );
+      });
+    }
+    let response: Response;
+    try {
+      response = (await undiciFetch(url, {
+        ...(init as Parameters<typeof undiciFetch>[1]),
+        redirect: 'manual',
+        signal,
+        dispatcher: agent,
+      })) as unknown as Response;
+    } catch (error) {
+      // A host the address rules refused ends the sign-in naming it: left a TypeError ("fetch
+      // failed"), the SDK takes it for a missing document and goes on with its fallbacks.
+      if (errorCode(error) === ADDRESS_BLOCKED) throw networkFailure(error, url.origin) ?? error;
+      throw error;
+    }
     const body = await boundedText(response, url.origin);
     return new Response(NULL_BODY.has(response.status) ? null : body, {
       status: response.status,

@@ -316,13 +316,26 @@ export class McpServices {
    */
   async asUser<T>(idOrName: string, signal: AbortSignal, action: () => Promise<T>): Promise<T> {
     const service = this.get(idOrName);
+    let challenge;
     try {
       return await action();
     } catch (error) {
       if (!(error instanceof McpSignInRequired) || this.dependencies.signIn === undefined)
         throw error;
-      await this.connections.signIn(service, error.challenge, signal);
-      return action();
+      challenge = error.challenge;
+    }
+    // The sign-in's own failures (denied, timed out, no browser) and a second refusal are the
+    // user's to read: one line, not "an internal error".
+    try {
+      await this.connections.signIn(service, challenge, signal);
+      return await action();
+    } catch (error) {
+      if (!(error instanceof McpError)) throw error;
+      throw new AivoryError(
+        error.kind === 'canceled' ? 'canceled' : 'auth',
+        `"${service.name}": ${error.message}`,
+        { cause: error },
+      );
     }
   }
 
