@@ -4,8 +4,9 @@
  * once, allow for this conversation, always allow, deny.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
+
 import { useT } from '../../i18n/use-t';
+import { useRequestQueue } from '../../components/use-request-queue';
 import { useApp } from '../../state/store';
 import type { ApprovalRequestView } from './approval-queue';
 import { argumentNotes, argumentsText, enqueue, LONG_BLANK_RUN, settle } from './approval-queue';
@@ -15,24 +16,22 @@ const ANSWERS: readonly Answer[] = ['once', 'conversation', 'always', 'deny'];
 /** A fetch in a tainted turn is allowed one at a time: nothing to remember. */
 const FETCH_ANSWERS: readonly Answer[] = ['once', 'deny'];
 
+function settleEvent(
+  queue: ApprovalRequestView[],
+  { approvalId }: { approvalId: string },
+): ApprovalRequestView[] {
+  return settle(queue, approvalId);
+}
+
 /** Follows `approval.request` / `approval.settled` and shows the oldest waiting request. */
 export function ApprovalPrompt(): ReactNode {
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const [queue, setQueue] = useState<ApprovalRequestView[]>([]);
-  useEffect(() => {
-    if (!bridge) return;
-    const stopRequests = bridge.onEvent('approval.request', (request) =>
-      setQueue((current) => enqueue(current, request)),
-    );
-    const stopSettled = bridge.onEvent('approval.settled', ({ approvalId }) =>
-      setQueue((current) => settle(current, approvalId)),
-    );
-    return () => {
-      stopRequests();
-      stopSettled();
-    };
-  }, [bridge]);
+  const [queue, setQueue] = useRequestQueue<
+    ApprovalRequestView,
+    'approval.request',
+    'approval.settled'
+  >('approval.request', 'approval.settled', enqueue, settleEvent);
   const current = queue[0];
   if (!current || !bridge) return null;
   const answer = async (choice: Answer): Promise<void> => {

@@ -6,7 +6,7 @@
  * (opened in the system browser only on that click) / Decline. The values go to the server only.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type {
   McpElicitationAnswer,
   McpElicitationField,
@@ -14,6 +14,7 @@ import type {
 } from '../../../shared/mcp-elicitation';
 import type { MessageKey, Translate } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
+import { useRequestQueue } from '../../components/use-request-queue';
 import { useApp } from '../../state/store';
 import type { Draft, DraftValue, ElicitationRequestView } from './elicitation-form';
 import {
@@ -24,24 +25,22 @@ import {
   urlOrigin,
 } from './elicitation-form';
 
+function settledElicitation(
+  queue: ElicitationRequestView[],
+  { elicitationId }: { elicitationId: string },
+): ElicitationRequestView[] {
+  return settleElicitation(queue, elicitationId);
+}
+
 /** Follows `elicitation.request` / `elicitation.settled` and shows the oldest waiting request. */
 export function ElicitationPrompt(): ReactNode {
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const [queue, setQueue] = useState<ElicitationRequestView[]>([]);
-  useEffect(() => {
-    if (!bridge) return;
-    const stopRequests = bridge.onEvent('elicitation.request', (request) =>
-      setQueue((current) => enqueueElicitation(current, request)),
-    );
-    const stopSettled = bridge.onEvent('elicitation.settled', ({ elicitationId }) =>
-      setQueue((current) => settleElicitation(current, elicitationId)),
-    );
-    return () => {
-      stopRequests();
-      stopSettled();
-    };
-  }, [bridge]);
+  const [queue, setQueue] = useRequestQueue<
+    ElicitationRequestView,
+    'elicitation.request',
+    'elicitation.settled'
+  >('elicitation.request', 'elicitation.settled', enqueueElicitation, settledElicitation);
   const current = queue[0];
   if (!current || !bridge) return null;
   const answer = async (reply: McpElicitationAnswer): Promise<void> => {
