@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { AivoryError } from '../../shared/errors';
 import type { McpApprovalPolicy, McpService, McpToolChange } from '../../shared/mcp';
+import type { McpSampler } from '../core/ports';
 import type { AppContext } from '../services/app-context';
 import { describeChange } from '../services/mcp/mcp-diff';
 import type { McpServiceInput } from '../services/mcp/mcp-service-input';
@@ -17,6 +18,8 @@ import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliElicitor } from './cli-elicitor';
+import { cliSamplingAsk } from './cli-sampler';
+import { modelOverridesFromEnv, resolveTurnModel } from '../services/model-resolution';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -53,6 +56,7 @@ const MCP_OPTIONS = {
   'keep-headers': { type: 'boolean', default: false },
   approve: { type: 'string' },
   elicit: { type: 'string' },
+  sampling: { type: 'string' },
   json: { type: 'boolean', default: false },
   'client-id': { type: 'string' },
   'client-secret': { type: 'string' },
@@ -223,11 +227,42 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
         io,
         required(name),
         rest,
-        { approve: values.approve, elicit: values.elicit },
+        { approve: values.approve, elicit: values.elicit, sampling: values.sampling },
         signal,
       );
     default:
       throw usageError(USAGE);
+  }
+}
+
+/**
+ * A server's sampling during `mcp call`: there is no conversation, so the default model answers
+ * (as `aivory chat` would pick it); without a model every request is refused, with a notice.
+ */
+async function callSampler(
+  context: AppContext,
+  io: CliIo,
+  flag: string | undefined,
+): Promise<McpSampler> {
+  const ask = cliSamplingAsk(flag, io);
+  if (ask === undefined)
+    return () => Promise.resolve({ action: 'decline', reason: 'sampling is off for this run' });
+  try {
+    const model = await resolveTurnModel(
+      undefined,
+      modelOverridesFromEnv(io.env),
+      context.stores.settings.listModels(),
+      context.secrets,
+    );
+    return context.chat.sampler(model, ask);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return (request) => {
+      io.stderr(
+        `\nMCP server "${request.service}" asked your model for a reply; denied: no model to answer (${why}).\n`,
+      );
+      return Promise.resolve({ action: 'decline', reason: 'no model is configured' });
+    };
   }
 }
 
@@ -243,7 +278,11 @@ async function callTool(
   io: CliIo,
   serviceName: string,
   rest: string[],
-  flags: { approve: string | undefined; elicit: string | undefined },
+  flags: {
+    approve: string | undefined;
+    elicit: string | undefined;
+    sampling: string | undefined;
+  },
   signal: AbortSignal,
 ): Promise<number> {
   const [toolName, json = '{}'] = rest;
@@ -258,6 +297,7 @@ async function callTool(
     throw new AivoryError('invalid-input', 'The tool arguments must be a JSON object.');
   const service = context.mcp.get(serviceName);
   const elicit = cliElicitor(flags.elicit, io);
+  const sample = await callSampler(context, io, flags.sampling);
   if (flags.approve !== undefined)
     io.stderr('Notice: mcp call asks no approval (running it is yours); --approve is ignored.\n');
   const dependencies = {
@@ -279,6 +319,7 @@ async function callTool(
     signal,
     logger: context.logger,
     elicit,
+    sample,
     onProgress: (report) => {
       if (!Number.isFinite(report.progress)) return;
       const message = cleanProgressMessage(report.message);
