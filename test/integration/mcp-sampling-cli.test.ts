@@ -43,7 +43,10 @@ describe('aivory mcp call / chat and a server that asks for sampling', () => {
   const replies: string[] = [];
   beforeAll(async () => {
     server = await startEverythingServer('streamableHttp');
-    llm = await startScriptedLlmServer(() => ({ content: replies.shift() ?? 'unexpected' }));
+    llm = await startScriptedLlmServer(() => ({
+      content: replies.shift() ?? 'unexpected',
+      usage: { prompt_tokens: 1000, completion_tokens: 10, total_tokens: 1010 },
+    }));
     env = cliEnv(makeDataDir());
     const add = ['mcp', 'add', '--name', 'everything', '--url', server.url];
     expect((await runCli([...add, '--description', 'Test utilities.'], env)).code).toBe(0);
@@ -131,11 +134,18 @@ describe('aivory mcp call / chat and a server that asks for sampling', () => {
       'everything',
       '--sampling',
       'allow',
+      '--json',
       'Ask the server',
     ];
     const result = await runCli(chat, env);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('The server heard: teal.');
+    // The sampling's tokens are the turn's too: two rounds and one sampling request.
+    const end = result.stdout
+      .split('\n')
+      .filter((line) => line.includes('"turn-end"'))
+      .map((line) => JSON.parse(line) as { usage?: unknown })[0];
+    expect(end?.usage).toEqual({ inputTokens: 3000, outputTokens: 30 });
     const [round1, sampling, round2] = llm.requests.slice(start);
     expect(round1?.body.model).toBe('chat-model');
     expect(sampling?.body.model).toBe('chat-model');
