@@ -110,6 +110,14 @@ describe('aivory mcp call / chat and a server that asks for sampling', () => {
     // --sampling deny still refuses an always-allowed server.
     const denied = await runCli([...call, '--sampling', 'deny'], modelEnv);
     expect(denied.stdout + denied.stderr).toContain('User rejected sampling request');
+    // Revoked with the settings command: the next call asks again.
+    const cleared = await runCli(['settings', 'set', 'mcp.samplingAlwaysAllow', '[]'], env);
+    expect(cleared.code).toBe(0);
+    replies.push('third');
+    const third = fakeTerminal(modelEnv, ['y']);
+    await runCliInProcess(call, third.io);
+    expect(third.questions).toHaveLength(1);
+    expect(third.stdout()).toContain('third');
   }, 60_000);
 
   it("aivory chat: the model's call samples the conversation's model; the turn reads the tool result", async () => {
