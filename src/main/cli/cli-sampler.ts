@@ -7,7 +7,9 @@
  * `deny`; `allow` answers every request without asking (the user's explicit choice for this run).
  * `deny` refuses even a server that is always allowed.
  */
-import type { McpSamplingPrompt } from '../core/ports';
+import type { McpSampler, McpSamplingPrompt } from '../core/ports';
+import type { AppContext } from '../services/app-context';
+import { modelOverridesFromEnv, resolveTurnModel } from '../services/model-resolution';
 import type { McpSamplingAsk } from '../services/turn-sampling';
 import { usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -78,4 +80,35 @@ function indent(text: string): string {
     .split('\n')
     .map((line) => `    ${line}`)
     .join('\n');
+}
+
+/**
+ * A server's sampling during `mcp call`: there is no conversation, so the default model answers
+ * (as `aivory chat` would pick it); without a model every request is refused, with a notice.
+ */
+export async function mcpCallSampler(
+  context: AppContext,
+  io: CliIo,
+  flag: string | undefined,
+): Promise<McpSampler> {
+  const ask = cliSamplingAsk(flag, io);
+  if (ask === undefined)
+    return () => Promise.resolve({ action: 'decline', reason: 'sampling is off for this run' });
+  try {
+    const model = await resolveTurnModel(
+      undefined,
+      modelOverridesFromEnv(io.env),
+      context.stores.settings.listModels(),
+      context.secrets,
+    );
+    return context.chat.sampler(model, ask);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return (request) => {
+      io.stderr(
+        `\nMCP server "${request.service}" asked your model for a reply; denied: no model to answer (${why}).\n`,
+      );
+      return Promise.resolve({ action: 'decline', reason: 'no model is configured' });
+    };
+  }
 }

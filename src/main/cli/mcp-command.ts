@@ -5,7 +5,6 @@
 import { parseArgs } from 'node:util';
 import { AivoryError } from '../../shared/errors';
 import type { McpApprovalPolicy, McpService, McpToolChange } from '../../shared/mcp';
-import type { McpSampler } from '../core/ports';
 import type { AppContext } from '../services/app-context';
 import { describeChange } from '../services/mcp/mcp-diff';
 import type { McpServiceInput } from '../services/mcp/mcp-service-input';
@@ -18,8 +17,7 @@ import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliElicitor } from './cli-elicitor';
-import { cliSamplingAsk } from './cli-sampler';
-import { modelOverridesFromEnv, resolveTurnModel } from '../services/model-resolution';
+import { mcpCallSampler } from './cli-sampler';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -235,37 +233,6 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
   }
 }
 
-/**
- * A server's sampling during `mcp call`: there is no conversation, so the default model answers
- * (as `aivory chat` would pick it); without a model every request is refused, with a notice.
- */
-async function callSampler(
-  context: AppContext,
-  io: CliIo,
-  flag: string | undefined,
-): Promise<McpSampler> {
-  const ask = cliSamplingAsk(flag, io);
-  if (ask === undefined)
-    return () => Promise.resolve({ action: 'decline', reason: 'sampling is off for this run' });
-  try {
-    const model = await resolveTurnModel(
-      undefined,
-      modelOverridesFromEnv(io.env),
-      context.stores.settings.listModels(),
-      context.secrets,
-    );
-    return context.chat.sampler(model, ask);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return (request) => {
-      io.stderr(
-        `\nMCP server "${request.service}" asked your model for a reply; denied: no model to answer (${why}).\n`,
-      );
-      return Promise.resolve({ action: 'decline', reason: 'no model is configured' });
-    };
-  }
-}
-
 /** Tools named in "has no tool named" (the rest are counted). */
 const LISTED_TOOLS = 20;
 
@@ -297,7 +264,7 @@ async function callTool(
     throw new AivoryError('invalid-input', 'The tool arguments must be a JSON object.');
   const service = context.mcp.get(serviceName);
   const elicit = cliElicitor(flags.elicit, io);
-  const sample = await callSampler(context, io, flags.sampling);
+  const sample = await mcpCallSampler(context, io, flags.sampling);
   if (flags.approve !== undefined)
     io.stderr('Notice: mcp call asks no approval (running it is yours); --approve is ignored.\n');
   const dependencies = {
