@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { ApprovalPrompt } from './features/approval/approval-prompt';
 import { ElicitationPrompt } from './features/elicitation/elicitation-prompt';
+import { SamplingPrompt } from './features/sampling/sampling-prompt';
 import { ChatView } from './features/chat/chat-view';
 import { McpStaleBanner } from './features/mcp/mcp-stale-banner';
 import { ConversationList } from './features/conversations/conversation-list';
@@ -48,6 +49,7 @@ export function App(): ReactNode {
       {settingsOpen && <SettingsPanel />}
       <ApprovalPrompt />
       <ElicitationPrompt />
+      <SamplingPrompt />
       <KeyboardShortcuts />
     </div>
   );

@@ -37,6 +37,7 @@ import { modelDefaultsSchema } from './ipc/conversation-settings-schema';
 import { attachmentsSchema, chatExtrasMethods } from './ipc/chat-extras-methods';
 import { approvalEvents, approvalMethods } from './ipc/approval-methods';
 import { elicitationEvents, elicitationMethods } from './ipc/elicitation-methods';
+import { samplingEvents, samplingMethods } from './ipc/sampling-methods';
 import { libraryEditMethods } from './ipc/library-methods';
 import { mcpEvents, mcpMethods } from './ipc/mcp-methods';
 import { mcpRootsMethods } from './ipc/mcp-roots-methods';
@@ -310,6 +311,7 @@ export const invokeContract = {
   ...conversationSettingsMethods,
   ...approvalMethods,
   ...elicitationMethods,
+  ...samplingMethods,
   ...settingsPageMethods,
   ...libraryEditMethods,
 } satisfies Record<string, MethodSchema>;
@@ -321,6 +323,7 @@ export const eventContract = {
   ...mcpEvents,
   ...approvalEvents,
   ...elicitationEvents,
+  ...samplingEvents,
 } satisfies Record<string, z.ZodType>;
 
 /** A method name of the contract. */

@@ -16,6 +16,7 @@ import { EXIT_CANCELED, EXIT_OK, exitCodeFor, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { cliApprover } from './cli-approver';
 import { cliElicitor } from './cli-elicitor';
+import { cliSamplingAsk } from './cli-sampler';
 import { readInputFile } from './input-files';
 import {
   eventJson,
@@ -44,6 +45,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       mcp: { type: 'string' },
       approve: { type: 'string' },
       elicit: { type: 'string' },
+      sampling: { type: 'string' },
       json: { type: 'boolean', default: false },
       'show-reasoning': { type: 'boolean', default: false },
     },
@@ -85,6 +87,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   for (const name of mcpServices ?? []) context.mcp.get(name);
   const approve = cliApprover(values.approve, io);
   const elicit = cliElicitor(values.elicit, io);
+  const sample = cliSamplingAsk(values.sampling, io);
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort();
   io.onInterrupt(onInterrupt);
@@ -104,6 +107,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
         ...(mcpServices ? { mcpServices } : {}),
         ...(approve ? { approve } : {}),
         elicit,
+        ...(sample ? { sample } : {}),
       },
       controller.signal,
     );

@@ -55,6 +55,7 @@ Usage:
   aivory mcp approval N TOOL ask|allow|allow-even-after-web|deny|default
   aivory mcp call N TOOL JSON          Call a tool yourself: no approval prompt (your call is the approval); a tool set to deny refuses
                                        [--elicit ask|decline|accept-defaults] answers the server's questions (see chat options)
+                                       [--sampling ask|deny|allow] the server asks your default model for a reply (see chat options)
   aivory mcp prompts N | prompt N NAME [key=value]… | resources N | resource N URI
   aivory mcp roots N [--add DIR [--name NAME] | --remove DIR]
                                        Folders shared with the server (MCP roots; none by default)
@@ -90,6 +91,11 @@ chat options:
                           ask field by field on a terminal (empty = the default; "decline"/"cancel" ends it;
                           a page opens only after y), decline, or send every field's default (declined when a
                           required field has none; a page is declined). Default: ask on a terminal, decline otherwise
+  --sampling ask|deny|allow
+                          When an MCP server asks your model for a reply during a call (MCP sampling): ask
+                          (shows the server, its system prompt, its messages and the model; y once, a always
+                          for this server, N deny), deny every request, or allow each without asking (never
+                          with tools; the reply goes to the server only). Default: ask on a terminal, deny otherwise
   --json                  Print one JSON event per line (the TurnEvent union, "type" first)
   --show-reasoning        Print the model's reasoning (dimmed, on stderr)
   After the answer, the tokens the provider counted (dimmed, on stderr): "1,234 tokens in · 56 out".

@@ -18,6 +18,7 @@ import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliElicitor } from './cli-elicitor';
+import { mcpCallSampler } from './cli-sampler';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -54,6 +55,7 @@ const MCP_OPTIONS = {
   'keep-headers': { type: 'boolean', default: false },
   approve: { type: 'string' },
   elicit: { type: 'string' },
+  sampling: { type: 'string' },
   json: { type: 'boolean', default: false },
   'client-id': { type: 'string' },
   'client-secret': { type: 'string' },
@@ -243,7 +245,7 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
         io,
         required(name),
         rest,
-        { approve: values.approve, elicit: values.elicit },
+        { approve: values.approve, elicit: values.elicit, sampling: values.sampling },
         signal,
       );
     default:
@@ -277,7 +279,11 @@ async function callTool(
   io: CliIo,
   serviceName: string,
   rest: string[],
-  flags: { approve: string | undefined; elicit: string | undefined },
+  flags: {
+    approve: string | undefined;
+    elicit: string | undefined;
+    sampling: string | undefined;
+  },
   signal: AbortSignal,
 ): Promise<number> {
   const [toolName, json = '{}'] = rest;
@@ -292,6 +298,7 @@ async function callTool(
     throw new AivoryError('invalid-input', 'The tool arguments must be a JSON object.');
   const service = context.mcp.get(serviceName);
   const elicit = cliElicitor(flags.elicit, io);
+  const sample = await mcpCallSampler(context, io, flags.sampling);
   if (flags.approve !== undefined)
     io.stderr('Notice: mcp call asks no approval (running it is yours); --approve is ignored.\n');
   const dependencies = {
@@ -311,6 +318,7 @@ async function callTool(
     signal,
     logger: context.logger,
     elicit,
+    sample,
     onProgress: (report) => {
       if (!Number.isFinite(report.progress)) return;
       const message = cleanProgressMessage(report.message);

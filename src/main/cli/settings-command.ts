@@ -46,12 +46,12 @@ export async function settingsCommand(
 }
 
 /**
- * Numbers, booleans, null and objects (`{"files":"debug"}`) as JSON; anything else as the
- * literal string.
+ * Numbers, booleans, null, objects (`{"files":"debug"}`) and arrays (`[]`) as JSON; anything
+ * else as the literal string.
  */
 function parseValue(text: string): unknown {
   if (/^(-?\d+(\.\d+)?|true|false|null)$/.test(text)) return JSON.parse(text) as unknown;
-  if (/^\s*\{/.test(text)) {
+  if (/^\s*[{[]/.test(text)) {
     try {
       return JSON.parse(text) as unknown;
     } catch {

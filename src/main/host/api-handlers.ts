@@ -6,6 +6,7 @@
 import type { AppContext } from '../services/app-context';
 import { ApprovalBroker } from './approval-broker';
 import { ElicitationBroker } from './elicitation-broker';
+import { SamplingBroker } from './sampling-broker';
 import type { ApiHandlers, Dispatch } from './dispatcher';
 import { createDispatcher } from './dispatcher';
 import { EventHub } from './event-hub';
@@ -22,6 +23,7 @@ import { createModelHandlers } from './handlers/model-handlers';
 import { createSettingsHandlers } from './handlers/settings-handlers';
 import { createApprovalHandlers } from './handlers/approval-handlers';
 import { createElicitationHandlers } from './handlers/elicitation-handlers';
+import { createSamplingHandlers } from './handlers/sampling-handlers';
 import { createLibraryEditHandlers } from './handlers/library-edit-handlers';
 import { createMcpHandlers } from './handlers/mcp-handlers';
 import { createMcpRootsHandlers } from './handlers/mcp-roots-handlers';
@@ -48,6 +50,7 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
     ...createMcpRootsHandlers(context),
     ...createApprovalHandlers(context),
     ...createElicitationHandlers(context),
+    ...createSamplingHandlers(context),
     ...createSettingsPageHandlers(context),
     ...createSecretsHandlers(context),
     ...createLibraryEditHandlers(context),
@@ -62,6 +65,8 @@ export interface ApiHost {
   approvals: ApprovalBroker;
   /** MCP servers' questions waiting for a window's answer. */
   elicitations: ElicitationBroker;
+  /** MCP servers' sampling requests waiting for a window's approval. */
+  samplings: SamplingBroker;
 }
 
 /** The sender policy and start-up environment of one host. */
@@ -80,6 +85,7 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
   const events = new EventHub(app.logger);
   const approvals = new ApprovalBroker({ events, ids: app.ids });
   const elicitations = new ElicitationBroker({ events, ids: app.ids });
+  const samplings = new SamplingBroker({ events, ids: app.ids });
   app.mcp.onStale((serviceId) => {
     const name = app.stores.mcp.getService(serviceId)?.name ?? serviceId;
     events.publish('mcp.stale', { serviceId, name });
@@ -97,6 +103,7 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
     events,
     approvals,
     elicitations,
+    samplings,
     version: APP_VERSION,
     discoveryCandidates: options.discoveryCandidates ?? DEFAULT_DISCOVERY_CANDIDATES,
     ...(options.desktop ? { desktop: options.desktop } : {}),
@@ -107,5 +114,6 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
     events,
     approvals,
     elicitations,
+    samplings,
   };
 }

@@ -6,6 +6,7 @@ import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
 import type { AppContext } from '../services/app-context';
 import type { ApprovalBroker } from './approval-broker';
 import type { ElicitationBroker } from './elicitation-broker';
+import type { SamplingBroker } from './sampling-broker';
 import type { EventHub } from './event-hub';
 import type { DesktopShell } from './handlers/files-handlers';
 
@@ -47,6 +48,8 @@ export interface HostContext {
   approvals: ApprovalBroker;
   /** MCP servers' questions waiting for the user (chat.send's elicitor). */
   elicitations: ElicitationBroker;
+  /** MCP servers' sampling requests waiting for the user's approval (chat.send's). */
+  samplings: SamplingBroker;
   /** The desktop shell's file opener (Electron); absent in the browser host. */
   desktop?: DesktopShell;
   /** How saved keys are protected (the Electron shell's safeStorage verdict); absent: the file. */

@@ -174,6 +174,14 @@ export function openAppContext(
     limitOverrides: limitOverridesFromEnv(env),
     attachments: new FileArtifactSink(join(dataDir, 'uploads')),
     prompts: stores.library,
+    samplingAlwaysAllow: {
+      has: (serviceId) => settings.get('mcp').samplingAlwaysAllow.includes(serviceId),
+      add: (serviceId) => {
+        const list = settings.get('mcp').samplingAlwaysAllow;
+        if (!list.includes(serviceId))
+          settings.update('mcp', { samplingAlwaysAllow: [...list, serviceId] });
+      },
+    },
   });
   return {
     dataDir,

@@ -16,7 +16,7 @@ import type {
 } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import { messageText } from '../../shared/message-parts';
-import type { StopReason, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
+import type { StopReason, TokenUsage, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
 import type { LimitOverrides } from '../core/orchestrator/budgets';
 import { resolveTurnLimits } from '../core/orchestrator/budgets';
 import { runTurn } from '../core/orchestrator/run-turn';
@@ -29,6 +29,7 @@ import type {
   LlmClient,
   Logger,
   McpElicitor,
+  McpSampler,
   MemoryStore,
   PromptTemplateStore,
   SettingsStore,
@@ -53,6 +54,8 @@ import { skillsPromptSection } from './skills-prompt-section';
 import { buildSystemPrompt } from './system-prompt';
 import { TurnProgress } from './turn-progress';
 import { withElicitor } from './turn-elicitation';
+import type { McpSamplingAsk, SamplingAlwaysAllow } from './turn-sampling';
+import { createSampler, withSampler } from './turn-sampling';
 
 export type { TurnMcpTools } from './tool-catalog';
 
@@ -100,6 +103,11 @@ export interface TurnRequest {
   approve?: Approver;
   /** Answers an MCP server's elicitation during the turn's calls; absent: declined. */
   elicit?: McpElicitor;
+  /**
+   * Asks the user whether an MCP server may have the turn's model answer it during a call
+   * (`turn-sampling.ts`); absent: every sampling request is refused.
+   */
+  sample?: McpSamplingAsk;
   /** The turn's id, chosen by the caller (the desktop needs it before the turn starts). */
   turnId?: string;
   /**
@@ -142,6 +150,8 @@ export interface ChatServiceDependencies {
   attachments: ArtifactSink;
   /** The saved prompts a conversation's settings may name as its instructions. */
   prompts?: Pick<PromptTemplateStore, 'getPromptTemplate'>;
+  /** The services whose sampling requests need no approval (`mcp.samplingAlwaysAllow`). */
+  samplingAlwaysAllow?: SamplingAlwaysAllow;
 }
 
 /** Conversation titles are the first words of the first message, cut to this length. */
@@ -324,7 +334,29 @@ export class ChatService {
         ...(omittedMessages > 0 ? { omittedMessages } : {}),
       };
       const progress = new TurnProgress(turnId, clock);
-      const llm = withSampling(this.dependencies.createLlmClient(request.model), settings.sampling);
+      const client = this.dependencies.createLlmClient(request.model);
+      const llm = withSampling(client, settings.sampling);
+      // An MCP server's sampling: the same client, without the conversation's parameters (the
+      // server's own apply); its tokens join the turn's usage, its budget stops it.
+      let samplingUsage: TokenUsage | null = null;
+      const sample =
+        request.sample &&
+        createSampler({
+          llm: client,
+          model: request.model.model,
+          ask: request.sample,
+          alwaysAllow: this.dependencies.samplingAlwaysAllow,
+          refusal: () =>
+            budget !== null &&
+            budget.total.limit !== null &&
+            budget.total.used >= budget.total.limit
+              ? "the turn's tool-call budget is spent"
+              : null,
+          onUsage: (usage) => {
+            samplingUsage = addUsage(samplingUsage, usage);
+          },
+          logger,
+        });
       const events = runTurn(
         { llm, clock, ids, logger },
         {
@@ -334,14 +366,20 @@ export class ChatService {
           model: request.model.model,
           toolMode: request.model.toolMode,
           messages,
-          tools: tools.map((tool) => progress.wrap(withElicitor(tool, request.elicit))),
+          tools: tools.map((tool) =>
+            progress.wrap(withSampler(withElicitor(tool, request.elicit), sample)),
+          ),
           limits: resolveTurnLimits(request.mode, this.dependencies.limitOverrides),
           initialTaint,
           ...(request.model.vision === true ? { vision: true } : {}),
         },
         signal,
       );
-      for await (const event of progress.merge(events)) {
+      for await (const merged of progress.merge(events)) {
+        const event: TurnEvent =
+          merged.type === 'turn-end' && samplingUsage !== null
+            ? { ...merged, usage: addUsage(merged.usage ?? null, samplingUsage) }
+            : merged;
         // Progress is live only: never part of the stored message.
         if (event.type !== 'tool-progress') writer.apply(event);
         if (event.type === 'budget-update') {
@@ -397,6 +435,20 @@ export class ChatService {
   }
 
   /**
+   * A sampler outside a turn (`aivory mcp call`): `model` answers after `ask` approves (or the
+   * service is always allowed); at most MAX_SAMPLING_PER_TURN requests.
+   */
+  sampler(model: ResolvedModel, ask: McpSamplingAsk | undefined): McpSampler {
+    return createSampler({
+      llm: this.dependencies.createLlmClient(model),
+      model: model.model,
+      ask,
+      alwaysAllow: this.dependencies.samplingAlwaysAllow,
+      logger: this.dependencies.logger,
+    });
+  }
+
+  /**
    * Starts a turn in the background for the desktop app: events go to `emit` (subscribe before
    * calling), `cancelTurn(turnId)` aborts it. Resolves once the turn has ended.
    */
@@ -428,6 +480,14 @@ export class ChatService {
     controller.abort();
     return true;
   }
+}
+
+/** Two token counts added (either may be absent). */
+function addUsage(a: TokenUsage | null, b: TokenUsage): TokenUsage {
+  return {
+    inputTokens: (a?.inputTokens ?? 0) + b.inputTokens,
+    outputTokens: (a?.outputTokens ?? 0) + b.outputTokens,
+  };
 }
 
 /** The client with the turn's sampling parameters added to every request (absent: not sent). */

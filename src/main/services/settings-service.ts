@@ -55,6 +55,8 @@ const mcpSettings = z.object({
   logLevel: z.enum(MCP_LOG_LEVELS).default('warning'),
   /** The same per service (by name), over `logLevel`. */
   serviceLogLevels: z.record(z.string(), z.enum(MCP_LOG_LEVELS)).default({}),
+  /** Services (ids) whose sampling requests run without asking ("Always for this server"). */
+  samplingAlwaysAllow: z.array(z.string().max(200)).max(1000).default([]),
   /**
    * OAuth: an https URL where the user publishes Aivory's Client ID Metadata Document; servers
    * that accept such documents then need no registration. Empty: dynamic registration.

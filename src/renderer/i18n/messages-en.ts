@@ -3,6 +3,7 @@ import { KEYCHAIN_EN } from './messages-keychain-en';
 import { LIGHTBOX_EN } from './messages-lightbox-en';
 import { LOOK_EN } from './messages-look-en';
 import { ELICITATION_EN } from './messages-elicitation-en';
+import { SAMPLING_EN } from './messages-sampling-en';
 import { MCP_EN } from './messages-mcp-en';
 import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
@@ -22,6 +23,7 @@ export const EN_MESSAGES = {
   ...LIGHTBOX_EN,
   ...LOOK_EN,
   ...ELICITATION_EN,
+  ...SAMPLING_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

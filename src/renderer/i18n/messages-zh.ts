@@ -4,6 +4,7 @@ import { KEYCHAIN_ZH } from './messages-keychain-zh';
 import { LIGHTBOX_ZH } from './messages-lightbox-zh';
 import { LOOK_ZH } from './messages-look-zh';
 import { ELICITATION_ZH } from './messages-elicitation-zh';
+import { SAMPLING_ZH } from './messages-sampling-zh';
 import { MCP_ZH } from './messages-mcp-zh';
 import { MODELS_ZH } from './messages-models-zh';
 import { SETTINGS_ZH } from './messages-settings-zh';
@@ -23,6 +24,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...LIGHTBOX_ZH,
   ...LOOK_ZH,
   ...ELICITATION_ZH,
+  ...SAMPLING_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
   'app.offline': '未连接到 Aivory，正在重连…（若持续如此，请重新打开 aivory serve 打印的网址）',

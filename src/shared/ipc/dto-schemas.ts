@@ -274,6 +274,7 @@ export const settingsViewSchema = z.object({
     allowLocalCommands: z.boolean(),
     logLevel: z.enum(MCP_LOG_LEVELS),
     serviceLogLevels: z.record(z.string(), z.enum(MCP_LOG_LEVELS)),
+    samplingAlwaysAllow: z.array(z.string()),
     oauthClientMetadataUrl: z.string(),
   }),
   ui: z.object({

@@ -33,6 +33,7 @@ import { McpLink } from './mcp-link';
 import { forwardServerLog, setServerLogLevel } from './mcp-logging';
 import { interactiveSignIn } from './mcp-oauth';
 import { answerRoots, rootsCapability } from './mcp-roots';
+import { offerSampling, samplingCapability } from './mcp-sampling';
 import { McpClientSession } from './mcp-session';
 import { buildTransport, parseServiceUrl } from './mcp-transports';
 
@@ -92,6 +93,7 @@ async function connect(
       capabilities: {
         ...rootsCapability(options),
         ...elicitationCapability({ elicitation: options.onElicit !== undefined }),
+        ...samplingCapability({ sampling: options.onSample !== undefined }),
       },
     },
   );
@@ -110,6 +112,7 @@ async function connect(
   if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
   answerRoots(client, options.roots);
   if (options.onElicit !== undefined) offerElicitation(client, options.onElicit);
+  if (options.onSample !== undefined) offerSampling(client, options.onSample);
 
   const timeoutMs = Math.max(1, options.timeoutMs);
   const deadlineAt = Date.now() + timeoutMs;

@@ -6,6 +6,7 @@
 import type { McpLogLevel, McpToolInfo } from '../../../shared/mcp';
 import type { McpRoot } from '../../../shared/mcp-roots';
 import type { McpElicitationAnswer, McpElicitationRequest } from '../../../shared/mcp-elicitation';
+import type { McpSamplingAnswer, McpSamplingRequest } from '../../../shared/mcp-sampling';
 
 export type { McpToolAnnotations, McpToolInfo, McpTransportKind } from '../../../shared/mcp';
 export type { McpLogLevel } from '../../../shared/mcp';
@@ -16,6 +17,13 @@ export type {
   McpElicitationRequest,
   McpElicitationValue,
 } from '../../../shared/mcp-elicitation';
+export type {
+  McpSamplingAnswer,
+  McpSamplingDecision,
+  McpSamplingMessage,
+  McpSamplingPrompt,
+  McpSamplingRequest,
+} from '../../../shared/mcp-sampling';
 
 /** Where and how to reach one service. */
 export type McpEndpoint =
@@ -269,7 +277,27 @@ export interface McpConnectOptions {
    * when the server cancels or the connection ends. Absent: the client does not offer elicitation.
    */
   onElicit?: (request: McpElicitationRequest, signal: AbortSignal) => Promise<McpElicitationAnswer>;
+  /**
+   * Answers the server's `sampling/createMessage` (a completion of the client's model, after the
+   * user's approval); the signal aborts when the server cancels or the connection ends. Absent:
+   * the client does not offer sampling.
+   */
+  onSample?: (request: McpSamplingRequest, signal: AbortSignal) => Promise<McpSamplingAnswer>;
 }
+
+/** A sampling request as the service layer hands it on: which service's server asks. */
+export interface McpSampling extends McpSamplingRequest {
+  /** The service's id (what "always allow" remembers). */
+  serviceId: string;
+  /** The service's name (the user's own name for a third-party server). */
+  service: string;
+}
+
+/**
+ * Whoever answers a service's sampling request during a call (the chat turn, `aivory mcp call`):
+ * asks the user, then the model; resolves a decline when the signal aborts (the call ended).
+ */
+export type McpSampler = (request: McpSampling, signal: AbortSignal) => Promise<McpSamplingAnswer>;
 
 /** An elicitation as the service layer hands it on: which service's server asks. */
 export interface McpElicitation extends McpElicitationRequest {

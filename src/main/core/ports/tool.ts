@@ -4,7 +4,7 @@
  */
 import type { ArtifactReference, TaintReason } from '../../../shared/turn-events';
 import type { ChatImage } from './llm';
-import type { McpElicitor } from './mcp';
+import type { McpElicitor, McpSampler } from './mcp';
 import type { Logger } from './system';
 
 /** What a tool returns. `isError` results reach the model as `<tool_error>` with this text. */
@@ -95,6 +95,11 @@ export interface ToolContext {
    * call runs: the turn's UI, the CLI. Absent: such requests are declined. Never the model.
    */
   elicit?: McpElicitor;
+  /**
+   * Who answers an MCP server's sampling request (a completion of the user's model, after the
+   * user's approval) while this call runs. Absent: such requests are refused.
+   */
+  sample?: McpSampler;
 }
 
 /** One progress report of a running tool, as its server sent it (the follower cleans it). */

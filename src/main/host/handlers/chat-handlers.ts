@@ -55,6 +55,11 @@ async function startTurn(
           () => turnId,
           () => conversationId,
         ),
+        // An MCP server's sampling asks the windows (`sampling.request`) before the model answers.
+        sample: context.samplings.askFor(
+          () => turnId,
+          () => conversationId,
+        ),
         ...(request.conversationId ? { conversationId: request.conversationId } : {}),
         ...(request.tools ? { tools: request.tools } : {}),
         ...(request.attachments?.length

@@ -14,6 +14,7 @@ import type {
   McpSignIn,
 } from '../../core/ports';
 import type { McpElicitationRouter } from './mcp-elicitation-router';
+import type { McpSamplingRouter } from './mcp-sampling-router';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import { oauthEndpoint } from './mcp-oauth-state';
 import type { McpServicesDependencies } from './mcp-services';
@@ -33,6 +34,8 @@ export class McpConnections {
     private readonly onToolsChanged: (serviceId: string, session: McpSession) => void,
     /** Routes each server's elicitation to whoever runs a call on the service. */
     private readonly elicitation?: McpElicitationRouter,
+    /** Routes each server's sampling request to whoever runs a call on the service. */
+    private readonly sampling?: McpSamplingRouter,
   ) {}
 
   session(service: McpService, signal: AbortSignal): Promise<McpSession> {
@@ -93,6 +96,7 @@ export class McpConnections {
     const endpoint = await this.endpoint(service, signal);
     let session: McpSession;
     const router = this.elicitation;
+    const sampling = this.sampling;
     try {
       session = await this.dependencies.connector.connect(endpoint, {
         signal,
@@ -102,6 +106,9 @@ export class McpConnections {
         ...(this.dependencies.logLevel ? { logLevel: this.dependencies.logLevel(service) } : {}),
         ...rootsOption(this.dependencies.store, service.id),
         ...(router ? { onElicit: (request, asked) => router.route(service, request, asked) } : {}),
+        ...(sampling
+          ? { onSample: (request, asked) => sampling.route(service, request, asked) }
+          : {}),
       });
     } catch (error) {
       const logPath = this.dependencies.stderrLogPath?.(service.id);

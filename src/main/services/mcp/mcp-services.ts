@@ -36,6 +36,7 @@ import { McpError, McpSignInRequired } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
 import { McpRoots } from './mcp-roots';
 import { McpElicitationRouter } from './mcp-elicitation-router';
+import { McpSamplingRouter } from './mcp-sampling-router';
 import { diffTools, isCallable, matchesLatest } from './mcp-diff';
 import { forgetSignIn, oauthStateRef, signInStatus } from './mcp-oauth-state';
 import { parseServiceInput } from './mcp-service-input';
@@ -96,10 +97,13 @@ export class McpServices {
   private readonly connections: McpConnections;
   /** Where a server's elicitation goes: the caller running a call on that service now. */
   readonly elicitation: McpElicitationRouter;
+  /** Where a server's sampling request goes: the caller running a call on that service now. */
+  readonly sampling: McpSamplingRouter;
 
   constructor(private readonly dependencies: McpServicesDependencies) {
     const { signIn } = dependencies;
     this.elicitation = new McpElicitationRouter(dependencies.logger);
+    this.sampling = new McpSamplingRouter(dependencies.logger);
     this.connections = new McpConnections(
       {
         ...dependencies,
@@ -115,6 +119,7 @@ export class McpServices {
         void this.checkToolsChanged(serviceId, session);
       },
       this.elicitation,
+      this.sampling,
     );
   }
 

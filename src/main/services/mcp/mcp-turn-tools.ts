@@ -156,6 +156,8 @@ async function invokeMcpTool(
   if (refusal !== null) return { content: refusal, isError: true, untrustedSources: [] };
   // A server's elicitation during this call is this caller's to answer (or declined).
   const leave = dependencies.services.elicitation.enter(service.id, context.elicit);
+  // So is a sampling request (the user approves, the turn's model answers), or it is refused.
+  const leaveSampling = dependencies.services.sampling.enter(service.id, context.sample);
   try {
     const session = await dependencies.services.session(service, context.signal);
     const result = await session.callTool(info.name, args, {
@@ -195,6 +197,7 @@ async function invokeMcpTool(
     if (caller === 'user' && error instanceof McpSignInRequired) throw error;
     return { content: `MCP service "${service.name}": ${describeFailure(error)}`, isError: true };
   } finally {
+    leaveSampling();
     leave();
   }
 }
