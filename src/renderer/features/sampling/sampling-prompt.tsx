@@ -5,36 +5,37 @@
  * Always for this server / Deny. The reply goes to the server only.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
 import type { EventPayload } from '../../../shared/ipc-contract';
 import type { McpSamplingDecision } from '../../../shared/mcp-sampling';
 import { useT } from '../../i18n/use-t';
+import { useRequestQueue } from '../../components/use-request-queue';
 import { useApp } from '../../state/store';
 
 export type SamplingRequestView = EventPayload<'sampling.request'>;
+
+function enqueueSampling(
+  queue: SamplingRequestView[],
+  request: SamplingRequestView,
+): SamplingRequestView[] {
+  return queue.some((item) => item.samplingId === request.samplingId) ? queue : [...queue, request];
+}
+
+function settleSampling(
+  queue: SamplingRequestView[],
+  { samplingId }: { samplingId: string },
+): SamplingRequestView[] {
+  return queue.filter((item) => item.samplingId !== samplingId);
+}
 
 /** Follows `sampling.request` / `sampling.settled` and shows the oldest waiting request. */
 export function SamplingPrompt(): ReactNode {
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const [queue, setQueue] = useState<SamplingRequestView[]>([]);
-  useEffect(() => {
-    if (!bridge) return;
-    const stopRequests = bridge.onEvent('sampling.request', (request) =>
-      setQueue((current) =>
-        current.some((item) => item.samplingId === request.samplingId)
-          ? current
-          : [...current, request],
-      ),
-    );
-    const stopSettled = bridge.onEvent('sampling.settled', ({ samplingId }) =>
-      setQueue((current) => current.filter((item) => item.samplingId !== samplingId)),
-    );
-    return () => {
-      stopRequests();
-      stopSettled();
-    };
-  }, [bridge]);
+  const [queue, setQueue] = useRequestQueue<
+    SamplingRequestView,
+    'sampling.request',
+    'sampling.settled'
+  >('sampling.request', 'sampling.settled', enqueueSampling, settleSampling);
   const current = queue[0];
   if (!current || !bridge) return null;
   const answer = async (decision: McpSamplingDecision): Promise<void> => {
