@@ -180,6 +180,19 @@ describe('e2e: settings and MCP services in the browser host', () => {
       .poll(() => page.getByTestId('composer-input').inputValue(), { timeout: 30_000 })
       .toContain("What's weather in Oslo");
     await page.getByTestId('composer-input').fill('');
+    // A resource template: its variable filled in, the resource read and inserted.
+    await page.getByTestId('mcp-picker-open').click();
+    await page.getByTestId('mcp-picker-service').first().click();
+    await page
+      .getByTestId('mcp-picker-template')
+      .filter({ hasText: 'Dynamic Text Resource' })
+      .click();
+    await page.locator('[data-testid="mcp-picker-argument"][data-name="resourceId"]').fill('3');
+    await page.getByTestId('mcp-picker-insert').click();
+    await expect
+      .poll(() => page.getByTestId('composer-input').inputValue(), { timeout: 30_000 })
+      .toContain('Resource 3');
+    await page.getByTestId('composer-input').fill('');
 
     await page.getByTestId('composer-input').fill(ECHO_PROMPT);
     await page.getByTestId('composer-input').press('Enter');

@@ -110,6 +110,8 @@ export const MCP_EN = {
   'mcpPicker.noServices': 'No enabled MCP services (settings → MCP services).',
   'mcpPicker.prompts': 'Prompts',
   'mcpPicker.resources': 'Resources',
+  'mcpPicker.templates': 'Resource templates',
+  'mcpPicker.templateUnsupported': 'This template uses a form Aivory cannot fill in yet.',
   'mcpPicker.empty': 'This service offers no prompts or resources.',
   'mcpPicker.insert': 'Insert',
   'mcpPicker.back': 'Back',

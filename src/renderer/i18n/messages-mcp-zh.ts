@@ -109,6 +109,8 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcpPicker.noServices': '没有已启用的 MCP 服务（设置 → MCP 服务）。',
   'mcpPicker.prompts': '提示词',
   'mcpPicker.resources': '资源',
+  'mcpPicker.templates': '资源模板',
+  'mcpPicker.templateUnsupported': '此模板的形式暂时无法填写。',
   'mcpPicker.empty': '该服务没有提供提示词或资源。',
   'mcpPicker.insert': '插入',
   'mcpPicker.back': '返回',

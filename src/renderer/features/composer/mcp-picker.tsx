@@ -1,6 +1,7 @@
 /**
  * MCP prompts and resources in the composer: pick an enabled service, then one of its prompts
- * (filling its arguments) or resources; the text is inserted for the user to edit and send. Only
+ * (filling its arguments), resources or resource templates (filling their variables); the text is
+ * inserted for the user to edit and send. Only
  * what the user picks reaches the message: nothing from the server is sent on its own.
  */
 import type { ReactNode } from 'react';
@@ -10,10 +11,31 @@ import { Popover } from '../../components/popover';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { McpIcon } from '../../components/icons';
+import { expandTemplate, templateVariables } from './uri-template';
 
 type Service = InvokeResponse<'mcp.list'>['services'][number];
 type Library = InvokeResponse<'mcp.library'>;
 type McpPrompt = Library['prompts'][number];
+type McpTemplate = Library['templates'][number];
+
+/** A template's form: its variables as required arguments, expanded into a resource URI. */
+interface TemplateForm {
+  template: McpTemplate;
+  asPrompt: McpPrompt;
+}
+
+function templateForm(template: McpTemplate): TemplateForm | null {
+  const names = templateVariables(template.uriTemplate);
+  if (names === null) return null;
+  return {
+    template,
+    asPrompt: {
+      name: template.name,
+      description: template.description,
+      arguments: names.map((name) => ({ name, description: '', required: true })),
+    },
+  };
+}
 
 /** The "MCP" button of the composer; `onInsert` gets the text to insert. */
 export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
@@ -25,6 +47,7 @@ export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
   const [service, setService] = useState<Service | null>(null);
   const [library, setLibrary] = useState<Library | null>(null);
   const [prompt, setPrompt] = useState<McpPrompt | null>(null);
+  const [template, setTemplate] = useState<TemplateForm | null>(null);
   useEffect(() => {
     if (!open || !bridge) return undefined;
     let current = true;
@@ -50,6 +73,7 @@ export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
     setOpen(next);
     setService(null);
     setPrompt(null);
+    setTemplate(null);
   }, []);
   const insert = (text: string): void => {
     props.onInsert(text);
@@ -81,8 +105,10 @@ export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
         services={services}
         library={library}
         prompt={prompt}
+        template={template}
         onService={setService}
         onPrompt={setPrompt}
+        onTemplate={setTemplate}
         fetchPrompt={fetchPrompt}
         fetchResource={fetchResource}
       />
@@ -96,13 +122,26 @@ function McpPickerBody(props: {
   services: Service[] | null;
   library: Library | null;
   prompt: McpPrompt | null;
+  template: TemplateForm | null;
   onService(service: Service | null): void;
   onPrompt(prompt: McpPrompt | null): void;
+  onTemplate(template: TemplateForm | null): void;
   fetchPrompt(prompt: McpPrompt, args: Record<string, string>): void;
   fetchResource(uri: string): void;
 }): ReactNode {
-  const { service, prompt } = props;
+  const { service, prompt, template } = props;
   if (service === null) return <ServiceList services={props.services} onPick={props.onService} />;
+  if (template !== null) {
+    return (
+      <PromptArguments
+        prompt={template.asPrompt}
+        onBack={() => props.onTemplate(null)}
+        onInsert={(values) =>
+          props.fetchResource(expandTemplate(template.template.uriTemplate, values))
+        }
+      />
+    );
+  }
   if (prompt !== null) {
     return (
       <PromptArguments
@@ -120,6 +159,7 @@ function McpPickerBody(props: {
         chosen.arguments.length === 0 ? props.fetchPrompt(chosen, {}) : props.onPrompt(chosen)
       }
       onResource={props.fetchResource}
+      onTemplate={props.onTemplate}
     />
   );
 }
@@ -155,10 +195,17 @@ function LibraryList(props: {
   onBack(): void;
   onPrompt(prompt: McpPrompt): void;
   onResource(uri: string): void;
+  onTemplate(template: TemplateForm): void;
 }): ReactNode {
   const t = useT();
   const { library } = props;
-  const empty = library !== null && library.prompts.length + library.resources.length === 0;
+  const empty =
+    library !== null &&
+    library.prompts.length + library.resources.length + library.templates.length === 0;
+  const forms = (library?.templates ?? []).map((template) => ({
+    template,
+    form: templateForm(template),
+  }));
   return (
     <>
       {library === null && <p className="popover-hint">{t('tools.loading')}</p>}
@@ -195,6 +242,23 @@ function LibraryList(props: {
               onClick={() => props.onResource(resource.uri)}
             >
               {resource.name || resource.uri}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {forms.length > 0 && <div className="popover-hint">{t('mcpPicker.templates')}</div>}
+      <ul className="prompt-list">
+        {forms.map(({ template, form }) => (
+          <li key={`template:${template.uriTemplate}`}>
+            <button
+              type="button"
+              className="prompt-item"
+              data-testid="mcp-picker-template"
+              title={form === null ? t('mcpPicker.templateUnsupported') : template.uriTemplate}
+              disabled={form === null}
+              onClick={() => form !== null && props.onTemplate(form)}
+            >
+              {template.name}
             </button>
           </li>
         ))}
