@@ -101,6 +101,12 @@ describe('stdio services', () => {
     session.onToolsChanged(() => (changes += 1));
     await session.callTool('notify', {}, call());
     await expect.poll(() => changes).toBe(1);
+    // prompts/ and resources/list_changed reach the library listeners, not the tools ones.
+    let libraryChanges = 0;
+    session.onLibraryChanged(() => (libraryChanges += 1));
+    await session.callTool('notify-library', {}, call());
+    await expect.poll(() => libraryChanges).toBe(2);
+    expect(changes).toBe(1);
   });
 
   it('fails a call at once when the child exits mid-call, and fires onClose once', async () => {

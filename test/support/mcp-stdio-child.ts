@@ -3,7 +3,8 @@
  * tests. Run it with `node --import tsx test/support/mcp-stdio-child.ts`. It writes its pid and
  * a few lines (one split across writes) to stderr, and its tools misbehave on demand:
  * echo, crash (exits mid-call), env (reports two variables), notify (sends
- * tools/list_changed, then answers), hang (never answers). With AIVORY_CHILD_LINGER=1 it keeps
+ * tools/list_changed, then answers), notify-library (prompts/ and resources/list_changed), hang
+ * (never answers). With AIVORY_CHILD_LINGER=1 it keeps
  * running after its stdin closes, so only a signal ends it.
  */
 import { createInterface } from 'node:readline';
@@ -49,6 +50,10 @@ function callTool(rpc: Rpc): void {
       );
     case 'notify':
       send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      return text(rpc.id, 'notified');
+    case 'notify-library':
+      send({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
+      send({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
       return text(rpc.id, 'notified');
     case 'hang':
       return;

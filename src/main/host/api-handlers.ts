@@ -90,6 +90,9 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
     const name = app.stores.mcp.getService(serviceId)?.name ?? serviceId;
     events.publish('mcp.stale', { serviceId, name });
   });
+  app.mcp.onLibraryChanged((serviceId) => {
+    events.publish('mcp.libraryChanged', { serviceId });
+  });
   app.mcp.onSignInPage((page) => {
     events.publish('mcp.signInPage', {
       serviceId: page.serviceId,

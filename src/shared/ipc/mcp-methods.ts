@@ -258,6 +258,8 @@ export const mcpMethods = {
 export const mcpEvents = {
   /** A server announced changed tools (tools/list_changed): the user should re-sync. */
   'mcp.stale': z.object({ serviceId: z.string(), name: z.string() }),
+  /** A server's prompts or resources changed: an open list of them reloads. */
+  'mcp.libraryChanged': z.object({ serviceId: z.string() }),
   /** A sign-in page was opened in the browser (its link, for when it did not open). */
   'mcp.signInPage': z.object({ serviceId: z.string(), name: z.string(), url: z.string() }),
 };

@@ -48,6 +48,7 @@ function fixture(label: string, rootsChanged: (announced: boolean) => Promise<bo
           readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
           listResourceTemplates: () => Promise.resolve([]),
           onToolsChanged: () => undefined,
+          onLibraryChanged: () => undefined,
           onClose: () => undefined,
           rootsChanged: async () => {
             connection.notified += 1;

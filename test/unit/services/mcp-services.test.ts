@@ -55,6 +55,7 @@ function fixture() {
     readResource: () => Promise.resolve(''),
     readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
     listResourceTemplates: () => Promise.resolve([]),
+    onLibraryChanged: () => undefined,
     onToolsChanged: (listener) => {
       changed = listener;
     },

@@ -105,6 +105,7 @@ async function fixture(): Promise<Fixture> {
     readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
     listResourceTemplates: () => Promise.resolve([]),
     onToolsChanged: () => undefined,
+    onLibraryChanged: () => undefined,
     onClose: () => undefined,
     rootsChanged: () => Promise.resolve(false),
     close: () => Promise.resolve(),

@@ -8,7 +8,11 @@
  * addresses, loopback for the host the user typed) is the service layer's job, before connect.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { McpError } from '../../core/ports';
 import type {
   McpConnectOptions,
@@ -109,6 +113,12 @@ async function connect(
   client.onerror = (error) => link.onTransportError(error);
   client.onclose = () => link.onTransportClosed();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => link.emitToolsChanged());
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+    link.emitLibraryChanged(),
+  );
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+    link.emitLibraryChanged(),
+  );
   if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
   answerRoots(client, options.roots);
   if (options.onElicit !== undefined) offerElicitation(client, options.onElicit);

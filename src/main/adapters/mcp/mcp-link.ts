@@ -31,6 +31,7 @@ export class McpLink implements McpFetchEvents {
   private lostReason = '';
   private readonly closeListeners: ((reason: string) => void)[] = [];
   private readonly toolListeners: (() => void)[] = [];
+  private readonly libraryListeners: (() => void)[] = [];
 
   constructor(
     readonly kind: McpTransportKind,
@@ -154,6 +155,16 @@ export class McpLink implements McpFetchEvents {
   emitToolsChanged(): void {
     if (this.state !== 'open') return;
     for (const listener of this.toolListeners) safeCall(listener);
+  }
+
+  addLibraryListener(listener: () => void): void {
+    this.libraryListeners.push(listener);
+  }
+
+  /** prompts/list_changed or resources/list_changed. */
+  emitLibraryChanged(): void {
+    if (this.state !== 'open') return;
+    for (const listener of this.libraryListeners) safeCall(listener);
   }
 }
 

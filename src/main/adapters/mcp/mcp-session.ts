@@ -255,6 +255,10 @@ export class McpClientSession implements McpSession {
     this.parts.link.addToolsListener(listener);
   }
 
+  onLibraryChanged(listener: () => void): void {
+    this.parts.link.addLibraryListener(listener);
+  }
+
   onClose(listener: (reason: string) => void): void {
     this.parts.link.addCloseListener(listener);
   }

@@ -236,6 +236,8 @@ export interface McpSession {
   listResourceTemplates(signal: AbortSignal): Promise<McpResourceTemplateInfo[]>;
   /** Called on notifications/tools/list_changed. */
   onToolsChanged(listener: () => void): void;
+  /** Called on notifications/prompts/list_changed and resources/list_changed. */
+  onLibraryChanged(listener: () => void): void;
   /** Called once when the connection ends unexpectedly. */
   onClose(listener: (reason: string) => void): void;
   /**

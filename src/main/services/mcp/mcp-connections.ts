@@ -38,6 +38,13 @@ export class McpConnections {
     private readonly sampling?: McpSamplingRouter,
   ) {}
 
+  private readonly libraryListeners: ((serviceId: string) => void)[] = [];
+
+  /** A server's prompts or resources changed (prompts/ or resources/list_changed). */
+  onLibraryChanged(listener: (serviceId: string) => void): void {
+    this.libraryListeners.push(listener);
+  }
+
   session(service: McpService, signal: AbortSignal): Promise<McpSession> {
     const existing = this.sessions.get(service.id);
     if (existing) return existing;
@@ -118,6 +125,9 @@ export class McpConnections {
       throw error;
     }
     session.onToolsChanged(() => this.onToolsChanged(service.id, session));
+    session.onLibraryChanged(() => {
+      for (const listener of this.libraryListeners) listener(service.id);
+    });
     session.onClose((reason) => {
       this.dependencies.logger.warn('MCP connection closed', { service: service.name, reason });
       this.sessions.delete(service.id);

@@ -123,6 +123,14 @@ export class McpServices {
     );
   }
 
+  /**
+   * Called when a server says its prompts or resources changed: nothing is cached, so the
+   * composer's open list reloads (what models see never changes by this).
+   */
+  onLibraryChanged(listener: (serviceId: string) => void): void {
+    this.connections.onLibraryChanged(listener);
+  }
+
   /** Called with each sign-in page shown to the user (the CLI prints it, the app links it). */
   onSignInPage(listener: (page: McpSignInPage) => void): () => void {
     this.signInListeners.push(listener);

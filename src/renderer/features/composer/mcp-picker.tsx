@@ -58,17 +58,28 @@ export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
       current = false;
     };
   }, [open, bridge, showError]);
+  // A server announcing changed prompts or resources reloads the open list.
+  const [generation, setGeneration] = useState(0);
+  useEffect(
+    () =>
+      service && bridge
+        ? bridge.onEvent('mcp.libraryChanged', ({ serviceId }) => {
+            if (serviceId === service.id) setGeneration((value) => value + 1);
+          })
+        : undefined,
+    [service, bridge],
+  );
   useEffect(() => {
     if (!service || !bridge) return undefined;
     let current = true;
-    setLibrary(null);
     bridge.invoke('mcp.library', { id: service.id }).then((found) => {
       if (current) setLibrary(found);
     }, showError);
     return () => {
       current = false;
     };
-  }, [service, bridge, showError]);
+  }, [service, bridge, showError, generation]);
+  useEffect(() => setLibrary(null), [service]);
   const onOpenChange = useCallback((next: boolean) => {
     setOpen(next);
     setService(null);
