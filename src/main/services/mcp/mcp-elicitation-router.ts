@@ -13,34 +13,21 @@ import type {
   McpElicitor,
   Logger,
 } from '../../core/ports';
-
-interface ActiveCall {
-  elicit: McpElicitor | undefined;
-  ended: AbortController;
-}
+import { ActiveCalls } from './mcp-active-calls';
 
 export class McpElicitationRouter {
-  private readonly calls = new Map<string, ActiveCall[]>();
+  private readonly calls = new ActiveCalls<McpElicitor>();
 
   constructor(private readonly logger?: Logger) {}
 
   /** A call of `serviceId` starts; `leave` when it ends (a pending question is then canceled). */
   enter(serviceId: string, elicit: McpElicitor | undefined): () => void {
-    const call: ActiveCall = { elicit, ended: new AbortController() };
-    const list = this.calls.get(serviceId) ?? [];
-    list.push(call);
-    this.calls.set(serviceId, list);
-    return () => {
-      call.ended.abort();
-      const remaining = (this.calls.get(serviceId) ?? []).filter((item) => item !== call);
-      if (remaining.length === 0) this.calls.delete(serviceId);
-      else this.calls.set(serviceId, remaining);
-    };
+    return this.calls.enter(serviceId, elicit);
   }
 
   /** Number of calls running on `serviceId` (tests, diagnostics). */
   running(serviceId: string): number {
-    return this.calls.get(serviceId)?.length ?? 0;
+    return this.calls.running(serviceId);
   }
 
   /** The server of `service` asks: the answer of whoever runs a call on it now, else decline. */
@@ -49,8 +36,8 @@ export class McpElicitationRouter {
     request: McpElicitationRequest,
     signal: AbortSignal,
   ): Promise<McpElicitationAnswer> {
-    const call = this.calls.get(service.id)?.at(-1);
-    if (call?.elicit === undefined) {
+    const call = this.calls.latest(service.id);
+    if (call?.handler === undefined) {
       this.logger?.info('MCP elicitation declined: nobody to ask', {
         service: service.name,
         mode: request.mode,
@@ -61,7 +48,7 @@ export class McpElicitationRouter {
     const asked = AbortSignal.any([signal, call.ended.signal]);
     if (asked.aborted) return { action: 'cancel' };
     try {
-      return await call.elicit({ ...request, service: service.name }, asked);
+      return await call.handler({ ...request, service: service.name }, asked);
     } catch {
       return { action: 'cancel' };
     }

@@ -7,29 +7,16 @@
  * the request (refused too).
  */
 import type { Logger, McpSampler, McpSamplingAnswer, McpSamplingRequest } from '../../core/ports';
-
-interface ActiveCall {
-  sample: McpSampler | undefined;
-  ended: AbortController;
-}
+import { ActiveCalls } from './mcp-active-calls';
 
 export class McpSamplingRouter {
-  private readonly calls = new Map<string, ActiveCall[]>();
+  private readonly calls = new ActiveCalls<McpSampler>();
 
   constructor(private readonly logger?: Logger) {}
 
   /** A call of `serviceId` starts; `leave` when it ends (a pending request is then refused). */
   enter(serviceId: string, sample: McpSampler | undefined): () => void {
-    const call: ActiveCall = { sample, ended: new AbortController() };
-    const list = this.calls.get(serviceId) ?? [];
-    list.push(call);
-    this.calls.set(serviceId, list);
-    return () => {
-      call.ended.abort();
-      const remaining = (this.calls.get(serviceId) ?? []).filter((item) => item !== call);
-      if (remaining.length === 0) this.calls.delete(serviceId);
-      else this.calls.set(serviceId, remaining);
-    };
+    return this.calls.enter(serviceId, sample);
   }
 
   /** The server of `service` asks: the answer of whoever runs a call on it now, else refused. */
@@ -38,8 +25,8 @@ export class McpSamplingRouter {
     request: McpSamplingRequest,
     signal: AbortSignal,
   ): Promise<McpSamplingAnswer> {
-    const call = this.calls.get(service.id)?.at(-1);
-    if (call?.sample === undefined) {
+    const call = this.calls.latest(service.id);
+    if (call?.handler === undefined) {
       const reason = call === undefined ? 'no call running' : 'non-interactive caller';
       this.logger?.info('MCP sampling refused: nobody to ask', { service: service.name, reason });
       return { action: 'decline', reason: `nobody to ask (${reason})` };
@@ -47,7 +34,10 @@ export class McpSamplingRouter {
     const asked = AbortSignal.any([signal, call.ended.signal]);
     if (asked.aborted) return { action: 'decline', reason: 'the call ended' };
     try {
-      return await call.sample({ ...request, serviceId: service.id, service: service.name }, asked);
+      return await call.handler(
+        { ...request, serviceId: service.id, service: service.name },
+        asked,
+      );
     } catch {
       return { action: 'decline', reason: 'the sampling request failed' };
     }
