@@ -164,6 +164,67 @@ describe('aivory mcp with an OAuth sign-in', () => {
     for (const issued of lab.accessTokens) expect(holding(files, issued.token)).toEqual([]);
   });
 
+  it('reads a client secret from standard input or a file, never from the command line', async () => {
+    const home = makeDataDir();
+    const env = cliEnv(home);
+    const secret = 'cc-secret-0123456789abcdef';
+    const base = ['mcp', 'add', '--url', lab.url, '--description', 'Who am I, as a client.'];
+    const fromStdin = await runCli(
+      [
+        ...base,
+        '--name',
+        'piped',
+        '--client-id',
+        'lab-machine',
+        '--client-secret-file',
+        '-',
+        '--oauth-grant',
+        'client-credentials',
+      ],
+      env,
+      { input: `${secret}\n` },
+    );
+    expect(fromStdin.code).toBe(0);
+    const before = lab.grants.length;
+    const synced = await runCli(['mcp', 'sync', 'piped', '--accept'], env);
+    expect(synced.code).toBe(0);
+    expect(lab.grants.slice(before)).toEqual(['client_credentials']);
+    expect(readFileSync(join(home, 'secrets.json'), 'utf8')).toContain(secret);
+    expect(readFileSync(join(home, 'secrets.json'), 'utf8')).not.toContain(`${secret}\n`);
+
+    const file = join(home, 'secret.txt');
+    writeFileSync(file, 'line one\nline two\n');
+    const twoLines = await runCli(
+      [...base, '--name', 'f', '--client-id', 'a', '--client-secret-file', file],
+      env,
+    );
+    expect(twoLines.code).toBe(2);
+    expect(twoLines.stderr).toContain('--client-secret-file must hold the secret on one line.');
+    expect(twoLines.stderr).not.toContain('line one');
+    const both = await runCli(
+      [
+        ...base,
+        '--name',
+        'f',
+        '--client-id',
+        'a',
+        '--client-secret',
+        's',
+        '--client-secret-file',
+        file,
+      ],
+      env,
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Give --client-secret or --client-secret-file, not both.');
+    const missing = await runCli(
+      [...base, '--name', 'f', '--client-id', 'a', '--client-secret-file', join(home, 'nope')],
+      env,
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--client-secret-file: cannot read ${join(home, 'nope')}.`);
+  });
+
   it('refuses a client key file that is missing or not a private key, clearly', async () => {
     const home = makeDataDir();
     const env = cliEnv(home);

@@ -36,6 +36,8 @@ export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS
 export interface CliPlace {
   /** Run inside this network namespace (`ip netns exec NAME node …`: the pid is node's). */
   namespace?: string;
+  /** Written to the child's standard input (else stdin is closed). */
+  input?: string;
 }
 
 export function spawnCli(
@@ -47,7 +49,12 @@ export function spawnCli(
   const [file = '', ...rest] = place.namespace
     ? ['ip', 'netns', 'exec', place.namespace, ...command]
     : command;
-  return spawn(file, rest, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, rest, {
+    env,
+    stdio: [place.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (place.input !== undefined) child.stdin?.end(place.input);
+  return child;
 }
 
 export function runCli(

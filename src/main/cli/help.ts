@@ -50,7 +50,7 @@ Usage:
   aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
   aivory mcp login N | logout N         OAuth sign-in (the page opens in $BROWSER or your browser; the link is printed)
                                        test, sync and call sign in by themselves when the server asks; chat turns only say so
-  aivory mcp add … --client-id ID [--client-secret S | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]
+  aivory mcp add … --client-id ID [--client-secret S | --client-secret-file F|- | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]
                                        A client registered with the authorization server beforehand (secret / key to the secret store)
   aivory mcp approval N TOOL ask|allow|allow-even-after-web|deny|default
   aivory mcp call N TOOL JSON          Call a tool yourself: no approval prompt (your call is the approval); a tool set to deny refuses

@@ -35,7 +35,7 @@ const APPROVAL_POLICIES: readonly string[] = [
 ];
 
 const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D [--client-id ID [--client-secret S | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]] … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D [--client-id ID [--client-secret S | --client-secret-file F|- | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]] … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
 
 const MCP_OPTIONS = {
   name: { type: 'string' },
@@ -59,6 +59,7 @@ const MCP_OPTIONS = {
   json: { type: 'boolean', default: false },
   'client-id': { type: 'string' },
   'client-secret': { type: 'string' },
+  'client-secret-file': { type: 'string' },
   'client-key-file': { type: 'string' },
   'oauth-grant': { type: 'string' },
 } as const;
@@ -427,6 +428,7 @@ function serviceFlags(values: {
   env?: string[] | undefined;
   'client-id'?: string | undefined;
   'client-secret'?: string | undefined;
+  'client-secret-file'?: string | undefined;
   'client-key-file'?: string | undefined;
   'oauth-grant'?: string | undefined;
 }): Partial<McpServiceInput> {
@@ -443,7 +445,7 @@ function serviceFlags(values: {
     throw usageError('--oauth-grant must be authorization-code or client-credentials.');
   return {
     ...(values['client-id'] !== undefined ? { clientId: values['client-id'] } : {}),
-    ...(values['client-secret'] !== undefined ? { clientSecret: values['client-secret'] } : {}),
+    ...clientSecretOption(values['client-secret'], values['client-secret-file']),
     ...(values['client-key-file'] !== undefined
       ? { clientKey: readKeyFile(values['client-key-file']) }
       : {}),
@@ -471,6 +473,33 @@ function serviceFlags(values: {
 }
 
 /** The private key file of `--client-key-file` (read here; the key goes to the SecretStore). */
+/**
+ * The client secret from `--client-secret S` or, kept out of the process list and the shell
+ * history, `--client-secret-file F` (`-` reads standard input); one trailing newline is dropped.
+ */
+function clientSecretOption(
+  inline: string | undefined,
+  file: string | undefined,
+): { clientSecret?: string } {
+  if (inline !== undefined && file !== undefined)
+    throw usageError('Give --client-secret or --client-secret-file, not both.');
+  if (inline !== undefined) return { clientSecret: inline };
+  if (file === undefined) return {};
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch {
+    throw usageError(
+      `--client-secret-file: cannot read ${file === '-' ? 'standard input' : file}.`,
+    );
+  }
+  if (text.length > 64 * 1024) throw usageError('--client-secret-file is over 64 KiB.');
+  const secret = text.replace(/\r?\n$/, '');
+  if (secret === '' || /[\r\n]/.test(secret))
+    throw usageError('--client-secret-file must hold the secret on one line.');
+  return { clientSecret: secret };
+}
+
 function readKeyFile(path: string): string {
   try {
     const text = readFileSync(path, 'utf8');

@@ -69,4 +69,23 @@ describe('browserCommands', () => {
       browserCommands('https://a.example/', { BROWSER: 'C:\\Tools\\browser.exe' }, 'win32'),
     ).toEqual([['C:\\Tools\\browser.exe', 'https://a.example/']]);
   });
+
+  it('keeps a Windows path with spaces whole, quoted or not, and splits the list on ;', () => {
+    const url = 'https://a.example/';
+    const firefox = 'C:\\Program Files\\Mozilla Firefox\\firefox.exe';
+    expect(browserCommands(url, { BROWSER: firefox }, 'win32')).toEqual([[firefox, url]]);
+    expect(
+      browserCommands(url, { BROWSER: `"${firefox}" -private-window %s;msedge.exe` }, 'win32'),
+    ).toEqual([
+      [firefox, '-private-window', url],
+      ['msedge.exe', url],
+    ]);
+  });
+
+  it('honours quotes on Unix too, and an empty quoted word stays a word', () => {
+    const url = 'https://a.example/';
+    expect(
+      browserCommands(url, { BROWSER: "'/opt/My Browser/run' --flag '' %s" }, 'linux'),
+    ).toEqual([['/opt/My Browser/run', '--flag', '', url]]);
+  });
 });
