@@ -133,3 +133,22 @@ export const MCP_LOG_LEVELS = [
   'emergency',
 ] as const;
 export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
+
+/**
+ * What a Client ID Metadata Document URL (`mcp.oauthClientMetadataUrl`) must be: https, a path
+ * other than "/", no credentials, no fragment.
+ */
+export function isClientMetadataUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (
+      url.protocol === 'https:' &&
+      url.pathname !== '/' &&
+      url.username === '' &&
+      url.password === '' &&
+      url.hash === ''
+    );
+  } catch {
+    return false;
+  }
+}

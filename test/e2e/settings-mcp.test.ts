@@ -287,4 +287,44 @@ describe('e2e: settings and MCP services in the browser host', () => {
       .poll(() => page.getByTestId('settings-model').textContent())
       .toContain('(deleted)');
   }, 60_000);
+  it('advanced MCP settings: server log levels (default and per service) and the OAuth client metadata URL survive a reload', async () => {
+    const { page } = browser;
+    await page.goto(serve.url);
+    await openSettings(page, 'mcp');
+    const section = page.getByTestId('mcp-advanced');
+    await section.waitFor();
+    const level = section.getByTestId('mcp-log-level');
+    expect(await level.inputValue()).toBe('warning');
+    await level.selectOption('error');
+    const perService = section
+      .getByTestId('mcp-service-log-level')
+      .and(page.locator('[data-name="everything"]'));
+    await expect
+      .poll(() => perService.locator('option').first().textContent())
+      .toBe('Default (error)');
+    await perService.selectOption('debug');
+
+    const url = section.getByTestId('mcp-cimd-url');
+    await url.fill('http://example.com/aivory.json');
+    await section.getByTestId('mcp-cimd-save').click();
+    expect(await section.getByTestId('mcp-cimd-url-error').textContent()).toBe(
+      'Enter an https:// URL with a path, or leave it empty.',
+    );
+    await url.fill('https://example.com/aivory.json');
+    await section.getByTestId('mcp-cimd-save').click();
+    await section.getByTestId('mcp-cimd-save-done').waitFor();
+    await screenshot(page, 'mcp-advanced');
+
+    await page.reload();
+    await openSettings(page, 'mcp');
+    await page.getByTestId('mcp-advanced').waitFor();
+    expect(await page.getByTestId('mcp-log-level').inputValue()).toBe('error');
+    await expect.poll(() => perService.inputValue()).toBe('debug');
+    await expect
+      .poll(() => page.getByTestId('mcp-cimd-url').inputValue())
+      .toBe('https://example.com/aivory.json');
+    await perService.selectOption('');
+    await expect.poll(() => perService.inputValue()).toBe('');
+    await page.getByTestId('settings-close').click();
+  }, 90_000);
 });

@@ -198,6 +198,7 @@ export function openAppContext(
     toolStatus: (name) => tools.status(name),
     settingsChanged: async (key) => {
       if (key === 'sandbox') await sandbox.reset();
+      if (key === 'mcp') await mcp.applyLogLevels();
     },
     close: async () => {
       try {

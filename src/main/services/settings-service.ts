@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AivoryError } from '../../shared/errors';
+import { isClientMetadataUrl } from '../../shared/mcp';
 import { MCP_LOG_LEVELS } from '../core/ports';
 import type { Logger, SettingsStore } from '../core/ports';
 
@@ -64,26 +65,11 @@ const mcpSettings = z.object({
   oauthClientMetadataUrl: z
     .string()
     .max(2000)
-    .refine((text) => text === '' || isHttpsPathUrl(text), {
+    .refine((text) => text === '' || isClientMetadataUrl(text), {
       message: 'must be an https:// URL with a path (or empty)',
     })
     .default(''),
 });
-
-/** An https URL with a path other than "/" (what a Client ID Metadata Document URL must be). */
-function isHttpsPathUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (
-      url.protocol === 'https:' &&
-      url.pathname !== '/' &&
-      url.username === '' &&
-      url.password === ''
-    );
-  } catch {
-    return false;
-  }
-}
 
 const uiSettings = z.object({
   language: z.enum(['system', 'zh-CN', 'en']).default('system'),

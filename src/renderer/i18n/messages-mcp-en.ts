@@ -14,6 +14,17 @@ export const MCP_EN = {
   'mcp.allowLocalHint':
     'They run a program on this machine with your permissions. Off unless you need them.',
 
+  'mcp.advanced': 'Advanced',
+  'mcp.logLevel': 'Server log level',
+  'mcp.logLevelHint':
+    'What services are asked to write into their log (logs/mcp in the data folder). A change applies to connected services at once.',
+  'mcp.serviceLogLevels': 'Per service',
+  'mcp.logLevelDefault': 'Default ({level})',
+  'mcp.cimdUrl': 'Client ID Metadata Document URL (OAuth, optional)',
+  'mcp.cimdHint':
+    "If you publish Aivory's client metadata document at an https address, servers that accept such documents need no registration. Empty: the app registers itself with each server.",
+  'mcp.cimdInvalid': 'Enter an https:// URL with a path, or leave it empty.',
+
   'mcp.form.title': 'New MCP service',
   'mcp.form.name': 'Name',
   'mcp.form.icon': 'Icon',

@@ -15,6 +15,17 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcp.allowLocal': '允许本地命令服务（stdio）',
   'mcp.allowLocalHint': '它们以你的权限在本机运行程序。不需要时请保持关闭。',
 
+  'mcp.advanced': '高级',
+  'mcp.logLevel': '服务日志级别',
+  'mcp.logLevelHint':
+    '要求服务写入其日志（数据目录下的 logs/mcp）的最低级别。修改后立即作用于已连接的服务。',
+  'mcp.serviceLogLevels': '按服务设置',
+  'mcp.logLevelDefault': '默认（{level}）',
+  'mcp.cimdUrl': '客户端 ID 元数据文档 URL（OAuth，可选）',
+  'mcp.cimdHint':
+    '如果你在某个 https 地址发布了 Aivory 的客户端元数据文档，支持此类文档的服务无需注册。留空：应用向每个服务自行注册。',
+  'mcp.cimdInvalid': '请输入带路径的 https:// URL，或留空。',
+
   'mcp.form.title': '新建 MCP 服务',
   'mcp.form.name': '名称',
   'mcp.form.icon': '图标',

@@ -50,6 +50,7 @@ function fixture(label: string, rootsChanged: (announced: boolean) => Promise<bo
           onToolsChanged: () => undefined,
           onLibraryChanged: () => undefined,
           onClose: () => undefined,
+          setLogLevel: () => Promise.resolve(false),
           rootsChanged: async () => {
             connection.notified += 1;
             return rootsChanged(options.roots !== undefined);

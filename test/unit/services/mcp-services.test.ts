@@ -60,6 +60,7 @@ function fixture() {
       changed = listener;
     },
     onClose: () => undefined,
+    setLogLevel: () => Promise.resolve(false),
     rootsChanged: () => Promise.resolve(false),
     close: () => Promise.resolve(),
   };

@@ -107,6 +107,7 @@ async function fixture(): Promise<Fixture> {
     onToolsChanged: () => undefined,
     onLibraryChanged: () => undefined,
     onClose: () => undefined,
+    setLogLevel: () => Promise.resolve(false),
     rootsChanged: () => Promise.resolve(false),
     close: () => Promise.resolve(),
   };

@@ -34,7 +34,7 @@ import { resolveLimits } from './mcp-limits';
 import type { McpConnectorOptions, McpLimits } from './mcp-limits';
 import { elicitationCapability, offerElicitation } from './mcp-elicitation';
 import { McpLink } from './mcp-link';
-import { forwardServerLog, setServerLogLevel } from './mcp-logging';
+import { forwardServerLog, SET_LEVEL_TIMEOUT_MS, setServerLogLevel } from './mcp-logging';
 import { interactiveSignIn } from './mcp-oauth';
 import { answerRoots, rootsCapability } from './mcp-roots';
 import { offerSampling, samplingCapability } from './mcp-sampling';
@@ -50,8 +50,6 @@ const PROBE_TIMEOUT_MS = 3000;
 const STDERR_END_WAIT_MS = 1000;
 /** How much of its last stderr line the error shows. */
 const LAST_STDERR_CHARS = 300;
-/** Longest wait for the answer to logging/setLevel (it never fails the connection). */
-const SET_LEVEL_TIMEOUT_MS = 5000;
 /** How much of the probed event stream is read looking for the endpoint event. */
 const PROBE_BYTES = 4096;
 

@@ -15,6 +15,8 @@ export const MAX_LOG_TEXT_CHARS = 2000;
 /** Messages kept per second; the rest are counted. */
 export const MAX_LOG_MESSAGES_PER_SECOND = 20;
 const MAX_LOGGER_CHARS = 100;
+/** Longest wait for the answer to logging/setLevel (it never fails the connection). */
+export const SET_LEVEL_TIMEOUT_MS = 5000;
 
 /** Hands each of the server's log messages to `onLog`, within the rate. */
 export function forwardServerLog(

@@ -10,6 +10,7 @@ import { McpError } from '../../core/ports';
 import type {
   McpCallOptions,
   McpCallResult,
+  McpLogLevel,
   McpPromptInfo,
   McpResourceContents,
   McpResourceInfo,
@@ -45,6 +46,7 @@ import {
   resourceContentsText,
   serverErrorResult,
 } from './mcp-results';
+import { SET_LEVEL_TIMEOUT_MS, setServerLogLevel } from './mcp-logging';
 import { sendRootsChanged } from './mcp-roots';
 
 /** Any JSON object: results are checked by hand, field by field. */
@@ -261,6 +263,15 @@ export class McpClientSession implements McpSession {
 
   onClose(listener: (reason: string) => void): void {
     this.parts.link.addCloseListener(listener);
+  }
+
+  async setLogLevel(level: McpLogLevel): Promise<boolean> {
+    this.assertOpen();
+    return setServerLogLevel(
+      this.parts.client,
+      level,
+      Math.min(this.parts.limits.requestTimeoutMs, SET_LEVEL_TIMEOUT_MS),
+    );
   }
 
   async rootsChanged(): Promise<boolean> {

@@ -245,6 +245,11 @@ export interface McpSession {
    * announce roots (connected without `McpConnectOptions.roots`): reconnect to announce them.
    */
   rootsChanged(): Promise<boolean>;
+  /**
+   * Asks the server for log messages at `level` and above (`logging/setLevel`); false when it
+   * offers no logging or did not agree. Never fails the connection.
+   */
+  setLogLevel(level: McpLogLevel): Promise<boolean>;
   close(): Promise<void>;
 }
 

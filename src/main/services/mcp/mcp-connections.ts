@@ -94,6 +94,26 @@ export class McpConnections {
     }
   }
 
+  /**
+   * Asks each live connection for the log level its settings now say (`logging/setLevel`), so a
+   * change applies without reconnecting; connections opened later get it on connecting.
+   */
+  async applyLogLevels(services: readonly McpService[]): Promise<void> {
+    const levelOf = this.dependencies.logLevel;
+    if (!levelOf) return;
+    await Promise.all(
+      services.map(async (service) => {
+        const live = this.sessions.get(service.id);
+        if (!live) return;
+        try {
+          await (await live).setLogLevel(levelOf(service));
+        } catch {
+          // Not open (yet, or any more): the next connection asks for the level.
+        }
+      }),
+    );
+  }
+
   /** The service's live (or opening) connection, if any; never opens one. */
   live(serviceId: string): Promise<McpSession> | undefined {
     return this.sessions.get(serviceId);

@@ -131,6 +131,11 @@ export class McpServices {
     this.connections.onLibraryChanged(listener);
   }
 
+  /** Applies the log-level settings to the services connected now (see McpConnections). */
+  applyLogLevels(): Promise<void> {
+    return this.connections.applyLogLevels(this.dependencies.store.listServices());
+  }
+
   /** Called with each sign-in page shown to the user (the CLI prints it, the app links it). */
   onSignInPage(listener: (page: McpSignInPage) => void): () => void {
     this.signInListeners.push(listener);

@@ -1,7 +1,7 @@
 /**
  * 能力与集成 → MCP 服务: the user's services as cards (test, sync, diff, accept, enable, approvals,
  * remove), the new-service form, the seed's empty state, and the "allow local command servers"
- * switch. A server announcing changed tools (`mcp.stale`) refreshes the list.
+ * switch, and the advanced settings (server log levels, the OAuth client metadata URL). A server announcing changed tools (`mcp.stale`) refreshes the list.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
@@ -9,6 +9,7 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { Switch } from '../settings/form-controls';
 import { useLoaded } from '../settings/use-loaded';
+import { McpAdvancedSection } from './mcp-advanced-section';
 import { McpServiceCard } from './mcp-service-card';
 import { McpServiceForm } from './mcp-service-form';
 
@@ -73,6 +74,7 @@ export function McpPage(): ReactNode {
         />
         <p className="muted">{t('mcp.allowLocalHint')}</p>
       </section>
+      <McpAdvancedSection serviceNames={data.services.map((service) => service.name)} />
     </div>
   );
 }
