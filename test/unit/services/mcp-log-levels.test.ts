@@ -10,6 +10,7 @@ import { FileSecretStore } from '../../../src/main/adapters/secrets/file-secret-
 import { openStore } from '../../../src/main/adapters/sqlite/sqlite-store';
 import type { McpConnector, McpLogLevel, McpSession } from '../../../src/main/core/ports';
 import { McpServices } from '../../../src/main/services/mcp/mcp-services';
+import { fakeMcpSession } from '../../support/fake-mcp-session';
 import { recordingLogger } from '../../support/turn-harness';
 
 describe('MCP log levels', () => {
@@ -21,27 +22,12 @@ describe('MCP log levels', () => {
       connect: (endpoint, options) => {
         const url = endpoint.transport === 'stdio' ? 'stdio' : endpoint.url;
         if (options.logLevel) asked.push({ url, level: options.logLevel });
-        const session: McpSession = {
-          serverName: 'fake',
-          serverVersion: '1.0',
-          listTools: () => Promise.resolve([]),
-          callTool: () => Promise.reject(new Error('no calls here')),
-          listPrompts: () => Promise.resolve([]),
-          getPrompt: () => Promise.resolve(''),
-          listResources: () => Promise.resolve([]),
-          readResource: () => Promise.resolve(''),
-          readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
-          listResourceTemplates: () => Promise.resolve([]),
-          onLibraryChanged: () => undefined,
-          onToolsChanged: () => undefined,
-          onClose: () => undefined,
+        const session: McpSession = fakeMcpSession({
           setLogLevel: (level) => {
             asked.push({ url, level });
             return Promise.resolve(true);
           },
-          rootsChanged: () => Promise.resolve(false),
-          close: () => Promise.resolve(),
-        };
+        });
         return Promise.resolve(session);
       },
       signIn: () => Promise.reject(new Error('no sign-in in this test')),

@@ -12,6 +12,7 @@ import { FileSecretStore } from '../../../src/main/adapters/secrets/file-secret-
 import { openStore } from '../../../src/main/adapters/sqlite/sqlite-store';
 import type { McpConnectOptions, McpSession } from '../../../src/main/core/ports';
 import { McpServices } from '../../../src/main/services/mcp/mcp-services';
+import { fakeMcpSession } from '../../support/fake-mcp-session';
 import { recordingLogger } from '../../support/turn-harness';
 
 const directory = realpathSync(mkdtempSync(join(tmpdir(), 'aivory-mcp-roots-unit-')));
@@ -36,21 +37,7 @@ function fixture(label: string, rootsChanged: (announced: boolean) => Promise<bo
       connect: (_endpoint, options) => {
         const connection: FakeConnection = { options, notified: 0, closed: false };
         connections.push(connection);
-        const session: McpSession = {
-          serverName: 'fake',
-          serverVersion: '1',
-          listTools: () => Promise.resolve([]),
-          callTool: () => Promise.reject(new Error('no calls')),
-          listPrompts: () => Promise.resolve([]),
-          getPrompt: () => Promise.resolve(''),
-          listResources: () => Promise.resolve([]),
-          readResource: () => Promise.resolve(''),
-          readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
-          listResourceTemplates: () => Promise.resolve([]),
-          onToolsChanged: () => undefined,
-          onLibraryChanged: () => undefined,
-          onClose: () => undefined,
-          setLogLevel: () => Promise.resolve(false),
+        const session: McpSession = fakeMcpSession({
           rootsChanged: async () => {
             connection.notified += 1;
             return rootsChanged(options.roots !== undefined);
@@ -59,7 +46,7 @@ function fixture(label: string, rootsChanged: (announced: boolean) => Promise<bo
             connection.closed = true;
             return Promise.resolve();
           },
-        };
+        });
         return Promise.resolve(session);
       },
     },

@@ -22,6 +22,7 @@ import { namespaceTools } from '../../../src/main/services/mcp/mcp-naming';
 import { checkServiceUrl } from '../../../src/main/services/mcp/mcp-endpoint-policy';
 import { buildEntries } from '../../../src/main/services/mcp/mcp-turn-tools';
 import type { McpToolInfo } from '../../../src/shared/mcp';
+import { fakeMcpSession } from '../../support/fake-mcp-session';
 import { recordingLogger } from '../../support/turn-harness';
 
 function tool(name: string, description: string, readOnly?: boolean): McpToolInfo {
@@ -41,29 +42,16 @@ function fixture() {
   const calls: { name: string; args: Record<string, unknown> }[] = [];
   let images: McpImage[] = [];
   const saved: { name: string; mime: string }[] = [];
-  const session: McpSession = {
-    serverName: 'fake',
-    serverVersion: '1.0',
+  const session: McpSession = fakeMcpSession({
     listTools: () => Promise.resolve(serverTools),
     callTool: (name, args) => {
       calls.push({ name, args });
       return Promise.resolve({ isError: false, text: `ran ${name}`, images, truncated: false });
     },
-    listPrompts: () => Promise.resolve([]),
-    getPrompt: () => Promise.resolve(''),
-    listResources: () => Promise.resolve([]),
-    readResource: () => Promise.resolve(''),
-    readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
-    listResourceTemplates: () => Promise.resolve([]),
-    onLibraryChanged: () => undefined,
     onToolsChanged: (listener) => {
       changed = listener;
     },
-    onClose: () => undefined,
-    setLogLevel: () => Promise.resolve(false),
-    rootsChanged: () => Promise.resolve(false),
-    close: () => Promise.resolve(),
-  };
+  });
   const connector: McpConnector = {
     connect: () => Promise.resolve(session),
     signIn: () => Promise.reject(new Error('no sign-in in this test')),

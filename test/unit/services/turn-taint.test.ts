@@ -35,6 +35,7 @@ import { createWebFetchTool } from '../../../src/main/tools/web-fetch';
 import type { ToolResultEvent, TurnEvent } from '../../../src/shared/turn-events';
 import type { ClientScript } from '../../support/scripted-llm-client';
 import { ScriptedLlmClient } from '../../support/scripted-llm-client';
+import { fakeMcpSession } from '../../support/fake-mcp-session';
 import { recordingLogger } from '../../support/turn-harness';
 
 const INJECTION_URL = 'https://evil.example/recipes';
@@ -82,9 +83,7 @@ async function fixture(): Promise<Fixture> {
   const signal = new AbortController().signal;
 
   const mcpCalls: string[] = [];
-  const session: McpSession = {
-    serverName: 'fake',
-    serverVersion: '1.0',
+  const session: McpSession = fakeMcpSession({
     listTools: () =>
       Promise.resolve([
         {
@@ -98,19 +97,7 @@ async function fixture(): Promise<Fixture> {
       mcpCalls.push(name);
       return Promise.resolve({ isError: false, text: `ran ${name}`, images: [], truncated: false });
     },
-    listPrompts: () => Promise.resolve([]),
-    getPrompt: () => Promise.resolve(''),
-    listResources: () => Promise.resolve([]),
-    readResource: () => Promise.resolve(''),
-    readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
-    listResourceTemplates: () => Promise.resolve([]),
-    onToolsChanged: () => undefined,
-    onLibraryChanged: () => undefined,
-    onClose: () => undefined,
-    setLogLevel: () => Promise.resolve(false),
-    rootsChanged: () => Promise.resolve(false),
-    close: () => Promise.resolve(),
-  };
+  });
   const services = new McpServices({
     store: store.mcp,
     secrets: new FileSecretStore(join(directory, 'secrets.json')),

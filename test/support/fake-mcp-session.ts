@@ -1,0 +1,27 @@
+/**
+ * An McpSession that offers nothing (no tools, prompts or resources; calls refused) with the
+ * methods a test cares about replaced: the stand-in for a server in service-layer unit tests.
+ */
+import type { McpSession } from '../../src/main/core/ports';
+
+export function fakeMcpSession(overrides: Partial<McpSession> = {}): McpSession {
+  return {
+    serverName: 'fake',
+    serverVersion: '1.0',
+    listTools: () => Promise.resolve([]),
+    callTool: () => Promise.reject(new Error('no calls in this test')),
+    listPrompts: () => Promise.resolve([]),
+    getPrompt: () => Promise.resolve(''),
+    listResources: () => Promise.resolve([]),
+    readResource: () => Promise.resolve(''),
+    readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
+    listResourceTemplates: () => Promise.resolve([]),
+    onToolsChanged: () => undefined,
+    onLibraryChanged: () => undefined,
+    onClose: () => undefined,
+    setLogLevel: () => Promise.resolve(false),
+    rootsChanged: () => Promise.resolve(false),
+    close: () => Promise.resolve(),
+    ...overrides,
+  };
+}
