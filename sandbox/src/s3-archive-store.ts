@@ -16,8 +16,9 @@
  * Memory: `put` streams the archive (of unknown length) through a lib-storage `Upload`: a part of
  * PART_SIZE (8 MiB, more only when `maxArchiveBytes` needs more than 10,000 parts) is filled, up to
  * PART_QUEUE parts are sent at once, and backpressure holds the tar stream back meanwhile, so one
- * upload holds about (PART_QUEUE + 1) × PART_SIZE, not the archive. An archive smaller than one
- * part is one PutObject. Puts still run one at a time (the others wait, their tar streams held
+ * upload holds a few parts (those in flight, the one being filled and lib-storage's joined copy of
+ * it: measured under 60 MiB with 8 MiB parts), however large the archive. An archive smaller than
+ * one part is one PutObject. Puts still run one at a time (the others wait, their tar streams held
  * back), so shutdown — which archives every session at once — holds one upload's parts, not
  * `SANDBOX_MAX_SESSIONS` of them. `get` returns the response body as a stream.
  *
@@ -210,8 +211,11 @@ export class S3ArchiveStore implements ArchiveStore {
         done(null, chunk);
       },
     });
-    // The source's errors reach the upload through `counted`, which fails with them.
+    // The source's errors reach the upload through `counted`, which fails with them; they are
+    // rethrown as they are (a failed tar is not an S3 problem).
+    let sourceError: Error | null = null;
     const forwardError = (error: Error): void => {
+      sourceError = error;
       counted.destroy(error);
     };
     archive.once('error', forwardError);
@@ -233,7 +237,7 @@ export class S3ArchiveStore implements ArchiveStore {
     } catch (error) {
       archive.unpipe(counted);
       archive.destroy();
-      throw this.translate(error, 'PutObject', key);
+      throw sourceError ?? this.translate(error, 'PutObject', key);
     } finally {
       archive.off('error', forwardError);
     }
