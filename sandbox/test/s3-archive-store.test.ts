@@ -354,7 +354,7 @@ describe('S3ArchiveStore against a Signature V4-verifying server', () => {
     expect(await archives.has('page-1')).toBe(true);
     expect(await archives.prune(30, Date.now() + 31 * DAY_MS)).toBe(125);
     expect(verifying.refused).toBe(refusedBefore);
-  });
+  }, 60_000);
   it('streams an archive of unknown length as a multipart upload and reads it back', async () => {
     const archives = signed({ prefix: 'multipart' });
     const before = { ...verifying.multipart };
@@ -372,7 +372,7 @@ describe('S3ArchiveStore against a Signature V4-verifying server', () => {
     expect(await sha256Of(await archives.get('big'))).toEqual(expected);
     await archives.delete('big');
     expect(verifying.refused).toBe(refusedBefore);
-  });
+  }, 60_000);
 
   it('retries a 503 (and a dropped part) with the SDK’s standard retry', async () => {
     const archives = signed({ prefix: 'retry' });
@@ -407,7 +407,7 @@ describe('S3ArchiveStore against a Signature V4-verifying server', () => {
     );
     expect(partTwo).toHaveLength(2);
     await archives.delete('conv');
-  });
+  }, 60_000);
 
   it('keeps the previous archive when a put fails part-way (the upload is aborted)', async () => {
     const archives = signed({ prefix: 'atomic' });
@@ -462,7 +462,7 @@ describe('S3ArchiveStore against a Signature V4-verifying server', () => {
     expect(verifying.multipart.aborted).toBe(before.aborted + 3);
     expect((await readAll(await archives.get('conv'))).toString()).toBe('the good archive');
     await archives.delete('conv');
-  });
+  }, 60_000);
 
   it('uses virtual-hosted URLs (<bucket>.<host>) when path-style is off', async () => {
     const port = new URL(verifying.endpoint).port;
