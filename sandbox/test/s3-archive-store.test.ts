@@ -630,7 +630,7 @@ describe('S3ArchiveStore timeouts', () => {
     try {
       const archives = store({ endpoint: `http://127.0.0.1:${port}`, idleTimeoutMs: 300 });
       const body = await archives.get('conv');
-      await expect(readAll(body)).rejects.toThrow(/timed out|aborted|terminated|socket/i);
+      await expect(readAll(body)).rejects.toThrow(/timed out/);
     } finally {
       stalling.closeAllConnections();
       await new Promise<void>((resolve) => stalling.close(() => resolve()));
