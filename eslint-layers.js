@@ -253,6 +253,16 @@ export const LAYERS = [
     packages: [
       { name: 'dockerode', why: 'the only Docker client (docker-runtime.ts)' },
       { name: 'zod', why: 'request bodies and config' },
+      {
+        name: '@aws-sdk/client-s3',
+        why: 'the S3 archive store, imported lazily',
+        only: ['sandbox/src/s3-archive-store.ts'],
+      },
+      {
+        name: '@aws-sdk/lib-storage',
+        why: 'multipart uploads of the S3 archive store',
+        only: ['sandbox/src/s3-archive-store.ts'],
+      },
     ],
     builtins: ['node:*'],
   },

@@ -41,7 +41,7 @@ export interface SandboxConfig {
   s3?: S3ArchiveConfig;
 }
 
-/** An S3-compatible bucket for archives (path-style URLs, AWS Signature V4). */
+/** An S3-compatible bucket for archives (AWS Signature V4, through the AWS SDK). */
 export interface S3ArchiveConfig {
   /** http(s) URL without a trailing slash, e.g. `http://127.0.0.1:9000`. */
   endpoint: string;
@@ -50,6 +50,16 @@ export interface S3ArchiveConfig {
   accessKeyId: string;
   /** A secret: never shown in an error message. */
   secretAccessKey: string;
+  /**
+   * Temporary credentials' session token (SANDBOX_ARCHIVE_S3_SESSION_TOKEN; sent as
+   * x-amz-security-token). A secret too. Absent for long-term keys.
+   */
+  sessionToken?: string;
+  /**
+   * Path-style URLs (`<endpoint>/<bucket>/<key>`, every S3-compatible server accepts them; the
+   * default) or, when false, virtual-hosted ones (`<bucket>.<endpoint host>/<key>`, as AWS prefers).
+   */
+  forcePathStyle: boolean;
   /** Without leading or trailing slashes. */
   prefix: string;
 }
@@ -254,6 +264,15 @@ function readS3Config(reader: EnvReader): S3ArchiveConfig | undefined {
       'SANDBOX_ARCHIVE_S3_SECRET_ACCESS_KEY must contain only visible ASCII characters, no spaces',
     );
   }
+  // Deliberately not AWS_SESSION_TOKEN: the key pair is not read from AWS_* either, and an
+  // ambient token from another AWS setup must not pair with these keys.
+  const sessionToken = reader.raw('SANDBOX_ARCHIVE_S3_SESSION_TOKEN');
+  if (sessionToken !== undefined && !API_KEY_PATTERN.test(sessionToken)) {
+    reader.problems.push(
+      'SANDBOX_ARCHIVE_S3_SESSION_TOKEN must contain only visible ASCII characters, no spaces',
+    );
+  }
+  const forcePathStyle = reader.flag('SANDBOX_ARCHIVE_S3_FORCE_PATH_STYLE', true);
   const prefix = reader
     .string('SANDBOX_ARCHIVE_S3_PREFIX', 'aivory-sandbox')
     .replace(/^\/+|\/+$/g, '');
@@ -267,7 +286,16 @@ function readS3Config(reader: EnvReader): S3ArchiveConfig | undefined {
       prefix,
     );
   }
-  return { endpoint, bucket, region, accessKeyId, secretAccessKey, prefix };
+  return {
+    endpoint,
+    bucket,
+    region,
+    accessKeyId,
+    secretAccessKey,
+    ...(sessionToken === undefined ? {} : { sessionToken }),
+    forcePathStyle,
+    prefix,
+  };
 }
 
 function readApiKey(reader: EnvReader): { apiKey: string | null; allowNoAuth: boolean } {

@@ -1,47 +1,74 @@
 /**
  * Workspace archives in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, Garage, R2, …), with
- * the same semantics as LocalArchiveStore. Requests are signed with AWS Signature Version 4 over
- * the global `fetch`; no SDK. URLs are path-style (`<endpoint>/<bucket>/<key>`), which every
- * S3-compatible server accepts.
+ * the same semantics as LocalArchiveStore, through the AWS SDK (`@aws-sdk/client-s3` for the
+ * requests, `@aws-sdk/lib-storage` for uploads): Signature V4, session tokens, the SDK's standard
+ * retries (3 attempts, backoff; 5xx, throttling and dropped connections are retried), any endpoint.
+ * URLs are path-style (`<endpoint>/<bucket>/<key>`, which every S3-compatible server accepts)
+ * unless `forcePathStyle` is false (virtual-hosted, `<bucket>.<host>`, as AWS prefers).
  *
- * Keys: `<prefix>/<sha256(conversationId)>.tar.gz` (no id can name a key) and the index at
- * `<prefix>/sessions.json`.
+ * Start-up: the SDK is a large module graph and the sidecar starts inside the app's main process,
+ * so it is imported on the first request of an S3 store, never by importing this file.
  *
- * Memory: a PUT signs the SHA-256 of its body, because UNSIGNED-PAYLOAD streaming is not accepted
- * by every S3-compatible server. So `put` buffers the whole archive in memory before sending it:
- * up to `maxArchiveBytes` (by default the S3 single-PUT limit capped at Node's Buffer limit; the
- * sidecar passes the workspace size plus slack, 512 MiB by default), briefly twice that while the
- * chunks are joined. Puts run one at a time (the others wait, their tar streams held back by
- * backpressure), so shutdown — which archives every session at once — still buffers one archive,
- * not `SANDBOX_MAX_SESSIONS` of them.
+ * Keys: `<prefix>/<sha256(conversationId)>.tar.gz` (no id can name a key; the name stays
+ * `.tar.gz` whatever the archive's bytes are, so existing buckets keep working) and the index at
+ * `<prefix>/sessions.json`. Archives are opaque bytes here.
  *
- * Errors name the endpoint, bucket and the S3 error code, never the secret key.
+ * Memory: `put` streams the archive (of unknown length) through a lib-storage `Upload`: a part of
+ * PART_SIZE (8 MiB, more only when `maxArchiveBytes` needs more than 10,000 parts) is filled, up to
+ * PART_QUEUE parts are sent at once, and backpressure holds the tar stream back meanwhile, so one
+ * upload holds a few parts (those in flight, the one being filled and lib-storage's joined copy of
+ * it: measured under 60 MiB with 8 MiB parts), however large the archive. An archive smaller than
+ * one part is one PutObject. Puts still run one at a time (the others wait, their tar streams held
+ * back), so shutdown — which archives every session at once — holds one upload's parts, not
+ * `SANDBOX_MAX_SESSIONS` of them. `get` returns the response body as a stream.
+ *
+ * Atomicity: a multipart upload replaces the object only at CompleteMultipartUpload; when the
+ * stream or a part fails, the upload is aborted and the previous archive stays.
+ *
+ * Checksums: the SDK's default CRC32 checksums (and the aws-chunked bodies they bring) are only
+ * sent where an operation requires them, because many S3-compatible servers refuse them. Pruning
+ * deletes with DeleteObject, one key per request, for the same reason (DeleteObjects needs a
+ * checksum header that older servers do not accept).
+ *
+ * Timeouts: a connection must open within 10 s and a request that goes SOCKET_IDLE_TIMEOUT_MS
+ * without a byte either way fails (then is retried): a hung server cannot stall an archive or a
+ * restore forever, while a long upload that keeps moving is never cut.
+ *
+ * Errors name the endpoint, bucket and the S3 error code, never the secret key or session token.
  */
-import { constants as bufferConstants } from 'node:buffer';
-import { createHash, createHmac } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { ArchiveStore } from './archive-store';
 import { parseSessionIndex } from './archive-store';
 import type { S3ArchiveConfig } from './config';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const MIB = 1024 * 1024;
 const INDEX_FILE = 'sessions.json';
 const ARCHIVE_SUFFIX = '.tar.gz';
-const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
-/** S3's limit for one PUT is 5 GiB; a Buffer cannot exceed buffer.constants.MAX_LENGTH. */
-const DEFAULT_MAX_ARCHIVE_BYTES = Math.min(5 * 1024 ** 3, bufferConstants.MAX_LENGTH);
+/** S3 multipart limits: at most 10,000 parts, each but the last at least 5 MiB. */
+const MAX_PARTS = 10_000;
+const PART_SIZE = 8 * MIB;
+/** Parts of one upload in flight at once. */
+const PART_QUEUE = 2;
+/** Without a limit from the caller: what 10,000 parts of PART_SIZE hold (~78 GiB). */
+const DEFAULT_MAX_ARCHIVE_BYTES = MAX_PARTS * PART_SIZE;
+const CONNECT_TIMEOUT_MS = 10_000;
+/** A request (body included) with no traffic for this long fails. */
+const SOCKET_IDLE_TIMEOUT_MS = 60_000;
+const MAX_ATTEMPTS = 3;
+/** DeleteObject requests in flight at once while pruning. */
+const PRUNE_CONCURRENCY = 4;
 
-/**
- * Longest one S3 request may take, body included: a 512 MiB archive over a slow link needs
- * minutes, but a hung server must not stall an archive or a restore forever.
- */
-const S3_REQUEST_TIMEOUT_MS = 10 * 60_000;
-
-/** The bucket settings (see S3ArchiveConfig), plus a size limit. */
-export interface S3ArchiveStoreOptions extends S3ArchiveConfig {
-  /** Larger archives are refused (they are buffered in memory). */
+/** The bucket settings (see S3ArchiveConfig; path-style unless told otherwise), plus limits. */
+export interface S3ArchiveStoreOptions extends Omit<S3ArchiveConfig, 'forcePathStyle'> {
+  forcePathStyle?: boolean;
+  /** Larger archives are refused (and their upload aborted). Also sets the part size. */
   maxArchiveBytes?: number;
+  /** A request with no traffic for this long fails (default 60 s); tests shorten it. */
+  idleTimeoutMs?: number;
 }
 
 /** An S3 request failed; the message says what to check and never contains the secret key. */
@@ -57,24 +84,43 @@ export class S3ArchiveError extends Error {
   }
 }
 
-interface S3Request {
-  method: 'GET' | 'PUT' | 'HEAD' | 'DELETE';
-  key?: string;
-  query?: Record<string, string>;
-  body?: Buffer;
-  contentType?: string;
+interface Sdk {
+  s3: typeof ClientS3;
+  storage: typeof LibStorage;
 }
 
-interface ListedObject {
-  key: string;
-  lastModified: number;
+let sdkLoading: Promise<Sdk> | null = null;
+
+/** The AWS SDK, imported once, on first use (see the header: start-up cost). */
+function loadSdk(): Promise<Sdk> {
+  sdkLoading ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(
+    ([s3, storage]) => ({ s3, storage }),
+  );
+  return sdkLoading;
+}
+
+/** What the SDK's service errors carry (S3ServiceException and its subclasses). */
+interface ServiceErrorShape {
+  name: string;
+  message: string;
+  $metadata: { httpStatusCode?: number };
+}
+
+function isServiceError(error: unknown): error is ServiceErrorShape {
+  return (
+    error instanceof Error &&
+    typeof (error as Partial<ServiceErrorShape>).$metadata === 'object' &&
+    (error as Partial<ServiceErrorShape>).$metadata !== null
+  );
 }
 
 export class S3ArchiveStore implements ArchiveStore {
   private readonly endpoint: URL;
   private readonly options: S3ArchiveStoreOptions;
   private readonly maxArchiveBytes: number;
-  /** Serialises puts so that only one archive is buffered at a time. */
+  private readonly partSize: number;
+  private client: Promise<{ sdk: Sdk; client: ClientS3.S3Client }> | null = null;
+  /** Serialises puts so that only one upload's parts are in memory at a time. */
   private putQueue: Promise<unknown> = Promise.resolve();
 
   constructor(options: S3ArchiveStoreOptions) {
@@ -83,15 +129,39 @@ export class S3ArchiveStore implements ArchiveStore {
       throw new S3ArchiveError('The S3 endpoint must be an http:// or https:// URL');
     }
     this.options = { ...options, prefix: options.prefix.replace(/^\/+|\/+$/g, '') };
-    this.maxArchiveBytes = Math.min(
-      options.maxArchiveBytes ?? DEFAULT_MAX_ARCHIVE_BYTES,
-      DEFAULT_MAX_ARCHIVE_BYTES,
-    );
+    this.maxArchiveBytes = options.maxArchiveBytes ?? DEFAULT_MAX_ARCHIVE_BYTES;
+    this.partSize = Math.max(PART_SIZE, Math.ceil(this.maxArchiveBytes / MAX_PARTS));
   }
 
   /** Where the store points, for logs: endpoint, bucket and prefix (no credentials). */
   describe(): string {
     return `${this.endpointLabel()}/${this.options.bucket}/${this.options.prefix}`;
+  }
+
+  private sdkClient(): Promise<{ sdk: Sdk; client: ClientS3.S3Client }> {
+    this.client ??= loadSdk().then((sdk) => {
+      const { region, accessKeyId, secretAccessKey, sessionToken } = this.options;
+      const client = new sdk.s3.S3Client({
+        endpoint: this.endpointLabel(),
+        region,
+        forcePathStyle: this.options.forcePathStyle ?? true,
+        credentials: {
+          accessKeyId,
+          secretAccessKey,
+          ...(sessionToken === undefined ? {} : { sessionToken }),
+        },
+        maxAttempts: MAX_ATTEMPTS,
+        retryMode: 'standard',
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        requestHandler: {
+          connectionTimeout: CONNECT_TIMEOUT_MS,
+          socketTimeout: this.options.idleTimeoutMs ?? SOCKET_IDLE_TIMEOUT_MS,
+        },
+      });
+      return { sdk, client };
+    });
+    return this.client;
   }
 
   private keyFor(name: string): string {
@@ -112,14 +182,7 @@ export class S3ArchiveStore implements ArchiveStore {
     archive.on('error', onError);
     const turn = this.putQueue.then(async () => {
       if (earlyError !== null) throw earlyError;
-      const body = await this.buffer(archive);
-      await this.send({
-        method: 'PUT',
-        key: this.archiveKey(conversationId),
-        body,
-        contentType: 'application/gzip',
-      });
-      return body.length;
+      return this.upload(this.archiveKey(conversationId), archive);
     });
     this.putQueue = turn.catch(() => undefined);
     try {
@@ -129,47 +192,88 @@ export class S3ArchiveStore implements ArchiveStore {
     }
   }
 
-  private async buffer(archive: Readable): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of archive) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-      total += buffer.length;
-      if (total > this.maxArchiveBytes) {
-        archive.destroy();
-        throw new S3ArchiveError(
-          `The archive is larger than ${this.maxArchiveBytes} bytes, the most the S3 archive ` +
-            'store buffers for one upload',
-        );
-      }
-      chunks.push(buffer);
+  /** Streams `archive` to `key` (multipart past one part); its size. */
+  private async upload(key: string, archive: Readable): Promise<number> {
+    const { sdk, client } = await this.sdkClient();
+    let size = 0;
+    const limit = this.maxArchiveBytes;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > limit) {
+          done(
+            new S3ArchiveError(
+              `The archive is larger than ${limit} bytes, the most the S3 archive store uploads`,
+            ),
+          );
+          return;
+        }
+        done(null, chunk);
+      },
+    });
+    // The source's errors reach the upload through `counted`, which fails with them; they are
+    // rethrown as they are (a failed tar is not an S3 problem).
+    let sourceError: Error | null = null;
+    const forwardError = (error: Error): void => {
+      sourceError = error;
+      counted.destroy(error);
+    };
+    archive.once('error', forwardError);
+    archive.pipe(counted);
+    const upload = new sdk.storage.Upload({
+      client,
+      params: {
+        Bucket: this.options.bucket,
+        Key: key,
+        Body: counted,
+        ContentType: 'application/octet-stream',
+      },
+      partSize: this.partSize,
+      queueSize: PART_QUEUE,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      archive.unpipe(counted);
+      archive.destroy();
+      throw sourceError ?? this.translate(error, 'PutObject', key);
+    } finally {
+      archive.off('error', forwardError);
     }
-    return Buffer.concat(chunks, total);
+    return size;
   }
 
   async get(conversationId: string): Promise<Readable | null> {
-    const response = await this.send(
-      { method: 'GET', key: this.archiveKey(conversationId) },
-      { allowMissingKey: true },
+    const key = this.archiveKey(conversationId);
+    const response = await this.call('GetObject', key, { allowMissingKey: true }, (s3) =>
+      s3.client.send(new s3.sdk.s3.GetObjectCommand({ Bucket: this.options.bucket, Key: key })),
     );
     if (response === null) return null;
-    if (response.body === null) return Readable.from([]);
-    return Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>);
+    // In Node the body is the response stream (an IncomingMessage): nothing is buffered.
+    if (response.Body === undefined) return Readable.from([]);
+    if (!(response.Body instanceof Readable)) {
+      throw new S3ArchiveError('S3 archive store: GetObject returned a body that is not a stream');
+    }
+    return response.Body;
   }
 
   async has(conversationId: string): Promise<boolean> {
     // HEAD responses have no body, so a missing bucket also reads as "no archive" here.
-    const response = await this.send(
-      { method: 'HEAD', key: this.archiveKey(conversationId) },
-      { allowMissingKey: true },
+    const key = this.archiveKey(conversationId);
+    const response = await this.call('HeadObject', key, { allowMissingKey: true }, (s3) =>
+      s3.client.send(new s3.sdk.s3.HeadObjectCommand({ Bucket: this.options.bucket, Key: key })),
     );
     return response !== null;
   }
 
   async delete(conversationId: string): Promise<void> {
-    await this.send(
-      { method: 'DELETE', key: this.archiveKey(conversationId) },
-      { allowMissingKey: true },
+    await this.deleteKey(this.archiveKey(conversationId));
+  }
+
+  private async deleteKey(key: string): Promise<void> {
+    await this.call('DeleteObject', key, { allowMissingKey: true }, (s3) =>
+      s3.client.send(new s3.sdk.s3.DeleteObjectCommand({ Bucket: this.options.bucket, Key: key })),
     );
   }
 
@@ -178,42 +282,52 @@ export class S3ArchiveStore implements ArchiveStore {
     // The whole listing first, deletions after: deleting while paging could make a server whose
     // continuation tokens are positions skip keys.
     const expired: string[] = [];
-    for await (const object of this.list()) {
-      const name = object.key.slice(this.keyFor('').length);
-      if (name.includes('/') || !name.endsWith(ARCHIVE_SUFFIX)) continue;
-      if (now - object.lastModified > retentionDays * DAY_MS) expired.push(object.key);
-    }
-    for (const key of expired) {
-      await this.send({ method: 'DELETE', key }, { allowMissingKey: true });
-    }
+    const prefix = this.keyFor('');
+    let continuationToken: string | undefined;
+    do {
+      const token = continuationToken;
+      const page = await this.call('ListObjectsV2', null, {}, (s3) =>
+        s3.client.send(
+          new s3.sdk.s3.ListObjectsV2Command({
+            Bucket: this.options.bucket,
+            Prefix: prefix,
+            ...(token === undefined ? {} : { ContinuationToken: token }),
+          }),
+        ),
+      );
+      for (const object of page?.Contents ?? []) {
+        if (object.Key === undefined || object.LastModified === undefined) continue;
+        const name = object.Key.slice(prefix.length);
+        if (name.includes('/') || !name.endsWith(ARCHIVE_SUFFIX)) continue;
+        if (now - object.LastModified.getTime() > retentionDays * DAY_MS) expired.push(object.Key);
+      }
+      continuationToken = page?.IsTruncated === true ? page.NextContinuationToken : undefined;
+    } while (continuationToken !== undefined);
+
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < expired.length) {
+        const key = expired[next] as string;
+        next += 1;
+        await this.deleteKey(key);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PRUNE_CONCURRENCY, expired.length) }, worker));
     return expired.length;
   }
 
-  /** Every object under the prefix, following ListObjectsV2 continuation tokens. */
-  private async *list(): AsyncGenerator<ListedObject> {
-    let continuationToken: string | null = null;
-    do {
-      const query: Record<string, string> = { 'list-type': '2', prefix: this.keyFor('') };
-      if (continuationToken !== null) query['continuation-token'] = continuationToken;
-      const response = await this.send({ method: 'GET', query });
-      const xml = response === null ? '' : await response.text();
-      for (const block of xml.match(/<Contents>[\s\S]*?<\/Contents>/g) ?? []) {
-        const key = xmlValue(block, 'Key');
-        const lastModified = Date.parse(xmlValue(block, 'LastModified') ?? '');
-        if (key !== null && Number.isFinite(lastModified)) yield { key, lastModified };
-      }
-      const truncated = xmlValue(xml, 'IsTruncated') === 'true';
-      continuationToken = truncated ? xmlValue(xml, 'NextContinuationToken') : null;
-    } while (continuationToken !== null);
-  }
-
   async writeIndex(index: Record<string, string>): Promise<void> {
-    await this.send({
-      method: 'PUT',
-      key: this.keyFor(INDEX_FILE),
-      body: Buffer.from(JSON.stringify(index)),
-      contentType: 'application/json',
-    });
+    const key = this.keyFor(INDEX_FILE);
+    await this.call('PutObject', key, {}, (s3) =>
+      s3.client.send(
+        new s3.sdk.s3.PutObjectCommand({
+          Bucket: this.options.bucket,
+          Key: key,
+          Body: JSON.stringify(index),
+          ContentType: 'application/json',
+        }),
+      ),
+    );
   }
 
   /**
@@ -222,199 +336,121 @@ export class S3ArchiveStore implements ArchiveStore {
    * well when every archive it writes would be lost.
    */
   async readIndex(): Promise<Record<string, string>> {
-    const response = await this.send(
-      { method: 'GET', key: this.keyFor(INDEX_FILE) },
-      { allowMissingKey: true },
+    const key = this.keyFor(INDEX_FILE);
+    const response = await this.call('GetObject', key, { allowMissingKey: true }, (s3) =>
+      s3.client.send(new s3.sdk.s3.GetObjectCommand({ Bucket: this.options.bucket, Key: key })),
     );
-    if (response === null) return {};
-    return parseSessionIndex(await response.text());
+    if (response === null || response.Body === undefined) return {};
+    let text: string;
+    try {
+      text = await response.Body.transformToString();
+    } catch (error) {
+      throw this.translate(error, 'GetObject', key);
+    }
+    return parseSessionIndex(text);
   }
 
   /**
-   * Sends one signed request. Returns the response when it succeeded, null for a missing key when
-   * `allowMissingKey`, and throws an S3ArchiveError for everything else.
+   * Runs one SDK command. Returns its output, null for a missing key when `allowMissingKey`, and
+   * throws an S3ArchiveError for everything else.
    */
-  private async send(
-    request: S3Request,
-    { allowMissingKey = false }: { allowMissingKey?: boolean } = {},
-  ): Promise<Response | null> {
-    const url = this.urlFor(request);
-    const headers = this.sign(request, url, new Date());
-    let response: Response;
+  private async call<T>(
+    operation: string,
+    key: string | null,
+    { allowMissingKey = false }: { allowMissingKey?: boolean },
+    send: (s3: { sdk: Sdk; client: ClientS3.S3Client }) => Promise<T>,
+  ): Promise<T | null> {
+    const s3 = await this.sdkClient();
     try {
-      response = await fetch(url, {
-        method: request.method,
-        headers,
-        body: request.body ?? null,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(S3_REQUEST_TIMEOUT_MS),
-      });
+      return await send(s3);
     } catch (error) {
-      throw this.connectionError(error);
+      if (
+        allowMissingKey &&
+        isServiceError(error) &&
+        error.$metadata.httpStatusCode === 404 &&
+        error.name !== 'NoSuchBucket'
+      ) {
+        return null;
+      }
+      throw this.translate(error, operation, key);
     }
-    if (response.ok) return response;
-
-    const text = request.method === 'HEAD' ? '' : await response.text().catch(() => '');
-    const code = xmlValue(text, 'Code');
-    if (response.status === 404 && code !== 'NoSuchBucket' && allowMissingKey) return null;
-    throw this.responseError(request, response.status, code, xmlValue(text, 'Message'));
-  }
-
-  private urlFor(request: S3Request): URL {
-    const base = this.endpoint.pathname.replace(/\/+$/, '');
-    const segments = [this.options.bucket, ...(request.key?.split('/') ?? [])];
-    const url = new URL(this.endpoint.origin);
-    url.pathname = `${base}/${segments.map(encodeRfc3986).join('/')}`;
-    url.search = canonicalQuery(request.query ?? {});
-    return url;
-  }
-
-  /** AWS Signature Version 4 headers for the request. */
-  private sign(request: S3Request, url: URL, date: Date): Record<string, string> {
-    const { region, accessKeyId, secretAccessKey } = this.options;
-    const amzDate = date
-      .toISOString()
-      .replace(/[-:]/g, '')
-      .replace(/\.\d{3}/, '');
-    const day = amzDate.slice(0, 8);
-    const payloadHash =
-      request.body === undefined
-        ? EMPTY_SHA256
-        : createHash('sha256').update(request.body).digest('hex');
-    const headers: Record<string, string> = {
-      host: url.host,
-      'x-amz-content-sha256': payloadHash,
-      'x-amz-date': amzDate,
-    };
-    if (request.contentType !== undefined) headers['content-type'] = request.contentType;
-    const names = Object.keys(headers).sort();
-    const signedHeaders = names.join(';');
-    const canonicalRequest = [
-      request.method,
-      url.pathname,
-      canonicalQuery(request.query ?? {}),
-      names.map((name) => `${name}:${headers[name]}\n`).join(''),
-      signedHeaders,
-      payloadHash,
-    ].join('\n');
-    const scope = `${day}/${region}/s3/aws4_request`;
-    const stringToSign = [
-      'AWS4-HMAC-SHA256',
-      amzDate,
-      scope,
-      createHash('sha256').update(canonicalRequest).digest('hex'),
-    ].join('\n');
-    let key: Buffer = hmac(`AWS4${secretAccessKey}`, day);
-    for (const part of [region, 's3', 'aws4_request']) key = hmac(key, part);
-    const signature = createHmac('sha256', key).update(stringToSign).digest('hex');
-    // fetch sets Host itself (from the URL, as signed here).
-    const sent = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'host'));
-    return {
-      ...sent,
-      authorization:
-        `AWS4-HMAC-SHA256 Credential=${accessKeyId}/${scope}, ` +
-        `SignedHeaders=${signedHeaders}, Signature=${signature}`,
-    };
   }
 
   private endpointLabel(): string {
     return `${this.endpoint.origin}${this.endpoint.pathname.replace(/\/+$/, '')}`;
   }
 
+  /** Any failure as an S3ArchiveError naming what to check. */
+  private translate(error: unknown, operation: string, key: string | null): S3ArchiveError {
+    if (error instanceof S3ArchiveError) return this.scrub(error);
+    if (isServiceError(error) && error.$metadata.httpStatusCode !== undefined) {
+      return this.responseError(
+        operation,
+        key,
+        error.$metadata.httpStatusCode,
+        error.name,
+        error.message,
+      );
+    }
+    return this.connectionError(error);
+  }
+
   private connectionError(error: unknown): S3ArchiveError {
-    const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : null;
-    const code = typeof cause?.code === 'string' ? cause.code : null;
-    const reason =
-      code === 'ECONNREFUSED'
+    const direct = error as { code?: unknown; name?: unknown; cause?: { code?: unknown } } | null;
+    const rawCode = direct?.code ?? direct?.cause?.code;
+    const code = typeof rawCode === 'string' ? rawCode : null;
+    const timedOut = direct?.name === 'TimeoutError' || code === 'ETIMEDOUT';
+    const reason = timedOut
+      ? 'no answer in time (the server accepted the connection but stalled, or is unreachable)'
+      : code === 'ECONNREFUSED'
         ? 'connection refused: is the server running and the port right?'
         : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
           ? 'the host name does not resolve'
-          : code !== null
-            ? code
-            : error instanceof Error
-              ? error.message
-              : String(error);
+          : error instanceof Error
+            ? `${code === null ? '' : `${code}: `}${error.message}`
+            : String(error);
     return this.scrub(
       new S3ArchiveError(
         `S3 archive store: cannot reach ${this.endpointLabel()} (SANDBOX_ARCHIVE_S3_ENDPOINT): ${reason}`,
         null,
-        code,
+        timedOut ? 'TimeoutError' : code,
       ),
     );
   }
 
   private responseError(
-    request: S3Request,
+    operation: string,
+    key: string | null,
     status: number,
     code: string | null,
     message: string | null,
   ): S3ArchiveError {
     const where = `${this.endpointLabel()} bucket "${this.options.bucket}"`;
-    const detail = `${status}${code === null ? '' : ` ${code}`}${message === null ? '' : `: ${message.slice(0, 200)}`}`;
+    // The SDK's message for an error without a body is just its code (or "UnknownError").
+    const said = message === null || message === code || message === '' ? null : message;
+    const detail = `${status}${code === null ? '' : ` ${code}`}${said === null ? '' : `: ${said.slice(0, 200)}`}`;
     let text: string;
     if (status === 403 || status === 401) {
       text =
         `S3 archive store: access denied by ${where} (${detail}). Check ` +
-        'SANDBOX_ARCHIVE_S3_ACCESS_KEY_ID, SANDBOX_ARCHIVE_S3_SECRET_ACCESS_KEY and ' +
-        'SANDBOX_ARCHIVE_S3_REGION, and that the key may read and write the bucket';
-    } else if (status === 404 && (code === 'NoSuchBucket' || request.method === 'HEAD')) {
+        'SANDBOX_ARCHIVE_S3_ACCESS_KEY_ID, SANDBOX_ARCHIVE_S3_SECRET_ACCESS_KEY, ' +
+        'SANDBOX_ARCHIVE_S3_SESSION_TOKEN and SANDBOX_ARCHIVE_S3_REGION, and that the key may ' +
+        'read and write the bucket';
+    } else if (status === 404 && (code === 'NoSuchBucket' || operation === 'HeadObject')) {
       text = `S3 archive store: the bucket "${this.options.bucket}" does not exist at ${this.endpointLabel()} (SANDBOX_ARCHIVE_S3_BUCKET); create it first`;
     } else {
-      text = `S3 archive store: ${request.method} ${request.key ?? '(bucket)'} on ${where} failed (${detail})`;
+      text = `S3 archive store: ${operation} ${key ?? '(bucket)'} on ${where} failed (${detail})`;
     }
     return this.scrub(new S3ArchiveError(text, status, code));
   }
 
-  /** Belt and braces: whatever a server echoed, the secret key never leaves in a message. */
+  /** Belt and braces: whatever a server echoed, the secrets never leave in a message. */
   private scrub(error: S3ArchiveError): S3ArchiveError {
-    const secret = this.options.secretAccessKey;
-    if (secret !== '' && error.message.includes(secret)) {
-      error.message = error.message.replaceAll(secret, '[secret]');
+    for (const secret of [this.options.secretAccessKey, this.options.sessionToken]) {
+      if (secret !== undefined && secret !== '' && error.message.includes(secret)) {
+        error.message = error.message.replaceAll(secret, '[secret]');
+      }
     }
     return error;
   }
-}
-
-function hmac(key: string | Buffer, data: string): Buffer {
-  return createHmac('sha256', key).update(data).digest();
-}
-
-/** URI encoding as SigV4 wants it: RFC 3986 unreserved characters stay, the rest is %XX. */
-function encodeRfc3986(value: string): string {
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
-function canonicalQuery(query: Record<string, string>): string {
-  return Object.entries(query)
-    .map(([name, value]) => [encodeRfc3986(name), encodeRfc3986(value)] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, value]) => `${name}=${value}`)
-    .join('&');
-}
-
-/** The text of the first `<tag>…</tag>` in an S3 XML document, entities decoded. */
-function xmlValue(xml: string, tag: string): string | null {
-  const match = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(xml);
-  if (match?.[1] === undefined) return null;
-  return match[1].replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-fA-F]+);/g, (_, entity: string) => {
-    switch (entity) {
-      case 'lt':
-        return '<';
-      case 'gt':
-        return '>';
-      case 'quot':
-        return '"';
-      case 'apos':
-        return "'";
-      case 'amp':
-        return '&';
-      default:
-        return String.fromCodePoint(
-          entity.startsWith('#x') ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10),
-        );
-    }
-  });
 }

@@ -71,8 +71,8 @@ export async function startSidecar(
 
 /**
  * The S3-compatible bucket when one is configured, else the local archive directory. The S3 store
- * buffers one archive in memory per upload, so its limit is the workspace size plus slack for
- * gzip (which can grow incompressible data slightly) and tar headers.
+ * streams uploads in parts; its size limit (which also sets the part size) is the workspace size
+ * plus slack for compression (which can grow incompressible data slightly) and tar headers.
  */
 export function archiveStoreFor(config: SandboxConfig): ArchiveStore {
   if (config.s3 === undefined) return new LocalArchiveStore(config.archiveDir);

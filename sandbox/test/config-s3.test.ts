@@ -45,9 +45,38 @@ describe('SANDBOX_ARCHIVE_S3_*', () => {
       region: 'us-east-1',
       accessKeyId: 'AKIDEXAMPLE',
       secretAccessKey: SECRET,
+      forcePathStyle: true,
       prefix: 'aivory-sandbox',
     });
     expect(archiveStoreFor(config)).toBeInstanceOf(S3ArchiveStore);
+  });
+
+  it('reads a session token and the URL style', () => {
+    const token = 'FwoGZXIvYXdzEXAMPLETOKEN/with+chars==';
+    const config = loadSandboxConfig({
+      ...FULL,
+      SANDBOX_ARCHIVE_S3_SESSION_TOKEN: token,
+      SANDBOX_ARCHIVE_S3_FORCE_PATH_STYLE: '0',
+      // Not read: only SANDBOX_ARCHIVE_S3_SESSION_TOKEN pairs with these keys.
+      AWS_SESSION_TOKEN: 'ambient-token-from-elsewhere',
+    });
+    expect(config.s3).toMatchObject({ sessionToken: token, forcePathStyle: false });
+    expect(
+      loadSandboxConfig({ ...FULL, AWS_SESSION_TOKEN: 'ambient-token-from-elsewhere' }).s3,
+    ).not.toHaveProperty('sessionToken');
+    expect(
+      loadSandboxConfig({ ...FULL, SANDBOX_ARCHIVE_S3_FORCE_PATH_STYLE: 'true' }).s3,
+    ).toMatchObject({ forcePathStyle: true });
+
+    const problems = problemsOf({
+      ...FULL,
+      SANDBOX_ARCHIVE_S3_SESSION_TOKEN: `${token} tail`,
+      SANDBOX_ARCHIVE_S3_FORCE_PATH_STYLE: 'maybe',
+    });
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^SANDBOX_ARCHIVE_S3_SESSION_TOKEN must contain only visible/);
+    expect(problems[1]).toMatch(/^SANDBOX_ARCHIVE_S3_FORCE_PATH_STYLE must be 1 or 0/);
+    expect(problems.join('\n')).not.toContain(token);
   });
 
   it('reads region and prefix', () => {

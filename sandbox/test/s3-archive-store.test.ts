@@ -3,15 +3,21 @@
  * - s3rver (a third-party implementation, objects on disk): round trips, pruning by LastModified,
  *   error messages. s3rver 3.7 does NOT verify Signature V4 (it accepts any V4 signature from a
  *   known access key) and its continuation tokens fail on Node 20 (OpenSSL 3), so:
- * - support/sigv4-s3-server.ts, which verifies every signature and body hash and pages
- *   ListObjectsV2: signatures, wrong secrets, pagination.
+ * - support/sigv4-s3-server.ts, which verifies every signature, body hash and session token, pages
+ *   ListObjectsV2 and implements multipart uploads: signatures, wrong secrets, session tokens,
+ *   pagination, multipart streaming with bounded memory, retries of injected 503s, aborted uploads.
+ * - raw servers that accept and then stall: the request timeouts.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { S3ArchiveStoreOptions } from '../src/s3-archive-store';
@@ -22,6 +28,7 @@ import { startSigV4S3Server } from './support/sigv4-s3-server';
 const BUCKET = 'aivory-archives';
 const SECRET = 'S3RVER';
 const DAY_MS = 24 * 60 * 60 * 1000;
+const MIB = 1024 * 1024;
 
 let server: S3rver;
 let directory: string;
@@ -54,6 +61,43 @@ function age(key: string, ageMs: number): void {
   if (file === undefined) throw new Error(`no stored object for ${key}`);
   const when = new Date(Date.now() - ageMs);
   utimesSync(join(folder, file), when, when);
+}
+
+/**
+ * `total` bytes of deterministic, incompressible-looking data in `chunkSize` chunks, generated as
+ * it is read (so the source itself holds one chunk); `onChunk` runs before each chunk is made.
+ */
+function generated(total: number, chunkSize: number, onChunk: () => void = () => {}): Readable {
+  let state = 0x9e3779b9;
+  const pattern = Buffer.alloc(chunkSize);
+  for (let i = 0; i + 4 <= pattern.length; i += 4) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    pattern.writeUInt32LE(state, i);
+  }
+  let sent = 0;
+  return Readable.from(
+    (function* chunks() {
+      while (sent < total) {
+        onChunk();
+        // A fresh buffer per chunk, numbered so that no two chunks are alike.
+        const chunk = Buffer.from(pattern.subarray(0, Math.min(chunkSize, total - sent)));
+        chunk.writeUInt32LE(sent / chunkSize, 0);
+        sent += chunk.length;
+        yield chunk;
+      }
+    })(),
+  );
+}
+
+async function sha256Of(stream: Readable | null): Promise<{ sha256: string; size: number }> {
+  if (stream === null) throw new Error('expected an archive');
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of stream) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), size };
 }
 
 function hashed(conversationId: string): string {
@@ -310,5 +354,286 @@ describe('S3ArchiveStore against a Signature V4-verifying server', () => {
     expect(await archives.has('page-1')).toBe(true);
     expect(await archives.prune(30, Date.now() + 31 * DAY_MS)).toBe(125);
     expect(verifying.refused).toBe(refusedBefore);
+  }, 60_000);
+  it('streams an archive of unknown length as a multipart upload and reads it back', async () => {
+    const archives = signed({ prefix: 'multipart' });
+    const before = { ...verifying.multipart };
+    const refusedBefore = verifying.refused;
+    const expected = await sha256Of(generated(20 * MIB + 12_345, 256 * 1024));
+    expect(await archives.put('big', generated(20 * MIB + 12_345, 256 * 1024))).toBe(expected.size);
+    expect(verifying.multipart.created).toBe(before.created + 1);
+    expect(verifying.multipart.completed).toBe(before.completed + 1);
+    expect(verifying.pendingUploads()).toBe(0);
+    const object = verifying.buckets
+      .get(BUCKET)
+      ?.get(hashed('big').replace('aivory-sandbox/', 'multipart/'));
+    expect(object?.parts).toBeGreaterThanOrEqual(3);
+    expect(object?.sha256).toBe(expected.sha256);
+    expect(await sha256Of(await archives.get('big'))).toEqual(expected);
+    await archives.delete('big');
+    expect(verifying.refused).toBe(refusedBefore);
+  }, 60_000);
+
+  it('retries a 503 (and a dropped part) with the SDK’s standard retry', async () => {
+    const archives = signed({ prefix: 'retry' });
+    const key = hashed('conv').replace('aivory-sandbox/', 'retry/');
+    const onKey =
+      (method: string): ((request: { method: string; key: string }) => boolean) =>
+      (request) =>
+        request.method === method && request.key === key;
+    const countOf = (method: string): number =>
+      verifying.requests.filter((request) => onKey(method)(request)).length;
+
+    verifying.failWith({ when: onKey('PUT'), status: 503, code: 'SlowDown', times: 1 });
+    await archives.put('conv', Readable.from([Buffer.from('after a 503')]));
+    expect(countOf('PUT')).toBe(2);
+
+    verifying.failWith({ when: onKey('GET'), status: 503, code: 'ServiceUnavailable', times: 1 });
+    expect((await readAll(await archives.get('conv'))).toString()).toBe('after a 503');
+    expect(countOf('GET')).toBe(2);
+
+    // A part of a multipart upload is retried on its own.
+    verifying.failWith({
+      when: (request) => request.key === key && request.query.get('partNumber') === '2',
+      status: 500,
+      code: 'InternalError',
+      times: 1,
+    });
+    const expected = await sha256Of(generated(18 * MIB, 64 * 1024));
+    await archives.put('conv', generated(18 * MIB, 64 * 1024));
+    expect(await sha256Of(await archives.get('conv'))).toEqual(expected);
+    const partTwo = verifying.requests.filter(
+      (request) => request.key === key && request.query.get('partNumber') === '2',
+    );
+    expect(partTwo).toHaveLength(2);
+    await archives.delete('conv');
+  }, 60_000);
+
+  it('keeps the previous archive when a put fails part-way (the upload is aborted)', async () => {
+    const archives = signed({ prefix: 'atomic' });
+    await archives.put('conv', Readable.from([Buffer.from('the good archive')]));
+    const key = hashed('conv').replace('aivory-sandbox/', 'atomic/');
+    const before = { ...verifying.multipart };
+
+    // The tar stream dies after 20 MiB: some parts are already uploaded.
+    const healthy = generated(40 * MIB, MIB)[Symbol.asyncIterator]();
+    let sent = 0;
+    const dying = new Readable({
+      read() {
+        if (sent >= 20 * MIB) {
+          this.destroy(new Error('tar failed'));
+          return;
+        }
+        void healthy.next().then(({ value }: IteratorResult<Buffer>) => {
+          sent += value.length;
+          this.push(value);
+        });
+      },
+    });
+    await expect(archives.put('conv', dying)).rejects.toThrow(/^tar failed$/);
+    expect(verifying.multipart.created).toBe(before.created + 1);
+    expect(verifying.multipart.aborted).toBe(before.aborted + 1);
+    expect(verifying.multipart.completed).toBe(before.completed);
+    expect(verifying.pendingUploads()).toBe(0);
+    expect((await readAll(await archives.get('conv'))).toString()).toBe('the good archive');
+
+    // A part the server keeps refusing (more often than the retries): an S3ArchiveError.
+    verifying.failWith({
+      when: (request) => request.key === key && request.query.get('partNumber') === '2',
+      status: 500,
+      code: 'InternalError',
+      times: 10,
+    });
+    const error = await messageOf(() => archives.put('conv', generated(20 * MIB, MIB)));
+    expect(error.status).toBe(500);
+    expect(error.code).toBe('InternalError');
+    expect(error.message).toContain(verifying.endpoint);
+    expect(error.message).toContain(`bucket "${BUCKET}"`);
+    expect(error.message).not.toContain(options.secretAccessKey);
+    expect(verifying.multipart.aborted).toBe(before.aborted + 2);
+    expect(verifying.pendingUploads()).toBe(0);
+    expect((await readAll(await archives.get('conv'))).toString()).toBe('the good archive');
+
+    // Too large: refused mid-stream, aborted, the old archive stays.
+    const tooLarge = await messageOf(() =>
+      signed({ prefix: 'atomic', maxArchiveBytes: 12 * MIB }).put('conv', generated(20 * MIB, MIB)),
+    );
+    expect(tooLarge.message).toMatch(/larger than 12582912 bytes/);
+    expect(verifying.multipart.aborted).toBe(before.aborted + 3);
+    expect((await readAll(await archives.get('conv'))).toString()).toBe('the good archive');
+    await archives.delete('conv');
+  }, 60_000);
+
+  it('uses virtual-hosted URLs (<bucket>.<host>) when path-style is off', async () => {
+    const port = new URL(verifying.endpoint).port;
+    const seen = verifying.requests.length;
+    // The bucket's host name does not resolve here: the request never reaches the server by path.
+    const error = await messageOf(() =>
+      signed({ endpoint: `http://localhost:${port}`, forcePathStyle: false }).readIndex(),
+    );
+    expect(error.message).toContain(`http://localhost:${port}`);
+    expect(verifying.requests.slice(seen).filter((request) => request.bucket === BUCKET)).toEqual(
+      [],
+    );
+  });
+});
+
+describe('S3ArchiveStore with temporary credentials (session token)', () => {
+  const token = 'IQoJb3JpZ2luX2VjEXAMPLE/session+token==';
+  let tokenServer: SigV4S3Server;
+  const base = {
+    bucket: BUCKET,
+    region: 'us-west-2',
+    accessKeyId: 'ASIATEMPORARY',
+    secretAccessKey: 'temporary/secret+key',
+    prefix: 'sts',
+  };
+
+  beforeAll(async () => {
+    tokenServer = await startSigV4S3Server({
+      accessKeyId: base.accessKeyId,
+      secretAccessKey: base.secretAccessKey,
+      region: base.region,
+      buckets: [BUCKET],
+      sessionToken: token,
+    });
+  });
+
+  afterAll(async () => {
+    await tokenServer.close();
+  });
+
+  it('signs x-amz-security-token into every request', async () => {
+    const archives = new S3ArchiveStore({
+      endpoint: tokenServer.endpoint,
+      ...base,
+      sessionToken: token,
+    });
+    await archives.put('conv', generated(9 * MIB, MIB)); // multipart requests carry it too
+    expect(await archives.has('conv')).toBe(true);
+    expect((await sha256Of(await archives.get('conv'))).size).toBe(9 * MIB);
+    await archives.writeIndex({ c: 'conv' });
+    expect(await archives.readIndex()).toEqual({ c: 'conv' });
+    expect(await archives.prune(30, Date.now() + 31 * DAY_MS)).toBe(1);
+    expect(tokenServer.refused).toBe(0);
+  });
+
+  it('is refused without the token or with a wrong one, never echoing secrets', async () => {
+    for (const sessionToken of [undefined, 'IQoJb3JpZ2luX2VjWRONG/token==']) {
+      const archives = new S3ArchiveStore({
+        endpoint: tokenServer.endpoint,
+        ...base,
+        ...(sessionToken === undefined ? {} : { sessionToken }),
+      });
+      const error = await messageOf(() => archives.readIndex());
+      expect(error.status).toBe(403);
+      expect(error.code).toBe('InvalidToken');
+      expect(error.message).toContain('SANDBOX_ARCHIVE_S3_SESSION_TOKEN');
+      expect(error.message).not.toContain(base.secretAccessKey);
+      if (sessionToken !== undefined) expect(error.message).not.toContain(sessionToken);
+    }
+  });
+});
+
+describe('S3ArchiveStore memory', () => {
+  it('streams a 160 MiB archive in parts without holding it in memory', async () => {
+    // Live memory only: garbage collection before each sample, so a loaded machine's lazy
+    // collector cannot make the numbers noisy. Buffers are counted in `arrayBuffers`.
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const server = await startSigV4S3Server({
+      accessKeyId: 'AKIDMEMORY',
+      secretAccessKey: 'memory-secret',
+      region: 'us-east-1',
+      buckets: [BUCKET],
+      keepBodies: false,
+    });
+    try {
+      const archives = new S3ArchiveStore({
+        endpoint: server.endpoint,
+        bucket: BUCKET,
+        region: 'us-east-1',
+        accessKeyId: 'AKIDMEMORY',
+        secretAccessKey: 'memory-secret',
+        prefix: 'memory',
+      });
+      await archives.writeIndex({}); // loads the SDK and opens a connection first
+      const total = 160 * MIB;
+      collect();
+      const baseline = process.memoryUsage().arrayBuffers;
+      let peak = 0;
+      let chunks = 0;
+      const source = generated(total, 256 * 1024, () => {
+        chunks += 1;
+        if (chunks % 16 !== 0) return; // every 4 MiB
+        collect();
+        peak = Math.max(peak, process.memoryUsage().arrayBuffers - baseline);
+      });
+      expect(await archives.put('huge', source)).toBe(total);
+      const object = server.buckets
+        .get(BUCKET)
+        ?.get(hashed('huge').replace('aivory-sandbox/', 'memory/'));
+      expect(object?.size).toBe(total);
+      expect(object?.parts).toBeGreaterThanOrEqual(20);
+      expect(server.multipart.completed).toBe(1);
+      // A few 8 MiB parts (in flight, being filled, lib-storage's joined copy; ~35–55 MiB however
+      // large the archive) and the source's buffered chunks; the server hashes bodies as they
+      // arrive. Well under half of the archive, where buffering it would hold all of it.
+      expect(peak).toBeGreaterThan(0);
+      expect(peak).toBeLessThan(total / 2);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
+
+describe('S3ArchiveStore timeouts', () => {
+  it('gives up on a server that accepts connections and never answers', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.resume(); // reads the request, never answers
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const secret = 'timeout-secret-abcdefghijklmnop';
+      const archives = store({
+        endpoint: `http://127.0.0.1:${port}`,
+        secretAccessKey: secret,
+        idleTimeoutMs: 300,
+      });
+      for (const attempt of [
+        () => archives.readIndex(),
+        () => archives.has('conv'),
+        () => archives.put('conv', Readable.from([Buffer.from('x')])),
+      ]) {
+        const error = await messageOf(attempt);
+        expect(error.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+.*no answer in time/);
+        expect(error.code).toBe('TimeoutError');
+        expect(error.message).not.toContain(secret);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('fails a download whose body stalls instead of waiting forever', async () => {
+    const stalling = createHttpServer((request, response) => {
+      response.writeHead(200, { 'content-length': '1000000' });
+      response.write(Buffer.alloc(1000)); // then nothing
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    const { port } = stalling.address() as AddressInfo;
+    try {
+      const archives = store({ endpoint: `http://127.0.0.1:${port}`, idleTimeoutMs: 300 });
+      const body = await archives.get('conv');
+      await expect(readAll(body)).rejects.toThrow(/timed out/);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise<void>((resolve) => stalling.close(() => resolve()));
+    }
   });
 });
