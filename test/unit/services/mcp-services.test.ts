@@ -53,7 +53,7 @@ function fixture() {
     getPrompt: () => Promise.resolve(''),
     listResources: () => Promise.resolve([]),
     readResource: () => Promise.resolve(''),
-    readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
+    readResourceContents: () => Promise.resolve({ text: '', blobs: [], texts: [] }),
     listResourceTemplates: () => Promise.resolve([]),
     onLibraryChanged: () => undefined,
     onToolsChanged: (listener) => {

@@ -102,7 +102,7 @@ async function fixture(): Promise<Fixture> {
     getPrompt: () => Promise.resolve(''),
     listResources: () => Promise.resolve([]),
     readResource: () => Promise.resolve(''),
-    readResourceContents: () => Promise.resolve({ text: '', blobs: [] }),
+    readResourceContents: () => Promise.resolve({ text: '', blobs: [], texts: [] }),
     listResourceTemplates: () => Promise.resolve([]),
     onToolsChanged: () => undefined,
     onLibraryChanged: () => undefined,

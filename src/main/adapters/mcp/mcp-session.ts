@@ -43,6 +43,7 @@ import {
   promptText,
   resourceBlobs,
   resourceContentsText,
+  resourceTexts,
   serverErrorResult,
 } from './mcp-results';
 import { sendRootsChanged } from './mcp-roots';
@@ -230,6 +231,7 @@ export class McpClientSession implements McpSession {
     return {
       text: resourceContentsText(raw, this.parts.limits.maxTextChars),
       blobs: resourceBlobs(raw),
+      texts: resourceTexts(raw),
     };
   }
 
