@@ -145,9 +145,9 @@ describe('e2e: settings and MCP services in the browser host', () => {
     const echoRow = card.getByTestId('mcp-diff-row').and(page.locator('[data-tool="echo"]'));
     await echoRow.waitFor({ timeout: 30_000 });
     expect(await echoRow.getAttribute('data-kinds')).toBe('added');
-    expect(await card.getByTestId('mcp-sync-info').textContent()).toMatch(
-      /found \d+ · last synced at/,
-    );
+    await expect
+      .poll(() => card.getByTestId('mcp-sync-info').textContent(), { timeout: 30_000 })
+      .toMatch(/found \d+ · last synced at/);
     await screenshot(page, 'mcp-sync-diff');
     await card.getByTestId('mcp-accept').click();
     await card.getByTestId('mcp-diff-empty').waitFor();
