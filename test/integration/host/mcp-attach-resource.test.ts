@@ -2,12 +2,15 @@
  * `mcp.attachResource` over a real AppContext against real MCP servers: server-everything (a
  * text resource, a template's blob) and a local SDK server with a PNG, a PDF, a Markdown note,
  * bytes that claim to be an image and a resource of two parts. The files come back named from
- * the URI, typed from their bytes, the service named; garbage requests get clear errors; and the
- * files, sent with `chat.send`, reach a vision model as an image part.
+ * the URI, typed from their bytes, the service named; garbage requests get clear errors; the
+ * files, sent with `chat.send`, reach a vision model as an image part; and (real Docker and the
+ * runner image) they are staged unchanged into the sandbox's /workspace/uploads.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { InvokeMethod, InvokeRequest } from '../../../src/shared/ipc-contract';
 import { invokeContract } from '../../../src/shared/ipc-contract';
+import { requireDockerAndImage } from '../../../sandbox/test/support/docker-fixture';
 import type { EverythingServer } from '../../support/mcp-everything-server';
 import { startEverythingServer } from '../../support/mcp-everything-server';
 import type { ResourceServer } from '../../support/mcp-resource-server';
@@ -179,4 +182,64 @@ describe('mcp.attachResource with real MCP servers', () => {
     expect(body).toContain(`data:image/png;base64,${RED_PNG.toString('base64')}`);
     expect(body).toContain('red square.png');
   }, 60_000);
+});
+
+describe('an attached MCP resource in the sandbox', () => {
+  let lab: ResourceServer;
+  let fixture: HostFixture | null = null;
+  let llm: ScriptedLlmServer | null = null;
+  beforeAll(async () => {
+    lab = await startResourceServer();
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await llm?.close();
+    await lab?.close();
+  });
+
+  it('its files are staged unchanged in /workspace/uploads, like uploads', async () => {
+    requireDockerAndImage();
+    const listing =
+      "import os, hashlib\nfor name in sorted(os.listdir('/workspace/uploads')):\n    print(name, hashlib.sha256(open('/workspace/uploads/' + name, 'rb').read()).hexdigest()[:12])";
+    const code = JSON.stringify({ name: 'python_execute', arguments: { code: listing } });
+    llm = await startScriptedLlmServer([
+      { content: `<tool_call>${code}</tool_call>` },
+      { content: 'Listed.' },
+    ]);
+    fixture = openHostFixture({ env: { AIVORY_LOCAL_SANDBOX: '1' } });
+    const id = (
+      await fixture.value('mcp.add', {
+        name: 'resource-lab',
+        icon: '📦',
+        description: 'Resources to attach.',
+        transport: 'streamable-http',
+        url: lab.url,
+      })
+    ).service.id;
+    const model = await fixture.value('models.save', {
+      label: 'Sandboxed model',
+      baseUrl: llm.baseUrl,
+      model: 'scripted-model',
+      toolMode: 'prompt',
+    });
+    const files = [
+      ...(await fixture.value('mcp.attachResource', { id, uri: RESOURCES.pdf })).files,
+      ...(await fixture.value('mcp.attachResource', { id, uri: RESOURCES.image })).files,
+    ];
+    await fixture.value('chat.send', {
+      text: 'List my files',
+      modelId: model.id,
+      tools: ['python_execute'],
+      attachments: files.map(({ name, mime, dataBase64 }) => ({ name, mime, dataBase64 })),
+    });
+    await expect.poll(() => llm?.requests.length ?? 0, { timeout: 120_000 }).toBe(2);
+    const first = JSON.stringify(llm.requests[0]?.body.messages);
+    expect(first).toContain('- report.pdf (application/pdf, ');
+    expect(first).toContain('at /workspace/uploads/report.pdf');
+    const digest = (data: Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 12);
+    const result = JSON.stringify(llm.requests[1]?.body.messages);
+    expect(result).toContain(
+      `stdout:\\nred square.png ${digest(RED_PNG)}\\nreport.pdf ${digest(TINY_PDF)}\\n`,
+    );
+  }, 180_000);
 });
