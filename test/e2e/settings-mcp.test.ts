@@ -145,9 +145,9 @@ describe('e2e: settings and MCP services in the browser host', () => {
     const echoRow = card.getByTestId('mcp-diff-row').and(page.locator('[data-tool="echo"]'));
     await echoRow.waitFor({ timeout: 30_000 });
     expect(await echoRow.getAttribute('data-kinds')).toBe('added');
-    expect(await card.getByTestId('mcp-sync-info').textContent()).toMatch(
-      /found \d+ · last synced at/,
-    );
+    await expect
+      .poll(() => card.getByTestId('mcp-sync-info').textContent(), { timeout: 30_000 })
+      .toMatch(/found \d+ · last synced at/);
     await screenshot(page, 'mcp-sync-diff');
     await card.getByTestId('mcp-accept').click();
     await card.getByTestId('mcp-diff-empty').waitFor();
@@ -180,7 +180,7 @@ describe('e2e: settings and MCP services in the browser host', () => {
       .poll(() => page.getByTestId('composer-input').inputValue(), { timeout: 30_000 })
       .toContain("What's weather in Oslo");
     await page.getByTestId('composer-input').fill('');
-    // A resource template: its variable filled in, the resource read and inserted.
+    // A resource template: its variable filled in, the resource read and attached as a file.
     await page.getByTestId('mcp-picker-open').click();
     await page.getByTestId('mcp-picker-service').first().click();
     await page
@@ -189,10 +189,14 @@ describe('e2e: settings and MCP services in the browser host', () => {
       .click();
     await page.locator('[data-testid="mcp-picker-argument"][data-name="resourceId"]').fill('3');
     await page.getByTestId('mcp-picker-insert').click();
-    await expect
-      .poll(() => page.getByTestId('composer-input').inputValue(), { timeout: 30_000 })
-      .toContain('Resource 3');
-    await page.getByTestId('composer-input').fill('');
+    const chip = page.getByTestId('composer-attachment').and(page.locator('[data-name="3.txt"]'));
+    await chip.waitFor({ timeout: 30_000 });
+    expect(await chip.getByTestId('composer-attachment-source').textContent()).toContain(
+      'from everything',
+    );
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('');
+    await chip.getByTestId('composer-attachment-remove').click();
+    await chip.waitFor({ state: 'detached' });
 
     await page.getByTestId('composer-input').fill(ECHO_PROMPT);
     await page.getByTestId('composer-input').press('Enter');

@@ -126,6 +126,9 @@ export const MCP_EN = {
   'mcpPicker.empty': 'This service offers no prompts or resources.',
   'mcpPicker.insert': 'Insert',
   'mcpPicker.back': 'Back',
+  'mcpPicker.attach': 'Attach',
+  'mcpPicker.attachedFrom': 'from {service}',
+  'mcpPicker.attachHint': 'A resource is attached to your next message as files.',
   'mcp.form.editTitle': 'Edit {name}',
   'mcp.form.headersKept': 'Saved headers ({names}) are kept unless you enter new ones here.',
   'mcp.form.keepHeaders':

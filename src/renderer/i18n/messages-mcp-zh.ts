@@ -125,6 +125,9 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcpPicker.empty': '该服务没有提供提示词或资源。',
   'mcpPicker.insert': '插入',
   'mcpPicker.back': '返回',
+  'mcpPicker.attach': '附加',
+  'mcpPicker.attachedFrom': '来自 {service}',
+  'mcpPicker.attachHint': '资源会作为文件附加到你的下一条消息。',
   'mcp.form.editTitle': '编辑 {name}',
   'mcp.form.headersKept': '已保存的请求头（{names}）保持不变，除非在此填写新的。',
   'mcp.form.keepHeaders':

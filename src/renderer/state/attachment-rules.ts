@@ -19,6 +19,8 @@ export interface PendingAttachment {
   /** The browser's type for it; '' when unknown (the host then guesses). */
   mime: string;
   dataBase64: string;
+  /** The MCP service it was read from (a resource attached from the composer's MCP list). */
+  source?: string;
 }
 
 /** A file as a message shows it; `path` is null while the message is not stored yet. */

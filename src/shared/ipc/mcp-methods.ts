@@ -252,6 +252,26 @@ export const mcpMethods = {
     request: z.object({ id: idSchema, uri: z.string().min(1).max(MAX_URL_CHARS) }).strict(),
     response: z.object({ text: z.string() }),
   },
+  /**
+   * Reads a resource for attaching it to the next message: its text parts as text files, its
+   * binary parts as files (typed from their bytes), named from the URI, within the upload caps.
+   * The files come back to the composer and are sent with `chat.send` like uploads.
+   */
+  'mcp.attachResource': {
+    request: z.object({ id: idSchema, uri: z.string().min(1).max(MAX_URL_CHARS) }).strict(),
+    response: z.object({
+      /** The service's name, for the chips. */
+      service: z.string(),
+      files: z.array(
+        z.object({
+          name: z.string(),
+          mime: z.string(),
+          size: z.number(),
+          dataBase64: z.string(),
+        }),
+      ),
+    }),
+  },
 };
 
 /** MCP events, spread into `eventContract`. */

@@ -118,4 +118,18 @@ describe('renderer: files, code blocks and composer chips (static render)', () =
     expect(chips).toContain('data-testid="composer-attachment"');
     expect(chips).toContain('aria-label="Remove data.csv"');
   });
+
+  it('a chip of an MCP resource names the service it came from', () => {
+    withBridge('browser');
+    const file = { id: '1', name: 'red.png', size: 70, mime: 'image/png', dataBase64: '' };
+    const plain = renderToStaticMarkup(
+      <AttachmentChips files={[file]} onRemove={() => undefined} />,
+    );
+    expect(plain).not.toContain('composer-attachment-source');
+    const chips = renderToStaticMarkup(
+      <AttachmentChips files={[{ ...file, source: 'lab' }]} onRemove={() => undefined} />,
+    );
+    expect(chips).toContain('data-mime="image/png"');
+    expect(chips).toMatch(/data-testid="composer-attachment-source"[^>]*>\s*from lab</);
+  });
 });

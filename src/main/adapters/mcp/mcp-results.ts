@@ -208,6 +208,23 @@ export function resourceBlobs(raw: Json): McpResourceContents['blobs'] {
   return blobs;
 }
 
+/** The text parts of a resources/read answer, whole (the first MAX_RESOURCE_BLOBS of them). */
+export function resourceTexts(raw: Json): McpResourceContents['texts'] {
+  const contents = Array.isArray(raw['contents']) ? raw['contents'] : [];
+  const texts: McpResourceContents['texts'] = [];
+  for (const item of contents) {
+    const part = asObject(item);
+    if (part === null || typeof part['text'] !== 'string') continue;
+    if (texts.length >= MAX_RESOURCE_BLOBS) break;
+    texts.push({
+      uri: oneLine(str(part['uri']), 2000),
+      mimeType: typeof part['mimeType'] === 'string' ? oneLine(part['mimeType'], 100) : null,
+      text: part['text'],
+    });
+  }
+  return texts;
+}
+
 export function resourceContentsText(raw: Json, maxChars: number): string {
   const contents = Array.isArray(raw['contents']) ? raw['contents'] : [];
   const text = new CappedText(maxChars);

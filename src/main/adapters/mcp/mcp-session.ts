@@ -44,6 +44,7 @@ import {
   promptText,
   resourceBlobs,
   resourceContentsText,
+  resourceTexts,
   serverErrorResult,
 } from './mcp-results';
 import { SET_LEVEL_TIMEOUT_MS, setServerLogLevel } from './mcp-logging';
@@ -232,6 +233,7 @@ export class McpClientSession implements McpSession {
     return {
       text: resourceContentsText(raw, this.parts.limits.maxTextChars),
       blobs: resourceBlobs(raw),
+      texts: resourceTexts(raw),
     };
   }
 

@@ -204,6 +204,8 @@ export interface McpResourceContents {
   text: string;
   /** Binary parts (`blob`), decoded; at most a few, each bounded by the message cap. */
   blobs: { uri: string; mimeType: string | null; data: Uint8Array }[];
+  /** Text parts, each whole (bounded by the message cap only), to attach them as files. */
+  texts: { uri: string; mimeType: string | null; text: string }[];
 }
 
 export interface McpResourceInfo {

@@ -11,6 +11,7 @@ import type { McpToolInfo } from '../../../shared/mcp';
 import { SIGN_IN_TIMEOUT_MS } from '../../../shared/mcp';
 import { isCallable } from '../../services/mcp/mcp-diff';
 import type { McpServiceView } from '../../services/mcp/mcp-services';
+import { resourceFiles } from '../../services/mcp/resource-attachments';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 
@@ -89,6 +90,18 @@ export function createMcpHandlers(context: HostContext): McpHandlers {
     'mcp.readResource': async ({ id, uri }) => ({
       text: await mcp.readResource(id, uri, signal()),
     }),
+    'mcp.attachResource': async ({ id, uri }) => {
+      const files = resourceFiles(await mcp.readResourceContents(id, uri, signal()), uri);
+      return {
+        service: mcp.get(id).name,
+        files: files.map((file) => ({
+          name: file.name,
+          mime: file.mime,
+          size: file.data.byteLength,
+          dataBase64: Buffer.from(file.data).toString('base64'),
+        })),
+      };
+    },
   };
 }
 

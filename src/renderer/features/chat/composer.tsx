@@ -107,6 +107,7 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
           />
           <McpPicker
             onInsert={(inserted) => setText((current) => insertIntoComposer(current, inserted))}
+            onAttach={attachments.attach}
           />
           <ToolToggles />
           <ModelPicker />

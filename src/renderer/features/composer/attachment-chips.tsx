@@ -1,4 +1,4 @@
-/** The composer's pending files as chips: name, size and a remove button. */
+/** The composer's pending files as chips: name, size, the MCP service it came from, remove. */
 import type { ReactNode } from 'react';
 import { PaperclipIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
@@ -20,10 +20,17 @@ export function AttachmentChips(props: {
           className="composer-attachment"
           data-testid="composer-attachment"
           data-name={file.name}
+          data-mime={file.mime}
         >
           <span className="file-label">
             <PaperclipIcon />{' '}
             {t('composer.attachmentChip', { name: file.name, size: formatSize(file.size) })}
+            {file.source !== undefined && (
+              <span className="attachment-source" data-testid="composer-attachment-source">
+                {' '}
+                {t('mcpPicker.attachedFrom', { service: file.source })}
+              </span>
+            )}
           </span>
           <button
             type="button"

@@ -1,14 +1,16 @@
 /**
  * MCP prompts and resources in the composer: pick an enabled service, then one of its prompts
- * (filling its arguments), resources or resource templates (filling their variables); the text is
- * inserted for the user to edit and send. Only
- * what the user picks reaches the message: nothing from the server is sent on its own.
+ * (filling its arguments; the text is inserted for the user to edit and send), resources or
+ * resource templates (filling their variables; the resource is read in main and attached to the
+ * message as files, a chip naming the service). Only what the user picks reaches the message:
+ * nothing from the server is sent on its own.
  */
 import type { ReactNode } from 'react';
 import { useCallback, useEffect, useState } from 'react';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { Popover } from '../../components/popover';
 import { useT } from '../../i18n/use-t';
+import type { PendingAttachment } from '../../state/attachment-rules';
 import { useApp } from '../../state/store';
 import { McpIcon } from '../../components/icons';
 import { expandTemplate, templateVariables } from './uri-template';
@@ -37,8 +39,14 @@ function templateForm(template: McpTemplate): TemplateForm | null {
   };
 }
 
-/** The "MCP" button of the composer; `onInsert` gets the text to insert. */
-export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
+/**
+ * The "MCP" button of the composer; `onInsert` gets a prompt's text, `onAttach` a resource's files
+ * (false when the composer refused them: the list stays open).
+ */
+export function McpPicker(props: {
+  onInsert(text: string): void;
+  onAttach(files: Omit<PendingAttachment, 'id'>[]): boolean;
+}): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
@@ -98,9 +106,10 @@ export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
   };
   const fetchResource = (uri: string): void => {
     if (!bridge || !service) return;
-    bridge
-      .invoke('mcp.readResource', { id: service.id, uri })
-      .then((answer) => insert(answer.text), showError);
+    bridge.invoke('mcp.attachResource', { id: service.id, uri }).then((answer) => {
+      const files = answer.files.map((file) => ({ ...file, source: answer.service }));
+      if (props.onAttach(files)) onOpenChange(false);
+    }, showError);
   };
   return (
     <Popover
@@ -111,6 +120,9 @@ export function McpPicker(props: { onInsert(text: string): void }): ReactNode {
       onOpenChange={onOpenChange}
     >
       <div className="popover-title">{t('mcpPicker.title')}</div>
+      {service !== null && prompt === null && template === null && (
+        <p className="popover-hint">{t('mcpPicker.attachHint')}</p>
+      )}
       <McpPickerBody
         service={service}
         services={services}
@@ -146,6 +158,7 @@ function McpPickerBody(props: {
     return (
       <PromptArguments
         prompt={template.asPrompt}
+        attach
         onBack={() => props.onTemplate(null)}
         onInsert={(values) =>
           props.fetchResource(expandTemplate(template.template.uriTemplate, values))
@@ -285,6 +298,8 @@ function LibraryList(props: {
 
 function PromptArguments(props: {
   prompt: McpPrompt;
+  /** A template's form: the button attaches the resource. */
+  attach?: boolean;
   onBack(): void;
   onInsert(args: Record<string, string>): void;
 }): ReactNode {
@@ -322,7 +337,7 @@ function PromptArguments(props: {
           disabled={missing}
           onClick={() => props.onInsert(filled)}
         >
-          {t('mcpPicker.insert')}
+          {t(props.attach === true ? 'mcpPicker.attach' : 'mcpPicker.insert')}
         </button>
       </div>
     </div>

@@ -1,6 +1,7 @@
 /**
  * The composer's pending files: added from the file picker or a drop (checked against the caps
- * before they are read), read to base64, removed one by one, cleared once sent.
+ * before they are read), read to base64, or handed over already read (an MCP resource); removed
+ * one by one, cleared once sent.
  */
 import { useCallback, useRef, useState } from 'react';
 import { useT } from '../../i18n/use-t';
@@ -14,6 +15,8 @@ export interface Attachments {
   /** True while added files are being read. */
   reading: boolean;
   add(files: readonly File[]): Promise<void>;
+  /** Adds files already read (an MCP resource's); false when a cap refuses them. */
+  attach(files: readonly Omit<PendingAttachment, 'id'>[]): boolean;
   remove(id: string): void;
   /** Replaces the list (cleared after sending, restored when sending failed). */
   replace(files: PendingAttachment[]): void;
@@ -60,10 +63,25 @@ export function useAttachments(): Attachments {
     },
     [showError, t],
   );
+  const attach = useCallback(
+    (added: readonly Omit<PendingAttachment, 'id'>[]): boolean => {
+      const problem = attachmentProblem(current.current, added);
+      if (problem !== null) {
+        showError(t(problem.key, problem.params));
+        return false;
+      }
+      const read = added.map((file) => ({ ...file, id: `file-${nextId++}` }));
+      current.current = [...current.current, ...read];
+      setFiles((list) => [...list, ...read]);
+      return true;
+    },
+    [showError, t],
+  );
   return {
     files,
     reading,
     add,
+    attach,
     remove: (id) => setFiles((list) => list.filter((file) => file.id !== id)),
     replace: setFiles,
   };

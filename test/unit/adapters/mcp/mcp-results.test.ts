@@ -4,6 +4,7 @@ import {
   convertToolResult,
   promptText,
   resourceContentsText,
+  resourceTexts,
   serverErrorResult,
 } from '../../../../src/main/adapters/mcp/mcp-results';
 
@@ -161,5 +162,22 @@ describe('prompt and resource text', () => {
     expect(resourceContentsText({ contents: [{ uri: 'a', text: 'x'.repeat(30) }] }, 10)).toContain(
       '20 of 30 characters cut',
     );
+  });
+
+  it('keeps text parts whole, with their URI and type, for attaching them', () => {
+    const long = 'y'.repeat(200_000);
+    const raw = {
+      contents: [
+        { uri: 'a\nb', text: long, mimeType: 'text/markdown' },
+        { uri: 'c', blob: png(5), mimeType: 'image/png' },
+        { uri: 'd', text: 'plain' },
+        'not an object',
+      ],
+    };
+    expect(resourceTexts(raw)).toEqual([
+      { uri: 'a b', mimeType: 'text/markdown', text: long },
+      { uri: 'd', mimeType: null, text: 'plain' },
+    ]);
+    expect(resourceTexts({})).toEqual([]);
   });
 });
