@@ -45,7 +45,11 @@ function useAnswer():
 }
 
 function useInbox() {
-  return useSyncExternalStore(elicitationInbox.subscribe, elicitationInbox.snapshot);
+  return useSyncExternalStore(
+    elicitationInbox.subscribe,
+    elicitationInbox.snapshot,
+    elicitationInbox.snapshot,
+  );
 }
 
 /**
