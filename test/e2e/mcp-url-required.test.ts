@@ -3,7 +3,8 @@
  * MCP server that refuses until the user has visited a page. The page shows as the URL card in
  * the turn, under the running call (the service named, its origin large, focused); Open opens it
  * (the test's browser visits it, the server then sends `notifications/elicitation/complete`), the
- * card closes by itself, the call is tried again and the model reads the real result. And
+ * card closes by itself, the call is tried again and the model reads the real result. A server
+ * that sends no notification: after Open the card waits for the user's Done, then retries. And
  * Escape cancels: the model reads that the user must open the link, and the call is not repeated.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,7 @@ import { serveAt } from './helpers/serve-process';
 
 const LINK_PROMPT = 'Please link my account';
 const ALWAYS_PROMPT = 'Please try the other link';
+const QUIET_PROMPT = 'Please visit the quiet page';
 
 type Message = { role: string; content: string };
 
@@ -32,6 +34,8 @@ function script(request: RecordedRequest): ScriptedResponse {
     `Calling.<tool_call>${JSON.stringify({ name, arguments: {} })}</tool_call>`;
   if (last?.content.includes(LINK_PROMPT))
     return { content: call('accounts__link-account'), delayMs: 10 };
+  if (last?.content.includes(QUIET_PROMPT))
+    return { content: call('accounts__quiet-link'), delayMs: 10 };
   if (last?.content.includes(ALWAYS_PROMPT))
     return { content: call('accounts__always-link'), delayMs: 10 };
   return { content: 'Hello from the scripted model.' };
@@ -53,7 +57,7 @@ describe('e2e: an MCP server needs a page opened before its tool runs (-32042)',
     expect((await runCli(['mcp', 'sync', 'accounts'], env)).code).toBe(0);
     expect((await runCli(['mcp', 'accept', 'accounts'], env)).code).toBe(0);
     expect((await runCli(['mcp', 'enable', 'accounts'], env)).code).toBe(0);
-    for (const tool of ['link-account', 'always-link']) {
+    for (const tool of ['link-account', 'quiet-link', 'always-link']) {
       expect((await runCli(['mcp', 'approval', 'accounts', tool, 'allow'], env)).code).toBe(0);
     }
     serve = await serveAt(home, {
@@ -114,6 +118,37 @@ describe('e2e: an MCP server needs a page opened before its tool runs (-32042)',
     await expect
       .poll(() => answer.getAttribute('data-status'), { timeout: 30_000 })
       .toBe('complete');
+  }, 120_000);
+
+  it("no notification: after Open the card waits; the user's Done tries the call again", async () => {
+    const { page } = browser;
+    await page.getByTestId('composer-input').fill(QUIET_PROMPT);
+    await page.getByTestId('composer-input').press('Enter');
+    const card = page.getByTestId('message-assistant').last().getByTestId('elicitation-card');
+    await card.waitFor({ timeout: 30_000 });
+    const opened = page.context().waitForEvent('page');
+    await page.getByTestId('elicitation-open').click();
+    const popup = await opened;
+    await popup.waitForLoadState();
+    await popup.close();
+    expect(await card.getAttribute('data-step')).toBe('waiting');
+    expect(await page.getByTestId('elicitation-waiting').textContent()).toContain(
+      `When you have finished on ${server.origin}, choose Done`,
+    );
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('elicitation-done');
+    expect(server.calls['quiet-link']).toBe(1);
+    await page.getByTestId('elicitation-done').click();
+    const trace = page
+      .getByTestId('tool-trace')
+      .and(page.locator('[data-tool-name="accounts__quiet-link"]'));
+    await expect.poll(() => trace.getAttribute('data-status'), { timeout: 30_000 }).toBe('ok');
+    expect(await trace.getByTestId('tool-result-preview').textContent()).toContain(
+      'Visited, quietly.',
+    );
+    expect(server.calls['quiet-link']).toBe(2);
+    expect(await card.count()).toBe(0);
   }, 120_000);
 
   it('Escape cancels: the model reads that the user must open the link; no retry', async () => {

@@ -6,6 +6,8 @@
  *   is completed, then "Account linked.". Visiting the page completes it and sends
  *   `notifications/elicitation/complete` on the session's stream (`?silent=1`: completes it
  *   without the notification, as a server that relies on the user saying "done").
+ * - `quiet-link`: like `link-account`, but its page (`?silent=1`) sends no notification: the
+ *   user's own "Done" is what tells the client to try again.
  * - `always-link`: -32042 every time (the client retries once only).
  * - `many-links`: -32042 listing `MANY_LINKS` elicitations (more than the client shows).
  * - `bad-link`: -32042 whose URL carries credentials (never shown).
@@ -47,6 +49,8 @@ interface Session {
   server: McpServer;
   /** The id of this session's link-account elicitation, once asked. */
   linkId: string | null;
+  /** The same for quiet-link. */
+  quietId: string | null;
 }
 
 export async function startUrlRequiredServer(): Promise<UrlRequiredServer> {
@@ -79,6 +83,15 @@ export async function startUrlRequiredServer(): Promise<UrlRequiredServer> {
       if (completed.has(own.linkId))
         return { content: [{ type: 'text' as const, text: 'Account linked.' }] };
       throw new UrlElicitationRequiredError([page(own, own.linkId)]);
+    });
+    server.registerTool('quiet-link', { description: 'Needs a page visited.' }, () => {
+      count('quiet-link');
+      const own = session();
+      own.quietId ??= `quiet-${randomUUID()}`;
+      if (completed.has(own.quietId))
+        return { content: [{ type: 'text' as const, text: 'Visited, quietly.' }] };
+      const asked = page(own, own.quietId);
+      throw new UrlElicitationRequiredError([{ ...asked, url: `${asked.url}?silent=1` }]);
     });
     server.registerTool('always-link', { description: 'Never satisfied.' }, () => {
       count('always-link');
@@ -125,6 +138,7 @@ export async function startUrlRequiredServer(): Promise<UrlRequiredServer> {
     }
     const session = {} as Session;
     session.linkId = null;
+    session.quietId = null;
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
