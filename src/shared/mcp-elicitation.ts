@@ -57,6 +57,29 @@ export interface McpElicitationRequest {
   fields: McpElicitationField[];
   /** URL mode only: an http(s) URL. */
   url?: string;
+  /** URL mode: the server's id for it (`notifications/elicitation/complete` names it). */
+  elicitationId?: string;
+  /**
+   * URL mode: the server refused a call until the user has been to the page (error -32042).
+   * Accepting means "I have finished there"; the call is then tried once more.
+   */
+  retry?: boolean;
+}
+
+/**
+ * The abort reason of a question's signal when the server said the URL elicitation is complete
+ * (`notifications/elicitation/complete`): the asker closes it as done, not as canceled.
+ */
+export class ElicitationCompleted extends Error {
+  constructor() {
+    super('The service says this step is complete');
+    this.name = 'ElicitationCompleted';
+  }
+}
+
+/** Whether `signal` aborted because the server completed the elicitation. */
+export function completedBy(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason instanceof ElicitationCompleted;
 }
 
 /** The user's answer: accept (with the form's content), decline, or cancel (dismissed). */

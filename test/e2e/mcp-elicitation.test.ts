@@ -3,8 +3,9 @@
  * server-everything's `trigger-elicitation-request`; the server's question appears as a card
  * naming the third-party service, the test fills the required name and accepts, and the tool
  * result the scripted model then receives carries the answer — while no request to the model
- * ever carried it before the server echoed it (the model cannot answer for the user). And URL
- * mode: the page's origin shown large, nothing opened, Decline sent.
+ * ever carried it before the server echoed it (the model cannot answer for the user). The card
+ * sits in the turn under the running call, focused. And URL mode: the page's origin shown large,
+ * nothing opened, Decline sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EverythingServer } from '../support/mcp-everything-server';
@@ -92,6 +93,17 @@ describe('e2e: an MCP server asks the user during a turn', () => {
     const card = page.getByTestId('elicitation-card');
     await card.waitFor({ timeout: 30_000 });
     expect(await card.textContent()).toContain('is a third-party MCP server');
+    // In the turn, right under the running call, not a modal; focus moves to it.
+    expect(await card.getAttribute('data-placement')).toBe('inline');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    const answerCard = page.getByTestId('message-assistant').last().getByTestId('elicitation-card');
+    expect(await answerCard.count()).toBe(1);
+    expect(
+      await card.evaluate((element) => element.previousElementSibling?.getAttribute('data-testid')),
+    ).toBe('tool-trace');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('elicitation-decline');
     expect(await page.getByTestId('elicitation-message').textContent()).toBe(
       'Please provide inputs for the following fields:',
     );
@@ -103,7 +115,8 @@ describe('e2e: an MCP server asks the user during a turn', () => {
     await page.getByTestId('elicitation-problem-name').waitFor();
     await page.locator('#elicitation-field-name').fill(NAME);
     await page.locator('#elicitation-field-check').check();
-    await card.evaluate((element) => element.scrollTo(0, 0));
+    // The screenshot shows the card's head: which service asks, its message, the first fields.
+    await card.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'mcp-elicitation');
     await page.getByTestId('elicitation-accept').click();
     await expect.poll(() => trace.getAttribute('data-status'), { timeout: 30_000 }).toBe('ok');

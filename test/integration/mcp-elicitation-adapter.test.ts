@@ -94,7 +94,14 @@ describe('MCP adapter: elicitation with server-everything', () => {
 
     const url = 'https://example.com/connect?step=1';
     await live.callTool('trigger-url-elicitation', { url, message: 'Link your account' }, CALL);
-    expect(asked[2]).toEqual({ mode: 'url', message: 'Link your account', fields: [], url });
+    expect(asked[2]).toEqual({
+      mode: 'url',
+      message: 'Link your account',
+      fields: [],
+      url,
+      // The server's id, kept for its notifications/elicitation/complete.
+      elicitationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
   }, 60_000);
 
   it("pauses the call's deadline without progress while the user answers", async () => {

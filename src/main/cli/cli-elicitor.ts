@@ -3,7 +3,9 @@
  * server that asks the user something during a call (`elicitation/create`). On a terminal the
  * default is `ask`: the server's name and message, then each field in turn (title, description,
  * default, choices), checked and asked again until valid; an empty answer takes the default,
- * `decline` or `cancel` ends the form. A URL is printed and opened only after y. Without a
+ * `decline` or `cancel` ends the form. A URL is printed and opened only after y; when the server
+ * refused the call until the page is visited (-32042, `retry`), the CLI then waits for Enter or
+ * the server's completion notification before the call is tried again. Without a
  * terminal the default is `decline`; `accept-defaults` sends every field's default and declines
  * when a required field has none (a URL is always declined there).
  */
@@ -14,7 +16,12 @@ import type {
   McpElicitationValue,
   McpElicitor,
 } from '../core/ports';
-import { checkContent, describeProblem, fieldError } from '../../shared/mcp-elicitation';
+import {
+  checkContent,
+  completedBy,
+  describeProblem,
+  fieldError,
+} from '../../shared/mcp-elicitation';
 import { usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
@@ -48,7 +55,12 @@ export function cliElicitor(flag: string | undefined, io: CliIo): McpElicitor {
 }
 
 function header(request: McpElicitation): string {
-  const what = request.mode === 'url' ? 'asks you to open a web page' : 'asks for information';
+  const what =
+    request.mode === 'form'
+      ? 'asks for information'
+      : request.retry === true
+        ? 'needs you to open a web page before the tool can run'
+        : 'asks you to open a web page';
   const lines = [
     `MCP server "${request.service}" (a third-party server, not Aivory) ${what}:`,
     indent(request.message === '' ? '(no message)' : request.message),
@@ -93,6 +105,31 @@ async function askUrl(
     io.stderr(`Open it yourself: ${request.url}\n`);
   }
   // URL mode: accepting is consent; nothing else is sent.
+  if (request.retry !== true) return { action: 'accept', content: {} };
+  return waitUntilDone(request, ask, io, signal);
+}
+
+/** -32042: Enter when the user has finished on the page, or the server's own "complete". */
+async function waitUntilDone(
+  request: McpElicitation,
+  ask: NonNullable<CliIo['ask']>,
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<McpElicitationAnswer> {
+  try {
+    const line = (
+      await ask(
+        `When you have finished there, press Enter to try the tool again ("cancel" stops; the service may also say it is done): `,
+        signal,
+      )
+    )
+      .trim()
+      .toLowerCase();
+    if (line === 'cancel' || line === 'decline') return { action: 'cancel' };
+  } catch (error) {
+    if (!completedBy(signal)) throw error;
+  }
+  if (completedBy(signal)) io.stderr(`\n"${request.service}" says this step is done.\n`);
   return { action: 'accept', content: {} };
 }
 

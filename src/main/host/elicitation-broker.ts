@@ -4,12 +4,13 @@
  * An accepted form is checked against the form here (the adapter checks again before sending).
  * A request nobody can answer ends without asking: declined when no window or socket is
  * connected; canceled when the call ends (its signal aborts), the wait times out or the last
- * window leaves. Settling says only the action, never the values.
+ * window leaves; accepted as `completed` when the server says a URL elicitation is complete (the
+ * signal aborts with ElicitationCompleted). Settling says only the action, never the values.
  */
 import type { z } from 'zod';
 import type { elicitationSettledReasonSchema } from '../../shared/ipc/elicitation-methods';
 import { AivoryError } from '../../shared/errors';
-import { checkContent, describeProblem } from '../../shared/mcp-elicitation';
+import { checkContent, completedBy, describeProblem } from '../../shared/mcp-elicitation';
 import type { IdGenerator, McpElicitationAnswer, McpElicitor } from '../core/ports';
 import type { EventHub } from './event-hub';
 
@@ -47,7 +48,10 @@ export class ElicitationBroker {
         if (signal.aborted) return resolve({ action: 'cancel' });
         if (this.options.events.size === 0) return resolve({ action: 'decline' });
         const elicitationId = this.options.ids.next('elicitation');
-        const onAbort = (): void => settle({ action: 'cancel' }, 'canceled');
+        const onAbort = (): void =>
+          completedBy(signal)
+            ? settle({ action: 'accept', content: {} }, 'completed')
+            : settle({ action: 'cancel' }, 'canceled');
         const timer = setTimeout(() => settle({ action: 'cancel' }, 'timeout'), this.waitMs);
         timer.unref?.();
         const settle = (answer: McpElicitationAnswer, reason: SettledReason): void => {
@@ -72,6 +76,7 @@ export class ElicitationBroker {
           message: request.message,
           fields: request.fields,
           url: request.url ?? null,
+          ...(request.retry === true ? { retry: true } : {}),
         });
       });
   }

@@ -9,6 +9,12 @@ export const ELICITATION_EN = {
   'elicitation.badUrl': '(not a web address)',
   'elicitation.private':
     'Your answer goes to this server only, never to the model. Nothing is sent until you choose.',
+  'elicitation.retryTitle': 'An MCP server needs you to open a web page first',
+  'elicitation.retryIntro':
+    'The tool cannot run until you have been to this site. Open it, finish there, then come back:',
+  'elicitation.waiting':
+    'Opened. When you have finished on {origin}, choose Done: the tool is tried again. (The server may also say by itself that it is done.)',
+  'elicitation.done': 'Done',
   'elicitation.accept': 'Accept',
   'elicitation.open': 'Open in browser',
   'elicitation.decline': 'Decline',

@@ -10,6 +10,11 @@ export const ELICITATION_ZH: Record<keyof typeof ELICITATION_EN, string> = {
   'elicitation.urlIntro': '它想让你打开这个网站上的页面：',
   'elicitation.badUrl': '（不是网址）',
   'elicitation.private': '你的回答只发给这个服务器，不会交给模型。在你选择之前什么都不会发送。',
+  'elicitation.retryTitle': '一个 MCP 服务器需要你先打开一个网页',
+  'elicitation.retryIntro': '在你访问这个网站之前，工具无法运行。打开它，在那里完成后再回来：',
+  'elicitation.waiting':
+    '已打开。在 {origin} 上完成后，请选择“完成”：工具会再试一次。（服务器也可能自己告知已完成。）',
+  'elicitation.done': '完成',
   'elicitation.accept': '提交',
   'elicitation.open': '在浏览器中打开',
   'elicitation.decline': '拒绝',

@@ -68,6 +68,11 @@ export const elicitationRequestSchema = z.object({
   message: z.string(),
   fields: z.array(elicitationFieldSchema),
   url: z.string().nullable(),
+  /**
+   * URL mode: the server refused the running call until the user has been to the page (-32042);
+   * the card's second step is "Done", after which the call is tried again.
+   */
+  retry: z.boolean().optional(),
 });
 
 /** One value of an accepted form. */
@@ -100,6 +105,8 @@ export const elicitationSettledReasonSchema = z.enum([
   'canceled',
   'timeout',
   'disconnected',
+  /** The server said the URL elicitation is complete (`notifications/elicitation/complete`). */
+  'completed',
 ]);
 
 /** The elicitation methods, spread into `invokeContract`. */

@@ -9,6 +9,7 @@ import { ElicitationBroker } from '../../../src/main/host/elicitation-broker';
 import type { HubEvent } from '../../../src/main/host/event-hub';
 import { EventHub } from '../../../src/main/host/event-hub';
 import type { McpElicitation } from '../../../src/main/core/ports';
+import { ElicitationCompleted } from '../../../src/shared/mcp-elicitation';
 import type { HostFixture } from '../../support/host/host-fixture';
 import { openHostFixture } from '../../support/host/host-fixture';
 
@@ -92,6 +93,36 @@ describe('elicitation broker', () => {
     leave();
     expect(await left).toEqual({ action: 'cancel' });
     expect(await elicit(FORM, new AbortController().signal)).toEqual({ action: 'decline' });
+  });
+
+  it("a -32042 page is marked retry; the server's completion settles it as completed", async () => {
+    const { broker, events } = setUp();
+    const elicit = broker.elicitorFor(
+      () => 'turn_1',
+      () => 'conv_1',
+    );
+    const controller = new AbortController();
+    const page: McpElicitation = {
+      service: 'accounts',
+      mode: 'url',
+      message: 'Link it',
+      fields: [],
+      url: 'https://auth.example.com/link',
+      elicitationId: 'server-id-1',
+      retry: true,
+    };
+    const answer = elicit(page, controller.signal);
+    expect(events[0]).toMatchObject({
+      name: 'elicitation.request',
+      payload: { mode: 'url', url: 'https://auth.example.com/link', retry: true },
+    });
+    controller.abort(new ElicitationCompleted());
+    expect(await answer).toEqual({ action: 'accept', content: {} });
+    expect(events[1]).toEqual({
+      name: 'elicitation.settled',
+      payload: { elicitationId: 'elicitation_1', action: 'accept', reason: 'completed' },
+    });
+    expect(broker.size).toBe(0);
   });
 });
 

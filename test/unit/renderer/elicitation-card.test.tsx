@@ -7,6 +7,11 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ElicitationCard } from '../../../src/renderer/features/elicitation/elicitation-prompt';
+import {
+  ElicitationInbox,
+  inlineRequest,
+  modalRequest,
+} from '../../../src/renderer/features/elicitation/elicitation-inbox';
 import type { ElicitationRequestView } from '../../../src/renderer/features/elicitation/elicitation-form';
 import {
   draftContent,
@@ -113,5 +118,52 @@ describe('renderer: elicitation card', () => {
     const queue = enqueueElicitation(enqueueElicitation([], FORM), FORM);
     expect(queue).toHaveLength(1);
     expect(settleElicitation(queue, 'elicitation_1')).toEqual([]);
+  });
+
+  it('in the conversation: a labelled group, not a dialog; a required page says the tool waits', () => {
+    const html = renderToStaticMarkup(
+      <ElicitationCard
+        request={{
+          ...FORM,
+          mode: 'url',
+          fields: [],
+          url: 'https://auth.example.com/link/1',
+          retry: true,
+        }}
+        inline
+        waiting={0}
+        onAnswer={() => undefined}
+      />,
+    );
+    expect(html).toContain('data-placement="inline"');
+    expect(html).toContain('data-step="ask"');
+    expect(html).not.toContain('role="dialog"');
+    expect(html).toMatch(/<section [^>]*aria-labelledby="([^"]+)"[\s\S]*<h3 id="\1">/);
+    expect(html).toContain('An MCP server needs you to open a web page first');
+    expect(html).toContain('The tool cannot run until you have been to this site.');
+    expect(html).toContain('“everything” is a third-party MCP server, not Aivory.');
+    expect(html).toContain('data-testid="elicitation-open"');
+    expect(html).toContain('data-testid="elicitation-decline"');
+    expect(html).not.toContain('data-testid="elicitation-done"');
+  });
+
+  it('the inbox: a turn on screen shows its own request inline; others fall back to the modal', () => {
+    const inbox = new ElicitationInbox();
+    const other = { ...FORM, elicitationId: 'elicitation_2', turnId: 'turn_2' };
+    const loose = { ...FORM, elicitationId: 'elicitation_3', turnId: null };
+    inbox.add(FORM);
+    inbox.add(other);
+    inbox.add(loose);
+    expect(modalRequest(inbox.snapshot())?.elicitationId).toBe('elicitation_1');
+    const release = inbox.claim('turn_1');
+    expect(inlineRequest(inbox.snapshot(), 'turn_1')?.elicitationId).toBe('elicitation_1');
+    expect(modalRequest(inbox.snapshot())?.elicitationId).toBe('elicitation_2');
+    inbox.claim('turn_2');
+    expect(modalRequest(inbox.snapshot())?.elicitationId).toBe('elicitation_3');
+    inbox.remove('elicitation_3');
+    expect(modalRequest(inbox.snapshot())).toBeUndefined();
+    release();
+    release();
+    expect(modalRequest(inbox.snapshot())?.elicitationId).toBe('elicitation_1');
   });
 });

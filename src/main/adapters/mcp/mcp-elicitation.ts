@@ -8,12 +8,18 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
   ErrorCode,
   McpError as SdkMcpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientCapabilities, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { checkContent, fieldError } from '../../../shared/mcp-elicitation';
+import {
+  checkContent,
+  completedBy,
+  ElicitationCompleted,
+  fieldError,
+} from '../../../shared/mcp-elicitation';
 import type {
   McpElicitationAnswer,
   McpElicitationField,
@@ -32,6 +38,9 @@ const MAX_OPTIONS = 100;
 const MAX_OPTION_VALUE_CHARS = 500;
 const MAX_URL_CHARS = 2048;
 const MAX_NAME_CHARS = 100;
+const MAX_ELICITATION_ID_CHARS = 200;
+/** Most URL elicitations one "URL elicitation required" error (-32042) may ask for. */
+export const MAX_REQUIRED_ELICITATIONS = 3;
 
 /** Control, format (zero-width, bidi) and line/paragraph separators. */
 const HIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
@@ -91,24 +100,103 @@ export function openQuestions(client: Client): OpenQuestions {
   return found;
 }
 
+type Elicit = (
+  request: McpElicitationRequest,
+  signal: AbortSignal,
+) => Promise<McpElicitationAnswer>;
+
+/**
+ * URL elicitations of one connection waiting for `notifications/elicitation/complete`, by the
+ * server's elicitation id. A notification for an id nobody waits for is ignored.
+ */
+export class Completions {
+  private readonly waiting = new Map<string, Set<AbortController>>();
+
+  /** Waits for `elicitationId`: its signal aborts (ElicitationCompleted) when the server says so. */
+  watch(elicitationId: string): { signal: AbortSignal; stop(): void } {
+    const controller = new AbortController();
+    const set = this.waiting.get(elicitationId) ?? new Set<AbortController>();
+    set.add(controller);
+    this.waiting.set(elicitationId, set);
+    return {
+      signal: controller.signal,
+      stop: () => {
+        set.delete(controller);
+        if (set.size === 0 && this.waiting.get(elicitationId) === set)
+          this.waiting.delete(elicitationId);
+      },
+    };
+  }
+
+  /** The server completed `elicitationId`; false when nobody waits for it. */
+  complete(elicitationId: string): boolean {
+    const set = this.waiting.get(elicitationId);
+    if (set === undefined) return false;
+    this.waiting.delete(elicitationId);
+    for (const controller of set) controller.abort(new ElicitationCompleted());
+    return true;
+  }
+}
+
+const askers = new WeakMap<Client, Elicit>();
+
+/**
+ * How `client`'s user is asked (the elicitor given to `offerElicitation`, with the open-question
+ * pause and the completion notifications), or undefined when the client offers no elicitation.
+ */
+export function askerOf(client: Client): Elicit | undefined {
+  return askers.get(client);
+}
+
 /** Answers the server's `elicitation/create` through `onElicit` (see the file comment). */
-export function offerElicitation(
-  client: Client,
-  onElicit: (request: McpElicitationRequest, signal: AbortSignal) => Promise<McpElicitationAnswer>,
-): void {
+export function offerElicitation(client: Client, onElicit: Elicit): void {
   const open = openQuestions(client);
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-    const asked = normaliseElicitation(request.params);
+  const completions = new Completions();
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+    completions.complete(notification.params.elicitationId);
+  });
+  const ask: Elicit = async (asked, signal) => {
     const answered = open.ask();
-    let answer: McpElicitationAnswer;
+    const watch = asked.elicitationId === undefined ? null : completions.watch(asked.elicitationId);
+    const both = watch === null ? signal : AbortSignal.any([signal, watch.signal]);
+    // The server's "complete" closes the question as done, even if the asker ignores the signal.
+    const completed = new Promise<McpElicitationAnswer>((resolve) => {
+      const done = (): void => resolve({ action: 'accept', content: {} });
+      if (watch?.signal.aborted === true) done();
+      else watch?.signal.addEventListener('abort', done, { once: true });
+    });
     try {
-      answer = await onElicit(asked, extra.signal);
+      return await Promise.race([onElicit(asked, both), completed]);
     } catch {
-      answer = { action: 'cancel' };
+      return completedBy(both) ? { action: 'accept', content: {} } : { action: 'cancel' };
     } finally {
+      watch?.stop();
       answered();
     }
-    return resultFor(asked, answer);
+  };
+  askers.set(client, ask);
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    const asked = normaliseElicitation(request.params);
+    return resultFor(asked, await ask(asked, extra.signal));
+  });
+}
+
+/**
+ * The URL elicitations of a "URL elicitation required" error (-32042) as requests to show, each
+ * marked `retry`; a protocol error (its message says why) when there is none, more than
+ * MAX_REQUIRED_ELICITATIONS, or one the client cannot show (not URL mode, no id, a bad URL).
+ */
+export function requiredElicitations(data: unknown): McpElicitationRequest[] {
+  const list = asRecord(data).elicitations;
+  if (!Array.isArray(list) || list.length === 0) refuse('the error lists no page to open');
+  if (list.length > MAX_REQUIRED_ELICITATIONS)
+    refuse(`it asks for ${list.length} pages; at most ${MAX_REQUIRED_ELICITATIONS} are shown`);
+  return list.map((item) => {
+    const record = asRecord(item);
+    if (record.mode !== 'url') refuse('a required elicitation is not a URL');
+    const request = normaliseElicitation(record);
+    if (request.elicitationId === undefined) refuse('a required elicitation has no usable id');
+    return { ...request, retry: true };
   });
 }
 
@@ -134,7 +222,19 @@ export function normaliseElicitation(params: unknown): McpElicitationRequest {
   );
   if (record.mode === 'url') {
     const url = typeof record.url === 'string' ? record.url : '';
-    return { mode: 'url', message, fields: [], url: checkedUrl(url) };
+    const id = record.elicitationId;
+    const usableId =
+      typeof id === 'string' &&
+      id !== '' &&
+      id.length <= MAX_ELICITATION_ID_CHARS &&
+      id === id.replace(HIDDEN, '');
+    return {
+      mode: 'url',
+      message,
+      fields: [],
+      url: checkedUrl(url),
+      ...(usableId ? { elicitationId: id } : {}),
+    };
   }
   const schema = asRecord(record.requestedSchema);
   const properties = asRecord(schema.properties);

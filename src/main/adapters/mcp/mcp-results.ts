@@ -169,6 +169,13 @@ export function serverErrorResult(message: string, maxOutputChars: number): McpC
   return { isError: true, images: [], ...text.finish() };
 }
 
+/** A call that needs the user to open a link first (-32042), as the model reads it. */
+export function linkNeededResult(message: string, maxOutputChars: number): McpCallResult {
+  const text = new CappedText(Math.max(0, maxOutputChars));
+  text.add(message);
+  return { isError: true, images: [], ...text.finish() };
+}
+
 /** prompts/get messages flattened for the composer; roles shown only when not all "user". */
 export function promptText(raw: Json, maxChars: number, limits: ImageLimits): string {
   const messages = Array.isArray(raw['messages']) ? raw['messages'] : [];

@@ -5,6 +5,7 @@
  * compiled or enforced (the model reads the text, and an untrusted schema is not worth running).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { McpError } from '../../core/ports';
 import type {
@@ -20,7 +21,7 @@ import type {
   McpTransportKind,
 } from '../../core/ports';
 import { scopedAbort } from './mcp-abort';
-import { openQuestions } from './mcp-elicitation';
+import { askerOf, openQuestions, requiredElicitations } from './mcp-elicitation';
 import {
   classifyFailure,
   isSdkTotalTimeout,
@@ -41,6 +42,7 @@ import {
 import type { PagingRule } from './mcp-listing';
 import {
   convertToolResult,
+  linkNeededResult,
   promptText,
   resourceBlobs,
   resourceContentsText,
@@ -134,7 +136,61 @@ export class McpClientSession implements McpSession {
     return collectPages(this.paged('tools', signal), rule, toolNormaliser(this.server));
   }
 
+  /**
+   * One tools/call; when the server answers "URL elicitation required" (-32042), each page it
+   * names is shown to the user (the same URL card, at most MAX_REQUIRED_ELICITATIONS), and once
+   * the user has finished with all of them (or the server said each is complete) the call is tried
+   * again, once. Otherwise the model reads that the user must open a link.
+   */
   async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<McpCallResult> {
+    let required: UrlRequired;
+    try {
+      return await this.attempt(name, args, options);
+    } catch (error) {
+      if (!(error instanceof UrlRequired)) throw error;
+      required = error;
+    }
+    const visited = await this.visit(required.data, options);
+    if (visited !== null) return linkNeededResult(visited, options.maxOutputChars);
+    try {
+      return await this.attempt(name, args, options);
+    } catch (error) {
+      if (!(error instanceof UrlRequired)) throw error;
+      return linkNeededResult(
+        'The MCP server still needs the user to open a link after they finished; the call was tried again once.',
+        options.maxOutputChars,
+      );
+    }
+  }
+
+  /** Shows each required page; null when the user finished them all, else why not (for the model). */
+  private async visit(data: unknown, options: McpCallOptions): Promise<string | null> {
+    let pages;
+    try {
+      pages = requiredElicitations(data);
+    } catch (error) {
+      const why = error instanceof Error ? oneLine(error.message, 300) : 'unreadable';
+      return `The MCP server requires the user to open a link first, but it could not be shown (${why}).`;
+    }
+    const origins = [...new Set(pages.map((page) => new URL(page.url ?? '').origin))].join(', ');
+    const needed = `The MCP server needs the user to open a link (${origins}) before this tool can run, which you cannot do for them`;
+    const ask = askerOf(this.parts.client);
+    if (ask === undefined) return `${needed}; nobody could be asked here.`;
+    for (const page of pages) {
+      if (options.signal.aborted) throw new McpError('canceled', 'the call was canceled');
+      const answer = await ask(page, options.signal);
+      if (options.signal.aborted) throw new McpError('canceled', 'the call was canceled');
+      if (answer.action !== 'accept')
+        return `${needed}; the user did not (${answer.action === 'decline' ? 'declined' : 'canceled'}). Tell the user.`;
+    }
+    return null;
+  }
+
+  private async attempt(
     name: string,
     args: Record<string, unknown>,
     options: McpCallOptions,
@@ -190,6 +246,8 @@ export class McpClientSession implements McpSession {
           `${what} timed out after ${seconds(total)} s (its maximum, even with progress)`,
         );
       }
+      if (error instanceof SdkMcpError && error.code === ErrorCode.UrlElicitationRequired)
+        throw new UrlRequired(error.data);
       const serverMessage = serverErrorMessage(error, this.parts.link.nonce);
       if (serverMessage !== null) return serverErrorResult(serverMessage, options.maxOutputChars);
       throw classifyFailure(error, this.context(what, timeoutMs), this.parts.link.nonce);
@@ -300,6 +358,13 @@ export class McpClientSession implements McpSession {
       await withTimeout(this.parts.terminateSession(), TERMINATE_TIMEOUT_MS);
     }
     await this.parts.client.close().catch(() => undefined);
+  }
+}
+
+/** The server answered a tools/call with "URL elicitation required" (-32042). */
+class UrlRequired extends Error {
+  constructor(readonly data: unknown) {
+    super('URL elicitation required');
   }
 }
 

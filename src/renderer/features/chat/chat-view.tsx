@@ -212,6 +212,7 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
     ),
     <AssistantMessage
       key={turn.messageId ?? `live-${turn.turnId}`}
+      turnId={turn.turnId}
       parts={turn.parts}
       status={status}
       budget={turn.budget}

@@ -3,7 +3,7 @@
  * files, with the budget meter and the stop reason in plain words under it.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { Markdown } from '../../components/markdown';
 import type { MessagePart, MessageStatus, TurnMode } from '../../../shared/dto';
 import type {
@@ -24,6 +24,7 @@ import { MenuButton } from '../../components/menu';
 import { MessageActions, ToolbarButton } from './message-actions';
 import type { VersionSwitch } from './message-versions';
 import { QuestionEditor, VersionSwitcher } from './message-versions';
+import { TurnElicitation } from '../elicitation/elicitation-prompt';
 import { ToolTraceCard } from './tool-trace-card';
 import { OmittedNote } from '../conversations/omitted-note';
 import { messageText } from '../../../shared/message-parts';
@@ -40,6 +41,8 @@ export interface AssistantMessageProps {
   taint?: readonly TaintReason[];
   /** The call whose result tainted the turn: its card is marked. */
   taintedCallId?: string | null;
+  /** The live turn's id: an MCP server's question during its running call shows there. */
+  turnId?: string;
   /** Live progress of the running calls, by toolCallId (a live turn only). */
   progress?: Readonly<Record<string, ToolProgressView>>;
   stopReason: StopReasonShown | null;
@@ -130,6 +133,11 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
   const items = displayItems(props.parts, running);
   const body = useRef<HTMLDivElement>(null);
   const markdown = running ? '' : messageText(props.parts).trim();
+  // A server's question shows under the running call (else at the end while the turn runs).
+  const questionAt =
+    running && props.turnId !== undefined
+      ? items.findLastIndex((item) => item.kind === 'tool' && item.trace.status === 'running')
+      : -2;
   return (
     <div
       className={`message message-assistant status-${props.status}`}
@@ -172,17 +180,20 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
             }
             case 'tool':
               return (
-                <ToolTraceCard
-                  key={item.trace.toolCallId}
-                  trace={item.trace}
-                  tainted={item.trace.toolCallId === props.taintedCallId}
-                  progress={props.progress?.[item.trace.toolCallId] ?? null}
-                />
+                <Fragment key={item.trace.toolCallId}>
+                  <ToolTraceCard
+                    trace={item.trace}
+                    tainted={item.trace.toolCallId === props.taintedCallId}
+                    progress={props.progress?.[item.trace.toolCallId] ?? null}
+                  />
+                  {index === questionAt && <TurnElicitation turnId={props.turnId ?? ''} />}
+                </Fragment>
               );
             case 'file':
               return <FileView key={index} file={item.artifact} attached={item.attached} />;
           }
         })}
+        {questionAt === -1 && <TurnElicitation turnId={props.turnId ?? ''} />}
       </div>
       <div className="message-footer">
         {props.versions && <VersionSwitcher versions={props.versions} />}

@@ -3,10 +3,14 @@
  * (third-party) service asks, shows its message as plain text, and either one input per field
  * (text, number, checkbox, select, multi-select; problems shown under each) with Accept /
  * Decline / Cancel, or — URL mode — the page's origin in large type, the full URL, and Open
- * (opened in the system browser only on that click) / Decline. The values go to the server only.
+ * (opened in the system browser only on that click) / Decline. A page the server requires before
+ * a call can run (-32042, `retry`) has a second step after Open: Done (the call is tried again)
+ * or Cancel; the server's own "complete" closes the card. The card sits in the conversation at
+ * the running call of its turn (`TurnElicitation`); a request whose turn is not on screen shows
+ * as a modal card instead. Focus moves to it; Escape cancels. The values go to the server only.
  */
-import type { ReactNode } from 'react';
-import { useState } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import type {
   McpElicitationAnswer,
   McpElicitationField,
@@ -14,52 +18,90 @@ import type {
 } from '../../../shared/mcp-elicitation';
 import type { MessageKey, Translate } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
-import { useRequestQueue } from '../../components/use-request-queue';
 import { useApp } from '../../state/store';
 import type { Draft, DraftValue, ElicitationRequestView } from './elicitation-form';
-import {
-  draftContent,
-  enqueueElicitation,
-  initialDraft,
-  settleElicitation,
-  urlOrigin,
-} from './elicitation-form';
+import { draftContent, initialDraft, urlOrigin } from './elicitation-form';
+import { elicitationInbox, inlineRequest, modalRequest } from './elicitation-inbox';
 
-function settledElicitation(
-  queue: ElicitationRequestView[],
-  { elicitationId }: { elicitationId: string },
-): ElicitationRequestView[] {
-  return settleElicitation(queue, elicitationId);
-}
-
-/** Follows `elicitation.request` / `elicitation.settled` and shows the oldest waiting request. */
-export function ElicitationPrompt(): ReactNode {
+/** Sends the user's answer for `request`; the card goes away once the host took it. */
+function useAnswer():
+  ((request: ElicitationRequestView, reply: McpElicitationAnswer) => void) | null {
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const [queue, setQueue] = useRequestQueue<
-    ElicitationRequestView,
-    'elicitation.request',
-    'elicitation.settled'
-  >('elicitation.request', 'elicitation.settled', enqueueElicitation, settledElicitation);
-  const current = queue[0];
-  if (!current || !bridge) return null;
-  const answer = async (reply: McpElicitationAnswer): Promise<void> => {
-    try {
-      await bridge.invoke('elicitation.answer', {
-        elicitationId: current.elicitationId,
-        answer: reply,
-      });
-      setQueue((items) => settleElicitation(items, current.elicitationId));
-    } catch (error) {
-      showError(error);
-    }
+  if (!bridge) return null;
+  return (request, reply) => {
+    void (async () => {
+      try {
+        await bridge.invoke('elicitation.answer', {
+          elicitationId: request.elicitationId,
+          answer: reply,
+        });
+        elicitationInbox.remove(request.elicitationId);
+      } catch (error) {
+        showError(error);
+      }
+    })();
   };
+}
+
+function useInbox() {
+  return useSyncExternalStore(
+    elicitationInbox.subscribe,
+    elicitationInbox.snapshot,
+    elicitationInbox.snapshot,
+  );
+}
+
+/**
+ * Follows `elicitation.request` / `elicitation.settled` into the window's inbox (mounted once)
+ * and shows, as a modal card, the oldest request whose turn is not on screen.
+ */
+export function ElicitationPrompt(): ReactNode {
+  const bridge = useApp((state) => state.bridge);
+  useEffect(() => {
+    if (!bridge) return;
+    const stopRequests = bridge.onEvent('elicitation.request', (request) =>
+      elicitationInbox.add(request),
+    );
+    const stopSettled = bridge.onEvent('elicitation.settled', (settled) =>
+      elicitationInbox.remove(settled.elicitationId),
+    );
+    return () => {
+      stopRequests();
+      stopSettled();
+    };
+  }, [bridge]);
+  const state = useInbox();
+  const answer = useAnswer();
+  const current = modalRequest(state);
+  if (!current || !answer) return null;
+  return (
+    <div className="overlay approval-overlay" role="dialog" aria-modal="true">
+      <ElicitationCard
+        key={current.elicitationId}
+        request={current}
+        waiting={state.queue.length - 1}
+        onAnswer={(reply) => answer(current, reply)}
+      />
+    </div>
+  );
+}
+
+/** The running turn's question, in the conversation at its running call. */
+export function TurnElicitation(props: { turnId: string }): ReactNode {
+  const { turnId } = props;
+  useEffect(() => elicitationInbox.claim(turnId), [turnId]);
+  const state = useInbox();
+  const answer = useAnswer();
+  const current = inlineRequest(state, turnId);
+  if (!current || !answer) return null;
   return (
     <ElicitationCard
       key={current.elicitationId}
       request={current}
-      waiting={queue.length - 1}
-      onAnswer={(reply) => void answer(reply)}
+      inline
+      waiting={state.queue.length - 1}
+      onAnswer={(reply) => answer(current, reply)}
     />
   );
 }
@@ -68,14 +110,24 @@ export function ElicitationPrompt(): ReactNode {
 export function ElicitationCard(props: {
   request: ElicitationRequestView;
   waiting: number;
+  /** In the conversation (a group) rather than in the modal overlay. */
+  inline?: boolean;
   onAnswer(answer: McpElicitationAnswer): void;
 }): ReactNode {
   const t = useT();
   const { request } = props;
+  const titleId = useId();
+  const card = useRef<HTMLElement>(null);
   const [draft, setDraft] = useState<Draft>(() => initialDraft(request.fields));
   const [tried, setTried] = useState(false);
+  const [opened, setOpened] = useState(false);
   const { content, problems } = draftContent(request.fields, draft);
   const origin = urlOrigin(request.url);
+  const retry = request.mode === 'url' && request.retry === true;
+  useEffect(() => {
+    // In the conversation, the card may be below the fold: bring it into view.
+    if (props.inline) card.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [props.inline]);
   const accept = (): void => {
     setTried(true);
     if (Object.keys(problems).length === 0) props.onAnswer({ action: 'accept', content });
@@ -84,71 +136,107 @@ export function ElicitationCard(props: {
     if (request.url === null) return;
     // The shell hands a new window to the system browser (Electron) or opens a tab (browser).
     window.open(request.url, '_blank', 'noopener,noreferrer');
-    props.onAnswer({ action: 'accept', content: {} });
+    // A required page: the user comes back and says Done; otherwise opening is the consent.
+    if (retry) setOpened(true);
+    else props.onAnswer({ action: 'accept', content: {} });
   };
+  const onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    event.stopPropagation();
+    props.onAnswer({ action: 'cancel' });
+  };
+  const Heading = props.inline ? 'h3' : 'h2';
+  const title: MessageKey =
+    request.mode === 'form'
+      ? 'elicitation.title'
+      : retry
+        ? 'elicitation.retryTitle'
+        : 'elicitation.urlTitle';
   return (
-    <div className="overlay approval-overlay" role="dialog" aria-modal="true">
-      <div
-        className="approval-card elicitation-card"
-        data-testid="elicitation-card"
-        data-elicitation-id={request.elicitationId}
-      >
-        <h2>{t(request.mode === 'url' ? 'elicitation.urlTitle' : 'elicitation.title')}</h2>
-        <p>{t('elicitation.intro', { service: request.service })}</p>
-        <p className="elicitation-message" data-testid="elicitation-message">
-          {request.message === '' ? t('elicitation.noMessage') : request.message}
+    <section
+      ref={card}
+      className={`approval-card elicitation-card${props.inline ? ' elicitation-inline' : ''}`}
+      data-testid="elicitation-card"
+      data-elicitation-id={request.elicitationId}
+      data-placement={props.inline ? 'inline' : 'modal'}
+      data-step={opened ? 'waiting' : 'ask'}
+      aria-labelledby={titleId}
+      onKeyDown={onKeyDown}
+    >
+      <Heading id={titleId}>{t(title)}</Heading>
+      <p>{t('elicitation.intro', { service: request.service })}</p>
+      <p className="elicitation-message" data-testid="elicitation-message">
+        {request.message === '' ? t('elicitation.noMessage') : request.message}
+      </p>
+      {request.mode === 'url' ? (
+        <>
+          <p className="muted">{t(retry ? 'elicitation.retryIntro' : 'elicitation.urlIntro')}</p>
+          <p className="elicitation-origin" data-testid="elicitation-origin">
+            {origin ?? t('elicitation.badUrl')}
+          </p>
+          <p className="muted elicitation-url" data-testid="elicitation-url">
+            {request.url}
+          </p>
+        </>
+      ) : (
+        <form
+          className="elicitation-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            accept();
+          }}
+        >
+          {request.fields.map((field) => (
+            <FieldInput
+              key={field.name}
+              field={field}
+              value={draft[field.name] ?? ''}
+              problem={tried ? problems[field.name] : undefined}
+              onChange={(value) => setDraft((current) => ({ ...current, [field.name]: value }))}
+            />
+          ))}
+        </form>
+      )}
+      {opened ? (
+        <p role="status" data-testid="elicitation-waiting">
+          {t('elicitation.waiting', { origin: origin ?? '' })}
         </p>
-        {request.mode === 'url' ? (
-          <>
-            <p className="muted">{t('elicitation.urlIntro')}</p>
-            <p className="elicitation-origin" data-testid="elicitation-origin">
-              {origin ?? t('elicitation.badUrl')}
-            </p>
-            <p className="muted elicitation-url" data-testid="elicitation-url">
-              {request.url}
-            </p>
-          </>
-        ) : (
-          <form
-            className="elicitation-form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              accept();
-            }}
-          >
-            {request.fields.map((field) => (
-              <FieldInput
-                key={field.name}
-                field={field}
-                value={draft[field.name] ?? ''}
-                problem={tried ? problems[field.name] : undefined}
-                onChange={(value) => setDraft((current) => ({ ...current, [field.name]: value }))}
-              />
-            ))}
-          </form>
-        )}
+      ) : (
         <p className="muted">{t('elicitation.private')}</p>
-        <div className="form-actions">
-          {request.mode === 'url' ? (
-            <button
-              type="button"
-              className="button primary"
-              data-testid="elicitation-open"
-              disabled={origin === null}
-              onClick={open}
-            >
-              {t('elicitation.open')}
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="button primary"
-              data-testid="elicitation-accept"
-              onClick={accept}
-            >
-              {t('elicitation.accept')}
-            </button>
-          )}
+      )}
+      <div className="form-actions">
+        {opened ? (
+          <button
+            type="button"
+            className="button primary"
+            data-testid="elicitation-done"
+            autoFocus
+            onClick={() => props.onAnswer({ action: 'accept', content: {} })}
+          >
+            {t('elicitation.done')}
+          </button>
+        ) : request.mode === 'url' ? (
+          <button
+            type="button"
+            className="button primary"
+            data-testid="elicitation-open"
+            disabled={origin === null}
+            onClick={open}
+          >
+            {t('elicitation.open')}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button primary"
+            data-testid="elicitation-accept"
+            onClick={accept}
+          >
+            {t('elicitation.accept')}
+          </button>
+        )}
+        {!opened && (
           <button
             type="button"
             className="button"
@@ -158,22 +246,22 @@ export function ElicitationCard(props: {
           >
             {t('elicitation.decline')}
           </button>
-          {request.mode === 'form' && (
-            <button
-              type="button"
-              className="button"
-              data-testid="elicitation-cancel"
-              onClick={() => props.onAnswer({ action: 'cancel' })}
-            >
-              {t('elicitation.cancel')}
-            </button>
-          )}
-        </div>
-        {props.waiting > 0 && (
-          <p className="muted">{t('elicitation.more', { count: props.waiting })}</p>
+        )}
+        {(request.mode === 'form' || opened) && (
+          <button
+            type="button"
+            className="button"
+            data-testid="elicitation-cancel"
+            onClick={() => props.onAnswer({ action: 'cancel' })}
+          >
+            {t('elicitation.cancel')}
+          </button>
         )}
       </div>
-    </div>
+      {props.waiting > 0 && (
+        <p className="muted">{t('elicitation.more', { count: props.waiting })}</p>
+      )}
+    </section>
   );
 }
 
