@@ -12,7 +12,7 @@ const HEADER_BYTES = 8;
 const STDERR_TYPE = 2;
 
 export function demultiplex(source: Readable, stdout: Writable, stderr: Writable): void {
-  let header = Buffer.alloc(0);
+  let header: Buffer = Buffer.alloc(0);
   let remaining = 0;
   let target = stdout;
   source.on('data', (chunk: Buffer) => {

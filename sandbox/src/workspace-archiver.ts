@@ -5,7 +5,8 @@
  * their magic number (zstd, gzip — what older versions wrote — or plain tar), streamed into
  * `tar -x` in the new container. Nothing holds a whole archive in memory.
  */
-import { pipeline, Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
+import type { TransformCallback } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import {
   constants as zlibConstants,
@@ -61,19 +62,12 @@ export class WorkspaceArchiver {
     const tar = await this.runtime.attachBulk(containerId, TAR_CREATE);
     tar.stdin.end();
     const stderr = collectTail(tar.stderr);
-    const chunks = rechunk(tar.stdout, CHUNK_BYTES);
-    const first = await chunks.next();
-    const format = first.done === true ? 'tar' : chooseFormat(first.value);
-    async function* checked(): AsyncGenerator<Buffer> {
-      if (first.done !== true) yield first.value;
-      yield* chunks;
+    const body = new TarBody(async () => {
       const exitCode = await tar.exited;
-      if (exitCode !== 0) {
-        throw new Error(`tar exited with ${exitCode}: ${(await stderr).slice(0, 300)}`);
-      }
-    }
-    const body = Readable.from(checked(), { objectMode: false, highWaterMark: CHUNK_BYTES });
-    return this.archives.put(conversationId, encode(body, format));
+      if (exitCode !== 0) throw new Error(`tar exited with ${exitCode}: ${await stderr}`);
+    });
+    tar.stdout.pipe(body);
+    return this.archives.put(conversationId, encode(body, await body.format));
   }
 
   /** Unpacks the conversation's archive into the container; false when there is none. */
@@ -153,20 +147,59 @@ function restoreFailed(reason: string): SandboxError {
   );
 }
 
-/** Gathers a byte stream into pieces of at least `size` bytes (the last may be shorter). */
-async function* rechunk(source: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of source) {
-    pending.push(chunk);
-    length += chunk.length;
-    if (length >= size) {
-      yield pending.length === 1 ? chunk : Buffer.concat(pending, length);
-      pending = [];
-      length = 0;
-    }
+/**
+ * tar's output on its way to the store: gathered into pieces of CHUNK_BYTES, the first of which
+ * decides `format`; it ends only once `verify` (tar's exit code) passed, and fails otherwise. It
+ * is fed with `pipe` (flowing mode hands chunks over as they are; async iteration would read()
+ * and concatenate whatever is buffered: a second copy of every byte, measured).
+ */
+class TarBody extends Transform {
+  /** Settles with the first piece (or the end, or a failure), before anything is read. */
+  readonly format: Promise<ArchiveFormat>;
+  private decide: (format: ArchiveFormat) => void = () => undefined;
+  private decided = false;
+  private pending: Buffer[] = [];
+  private length = 0;
+
+  constructor(private readonly verify: () => Promise<void>) {
+    super({ readableHighWaterMark: CHUNK_BYTES, writableHighWaterMark: CHUNK_BYTES });
+    this.format = new Promise((resolve) => {
+      this.decide = resolve;
+    });
   }
-  if (length > 0) yield Buffer.concat(pending, length);
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.pending.push(chunk);
+    this.length += chunk.length;
+    if (this.length >= CHUNK_BYTES) this.pushPending();
+    callback();
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.length > 0) this.pushPending();
+    this.decide('tar');
+    this.verify().then(
+      () => callback(),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.decide('tar');
+    callback(error);
+  }
+
+  private pushPending(): void {
+    const piece =
+      this.pending.length === 1 && this.pending[0] !== undefined
+        ? this.pending[0]
+        : Buffer.concat(this.pending, this.length);
+    this.pending = [];
+    this.length = 0;
+    if (!this.decided) this.decide(chooseFormat(piece));
+    this.decided = true;
+    this.push(piece);
+  }
 }
 
 /**
