@@ -36,7 +36,10 @@ const SAMPLE_BYTES = 1024 * 1024;
  * random bytes): the archive is stored as plain tar and restoring it decodes nothing.
  */
 const COMPRESSIBLE_BELOW = 0.9;
-/** zstd level 1: ~10× faster than gzip -1 here on text, and it stores raw blocks it cannot shrink. */
+/**
+ * zstd level 1 (Node's zlib): measured here 2.5× faster than gzip -1 on text and over 10× on
+ * random bytes (it stores what it cannot shrink as raw blocks).
+ */
 const ZSTD_LEVEL = 1;
 /** Bytes of tar's stderr kept for an error message. */
 const STDERR_BYTES = 4096;
@@ -67,6 +70,8 @@ export class WorkspaceArchiver {
       if (exitCode !== 0) throw new Error(`tar exited with ${exitCode}: ${await stderr}`);
     });
     tar.stdout.pipe(body);
+    // A store that fails (disk full) stops reading: close the exec so tar does not block forever.
+    body.once('error', () => tar.stdin.destroy());
     return this.archives.put(conversationId, encode(body, await body.format));
   }
 
@@ -117,7 +122,10 @@ export function chooseFormat(sample: Buffer): ArchiveFormat {
   return compressed.length < head.length * COMPRESSIBLE_BELOW ? 'zstd' : 'tar';
 }
 
-/** What the first bytes of a stored archive say it is (archives from before zstd are gzip). */
+/**
+ * What the first bytes of a stored archive say it is (archives from before zstd are gzip). Plain
+ * tar from `tar -c .` starts with the entry name `./`, so it cannot be mistaken for either.
+ */
 export function formatOf(head: Buffer): ArchiveFormat {
   if (head.subarray(0, ZSTD_MAGIC.length).equals(ZSTD_MAGIC)) return 'zstd';
   if (head.subarray(0, GZIP_MAGIC.length).equals(GZIP_MAGIC)) return 'gzip';
