@@ -1,7 +1,10 @@
 /**
- * Workspace archives (tar.gz), keyed by conversation id, in a local directory. File names are a
- * hash of the id, so no id can name a path. Writes go to a temporary file renamed into place:
- * a crash mid-archive never replaces a good archive with half of one.
+ * Workspace archives, keyed by conversation id, in a local directory. File names are a hash of
+ * the id, so no id can name a path. Writes go to a temporary file renamed into place: a crash
+ * mid-archive never replaces a good archive with half of one. An archive is a tar stream, zstd-
+ * compressed, gzip-compressed (written before zstd) or plain (data that does not compress); the
+ * reader tells them apart by their first bytes (workspace-archiver.ts). The names keep the
+ * `.tar.gz` suffix whatever the content, so archives written by any version are found.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -12,13 +15,18 @@ import { pipeline } from 'node:stream/promises';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INDEX_FILE = 'sessions.json';
+/** Restores stream archives into `docker exec`; large reads mean fewer socket writes. */
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Where workspace archives live: a local directory (LocalArchiveStore) or an S3-compatible
  * bucket (S3ArchiveStore). SessionManager uses archives only through these methods.
  */
 export interface ArchiveStore {
-  /** Stores `archive` (already gzipped) for the conversation, replacing an older one; its size. */
+  /**
+   * Stores `archive` (an encoded tar stream, see workspace-archiver.ts) for the conversation,
+   * replacing an older one, and returns its size. A stream that fails leaves the older one.
+   */
   put(conversationId: string, archive: Readable): Promise<number>;
   /** The archive for the conversation, or null when there is none. */
   get(conversationId: string): Promise<Readable | null>;
@@ -40,7 +48,7 @@ export class LocalArchiveStore implements ArchiveStore {
     return join(this.directory, `${digest}.tar.gz`);
   }
 
-  /** Stores `archive` (already gzipped) for the conversation, replacing an older one. */
+  /** Stores `archive` for the conversation, replacing an older one (never with a failed one). */
   async put(conversationId: string, archive: Readable): Promise<number> {
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     const target = this.pathFor(conversationId);
@@ -63,7 +71,7 @@ export class LocalArchiveStore implements ArchiveStore {
     } catch {
       return null;
     }
-    return createReadStream(path);
+    return createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   }
 
   async has(conversationId: string): Promise<boolean> {

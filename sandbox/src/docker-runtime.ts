@@ -7,6 +7,7 @@
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
 import Docker from 'dockerode';
+import { demultiplex } from './exec-demux';
 import type { ContainerLimits } from './container-template';
 import {
   MANAGED_LABEL,
@@ -176,6 +177,47 @@ export class DockerRuntime {
     });
     // Ending the hijacked stream half-closes it: the process sees EOF on stdin while its
     // output keeps arriving.
+    return { stdin: stream, stdout, stderr, exited };
+  }
+
+  /**
+   * Like `attach`, for commands that move a lot of data (`tar` for archive and restore): output
+   * is split by `demultiplex` (no copies, backpressure), and stdout holds up to `chunkBytes`.
+   */
+  async attachBulk(
+    containerId: string,
+    command: string[],
+    options: { user?: string; chunkBytes?: number } = {},
+  ): Promise<AttachedProcess> {
+    const exec = await this.docker.getContainer(containerId).exec({
+      Cmd: command,
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
+      User: options.user ?? SANDBOX_USER,
+      WorkingDir: WORKSPACE,
+    });
+    const stream = await exec.start({ hijack: true, stdin: true });
+    const stdout = new PassThrough({ highWaterMark: options.chunkBytes ?? 1024 * 1024 });
+    const stderr = new PassThrough();
+    demultiplex(stream, stdout, stderr);
+    const exited = new Promise<number | null>((resolve) => {
+      let settled = false;
+      const finish = (): void => {
+        if (settled) return;
+        settled = true;
+        stdout.end();
+        stderr.end();
+        exec
+          .inspect()
+          .then((info) => resolve(info.ExitCode ?? null))
+          .catch(() => resolve(null));
+      };
+      stream.on('end', finish);
+      stream.on('close', finish);
+      stream.on('error', finish);
+    });
     return { stdin: stream, stdout, stderr, exited };
   }
 

@@ -242,13 +242,15 @@ export class SessionManager implements SandboxService {
     await this.ensureCapacity();
     const warm = this.warm.take();
     const container = warm ?? (await this.workers.newContainer());
-    this.warm.refill();
+    // The pool refills once the restore is done: creating a container while tar streams the
+    // archive in competes with it for the CPU (the restore is what the user is waiting for).
     const restored = await this.archiver
       .restore(container.containerId, conversationId)
       .catch(async (error: unknown) => {
         await this.options.runtime.removeContainer(container.containerId);
         throw error;
-      });
+      })
+      .finally(() => this.warm.refill());
     const session: Session = {
       id: `sb_${randomUUID().replaceAll('-', '')}`,
       conversationId,
