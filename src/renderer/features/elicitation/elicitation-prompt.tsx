@@ -206,7 +206,7 @@ export function ElicitationCard(props: {
         <p className="muted">{t('elicitation.private')}</p>
       )}
       <div className="form-actions">
-        {opened ? (
+        {opened && (
           <button
             type="button"
             className="button primary"
@@ -216,7 +216,8 @@ export function ElicitationCard(props: {
           >
             {t('elicitation.done')}
           </button>
-        ) : request.mode === 'url' ? (
+        )}
+        {!opened && request.mode === 'url' && (
           <button
             type="button"
             className="button primary"
@@ -226,7 +227,8 @@ export function ElicitationCard(props: {
           >
             {t('elicitation.open')}
           </button>
-        ) : (
+        )}
+        {!opened && request.mode !== 'url' && (
           <button
             type="button"
             className="button primary"
