@@ -1,7 +1,9 @@
 /**
  * The Python sandbox benchmark (issue 3): warm `/exec` through the real HTTP sidecar vs a raw
  * `docker exec`, a new conversation's first result with vs without the warm pool, and archive +
- * restore of a 50 MiB workspace vs tar/gzip on the host. Every ratio is against a baseline taken
+ * restore of a 50 MiB workspace vs tar/gzip on the host, and (issue 14) the time a 6 GiB memory
+ * bomb in a 2 GiB session takes to come back as a MemoryError, against a trivial `/exec` (variables
+ * must survive every bomb). Every ratio is against a baseline taken
  * in the same run. Needs dockerd and the runner image; without them it throws a message saying
  * how to get them. Every container it creates is removed before it returns or throws (the
  * host-wide image keepalive only when there was none before).
@@ -10,6 +12,7 @@ import { DockerRuntime } from '../sandbox/src/docker-runtime';
 import type { BenchResult } from './bench-result';
 import { measureArchiveRestore } from './sandbox-archive';
 import { measureWarmExec } from './sandbox-exec';
+import { measureMemoryBomb } from './sandbox-memory';
 import { measureSessionStart } from './sandbox-session-start';
 import type { BenchSidecar } from './sandbox-support';
 import {
@@ -29,6 +32,8 @@ export interface SandboxBenchOptions {
   sessionIterations?: number;
   /** Archive + restore rounds (default 5). */
   archiveIterations?: number;
+  /** Memory bombs measured (default 10). */
+  memoryBombIterations?: number;
 }
 
 export async function runSandboxBench(options: SandboxBenchOptions = {}): Promise<BenchResult> {
@@ -53,9 +58,13 @@ async function measureAll(options: SandboxBenchOptions): Promise<BenchResult> {
     const start = await measureSessionStart(warm, cold, {
       iterations: options.sessionIterations,
     });
+    const memory = await measureMemoryBomb(warm, { iterations: options.memoryBombIterations });
     // A container still being created for the pool would outlive close() (see support's close).
     await waitForWarmPool(warm.prefix, new Set());
-    return { metrics: [exec.metric, start.metric], notes: [...exec.notes, ...start.notes] };
+    return {
+      metrics: [exec.metric, start.metric, memory.metric],
+      notes: [...exec.notes, ...start.notes, ...memory.notes],
+    };
   });
   const archive = await measureArchiveRestore({ iterations: options.archiveIterations });
   return {

@@ -14,6 +14,13 @@ stdout. Stderr carries only the worker's own fatal diagnostics.
     → {"id":3,"type":"shutdown"}                ← {"id":3,"type":"bye"}, then exit 0 (EOF too)
     ← {"id":null|<id>,"type":"protocol-error","message":"…"} for a bad or >16 MiB line
 
+Memory: started with `--memory-limit=<bytes>` (the container's cgroup limit; without it the
+worker reads the cgroup itself), the worker caps its own data segment (RLIMIT_DATA) a margin
+below that limit, so an oversized allocation raises MemoryError in the cell instead of waking the
+kernel's OOM killer. `ready` carries "memory_rlimit" (bytes or null) and, like every result,
+"oom_kills": the cgroup's OOM-kill counter (null when unreadable). A sidecar whose worker died
+compares it with a fresh reading to tell an OOM kill from other deaths.
+
 Control requests are answered by a reader thread at once, even while a cell runs (so the sidecar
 needs no `docker exec` to stop code, which also works when a fork bomb has used up every pid):
     → {"id":4,"type":"interrupt"}               ← {"id":4,"type":"interrupt-ack","delivered":true}
@@ -38,6 +45,7 @@ import platform
 import signal
 import sys
 import queue
+import resource
 import threading
 import time
 import traceback
@@ -174,6 +182,8 @@ class Worker:
         self.figures = Figures(os.path.join(workspace, "outputs"))
         self.sources = CellSources()
         self.running = False  # True only while user code runs: SIGINT interrupts it then
+        self.memory_limit = None  # the container's limit and this process's cap (bytes or None)
+        self.memory_rlimit = None
         # A fresh __main__ module: pickle and `import __main__` must find user definitions.
         main = types.ModuleType("__main__")
         main.__dict__["__builtins__"] = builtins
@@ -253,7 +263,7 @@ class Worker:
                                   "the interpreter and its variables are kept)")
             except BaseException as exc:
                 if status == "ok":
-                    status, error = "error", self.format_exception(exc)
+                    status, error = "error", self.format_exception(exc) + self.memory_note(exc)
         duration_ms = (time.perf_counter() - started) * 1000.0
         for message in self.figures.errors:
             sys.stderr.write(message + "\n")
@@ -269,7 +279,15 @@ class Worker:
         return {"id": rid, "type": "result", "status": status, "stdout": stdout, "stderr": stderr,
                 "error": error, "duration_ms": round(duration_ms, 3),
                 "outputs": changed_files(before, snapshot(self.workspace)),
-                "stdout_truncated_bytes": stdout_cut, "stderr_truncated_bytes": stderr_cut}
+                "stdout_truncated_bytes": stdout_cut, "stderr_truncated_bytes": stderr_cut,
+                "oom_kills": oom_kills()}
+
+    def memory_note(self, exc):
+        if not isinstance(exc, MemoryError) or self.memory_rlimit is None:
+            return ""
+        return (f"\nThis session's memory limit is {format_size(self.memory_limit)}; Python may use "
+                f"about {format_size(self.memory_rlimit)} of it. The allocation was refused and "
+                "variables defined before are kept.\n")
 
     def run_cell(self, code):
         tree = compile(code, CELL, "exec", ast.PyCF_ONLY_AST)
@@ -342,6 +360,89 @@ class Worker:
         except BaseException:
             pass
         os._exit(0)
+
+
+# --- memory: MemoryError in the cell before the cgroup's OOM killer -------------------------
+# Measured in the runner image (Linux 6.18, cgroup v1, --memory 2g, Python 3.11): after
+# importing numpy, pandas and matplotlib, a 500x500 matmul, a 100k-row describe() and a saved
+# plot, VmData is 146 MB while VmSize is 271 MB, and 704 MB once eight threads ran numpy (each
+# thread's malloc arena reserves 64 MB of address space). RLIMIT_AS would count those
+# reservations and break thread-heavy code long before memory is used; RLIMIT_DATA (private
+# writable mappings + brk, Linux >= 4.7) counts what Python, numpy and pandas actually allocate.
+# `b"x" * 6 GiB` and `np.ones(6 GiB)` then fail in about 0.1 ms. The margin covers what the
+# cgroup charges besides the worker's data: shared libraries' pages (file mappings), page cache,
+# the tmpfs /tmp and /workspace, kernel memory, subprocesses. With only 256 MiB of margin under
+# 2 GiB, filling memory in 10 MiB steps slowed to a crawl near the end (page-cache reclaim at
+# the cgroup limit): 1792 MiB took 55 s, 1536 MiB 18 s, 1024 MiB 13 s on a loaded 2-core host.
+MEMORY_MARGIN_BASE = 192 * 1024 * 1024
+MEMORY_MARGIN_FRACTION = 8  # plus 1/8 of the limit: 2 GiB -> 1600 MiB for the worker's data
+MIN_DATA_RLIMIT = 128 * 1024 * 1024  # below this Python + numpy cannot work: cgroup only
+CGROUP_LIMIT_FILES = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+# Both hold a line "oom_kill <n>" (cgroup v2 and v1 with Linux >= 4.13).
+CGROUP_OOM_FILES = ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control")
+
+
+def memory_limit_from(argv):
+    """The container's memory limit in bytes: `--memory-limit=N`, else the cgroup's, else None."""
+    for arg in argv:
+        if arg.startswith("--memory-limit="):
+            try:
+                value = int(arg.split("=", 1)[1])
+                return value if value > 0 else None
+            except ValueError:
+                return None
+    for path in CGROUP_LIMIT_FILES:
+        try:
+            with open(path) as handle:
+                text = handle.read().strip()
+        except OSError:
+            continue
+        if text.isdigit() and int(text) < (1 << 60):  # "max" / 2^63-ish means no limit
+            return int(text)
+    return None
+
+
+def data_rlimit_for(limit):
+    """The RLIMIT_DATA for a container limit, or None when it would be too small to be useful."""
+    if limit is None:
+        return None
+    value = limit - MEMORY_MARGIN_BASE - limit // MEMORY_MARGIN_FRACTION
+    return value if value >= MIN_DATA_RLIMIT else None
+
+
+def apply_memory_limit(limit):
+    """Caps this process (and the subprocesses it starts) below the cgroup limit; returns the
+    cap in bytes or None. Soft and hard alike, so user code cannot lift it."""
+    value = data_rlimit_for(limit)
+    if value is None:
+        return None
+    try:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (value, value))
+        return value
+    except (OSError, ValueError):
+        return None
+
+
+def oom_kills():
+    """The container cgroup's count of OOM kills so far, or None when it cannot be read."""
+    for path in CGROUP_OOM_FILES:
+        try:
+            with open(path) as handle:
+                for line in handle:
+                    name, _, count = line.partition(" ")
+                    if name == "oom_kill":
+                        return int(count)
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def format_size(size):
+    gib = size / (1024 ** 3)
+    return f"{gib:.2f}".rstrip("0").rstrip(".") + " GiB"
 
 
 # --- control: answered by the reader thread, even while a cell runs --------------------------
@@ -480,7 +581,7 @@ def seed_matplotlib_cache():
         pass  # matplotlib rebuilds the cache itself, only slower
 
 
-def ready_message():
+def ready_message(memory_rlimit=None):
     import importlib.util
 
     modules = {}
@@ -490,15 +591,19 @@ def ready_message():
         except (ImportError, ValueError):
             modules[name] = False
     return {"type": "ready", "protocol": PROTOCOL, "pid": os.getpid(),
-            "python": platform.python_version(), "modules": modules}
+            "python": platform.python_version(), "modules": modules,
+            "memory_rlimit": memory_rlimit, "oom_kills": oom_kills()}
 
 
 def main():
     channel = Channel()
     try:
+        memory_limit = memory_limit_from(sys.argv[1:])
+        memory_rlimit = apply_memory_limit(memory_limit)
         workspace = os.path.abspath(os.environ.get("AIVORY_WORKSPACE") or "/workspace")
         prepare_environment(workspace)
         worker = Worker(channel, workspace)
+        worker.memory_limit, worker.memory_rlimit = memory_limit, memory_rlimit
         signal.signal(signal.SIGINT, worker.on_sigint)
         worker.figures.install_import_hook()
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
@@ -508,7 +613,7 @@ def main():
             pass
         requests = queue.Queue()
         threading.Thread(target=read_requests, args=(channel, worker, requests), daemon=True).start()
-        channel.send(ready_message())
+        channel.send(ready_message(memory_rlimit))
         while True:
             try:
                 raw = requests.get()

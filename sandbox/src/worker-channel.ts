@@ -14,6 +14,10 @@ export interface WorkerReady {
   pid: number;
   python: string;
   modules: Record<string, boolean>;
+  /** The worker's RLIMIT_DATA in bytes (null: none set); absent from older workers. */
+  memory_rlimit?: number | null;
+  /** The container cgroup's OOM-kill counter (null: unreadable); absent from older workers. */
+  oom_kills?: number | null;
 }
 
 export interface WorkerExecResult {
@@ -27,13 +31,19 @@ export interface WorkerExecResult {
   outputs: { path: string; size: number; mime: string }[];
   stdout_truncated_bytes: number;
   stderr_truncated_bytes: number;
+  /** The container cgroup's OOM-kill counter after the cell (null: unreadable). */
+  oom_kills?: number | null;
 }
 
 type Message = Record<string, unknown> & { id?: unknown; type?: unknown };
 
 /** The worker process went away (exit, kill, broken stream). */
 export class WorkerGoneError extends Error {
-  constructor(message: string) {
+  /** The worker's exit code when it exited (137: SIGKILL, e.g. by the OOM killer). */
+  constructor(
+    message: string,
+    readonly exitCode: number | null = null,
+  ) {
     super(message);
     this.name = 'WorkerGoneError';
   }
@@ -53,6 +63,8 @@ export class WorkerChannel {
     reject: (error: Error) => void;
   } | null = null;
   private stderrTail = '';
+  /** The cgroup's OOM-kill counter as the worker last reported it (null: unknown). */
+  oomKills: number | null = null;
 
   constructor(private readonly process: AttachedProcess) {
     process.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -63,6 +75,7 @@ export class WorkerChannel {
       this.fail(
         new WorkerGoneError(
           `the Python worker exited (code ${code ?? 'unknown'})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ''}`,
+          code,
         ),
       ),
     );
@@ -179,6 +192,7 @@ export class WorkerChannel {
     } catch {
       return;
     }
+    if (typeof message.oom_kills === 'number') this.oomKills = message.oom_kills;
     if (message.type === 'ready') {
       this.readyWaiter?.resolve(message as unknown as WorkerReady);
       this.readyWaiter = null;

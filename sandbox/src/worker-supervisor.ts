@@ -1,7 +1,9 @@
 /**
  * The Python workers: starts a session container with its worker, runs code under a deadline
  * (interrupt first, then kill and restart a worker that does not stop), restarts a worker that
- * died (out of memory), and reaches a worker in-band before falling back to `docker exec kill`.
+ * died (telling an OOM kill from other deaths), and reaches a worker in-band before falling back
+ * to `docker exec kill`. The worker caps its own memory below the container's limit (worker.py),
+ * so most oversized allocations are a MemoryError in the cell; the cgroup limit is the backstop.
  */
 import { randomUUID } from 'node:crypto';
 import type { ContainerLimits } from './container-template';
@@ -18,6 +20,17 @@ const WORKER_START_TIMEOUT_MS = 20_000;
 const CONTROL_TIMEOUT_MS = 1_500;
 /** After an interrupt, how long the code gets to stop before the worker is killed. */
 const INTERRUPT_GRACE_MS = 3_000;
+/** SIGKILL's exit status: the OOM killer, `terminate`, or `kill -KILL`. */
+const KILLED_EXIT_CODE = 137;
+/**
+ * Prints the container cgroup's OOM-kill counter: cgroup v2 memory.events or v1
+ * memory.oom_control (Linux >= 4.13), both a line `oom_kill <n>`.
+ */
+const OOM_COUNTER_COMMAND = [
+  'sh',
+  '-c',
+  'cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null',
+];
 
 export interface WorkerSupervisorOptions {
   runtime: DockerRuntime;
@@ -90,7 +103,14 @@ export class WorkerSupervisor {
         : 'The request was canceled';
     const status = stop === 'timeout' ? 'timeout' : 'error';
     if (graceful === 'finished') {
-      const result = await running.catch(() => null);
+      const outcome = await running.then(
+        (result) => ({ result, error: null }),
+        (error: unknown) => ({ result: null, error }),
+      );
+      // Died meanwhile (the OOM killer can take long on a loaded machine): say why.
+      if (outcome.error instanceof WorkerGoneError)
+        return await this.afterWorkerDied(session, outcome.error);
+      const result = outcome.result;
       if (result) {
         // Subprocesses the code started (or a fork bomb) would outlive the interrupt.
         await session.worker.channel.control('reap-strays', CONTROL_TIMEOUT_MS);
@@ -122,6 +142,7 @@ export class WorkerSupervisor {
       'python3',
       '-u',
       '/opt/aivory/worker.py',
+      `--memory-limit=${this.options.limits.memoryBytes}`,
     ]);
     const channel = new WorkerChannel(process);
     const ready = await channel.ready(WORKER_START_TIMEOUT_MS);
@@ -130,18 +151,40 @@ export class WorkerSupervisor {
 
   private async afterWorkerDied(session: Session, error: unknown): Promise<ExecResult> {
     if (!(error instanceof WorkerGoneError)) throw error;
+    const outOfMemory = await this.wasOomKilled(session, error);
     this.options.logger.warn('worker died during exec', {
       session: session.id,
       error: error.message,
+      outOfMemory,
     });
     session.worker = await this.restartWorker(session);
+    const restarted =
+      'It has been restarted: variables and imports are lost, files in /workspace are kept.';
     return {
       ...emptyResult(),
       status: 'error',
-      error:
-        'The Python process was killed while running this code (most often: it ran out of memory). It has been restarted: variables and imports are lost, files in /workspace are kept.',
+      error: outOfMemory
+        ? `The Python process ran out of memory (limit ${formatGiB(this.options.limits.memoryBytes)}) and was killed by the system. ${restarted}`
+        : `The Python process was killed while running this code (most often: it ran out of memory). ${restarted}`,
       worker_restarted: true,
     };
+  }
+
+  /**
+   * Whether the kernel's OOM killer ended the worker: it died of SIGKILL and the cgroup's
+   * OOM-kill counter grew since the worker last reported it (after its previous cell, or at
+   * start). Read at once with one `docker exec cat`; a container that is gone counts as unknown.
+   */
+  private async wasOomKilled(session: Session, error: WorkerGoneError): Promise<boolean> {
+    const before = session.worker.channel.oomKills;
+    if (error.exitCode !== KILLED_EXIT_CODE || before === null) return false;
+    try {
+      const read = await this.options.runtime.run(session.containerId, OOM_COUNTER_COMMAND);
+      const match = /^oom_kill (\d+)$/m.exec(read.stdout.toString('utf8'));
+      return match !== null && Number(match[1]) > before;
+    } catch {
+      return false;
+    }
   }
 
   private async killWorker(session: Session): Promise<void> {
@@ -203,6 +246,11 @@ function fromWorker(result: WorkerExecResult, restarted: boolean): ExecResult {
     stderr_truncated_bytes: result.stderr_truncated_bytes,
     worker_restarted: restarted,
   };
+}
+
+/** 2147483648 -> "2 GiB", 536870912 -> "0.5 GiB". */
+export function formatGiB(bytes: number): string {
+  return `${Number((bytes / 1024 ** 3).toFixed(2))} GiB`;
 }
 
 function emptyResult(): ExecResult {

@@ -56,8 +56,9 @@ class WorkerClient {
   constructor(
     readonly workspace: string,
     env: Record<string, string> = {},
+    args: string[] = [],
   ) {
-    this.proc = spawn(PYTHON, ['-u', WORKER], {
+    this.proc = spawn(PYTHON, ['-u', WORKER, ...args], {
       env: { ...process.env, AIVORY_WORKSPACE: workspace, PYTHONDONTWRITEBYTECODE: '1', ...env },
       stdio: 'pipe',
     });
@@ -156,8 +157,12 @@ class WorkerClient {
 }
 
 const live: WorkerClient[] = [];
-async function startWorker(env: Record<string, string> = {}, workspace?: string) {
-  const w = new WorkerClient(workspace ?? tempDir('aivory-ws-'), env);
+async function startWorker(
+  env: Record<string, string> = {},
+  workspace?: string,
+  args: string[] = [],
+) {
+  const w = new WorkerClient(workspace ?? tempDir('aivory-ws-'), env, args);
   live.push(w);
   const ready = await w.ready();
   return { w, ready };
@@ -401,6 +406,42 @@ describe('exec', () => {
     const terminateId = w.send({ type: 'terminate' });
     expect(await w.take((m) => m.id === terminateId)).toMatchObject({ type: 'terminating' });
     expect(await exited).toBe('SIGKILL');
+  });
+});
+
+describe('memory limit', () => {
+  const MIB = 1024 * 1024;
+
+  it('caps its data segment below --memory-limit: a bomb is a MemoryError, variables survive', async () => {
+    const { w, ready } = await startWorker({}, undefined, [`--memory-limit=${1024 * MIB}`]);
+    // 1 GiB - 192 MiB - 1/8 of 1 GiB.
+    expect(ready.memory_rlimit).toBe(704 * MIB);
+    expect(await w.value('import resource\nresource.getrlimit(resource.RLIMIT_DATA)')).toBe(
+      `(${704 * MIB}, ${704 * MIB})\n`,
+    );
+    await w.value('x = 41');
+    const bomb = await w.exec('blob = b"x" * (6 * 1024**3)');
+    expect(bomb.status).toBe('error');
+    expect(bomb.error).toMatch(/^Traceback[\s\S]*\nMemoryError\n/);
+    expect(bomb.error).toContain(
+      "This session's memory limit is 1 GiB; Python may use about 0.69 GiB of it.",
+    );
+    // Subprocesses inherit the cap; user code cannot lift it.
+    expect(
+      await w.value(
+        'import subprocess, sys\nprint(subprocess.run([sys.executable, "-c", "import resource; print(resource.getrlimit(resource.RLIMIT_DATA)[0])"], capture_output=True, text=True).stdout.strip())',
+      ),
+    ).toBe(`${704 * MIB}\n`);
+    const lift = await w.exec('resource.setrlimit(resource.RLIMIT_DATA, (2**40, 2**40))');
+    expect(lift.error).toMatch(/ValueError/);
+    expect(await w.value('print(x + 1)')).toBe('42\n');
+  });
+
+  it('sets no cap when the limit leaves too little room for Python', async () => {
+    const { w, ready } = await startWorker({}, undefined, [`--memory-limit=${256 * MIB}`]);
+    expect(ready.memory_rlimit).toBeNull();
+    const bomb = await w.exec('raise MemoryError');
+    expect(bomb.error).not.toContain('memory limit');
   });
 });
 

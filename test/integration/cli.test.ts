@@ -236,8 +236,11 @@ describe('aivory CLI', () => {
   it('settings: show defaults, set a validated field, refuse out-of-range values with the field name', async () => {
     const shown = await runCli(['settings'], cliEnv(home));
     expect(JSON.parse(shown.stdout)).toMatchObject({
-      sandbox: { execTimeoutSeconds: 120, idleReapSeconds: 1800 },
+      sandbox: { execTimeoutSeconds: 120, idleReapSeconds: 1800, memoryMiB: 2048 },
     });
+    const tooLittle = await runCli(['settings', 'set', 'sandbox.memoryMiB', '100'], cliEnv(home));
+    expect(tooLittle.code).toBe(2);
+    expect(tooLittle.stderr).toMatch(/^aivory: Invalid setting sandbox\.memoryMiB: /);
     const set = await runCli(
       ['settings', 'set', 'sandbox.execTimeoutSeconds', '300'],
       cliEnv(home),

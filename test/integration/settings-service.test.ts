@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
@@ -20,6 +20,7 @@ describe('SettingsService', () => {
       apiKeyRef: null,
       execTimeoutSeconds: 120,
       idleReapSeconds: 1800,
+      memoryMiB: 2048,
     });
     expect(settings.get('search').provider).toBe('disabled');
     store.close();
@@ -36,6 +37,21 @@ describe('SettingsService', () => {
     );
     expect(settings.get('sandbox').execTimeoutSeconds).toBe(300);
     expect(store.settings.getSetting('sandbox')).toMatchObject({ execTimeoutSeconds: 300 });
+    store.close();
+  });
+
+  it("sandbox.memoryMiB: 512 MiB at least, at most the machine's memory, with a clear message", () => {
+    const { settings, store } = service();
+    const machineMiB = Math.floor(totalmem() / (1024 * 1024));
+    expect(settings.update('sandbox', { memoryMiB: 1024 }).memoryMiB).toBe(1024);
+    expect(() => settings.update('sandbox', { memoryMiB: 256 })).toThrow(
+      /^Invalid setting sandbox\.memoryMiB: /,
+    );
+    expect(() => settings.update('sandbox', { memoryMiB: machineMiB + 1 })).toThrow(
+      `Invalid setting sandbox.memoryMiB: must be at most this machine's memory (${machineMiB} MiB).`,
+    );
+    expect(() => settings.update('sandbox', { memoryMiB: 1536.5 })).toThrow(/sandbox\.memoryMiB/);
+    expect(settings.get('sandbox').memoryMiB).toBe(1024);
     store.close();
   });
 

@@ -92,6 +92,7 @@ export class SandboxManager {
         SANDBOX_WARM_POOL: String(this.options.warmPool ?? 0),
         SANDBOX_DEFAULT_TIMEOUT_S: String(this.options.settings.get('sandbox').execTimeoutSeconds),
         SANDBOX_IDLE_SECONDS: String(this.options.settings.get('sandbox').idleReapSeconds),
+        SANDBOX_MEMORY: `${this.options.settings.get('sandbox').memoryMiB}m`,
       });
     } catch (error) {
       return unavailable(`the local sandbox configuration is invalid: ${String(error)}`);

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { AivoryError } from '../../shared/errors';
 import { isClientMetadataUrl } from '../../shared/mcp';
+import { machineMemoryMiB } from '../adapters/machine-memory';
 import { MCP_LOG_LEVELS } from '../core/ports';
 import type { Logger, SettingsStore } from '../core/ports';
 
@@ -19,6 +20,11 @@ const searchSettings = z.object({
   apiKeyRef: z.string().nullable().default(null),
 });
 
+/** This machine's memory in MiB: a session may not be given more. */
+const MACHINE_MIB = machineMemoryMiB();
+/** Below this, numpy + pandas + matplotlib have too little room under the worker's cap. */
+export const MIN_SANDBOX_MEMORY_MIB = 512;
+
 const sandboxSettings = z.object({
   baseUrl: z.string().default(''),
   apiKeyRef: z.string().nullable().default(null),
@@ -26,6 +32,18 @@ const sandboxSettings = z.object({
   execTimeoutSeconds: z.number().int().min(10).max(600).default(120),
   /** Seed: 闲置回收 60–86400 s, default 1800. */
   idleReapSeconds: z.number().int().min(60).max(86_400).default(1800),
+  /**
+   * Memory per session in MiB (the local sidecar's SANDBOX_MEMORY; seed: 2g). The container's
+   * limit; Python gets a MemoryError a margin below it (sandbox/runner/worker.py).
+   */
+  memoryMiB: z
+    .number()
+    .int()
+    .min(MIN_SANDBOX_MEMORY_MIB)
+    .refine((mib) => mib <= MACHINE_MIB, {
+      message: `must be at most this machine's memory (${MACHINE_MIB} MiB)`,
+    })
+    .default(Math.min(2048, MACHINE_MIB)),
 });
 
 const imageSettings = z.object({

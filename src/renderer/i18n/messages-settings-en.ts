@@ -92,6 +92,7 @@ export const SETTINGS_EN = {
   'set.sandbox.baseUrlHint': 'Empty: the environment value (SANDBOX_BASE_URL) or a local sandbox.',
   'set.sandbox.execTimeout': 'Execution timeout (seconds, 10–600)',
   'set.sandbox.idleReap': 'Idle reap (seconds, 60–86400)',
+  'set.sandbox.memory': "Memory per session (MiB, 512 to this machine's memory)",
   'set.sandbox.keyTitle': 'Sandbox key (Bearer)',
   'set.sandbox.status': 'Status',
   'set.sandbox.checking': 'Checking the sandbox…',

@@ -91,6 +91,7 @@ export const SETTINGS_ZH: Record<keyof typeof SETTINGS_EN, string> = {
   'set.sandbox.baseUrlHint': '留空使用环境值（SANDBOX_BASE_URL）或本机沙箱。',
   'set.sandbox.execTimeout': '执行超时（秒，10–600）',
   'set.sandbox.idleReap': '闲置回收（秒，60–86400）',
+  'set.sandbox.memory': '每个会话的内存（MiB，512 至本机内存）',
   'set.sandbox.keyTitle': '沙箱密钥（Bearer）',
   'set.sandbox.status': '状态',
   'set.sandbox.checking': '正在检查沙箱…',

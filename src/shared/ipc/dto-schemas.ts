@@ -254,6 +254,7 @@ export const settingsViewSchema = z.object({
     baseUrl: z.string(),
     execTimeoutSeconds: z.number(),
     idleReapSeconds: z.number(),
+    memoryMiB: z.number(),
     ...maskedKey,
   }),
   images: z.object({

@@ -39,6 +39,7 @@ describe('settings page handlers', () => {
       ['web', { deadlineSeconds: 500 }, 'web.deadlineSeconds'],
       ['sandbox', { idleReapSeconds: 10 }, 'sandbox.idleReapSeconds'],
       ['sandbox', { execTimeoutSeconds: 601 }, 'sandbox.execTimeoutSeconds'],
+      ['sandbox', { memoryMiB: 100 }, 'sandbox.memoryMiB'],
     ] as const) {
       const result = await fixture.call('settings.set', { key, values } as never);
       expect(result).toMatchObject({

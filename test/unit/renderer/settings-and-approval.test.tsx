@@ -160,16 +160,23 @@ describe('renderer: settings form rules', () => {
         baseUrl: 'nope',
         execTimeoutSeconds: '5',
         idleReapSeconds: '60',
+        memoryMiB: '256',
       }),
     ).toEqual({
       baseUrl: { key: 'form.url' },
       execTimeoutSeconds: { key: 'form.range', params: { min: 10, max: 600 } },
+      memoryMiB: { key: 'form.range', params: { min: 512, max: 1_048_576 } },
     });
     expect(
-      patchOf(SANDBOX_GROUP, { baseUrl: ' ', execTimeoutSeconds: '300', idleReapSeconds: '600' }),
+      patchOf(SANDBOX_GROUP, {
+        baseUrl: ' ',
+        execTimeoutSeconds: '300',
+        idleReapSeconds: '600',
+        memoryMiB: '4096',
+      }),
     ).toEqual({
       key: 'sandbox',
-      values: { baseUrl: '', execTimeoutSeconds: 300, idleReapSeconds: 600 },
+      values: { baseUrl: '', execTimeoutSeconds: 300, idleReapSeconds: 600, memoryMiB: 4096 },
     });
     expect(
       patchOf(SEARCH_GROUP, { provider: 'searxng', baseUrl: 'http://127.0.0.1:8888', engines: '' }),

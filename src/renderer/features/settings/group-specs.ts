@@ -101,6 +101,8 @@ export const SANDBOX_GROUP: GroupSpec = {
       min: 60,
       max: 86_400,
     },
+    // The host also refuses more than the machine's memory (os.totalmem()).
+    { kind: 'integer', name: 'memoryMiB', label: 'set.sandbox.memory', min: 512, max: 1_048_576 },
   ],
 };
 
