@@ -20,6 +20,7 @@ describe('SettingsService', () => {
       apiKeyRef: null,
       execTimeoutSeconds: 120,
       idleReapSeconds: 1800,
+      runtime: 'auto',
     });
     expect(settings.get('search').provider).toBe('disabled');
     store.close();

@@ -25,6 +25,8 @@ const sandboxSettings = z.object({
   execTimeoutSeconds: z.number().int().min(10).max(600).default(120),
   /** Seed: 闲置回收 60–86400 s, default 1800. */
   idleReapSeconds: z.number().int().min(60).max(86_400).default(1800),
+  /** Local sidecar: runc, runsc (gVisor) or auto (runsc when the engine lists it, else runc). */
+  runtime: z.enum(['runc', 'runsc', 'auto']).default('auto'),
 });
 
 const imageSettings = z.object({
