@@ -12,6 +12,7 @@ import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-sto
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { SANDBOX_NOT_CONFIGURED, SandboxManager } from '../../src/main/services/sandbox-manager';
 import { SettingsService } from '../../src/main/services/settings-service';
+import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
 import { recordingLogger } from '../support/turn-harness';
 
 describe('sandbox.runtime setting', () => {
@@ -43,4 +44,19 @@ describe('sandbox.runtime setting', () => {
       store.close();
     }
   });
+
+  it('aivory doctor names the engine, runtime and isolation, or why the chosen runtime cannot run', async () => {
+    const home = makeDataDir();
+    const missing = await runCli(
+      ['doctor'],
+      cliEnv(home, { AIVORY_LOCAL_SANDBOX: '1', SANDBOX_RUNTIME: 'runsc' }),
+    );
+    expect(missing.stdout).toMatch(
+      /✗ tool python_execute: 请先配置沙盒: The sandbox runtime is set to runsc \(gVisor\) but docker \S+ does not list it/,
+    );
+    const local = await runCli(['doctor'], cliEnv(home, { AIVORY_LOCAL_SANDBOX: '1' }));
+    expect(local.stdout).toMatch(
+      /✓ tool python_execute: available — local sandbox at http:\/\/127\.0\.0\.1:\d+: docker ok, engine docker \d\S*, image \S+, runtime runc — container \(namespaces on the host kernel\)/,
+    );
+  }, 120_000);
 });
