@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { RUNNER_IMAGE, requireDockerAndImage } from './docker-fixture';
@@ -112,10 +112,44 @@ export async function startPodmanService(): Promise<TestEngine> {
     socketPath,
     log,
     stop: async () => {
+      await killOrphanedConmons(socketPath);
       await stopProcess(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Podman 4.3 leaves the conmon of an exec session running when the session's container was
+ * removed while the exec was attached (a killed worker): each waits forever. Ends those, and only
+ * those: conmons whose container (`-c ID`) the engine no longer has.
+ */
+async function killOrphanedConmons(socketPath: string): Promise<void> {
+  const docker = new Docker({ socketPath });
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (!args[0]?.endsWith('/conmon')) continue;
+    const containerId = args[args.indexOf('-c') + 1];
+    if (!containerId || !args.includes('--exec-attach')) continue;
+    const gone = await docker
+      .getContainer(containerId)
+      .inspect()
+      .then(() => false)
+      .catch((error: { statusCode?: number }) => error.statusCode === 404);
+    if (gone) {
+      try {
+        process.kill(Number(entry), 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }
 }
 
 /** True when Podman's copy of the image has the same id as dockerd's (a rebuilt image is reloaded). */
