@@ -5,9 +5,12 @@
  * with a message naming the variable. The API key is the only secret: it never appears in an
  * error message, whatever is wrong with it.
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { isIP } from 'node:net';
+import type { RuntimeSetting } from './docker-runtime';
+import { RUNTIME_SETTINGS } from './docker-runtime';
 
 /** Validated sidecar settings. Sizes are in bytes, durations in the unit their name says. */
 export interface SandboxConfig {
@@ -36,7 +39,10 @@ export interface SandboxConfig {
   archiveRetentionDays: number;
   /** Pre-started containers waiting for a new session; 0 disables the pool. */
   warmPool: number;
+  /** Unix socket of the engine: Docker's, or Podman's Docker-compatible one. */
   dockerSocket: string;
+  /** SANDBOX_RUNTIME: runc, runsc (gVisor) or auto (runsc when Docker lists it). */
+  runtime: RuntimeSetting;
   /** Set when SANDBOX_ARCHIVE_S3_ENDPOINT and _BUCKET are: archives go to that bucket. */
   s3?: S3ArchiveConfig;
 }
@@ -187,6 +193,40 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(host) === 4 && host.startsWith('127.');
 }
 
+/**
+ * The engine socket: SANDBOX_DOCKER_SOCKET when set, else DOCKER_HOST (unix:// only), else the
+ * first that exists of Docker's socket, rootless Podman's ($XDG_RUNTIME_DIR/podman/podman.sock)
+ * and rootful Podman's (/run/podman/podman.sock); Docker's path when none does.
+ */
+function readEngineSocket(
+  reader: EnvReader,
+  env: Record<string, string | undefined>,
+  exists: (path: string) => boolean,
+): string {
+  const explicit = reader.raw('SANDBOX_DOCKER_SOCKET');
+  if (explicit !== undefined) {
+    return explicit.startsWith('unix://') ? explicit.slice('unix://'.length) : explicit;
+  }
+  const dockerHost = reader.raw('DOCKER_HOST');
+  if (dockerHost !== undefined) {
+    if (dockerHost.startsWith('unix://') && dockerHost.length > 'unix://'.length) {
+      return dockerHost.slice('unix://'.length);
+    }
+    reader.fail(
+      'DOCKER_HOST',
+      'a unix:// socket for the sandbox (or set SANDBOX_DOCKER_SOCKET to one)',
+      dockerHost,
+    );
+  }
+  const runtimeDir = env.XDG_RUNTIME_DIR?.trim();
+  const candidates = [
+    '/var/run/docker.sock',
+    ...(runtimeDir && isAbsolute(runtimeDir) ? [join(runtimeDir, 'podman', 'podman.sock')] : []),
+    '/run/podman/podman.sock',
+  ];
+  return candidates.find((path) => exists(path)) ?? '/var/run/docker.sock';
+}
+
 function defaultArchiveDir(env: Record<string, string | undefined>): string {
   const dataHome = env.XDG_DATA_HOME?.trim();
   // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
@@ -324,7 +364,10 @@ function readApiKey(reader: EnvReader): { apiKey: string | null; allowNoAuth: bo
  * ConfigError listing every problem. Without a key the service refuses to start unless
  * SANDBOX_ALLOW_NO_AUTH=1, and then only on a loopback host.
  */
-export function loadSandboxConfig(env: Record<string, string | undefined>): SandboxConfig {
+export function loadSandboxConfig(
+  env: Record<string, string | undefined>,
+  exists: (path: string) => boolean = existsSync,
+): SandboxConfig {
   const reader = new EnvReader(env);
   const { apiKey, allowNoAuth } = readApiKey(reader);
 
@@ -342,7 +385,10 @@ export function loadSandboxConfig(env: Record<string, string | undefined>): Sand
   if (!isAbsolute(archiveDir)) {
     reader.fail('SANDBOX_ARCHIVE_DIR', 'an absolute path', archiveDir);
   }
-  const dockerSocket = reader.string('SANDBOX_DOCKER_SOCKET', '/var/run/docker.sock');
+  const dockerSocket = readEngineSocket(reader, env, exists);
+  const runtimeValue = reader.string('SANDBOX_RUNTIME', 'auto').toLowerCase();
+  const runtime = RUNTIME_SETTINGS.find((setting) => setting === runtimeValue) ?? 'auto';
+  if (runtime !== runtimeValue) reader.fail('SANDBOX_RUNTIME', 'runc, runsc or auto', runtimeValue);
   const s3 = readS3Config(reader);
 
   const config: SandboxConfig = {
@@ -374,9 +420,8 @@ export function loadSandboxConfig(env: Record<string, string | undefined>): Sand
     archiveDir,
     archiveRetentionDays: reader.integer('SANDBOX_ARCHIVE_RETENTION_DAYS', 30, 1, 36_500),
     warmPool: reader.integer('SANDBOX_WARM_POOL', 1, 0, 64),
-    dockerSocket: dockerSocket.startsWith('unix://')
-      ? dockerSocket.slice('unix://'.length)
-      : dockerSocket,
+    dockerSocket,
+    runtime,
   };
   if (s3 !== undefined) config.s3 = s3;
 

@@ -19,6 +19,9 @@ export const ROLE_LABEL = 'org.aivory.role';
 /** Open files per process: enough for data work, small enough to stop descriptor exhaustion. */
 const NOFILE_LIMIT = 4096;
 
+/** `default` leaves HostConfig.Runtime unset: the engine's default (runc, or crun on Podman). */
+export type OciRuntime = 'default' | 'runc' | 'runsc';
+
 export interface ContainerLimits {
   image: string;
   memoryBytes: number;
@@ -31,14 +34,23 @@ export interface ContainerLimits {
 
 export function sessionContainerOptions(
   limits: ContainerLimits,
-  options: { name: string; role: 'session' | 'keepalive' },
+  options: {
+    name: string;
+    role: 'session' | 'keepalive';
+    runtime?: OciRuntime;
+    engine?: 'docker' | 'podman';
+    /** Podman only: RLIMIT_NPROC to give (see `hostProcessLimit` in docker-runtime.ts). */
+    nprocLimit?: number;
+  },
 ): ContainerCreateOptions {
   const tmpfs: Record<string, string> = {
     '/tmp': `rw,nosuid,nodev,noexec,size=${limits.tmpBytes},mode=1777`,
   };
   if (options.role === 'session') {
-    tmpfs[WORKSPACE] =
-      `rw,nosuid,nodev,noexec,size=${limits.workspaceBytes},uid=1000,gid=1000,mode=0700`;
+    // Podman refuses tmpfs uid=/gid= ("unknown mount option"); its `U` chowns the mount to the
+    // container's user (1000:1000) instead.
+    const owner = options.engine === 'podman' ? 'U' : 'uid=1000,gid=1000';
+    tmpfs[WORKSPACE] = `rw,nosuid,nodev,noexec,size=${limits.workspaceBytes},${owner},mode=0700`;
   }
   return {
     name: options.name,
@@ -78,11 +90,17 @@ export function sessionContainerOptions(
       Ulimits: [
         { Name: 'nofile', Soft: NOFILE_LIMIT, Hard: NOFILE_LIMIT },
         { Name: 'core', Soft: 0, Hard: 0 },
+        ...(options.engine === 'podman' && options.nprocLimit !== undefined
+          ? [{ Name: 'nproc', Soft: options.nprocLimit, Hard: options.nprocLimit }]
+          : []),
       ],
       RestartPolicy: { Name: options.role === 'keepalive' ? 'unless-stopped' : 'no' },
       AutoRemove: false,
       Binds: [],
       Devices: [],
+      ...(options.runtime === undefined || options.runtime === 'default'
+        ? {}
+        : { Runtime: options.runtime }),
     },
   };
 }

@@ -1,20 +1,85 @@
 /**
- * The sidecar's only door to Docker (dockerode). Containers come from `container-template.ts`;
+ * The sidecar's only door to the container engine (dockerode): Docker, or Podman through its
+ * Docker-compatible socket. Containers come from `container-template.ts`;
  * commands run through `docker exec` with their output demultiplexed and bounded. Files move as
  * streams through exec (`tar`, `cat`), because putArchive/getArchive fail on a read-only root and
  * on tmpfs mounts (measured here; moby#22020).
  */
+import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
 import Docker from 'dockerode';
-import { demultiplex } from './exec-demux';
-import type { ContainerLimits } from './container-template';
+import type { ContainerLimits, OciRuntime } from './container-template';
 import {
   MANAGED_LABEL,
   sessionContainerOptions,
   SANDBOX_USER,
   WORKSPACE,
 } from './container-template';
+import { demultiplex } from './exec-demux';
+
+import { SandboxError } from './sandbox-service';
+
+/** `sandbox.runtime` / SANDBOX_RUNTIME: which OCI runtime session containers run under. */
+export type RuntimeSetting = 'runc' | 'runsc' | 'auto';
+export const RUNTIME_SETTINGS: readonly RuntimeSetting[] = ['runc', 'runsc', 'auto'];
+
+export type EngineKind = 'docker' | 'podman';
+
+/** What the engine says about itself (`/version`, `/info`). */
+export interface EngineInfo {
+  engine: EngineKind;
+  version: string;
+  /** Names the engine lists among its runtimes (`docker info` Runtimes). */
+  runtimes: string[];
+  defaultRuntime: string;
+}
+
+/** The runtime sessions get, or why the setting cannot be honoured. */
+export type RuntimeChoice =
+  | { ok: true; engine: EngineKind; runtime: OciRuntime; name: string; isolation: string }
+  | { ok: false; error: string };
+
+/** The isolation words /healthz and `aivory doctor` show. */
+export const ISOLATION_CONTAINER = 'container (namespaces on the host kernel)';
+export const ISOLATION_GVISOR = 'gVisor (user-space kernel)';
+
+/**
+ * Applies the setting to what the engine offers. `auto` takes runsc only when Docker lists it
+ * (registered in daemon.json); Podman lists every runtime its containers.conf knows, installed or
+ * not, so on Podman `auto` keeps the engine's default and runsc must be asked for.
+ */
+export function chooseRuntime(setting: RuntimeSetting, info: EngineInfo): RuntimeChoice {
+  const listed = info.runtimes.includes('runsc');
+  const gvisor: RuntimeChoice = {
+    ok: true,
+    engine: info.engine,
+    runtime: 'runsc',
+    name: 'runsc',
+    isolation: ISOLATION_GVISOR,
+  };
+  if (setting === 'runsc') {
+    if (listed) return gvisor;
+    return {
+      ok: false,
+      error:
+        `The sandbox runtime is set to runsc (gVisor) but ${info.engine} ${info.version} does not list it ` +
+        `among its runtimes (${info.runtimes.join(', ') || 'none'}). Install runsc and register it ` +
+        '(/etc/docker/daemon.json: {"runtimes":{"runsc":{"path":"/usr/bin/runsc","runtimeArgs":["--network=none"]}}}, ' +
+        'then restart dockerd), or set the sandbox runtime to runc or auto.',
+    };
+  }
+  if (setting === 'auto' && listed && info.engine === 'docker') return gvisor;
+  // The engine's default, unless someone made runsc the default and runc was asked for.
+  const runcByDefault = info.defaultRuntime !== 'runsc';
+  return {
+    ok: true,
+    engine: info.engine,
+    runtime: runcByDefault ? 'default' : 'runc',
+    name: runcByDefault ? info.defaultRuntime || 'runc' : 'runc',
+    isolation: ISOLATION_CONTAINER,
+  };
+}
 
 /** Output kept from a helper command (kill, stat, mkdir): they print little; this bounds a surprise. */
 const MAX_COLLECTED_BYTES = 4 * 1024 * 1024;
@@ -44,9 +109,42 @@ export interface CollectedOutput {
 
 export class DockerRuntime {
   private readonly docker: Docker;
+  private choice: Promise<RuntimeChoice> | null = null;
 
-  constructor(socketPath: string) {
+  constructor(
+    socketPath: string,
+    private readonly runtimeSetting: RuntimeSetting = 'auto',
+  ) {
     this.docker = new Docker({ socketPath });
+  }
+
+  /** Docker or Podman, its version and runtimes; null when the engine does not answer. */
+  async engineInfo(): Promise<EngineInfo | null> {
+    try {
+      const [version, info] = await Promise.all([this.docker.version(), this.docker.info()]);
+      const podman = (version.Components ?? []).some((component) => /podman/i.test(component.Name));
+      const details = info as { Runtimes?: Record<string, unknown>; DefaultRuntime?: string };
+      return {
+        engine: podman ? 'podman' : 'docker',
+        version: version.Version,
+        runtimes: Object.keys(details.Runtimes ?? {}).sort(),
+        defaultRuntime: details.DefaultRuntime ?? 'runc',
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The runtime choice for this engine and setting, asked once (again after a failure). */
+  async runtimeChoice(): Promise<RuntimeChoice> {
+    this.choice ??= this.engineInfo().then((info) =>
+      info === null
+        ? { ok: false, error: 'The container engine is not reachable.' }
+        : chooseRuntime(this.runtimeSetting, info),
+    );
+    const choice = await this.choice;
+    if (!choice.ok) this.choice = null;
+    return choice;
   }
 
   /** True when the daemon answers. */
@@ -64,7 +162,12 @@ export class DockerRuntime {
     try {
       const version = await this.docker.version();
       const runc = version.Components?.find((component) => component.Name === 'runc');
-      return runc?.Version ?? null;
+      if (runc) return runc.Version;
+      // Podman: {"Name": "OCI Runtime (runc)", "Version": "runc version 1.1.5+ds1\ncommit: …"}.
+      const podmanRunc = version.Components?.find((component) =>
+        /^OCI Runtime \(runc\)$/.test(component.Name),
+      );
+      return /runc version (\S+)/.exec(podmanRunc?.Version ?? '')?.[1] ?? null;
     } catch {
       return null;
     }
@@ -84,14 +187,30 @@ export class DockerRuntime {
     limits: ContainerLimits,
     options: { name: string; role: 'session' | 'keepalive'; conversationId?: string },
   ): Promise<string> {
-    const createOptions = sessionContainerOptions(limits, options);
+    const choice = await this.runtimeChoice();
+    if (!choice.ok) throw new SandboxError('unavailable', choice.error);
+    const createOptions = sessionContainerOptions(limits, {
+      ...options,
+      runtime: choice.runtime,
+      engine: choice.engine,
+      nprocLimit: hostProcessLimit(),
+    });
     if (options.conversationId) {
       createOptions.Labels = {
         ...createOptions.Labels,
         'org.aivory.conversation': options.conversationId,
       };
     }
-    const container = await this.docker.createContainer(createOptions);
+    const container = await this.docker.createContainer(createOptions).catch((error: unknown) => {
+      // Podman runs Init: true through catatonit, a separate package on Debian.
+      if (/container-init binary not found/.test(String(error))) {
+        throw new SandboxError(
+          'unavailable',
+          `Podman cannot start the container's init process: install catatonit (apt-get install catatonit). ${String(error)}`,
+        );
+      }
+      throw error;
+    });
     try {
       await container.start();
     } catch (error) {
@@ -234,6 +353,26 @@ export class DockerRuntime {
     else process.stdin.end();
     const exitCode = await process.exited;
     return { exitCode, stdout: await stdout, stderr: await stderr };
+  }
+}
+
+/**
+ * RLIMIT_NPROC for Podman containers. Rootful Podman otherwise asks runc for 4194304, and raising
+ * a hard limit needs CAP_SYS_RESOURCE: where the host lacks it (this project's CI VM), every start
+ * fails ("error setting rlimit type 6: operation not permitted"). `podman system service` itself
+ * runs with 32768 there, so that, or our own hard limit if lower. Docker sets no nproc limit;
+ * the pids limit is what bounds a session on either engine.
+ */
+const PODMAN_NPROC = 32_768;
+
+function hostProcessLimit(): number {
+  try {
+    const hard = /^Max processes\s+\S+\s+(\d+)/m.exec(
+      readFileSync('/proc/self/limits', 'utf8'),
+    )?.[1];
+    return hard === undefined ? PODMAN_NPROC : Math.min(PODMAN_NPROC, Number(hard));
+  } catch {
+    return PODMAN_NPROC;
   }
 }
 

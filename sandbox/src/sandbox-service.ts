@@ -12,6 +12,13 @@ export interface HealthReport {
   /** Whether the runner image is present on the Docker host. */
   image_present: boolean;
   runc_version: string | null;
+  /** The container engine behind the socket (Podman speaks the Docker API), or null if unreachable. */
+  engine: 'docker' | 'podman' | null;
+  engine_version: string | null;
+  /** The OCI runtime sessions run under (runc, crun, runsc), or null when it cannot be used. */
+  runtime: string | null;
+  /** How sessions are isolated, e.g. "gVisor (user-space kernel)"; null with `runtime`. */
+  isolation: string | null;
   /** Human-readable problems (missing image, outdated runc, Docker unreachable). */
   warnings: string[];
   sessions: number;

@@ -104,7 +104,10 @@ export class SessionManager implements SandboxService {
     const docker = await runtime.ping();
     const imagePresent = docker && (await runtime.imagePresent(limits.image));
     const runc = docker ? await runtime.runcVersion() : null;
+    const engine = docker ? await runtime.engineInfo() : null;
+    const choice = docker ? await runtime.runtimeChoice() : null;
     const warnings: string[] = [];
+    if (choice && !choice.ok) warnings.push(choice.error);
     if (!docker)
       warnings.push('Docker is not reachable: is the daemon running and the socket accessible?');
     else if (!imagePresent) {
@@ -115,12 +118,17 @@ export class SessionManager implements SandboxService {
     if (runc && isOlderThan(runc, MIN_SAFE_RUNC)) {
       warnings.push(`runc ${runc} is older than 1.1.12 (CVE-2024-21626): update Docker/runc.`);
     }
+    const chosen = choice?.ok ? choice : null;
     return {
-      ok: docker && imagePresent,
+      ok: docker && imagePresent && chosen !== null,
       docker,
       image: limits.image,
       image_present: imagePresent,
       runc_version: runc,
+      engine: engine?.engine ?? null,
+      engine_version: engine?.version ?? null,
+      runtime: chosen?.name ?? null,
+      isolation: chosen?.isolation ?? null,
       warnings,
       sessions: this.sessions.size,
       max_sessions: this.options.maxSessions,

@@ -92,7 +92,7 @@ export function sessionManagerOptions(
   logger: SidecarLogger,
 ): SessionManagerOptions {
   return {
-    runtime: new DockerRuntime(config.dockerSocket),
+    runtime: new DockerRuntime(config.dockerSocket, config.runtime),
     archives: archiveStoreFor(config),
     limits: {
       image: config.image,

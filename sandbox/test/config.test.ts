@@ -48,6 +48,7 @@ describe('loadSandboxConfig', () => {
       archiveRetentionDays: 30,
       warmPool: 1,
       dockerSocket: '/var/run/docker.sock',
+      runtime: 'auto',
     });
   });
 

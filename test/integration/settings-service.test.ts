@@ -21,6 +21,7 @@ describe('SettingsService', () => {
       execTimeoutSeconds: 120,
       idleReapSeconds: 1800,
       memoryMiB: 2048,
+      runtime: 'auto',
     });
     expect(settings.get('search').provider).toBe('disabled');
     store.close();

@@ -39,7 +39,8 @@ export interface Fixture {
 export function createFixture(overrides: Partial<SessionManagerOptions> = {}): Fixture {
   requireDockerAndImage();
   const prefix = `aivory-test-${Math.random().toString(36).slice(2, 8)}`;
-  const runtime = new DockerRuntime(DOCKER_SOCKET);
+  // A test on another engine (Podman, a dockerd with runsc) passes its own runtime.
+  const runtime = overrides.runtime ?? new DockerRuntime(DOCKER_SOCKET);
   const archives = new LocalArchiveStore(mkdtempSync(join(tmpdir(), 'aivory-archives-')));
   const logs: Fixture['logs'] = [];
   const log = (level: string) => (message: string, fields?: object) => {

@@ -132,7 +132,13 @@ async function sandboxDetail(context: AppContext): Promise<string> {
   try {
     const health = await client.health();
     const warnings = health.warnings?.length ? `; warnings: ${health.warnings.join(' ')}` : '';
-    return `${status.state} sandbox at ${status.url}: docker ${health.docker ? 'ok' : 'unreachable'}, image ${health.image}${warnings}`;
+    const engine = health.engine
+      ? `, engine ${health.engine} ${health.engine_version ?? ''}`.trimEnd()
+      : '';
+    const runtime = health.runtime
+      ? `, runtime ${health.runtime} — ${health.isolation ?? 'isolation unknown'}`
+      : '';
+    return `${status.state} sandbox at ${status.url}: docker ${health.docker ? 'ok' : 'unreachable'}${engine}, image ${health.image}${runtime}${warnings}`;
   } catch (error) {
     return `${status.state} sandbox at ${status.url} does not answer: ${toPublicError(error).message}`;
   }

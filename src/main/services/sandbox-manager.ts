@@ -93,16 +93,20 @@ export class SandboxManager {
         SANDBOX_DEFAULT_TIMEOUT_S: String(this.options.settings.get('sandbox').execTimeoutSeconds),
         SANDBOX_IDLE_SECONDS: String(this.options.settings.get('sandbox').idleReapSeconds),
         SANDBOX_MEMORY: `${this.options.settings.get('sandbox').memoryMiB}m`,
+        // The saved choice; left at auto, SANDBOX_RUNTIME from the environment still applies.
+        SANDBOX_RUNTIME: sandboxRuntime(this.options.settings.get('sandbox').runtime, env),
       });
     } catch (error) {
       return unavailable(`the local sandbox configuration is invalid: ${String(error)}`);
     }
-    const runtime = new DockerRuntime(config.dockerSocket);
+    const runtime = new DockerRuntime(config.dockerSocket, config.runtime);
     if (!(await runtime.ping())) {
       return unavailable(
-        `Docker is not reachable at ${config.dockerSocket} (install Docker and start it, or set a sandbox address)`,
+        `Docker is not reachable at ${config.dockerSocket} (install Docker and start it, or Podman's socket service, or set a sandbox address)`,
       );
     }
+    const choice = await runtime.runtimeChoice();
+    if (!choice.ok) return unavailable(choice.error);
     if (!(await runtime.imagePresent(config.image))) {
       return unavailable(
         `the runner image ${config.image} is missing (build it: npx aivory sandbox image build)`,
@@ -120,6 +124,13 @@ export class SandboxManager {
       status: { state: 'local', url: this.local.url },
     };
   }
+}
+
+function sandboxRuntime(
+  saved: 'runc' | 'runsc' | 'auto',
+  env: Record<string, string | undefined>,
+): string | undefined {
+  return saved === 'auto' ? env.SANDBOX_RUNTIME : saved;
 }
 
 function unavailable(reason: string): { client: null; status: SandboxStatus } {

@@ -44,6 +44,8 @@ const sandboxSettings = z.object({
       message: `must be at most this machine's memory (${MACHINE_MIB} MiB)`,
     })
     .default(Math.min(2048, MACHINE_MIB)),
+  /** Local sidecar: runc, runsc (gVisor) or auto (runsc when the engine lists it, else runc). */
+  runtime: z.enum(['runc', 'runsc', 'auto']).default('auto'),
 });
 
 const imageSettings = z.object({

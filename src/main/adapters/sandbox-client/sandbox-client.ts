@@ -17,6 +17,12 @@ export interface SandboxHealth {
   image: string;
   image_present?: boolean;
   runc_version?: string | null;
+  /** docker or podman (older sidecars leave these out). */
+  engine?: string | null;
+  engine_version?: string | null;
+  /** runc, crun or runsc, and the isolation it gives, e.g. "gVisor (user-space kernel)". */
+  runtime?: string | null;
+  isolation?: string | null;
   warnings?: string[];
 }
 
