@@ -117,7 +117,7 @@ export const MCP_EN = {
   'approval.length': '{path}: {length} characters',
   'approval.blankRun': '(including {count} blanks in a row — scroll to see all of it)',
   'mcpPicker.open': 'MCP',
-  'mcpPicker.title': 'Insert from an MCP service',
+  'mcpPicker.title': 'From an MCP service: insert a prompt, attach a resource',
   'mcpPicker.noServices': 'No enabled MCP services (settings → MCP services).',
   'mcpPicker.prompts': 'Prompts',
   'mcpPicker.resources': 'Resources',

@@ -116,7 +116,7 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'approval.length': '{path}：{length} 个字符',
   'approval.blankRun': '（其中有 {count} 个连续空白，请滚动查看全部）',
   'mcpPicker.open': 'MCP 插入',
-  'mcpPicker.title': '从 MCP 服务插入',
+  'mcpPicker.title': '来自 MCP 服务：插入提示词，附加资源',
   'mcpPicker.noServices': '没有已启用的 MCP 服务（设置 → MCP 服务）。',
   'mcpPicker.prompts': '提示词',
   'mcpPicker.resources': '资源',
