@@ -95,8 +95,9 @@ describe('sessions under gVisor (runsc registered with dockerd)', () => {
   });
 
   it('a memory bomb is stopped by the memory limit; the worker restarts, the session keeps working', async () => {
-    // Under runc the kernel kills the worker (status error). Under gVisor the sandbox sees
-    // MemTotal = the limit but Python gets no MemoryError: the host's cgroup OOM killer hits a
+    // Under runc the worker's RLIMIT_DATA makes this a MemoryError. gVisor does not enforce
+    // RLIMIT_DATA (Debian's runsc 20221219); the sandbox sees MemTotal = the limit but Python gets
+    // no MemoryError: the host's cgroup OOM killer hits a
     // process of the sandbox and the worker stops answering, so the call ends as a timeout and
     // the worker is restarted. The container keeps running either way.
     const bomb = await run(

@@ -5,7 +5,9 @@
  * last `tool-call-end` not yet answered by its `tool-result`; each tool's context gets
  * `onProgress` through a thin wrapper, so the orchestrator itself knows nothing of progress.
  * Reports are cleaned (finite numbers, one bounded line of message without control characters)
- * and rate-limited per call, so a server's flood cannot swamp the UI. Never stored.
+ * and rate-limited per call, so a server's flood cannot swamp the UI; a report that comes too soon
+ * is held (the newest replaces it) and sent when the interval ends, so the card never stays on a
+ * stale step while the server works on the next. Never stored.
  */
 import type { ToolProgressEvent, TurnEvent } from '../../shared/turn-events';
 import type { Clock, Tool, ToolContext, ToolProgress } from '../core/ports';
@@ -33,6 +35,15 @@ export function cleanProgressMessage(text: unknown): string | undefined {
     : line;
 }
 
+/** Runs `run` after `ms`; returns a cancel. */
+export type ProgressTimer = (run: () => void, ms: number) => () => void;
+
+const realTimer: ProgressTimer = (run, ms) => {
+  const timer = setTimeout(run, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 /** A turn's progress channel: wrap the tools, then read the events through `merge`. */
 export class TurnProgress {
   private readonly queue: ToolProgressEvent[] = [];
@@ -40,10 +51,14 @@ export class TurnProgress {
   private running: string | null = null;
   private sent = 0;
   private lastAt = Number.NEGATIVE_INFINITY;
+  /** The newest report that came too soon, and the cancel of the timer that will send it. */
+  private held: ToolProgress | null = null;
+  private cancelHeld: (() => void) | null = null;
 
   constructor(
     private readonly turnId: string,
     private readonly clock: Clock,
+    private readonly timer: ProgressTimer = realTimer,
   ) {}
 
   /** `tool` whose calls get this turn's `onProgress`; everything else is the tool's own. */
@@ -66,7 +81,15 @@ export class TurnProgress {
     const now = this.clock.now();
     const complete = total !== undefined && progress.progress >= total;
     if (this.sent >= MAX_EVENTS_PER_CALL) return;
-    if (!complete && now - this.lastAt < PROGRESS_MIN_INTERVAL_MS) return;
+    if (!complete && now - this.lastAt < PROGRESS_MIN_INTERVAL_MS) {
+      this.held = progress;
+      this.cancelHeld ??= this.timer(
+        () => this.sendHeld(toolCallId),
+        PROGRESS_MIN_INTERVAL_MS - (now - this.lastAt),
+      );
+      return;
+    }
+    this.dropHeld();
     this.lastAt = now;
     this.sent += 1;
     const message = cleanProgressMessage(progress.message);
@@ -82,6 +105,19 @@ export class TurnProgress {
     if (this.queue.length >= MAX_QUEUED) this.queue.shift();
     this.queue.push(event);
     this.wake?.();
+  }
+
+  private sendHeld(toolCallId: string): void {
+    const held = this.held;
+    this.cancelHeld = null;
+    this.held = null;
+    if (held !== null && this.running === toolCallId) this.report(held);
+  }
+
+  private dropHeld(): void {
+    this.cancelHeld?.();
+    this.cancelHeld = null;
+    this.held = null;
   }
 
   /** `events` with the progress events in between, in order; closing it closes `events`. */
@@ -125,10 +161,12 @@ export class TurnProgress {
 
   private observe(event: TurnEvent): void {
     if (event.type === 'tool-call-end') {
+      this.dropHeld();
       this.running = event.toolCallId;
       this.sent = 0;
       this.lastAt = Number.NEGATIVE_INFINITY;
     } else if (event.type === 'tool-result' || event.type === 'turn-end') {
+      this.dropHeld();
       this.running = null;
       this.queue.length = 0;
     }

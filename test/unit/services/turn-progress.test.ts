@@ -17,7 +17,14 @@ const base = { turnId: 't', name: 'svc__slow' };
 function harness() {
   let now = 1_000;
   const clock = { now: () => now };
-  const progress = new TurnProgress('t', clock);
+  const timers: { run: () => void; ms: number; canceled: boolean }[] = [];
+  const progress = new TurnProgress('t', clock, (run, ms) => {
+    const timer = { run, ms, canceled: false };
+    timers.push(timer);
+    return () => {
+      timer.canceled = true;
+    };
+  });
   const reports: ((report: Parameters<NonNullable<ToolContext['onProgress']>>[0]) => void)[] = [];
   let finish: () => void = () => undefined;
   const slow: Tool = Object.freeze({
@@ -41,6 +48,7 @@ function harness() {
     advance: (ms: number) => {
       now += ms;
     },
+    timers,
     finish: () => finish(),
   };
 }
@@ -108,6 +116,40 @@ describe('TurnProgress', () => {
     expect([...message].length).toBe(PROGRESS_MAX_MESSAGE_CHARS);
     expect([...message].some((char) => char.charCodeAt(0) < 0x20 || char === '\u202e')).toBe(false);
     expect(reports[2]).toMatchObject({ progress: 3, total: 3 });
+  });
+
+  it('holds the newest report that came too soon and sends it when the interval ends', async () => {
+    const h = harness();
+    const events: TurnEvent[] = [];
+    const reader = (async () => {
+      for await (const event of h.progress.merge(oneCall(h))) {
+        events.push(event);
+        if (event.type !== 'tool-progress') continue;
+        if (event.progress === 1) {
+          h.advance(100);
+          h.report(2, { total: 5 }); // too soon: held
+          h.report(3, { total: 5 }); // the newer one replaces it
+          expect(h.timers).toHaveLength(1);
+          expect(h.timers[0]?.ms).toBe(PROGRESS_MIN_INTERVAL_MS - 100);
+          h.advance(PROGRESS_MIN_INTERVAL_MS);
+          h.timers[0]?.run();
+        } else if (event.progress === 3) {
+          h.report(4, { total: 5 }); // soon again: held, then the call ends
+          h.finish();
+        }
+      }
+    })();
+    await new Promise((resolve) => setImmediate(resolve));
+    h.report(1, { total: 5 });
+    await reader;
+    const reports = events.flatMap((event) =>
+      event.type === 'tool-progress' ? [event.progress] : [],
+    );
+    expect(reports).toEqual([1, 3]);
+    // The report held when the call ended is dropped with its timer.
+    expect(h.timers.at(-1)?.canceled).toBe(true);
+    h.timers.at(-1)?.run();
+    expect(events.filter((event) => event.type === 'tool-progress')).toHaveLength(2);
   });
 
   it('drops reports when no call runs, and non-finite progress', async () => {
