@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 import Docker from 'dockerode';
 import type { ContainerLimits, OciRuntime } from './container-template';
 import {
@@ -260,10 +260,42 @@ export class DockerRuntime {
    * Starts `command` in the container with stdin attached and stdout/stderr as separate streams.
    * The process keeps running until it exits or is killed; ending our end does not stop it.
    */
-  async attach(
+  attach(
     containerId: string,
     command: string[],
     options: { user?: string } = {},
+  ): Promise<AttachedProcess> {
+    return this.startExec(containerId, command, options.user, (stream) => {
+      const stdout = new PassThrough();
+      const stderr = new PassThrough();
+      this.docker.modem.demuxStream(stream, stdout, stderr);
+      return { stdout, stderr };
+    });
+  }
+
+  /**
+   * Like `attach`, for commands that move a lot of data (`tar` for archive and restore): output
+   * is split by `demultiplex` (no copies, backpressure), and stdout holds up to `chunkBytes`.
+   */
+  attachBulk(
+    containerId: string,
+    command: string[],
+    options: { user?: string; chunkBytes?: number } = {},
+  ): Promise<AttachedProcess> {
+    return this.startExec(containerId, command, options.user, (stream) => {
+      const stdout = new PassThrough({ highWaterMark: options.chunkBytes ?? 1024 * 1024 });
+      const stderr = new PassThrough();
+      demultiplex(stream, stdout, stderr);
+      return { stdout, stderr };
+    });
+  }
+
+  /** One `docker exec` with stdin attached; `split` turns its stream into stdout and stderr. */
+  private async startExec(
+    containerId: string,
+    command: string[],
+    user: string | undefined,
+    split: (stream: Duplex) => { stdout: PassThrough; stderr: PassThrough },
   ): Promise<AttachedProcess> {
     const exec = await this.docker.getContainer(containerId).exec({
       Cmd: command,
@@ -271,13 +303,11 @@ export class DockerRuntime {
       AttachStdout: true,
       AttachStderr: true,
       Tty: false,
-      User: options.user ?? SANDBOX_USER,
+      User: user ?? SANDBOX_USER,
       WorkingDir: WORKSPACE,
     });
     const stream = await exec.start({ hijack: true, stdin: true });
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    this.docker.modem.demuxStream(stream, stdout, stderr);
+    const { stdout, stderr } = split(stream);
     const exited = new Promise<number | null>((resolve) => {
       let settled = false;
       const finish = (): void => {
@@ -296,47 +326,6 @@ export class DockerRuntime {
     });
     // Ending the hijacked stream half-closes it: the process sees EOF on stdin while its
     // output keeps arriving.
-    return { stdin: stream, stdout, stderr, exited };
-  }
-
-  /**
-   * Like `attach`, for commands that move a lot of data (`tar` for archive and restore): output
-   * is split by `demultiplex` (no copies, backpressure), and stdout holds up to `chunkBytes`.
-   */
-  async attachBulk(
-    containerId: string,
-    command: string[],
-    options: { user?: string; chunkBytes?: number } = {},
-  ): Promise<AttachedProcess> {
-    const exec = await this.docker.getContainer(containerId).exec({
-      Cmd: command,
-      AttachStdin: true,
-      AttachStdout: true,
-      AttachStderr: true,
-      Tty: false,
-      User: options.user ?? SANDBOX_USER,
-      WorkingDir: WORKSPACE,
-    });
-    const stream = await exec.start({ hijack: true, stdin: true });
-    const stdout = new PassThrough({ highWaterMark: options.chunkBytes ?? 1024 * 1024 });
-    const stderr = new PassThrough();
-    demultiplex(stream, stdout, stderr);
-    const exited = new Promise<number | null>((resolve) => {
-      let settled = false;
-      const finish = (): void => {
-        if (settled) return;
-        settled = true;
-        stdout.end();
-        stderr.end();
-        exec
-          .inspect()
-          .then((info) => resolve(info.ExitCode ?? null))
-          .catch(() => resolve(null));
-      };
-      stream.on('end', finish);
-      stream.on('close', finish);
-      stream.on('error', finish);
-    });
     return { stdin: stream, stdout, stderr, exited };
   }
 
