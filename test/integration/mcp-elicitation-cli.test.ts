@@ -8,44 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runCliInProcess } from '../../src/main/cli/main';
-import type { CliIo } from '../../src/main/cli/cli-io';
 import type { EverythingServer } from '../support/mcp-everything-server';
 import { startEverythingServer } from '../support/mcp-everything-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import { fakeTerminal } from '../support/fake-terminal';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
-
-/** A terminal that answers each question with the next scripted line. */
-function fakeTerminal(env: NodeJS.ProcessEnv, answers: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const questions: string[] = [];
-  const opened: string[] = [];
-  const io: CliIo = {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    dim: (text) => text,
-    env,
-    onInterrupt: () => undefined,
-    offInterrupt: () => undefined,
-    ask: (question) => {
-      questions.push(question);
-      const answer = answers.shift();
-      if (answer === undefined) return Promise.reject(new Error(`unexpected question ${question}`));
-      return Promise.resolve(answer);
-    },
-    openUrl: (url) => {
-      opened.push(url);
-      return Promise.resolve();
-    },
-  };
-  return {
-    io,
-    questions,
-    opened,
-    stdout: () => out.join(''),
-    stderr: () => err.join(''),
-  };
-}
 
 describe('aivory mcp call and a server that asks the user', () => {
   let server: EverythingServer;

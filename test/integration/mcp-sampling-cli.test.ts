@@ -8,33 +8,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runCliInProcess } from '../../src/main/cli/main';
-import type { CliIo } from '../../src/main/cli/cli-io';
 import type { EverythingServer } from '../support/mcp-everything-server';
 import { startEverythingServer } from '../support/mcp-everything-server';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import { fakeTerminal } from '../support/fake-terminal';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
-
-function fakeTerminal(env: NodeJS.ProcessEnv, answers: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const questions: string[] = [];
-  const io: CliIo = {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    dim: (text) => text,
-    env,
-    onInterrupt: () => undefined,
-    offInterrupt: () => undefined,
-    ask: (question) => {
-      questions.push(question);
-      const answer = answers.shift();
-      if (answer === undefined) return Promise.reject(new Error(`unexpected question ${question}`));
-      return Promise.resolve(answer);
-    },
-  };
-  return { io, questions, stdout: () => out.join(''), stderr: () => err.join('') };
-}
 
 describe('aivory mcp call / chat and a server that asks for sampling', () => {
   let server: EverythingServer;

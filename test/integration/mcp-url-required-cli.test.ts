@@ -8,41 +8,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runCliInProcess } from '../../src/main/cli/main';
-import type { CliIo } from '../../src/main/cli/cli-io';
 import type { UrlRequiredServer } from '../support/mcp-url-required-server';
 import { LINK_MESSAGE, startUrlRequiredServer } from '../support/mcp-url-required-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import type { TerminalAnswer } from '../support/fake-terminal';
+import { fakeTerminal } from '../support/fake-terminal';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
 
-type Answer = (question: string, signal: AbortSignal) => Promise<string>;
-
-/** A terminal whose questions are answered by the next scripted function. */
-function fakeTerminal(env: NodeJS.ProcessEnv, answers: Answer[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const opened: string[] = [];
-  const io: CliIo = {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    dim: (text) => text,
-    env,
-    onInterrupt: () => undefined,
-    offInterrupt: () => undefined,
-    ask: (question, signal) => {
-      const answer = answers.shift();
-      if (answer === undefined) return Promise.reject(new Error(`unexpected question ${question}`));
-      return answer(question, signal);
-    },
-    openUrl: (url) => {
-      opened.push(url);
-      return Promise.resolve();
-    },
-  };
-  return { io, opened, stdout: () => out.join(''), stderr: () => err.join('') };
-}
-
 const line =
-  (text: string): Answer =>
+  (text: string): TerminalAnswer =>
   () =>
     Promise.resolve(text);
 
