@@ -13,7 +13,8 @@ import { startEverythingServer } from '../support/mcp-everything-server';
 import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-server';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
-import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
+import { addEnabledMcpService } from '../support/mcp-cli-setup';
+import { cliEnv, makeDataDir } from '../support/run-cli';
 import type { TestBrowser } from './helpers/browser';
 import { openBrowser, screenshot } from './helpers/browser';
 import type { RunningServe } from './helpers/serve-process';
@@ -62,15 +63,12 @@ describe('e2e: an MCP server asks the user during a turn', () => {
     // The service is set up with the CLI on the same data directory before serve opens it.
     const home = makeDataDir();
     const env = cliEnv(home);
-    const add = ['mcp', 'add', '--name', 'everything', '--url', everything.url];
-    expect((await runCli([...add, '--description', 'Test utilities.'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'sync', 'everything'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'accept', 'everything'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'enable', 'everything'], env)).code).toBe(0);
-    for (const tool of ['trigger-elicitation-request', 'trigger-url-elicitation']) {
-      const allow = ['mcp', 'approval', 'everything', tool, 'allow'];
-      expect((await runCli(allow, env)).code).toBe(0);
-    }
+    await addEnabledMcpService(env, {
+      name: 'everything',
+      url: everything.url,
+      description: 'Test utilities.',
+      allow: ['trigger-elicitation-request', 'trigger-url-elicitation'],
+    });
     serve = await serveAt(home, {
       AIVORY_BASE_URL: llm.baseUrl,
       AIVORY_MODEL: 'scripted-model',

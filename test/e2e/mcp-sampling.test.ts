@@ -12,7 +12,8 @@ import { startEverythingServer } from '../support/mcp-everything-server';
 import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-server';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
-import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
+import { addEnabledMcpService } from '../support/mcp-cli-setup';
+import { cliEnv, makeDataDir } from '../support/run-cli';
 import type { TestBrowser } from './helpers/browser';
 import { openBrowser, screenshot } from './helpers/browser';
 import type { RunningServe } from './helpers/serve-process';
@@ -57,13 +58,12 @@ describe('e2e: an MCP server asks for sampling during a turn', () => {
     everything = await startEverythingServer('streamableHttp');
     const home = makeDataDir();
     const env = cliEnv(home);
-    const add = ['mcp', 'add', '--name', 'everything', '--url', everything.url];
-    expect((await runCli([...add, '--description', 'Test utilities.'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'sync', 'everything'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'accept', 'everything'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'enable', 'everything'], env)).code).toBe(0);
-    const allow = ['mcp', 'approval', 'everything', 'trigger-sampling-request', 'allow'];
-    expect((await runCli(allow, env)).code).toBe(0);
+    await addEnabledMcpService(env, {
+      name: 'everything',
+      url: everything.url,
+      description: 'Test utilities.',
+      allow: ['trigger-sampling-request'],
+    });
     serve = await serveAt(home, {
       AIVORY_BASE_URL: llm.baseUrl,
       AIVORY_MODEL: 'scripted-model',

@@ -13,7 +13,8 @@ import { LINK_MESSAGE, startUrlRequiredServer } from '../support/mcp-url-require
 import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-server';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
-import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
+import { addEnabledMcpService } from '../support/mcp-cli-setup';
+import { cliEnv, makeDataDir } from '../support/run-cli';
 import type { TestBrowser } from './helpers/browser';
 import { openBrowser, screenshot } from './helpers/browser';
 import type { RunningServe } from './helpers/serve-process';
@@ -52,14 +53,12 @@ describe('e2e: an MCP server needs a page opened before its tool runs (-32042)',
     server = await startUrlRequiredServer();
     const home = makeDataDir();
     const env = cliEnv(home);
-    const add = ['mcp', 'add', '--name', 'accounts', '--url', server.url];
-    expect((await runCli([...add, '--description', 'Linked accounts.'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'sync', 'accounts'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'accept', 'accounts'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'enable', 'accounts'], env)).code).toBe(0);
-    for (const tool of ['link-account', 'quiet-link', 'always-link']) {
-      expect((await runCli(['mcp', 'approval', 'accounts', tool, 'allow'], env)).code).toBe(0);
-    }
+    await addEnabledMcpService(env, {
+      name: 'accounts',
+      url: server.url,
+      description: 'Linked accounts.',
+      allow: ['link-account', 'quiet-link', 'always-link'],
+    });
     serve = await serveAt(home, {
       AIVORY_BASE_URL: llm.baseUrl,
       AIVORY_MODEL: 'scripted-model',

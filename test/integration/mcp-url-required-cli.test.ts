@@ -13,6 +13,7 @@ import { LINK_MESSAGE, startUrlRequiredServer } from '../support/mcp-url-require
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import type { TerminalAnswer } from '../support/fake-terminal';
 import { fakeTerminal } from '../support/fake-terminal';
+import { addEnabledMcpService } from '../support/mcp-cli-setup';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
 
 const line =
@@ -26,11 +27,11 @@ describe('aivory mcp call / chat and a server that needs a link opened first', (
   beforeAll(async () => {
     server = await startUrlRequiredServer();
     env = cliEnv(makeDataDir());
-    const add = ['mcp', 'add', '--name', 'accounts', '--url', server.url];
-    expect((await runCli([...add, '--description', 'Linked accounts.'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'sync', 'accounts'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'accept', 'accounts'], env)).code).toBe(0);
-    expect((await runCli(['mcp', 'enable', 'accounts'], env)).code).toBe(0);
+    await addEnabledMcpService(env, {
+      name: 'accounts',
+      url: server.url,
+      description: 'Linked accounts.',
+    });
   }, 120_000);
   afterAll(async () => {
     await server.stop();

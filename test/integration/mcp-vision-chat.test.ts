@@ -11,6 +11,7 @@ import type { EverythingServer } from '../support/mcp-everything-server';
 import { startEverythingServer } from '../support/mcp-everything-server';
 import type { RecordedRequest, Script } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import { addEnabledMcpService } from '../support/mcp-cli-setup';
 import { cliEnv, jsonLines, makeDataDir, runCli } from '../support/run-cli';
 
 type Part = { type: string; text?: string; image_url?: { url: string } };
@@ -36,13 +37,11 @@ describe('MCP tool images for a vision model', () => {
   beforeAll(async () => {
     server = await startEverythingServer('streamableHttp');
     env = cliEnv(makeDataDir());
-    const steps = [
-      ['mcp', 'add', '--name', 'everything', '--url', server.url, '--description', 'Test tools.'],
-      ['mcp', 'sync', 'everything'],
-      ['mcp', 'accept', 'everything'],
-      ['mcp', 'enable', 'everything'],
-    ];
-    for (const step of steps) expect((await runCli(step, env)).code).toBe(0);
+    await addEnabledMcpService(env, {
+      name: 'everything',
+      url: server.url,
+      description: 'Test tools.',
+    });
   }, 120_000);
   afterAll(async () => {
     await server.stop();
