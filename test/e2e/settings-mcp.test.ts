@@ -82,6 +82,8 @@ describe('e2e: settings and MCP services in the browser host', () => {
     await screenshot(page, 'settings-tools-validation');
     await timeout.fill('300');
     await page.getByTestId('settings-sandbox-idleReapSeconds').fill('7200');
+    expect(await page.getByTestId('settings-sandbox-runtime').inputValue()).toBe('auto');
+    await page.getByTestId('settings-sandbox-runtime').selectOption('runc');
     await page.getByTestId('settings-sandbox-save').click();
     await page.getByTestId('settings-sandbox-save-done').waitFor();
     expect(await page.getByTestId('settings-sandbox-execTimeoutSeconds-error').count()).toBe(0);
@@ -96,6 +98,7 @@ describe('e2e: settings and MCP services in the browser host', () => {
     expect(await page.getByTestId('settings-search-engines').inputValue()).toBe('bing, wikipedia');
     expect(await page.getByTestId('settings-sandbox-execTimeoutSeconds').inputValue()).toBe('300');
     expect(await page.getByTestId('settings-sandbox-idleReapSeconds').inputValue()).toBe('7200');
+    expect(await page.getByTestId('settings-sandbox-runtime').inputValue()).toBe('runc');
     expect(await page.getByTestId('settings-search-key-masked').textContent()).toContain(
       'sk-…7654',
     );

@@ -255,6 +255,7 @@ export const settingsViewSchema = z.object({
     execTimeoutSeconds: z.number(),
     idleReapSeconds: z.number(),
     memoryMiB: z.number(),
+    runtime: z.enum(['runc', 'runsc', 'auto']),
     ...maskedKey,
   }),
   images: z.object({

@@ -173,10 +173,17 @@ describe('renderer: settings form rules', () => {
         execTimeoutSeconds: '300',
         idleReapSeconds: '600',
         memoryMiB: '4096',
+        runtime: 'runsc',
       }),
     ).toEqual({
       key: 'sandbox',
-      values: { baseUrl: '', execTimeoutSeconds: 300, idleReapSeconds: 600, memoryMiB: 4096 },
+      values: {
+        baseUrl: '',
+        execTimeoutSeconds: 300,
+        idleReapSeconds: 600,
+        memoryMiB: 4096,
+        runtime: 'runsc',
+      },
     });
     expect(
       patchOf(SEARCH_GROUP, { provider: 'searxng', baseUrl: 'http://127.0.0.1:8888', engines: '' }),

@@ -103,6 +103,16 @@ export const SANDBOX_GROUP: GroupSpec = {
     },
     // The host also refuses more than the machine's memory (os.totalmem()).
     { kind: 'integer', name: 'memoryMiB', label: 'set.sandbox.memory', min: 512, max: 1_048_576 },
+    {
+      kind: 'select',
+      name: 'runtime',
+      label: 'set.sandbox.runtime',
+      options: [
+        { value: 'auto', label: 'set.sandbox.runtimeAuto' },
+        { value: 'runc', label: 'set.sandbox.runtimeRunc' },
+        { value: 'runsc', label: 'set.sandbox.runtimeRunsc' },
+      ],
+    },
   ],
 };
 
