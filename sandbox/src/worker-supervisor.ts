@@ -23,6 +23,14 @@ const INTERRUPT_GRACE_MS = 3_000;
 /** SIGKILL's exit status: the OOM killer, `terminate`, or `kill -KILL`. */
 const KILLED_EXIT_CODE = 137;
 /**
+ * Tries to start a replacement worker. Right after an OOM kill the first start can fail (exit
+ * 126 while the killed process's memory is still being reclaimed: seen under gVisor, and in a
+ * small container whose memory the dead worker still held), so a worker that exits while
+ * starting is tried again after a short, growing pause.
+ */
+const RESTART_ATTEMPTS = 3;
+const RESTART_BACKOFF_MS = 500;
+/**
  * Prints the container cgroup's OOM-kill counter: cgroup v2 memory.events or v1
  * memory.oom_control (Linux >= 4.13), both a line `oom_kill <n>`.
  */
@@ -71,7 +79,19 @@ export class WorkerSupervisor {
     if (!(await this.options.runtime.containerRunning(session.containerId))) {
       await this.options.runtime.startExistingContainer(session.containerId);
     }
-    return this.startWorker(session.containerId);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.startWorker(session.containerId);
+      } catch (error) {
+        if (!(error instanceof WorkerGoneError) || attempt >= RESTART_ATTEMPTS) throw error;
+        this.options.logger.warn('replacement worker exited while starting; trying again', {
+          session: session.id,
+          attempt,
+          error: error.message,
+        });
+        await new Promise((resolve) => setTimeout(resolve, RESTART_BACKOFF_MS * attempt));
+      }
+    }
   }
 
   /**
@@ -145,8 +165,13 @@ export class WorkerSupervisor {
       `--memory-limit=${this.options.limits.memoryBytes}`,
     ]);
     const channel = new WorkerChannel(process);
-    const ready = await channel.ready(WORKER_START_TIMEOUT_MS);
-    return { channel, pid: ready.pid };
+    try {
+      const ready = await channel.ready(WORKER_START_TIMEOUT_MS);
+      return { channel, pid: ready.pid };
+    } catch (error) {
+      channel.close();
+      throw error;
+    }
   }
 
   private async afterWorkerDied(session: Session, error: unknown): Promise<ExecResult> {
