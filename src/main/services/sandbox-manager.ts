@@ -80,6 +80,7 @@ export class SandboxManager {
     const apiKey = randomBytes(24).toString('base64url');
     // Loaded only when a local sidecar is wanted (dockerode and the sidecar are not small).
     const { DockerRuntime, loadSandboxConfig, startSidecar } = await import('@aivory/sandbox');
+    const saved = this.options.settings.get('sandbox');
     let config;
     try {
       config = loadSandboxConfig({
@@ -90,11 +91,11 @@ export class SandboxManager {
         SANDBOX_ALLOW_NO_AUTH: undefined,
         SANDBOX_ARCHIVE_DIR: env.SANDBOX_ARCHIVE_DIR ?? join(dataDir, 'sandbox', 'archives'),
         SANDBOX_WARM_POOL: String(this.options.warmPool ?? 0),
-        SANDBOX_DEFAULT_TIMEOUT_S: String(this.options.settings.get('sandbox').execTimeoutSeconds),
-        SANDBOX_IDLE_SECONDS: String(this.options.settings.get('sandbox').idleReapSeconds),
-        SANDBOX_MEMORY: `${this.options.settings.get('sandbox').memoryMiB}m`,
+        SANDBOX_DEFAULT_TIMEOUT_S: String(saved.execTimeoutSeconds),
+        SANDBOX_IDLE_SECONDS: String(saved.idleReapSeconds),
+        SANDBOX_MEMORY: `${saved.memoryMiB}m`,
         // The saved choice; left at auto, SANDBOX_RUNTIME from the environment still applies.
-        SANDBOX_RUNTIME: sandboxRuntime(this.options.settings.get('sandbox').runtime, env),
+        SANDBOX_RUNTIME: sandboxRuntime(saved.runtime, env),
       });
     } catch (error) {
       return unavailable(`the local sandbox configuration is invalid: ${String(error)}`);
