@@ -148,6 +148,11 @@ describe('e2e: an MCP server needs a page opened before its tool runs (-32042)',
     );
     expect(server.calls['quiet-link']).toBe(2);
     expect(await card.count()).toBe(0);
+    // The next test types into the composer, which ignores Enter while this turn still runs.
+    const answer = page.getByTestId('message-assistant').last();
+    await expect
+      .poll(() => answer.getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('complete');
   }, 120_000);
 
   it('Escape cancels: the model reads that the user must open the link; no retry', async () => {
