@@ -204,7 +204,9 @@ export async function waitForWarmPool(
 
 async function runsWorker(containerId: string): Promise<boolean> {
   try {
-    return (await dockerCli(['top', containerId])).includes('worker.py');
+    // A warm container is ready once its worker and its restore extractor (tar -x) both run.
+    const processes = await dockerCli(['top', containerId]);
+    return processes.includes('worker.py') && processes.includes('tar -x');
   } catch {
     return false; // The container went away between the listing and the look.
   }

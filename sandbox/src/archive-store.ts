@@ -8,7 +8,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -30,6 +31,11 @@ export interface ArchiveStore {
   put(conversationId: string, archive: Readable): Promise<number>;
   /** The archive for the conversation, or null when there is none. */
   get(conversationId: string): Promise<Readable | null>;
+  /**
+   * Stores that keep files: the archive opened for reading, or null. Restore reads it into
+   * reused buffers instead of a stream's fresh ones (see `copyFileInto`, workspace-archiver.ts).
+   */
+  openFile?(conversationId: string): Promise<FileHandle | null>;
   has(conversationId: string): Promise<boolean>;
   delete(conversationId: string): Promise<void>;
   /** Deletes archives older than `retentionDays` (measured against `now`); returns how many. */
@@ -72,6 +78,15 @@ export class LocalArchiveStore implements ArchiveStore {
       return null;
     }
     return createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
+  }
+
+  async openFile(conversationId: string): Promise<FileHandle | null> {
+    try {
+      return await open(this.pathFor(conversationId), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
   }
 
   async has(conversationId: string): Promise<boolean> {

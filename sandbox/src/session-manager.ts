@@ -78,14 +78,24 @@ export class SessionManager implements SandboxService {
       namePrefix: this.namePrefix,
       logger: options.logger,
     });
+    this.archiver = new WorkspaceArchiver(options.runtime, options.archives);
+    this.files = new FileTransfer(options.runtime);
     this.warm = new WarmPool({
       size: options.warmPool,
-      create: () => this.workers.newContainer(),
+      create: async () => {
+        const container = await this.workers.newContainer();
+        // A warm container that cannot get one restores the slower way; it still serves.
+        container.extractor = await this.archiver
+          .startExtractor(container.containerId, { running: true })
+          .catch((error: unknown) => {
+            options.logger.warn('restore extractor failed to start', { error: String(error) });
+            return undefined;
+          });
+        return container;
+      },
       remove: (containerId) => options.runtime.removeContainer(containerId),
       logger: options.logger,
     });
-    this.archiver = new WorkspaceArchiver(options.runtime, options.archives);
-    this.files = new FileTransfer(options.runtime);
   }
 
   /** Starts the warm pool and the idle reaper, and archives containers a previous run left. */
@@ -253,7 +263,7 @@ export class SessionManager implements SandboxService {
     // The pool refills once the restore is done: creating a container while tar streams the
     // archive in competes with it for the CPU (the restore is what the user is waiting for).
     const restored = await this.archiver
-      .restore(container.containerId, conversationId)
+      .restore(container.containerId, conversationId, container.extractor)
       .catch(async (error: unknown) => {
         await this.options.runtime.removeContainer(container.containerId);
         throw error;

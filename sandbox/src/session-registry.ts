@@ -4,6 +4,7 @@
  */
 import { SandboxError } from './sandbox-service';
 import type { WorkerChannel } from './worker-channel';
+import type { Extractor } from './workspace-archiver';
 
 /** A Python worker attached to a container over `docker exec -i`. */
 export interface Worker {
@@ -15,6 +16,8 @@ export interface Worker {
 export interface WarmContainer {
   containerId: string;
   worker: Worker;
+  /** A `tar -x` already waiting in a warm container, for a restore (see WorkspaceArchiver). */
+  extractor?: Extractor;
 }
 
 export interface Session extends WarmContainer {

@@ -9,7 +9,10 @@ export interface WarmPoolOptions {
   size: number;
   create(): Promise<WarmContainer>;
   remove(containerId: string): Promise<void>;
-  logger: { warn(message: string, fields?: object): void };
+  logger: {
+    info(message: string, fields?: object): void;
+    warn(message: string, fields?: object): void;
+  };
 }
 
 export class WarmPool {
@@ -34,6 +37,7 @@ export class WarmPool {
         .then((container) => {
           if (this.stopped) return this.options.remove(container.containerId);
           this.warm.push(container);
+          this.options.logger.info('warm container ready', { container: container.containerId });
           return undefined;
         })
         .catch((error: unknown) =>

@@ -105,3 +105,66 @@ describe('session lifecycle', () => {
     expect(refusal).toMatch(/(being used by|must be forced|conflict)/i);
   });
 });
+
+describe('warm containers wait with a restore extractor', () => {
+  let fixture: Fixture;
+  let clock = Date.now();
+
+  beforeAll(async () => {
+    fixture = createFixture({ idleSeconds: 60, warmPool: 1, now: () => clock });
+    await fixture.manager.start();
+  }, 60_000);
+  afterAll(async () => {
+    await fixture.cleanup();
+  }, 60_000);
+
+  /** Whether `tar -x` runs in the container (`docker top`). */
+  const extracting = (containerId: string) =>
+    /\btar -x\b/.test(execFileSync('docker', ['top', containerId], { encoding: 'utf8' }));
+
+  /** Waits for the pool's next "warm container ready" after the first `skip` ones; its id. */
+  async function readyWarmContainer(skip: number): Promise<string> {
+    const ready = () =>
+      fixture.logs.filter((entry) => entry.message === 'warm container ready').at(skip);
+    await expect.poll(() => ready(), { timeout: 60_000 }).toBeDefined();
+    return (ready()?.fields as { container: string }).container;
+  }
+
+  /** The container serving the conversation, from the saved container → conversation index. */
+  const sessionContainer = async (conversationId: string) =>
+    Object.entries(await fixture.archives.readIndex()).find(([, id]) => id === conversationId)?.[0];
+
+  it('a new conversation ends the waiting tar; a returning one is restored through it', async () => {
+    const warm = await readyWarmContainer(0);
+    // The pool adds a container once its tar runs.
+    expect(extracting(warm)).toBe(true);
+    const first = await fixture.manager.createSession('conv-warm');
+    expect(first).toMatchObject({ created: true, restored: false });
+    const firstContainer = await sessionContainer('conv-warm');
+    expect(firstContainer).toBe(warm);
+    await expect.poll(() => extracting(warm)).toBe(false);
+    const wrote = await fixture.manager.exec(
+      {
+        session_id: first.session_id,
+        code: "import os\nopen('kept.bin', 'wb').write(os.urandom(2_000_000))\nprint(len(os.listdir('.')))",
+      },
+      never,
+    );
+    expect(wrote).toMatchObject({ status: 'ok' });
+
+    clock += 61_000;
+    expect(await fixture.manager.reapIdle()).toBe(1);
+    const nextWarm = await readyWarmContainer(1);
+    expect(extracting(nextWarm)).toBe(true);
+    const again = await fixture.manager.createSession('conv-warm');
+    expect(again).toMatchObject({ created: true, restored: true });
+    expect(await sessionContainer('conv-warm')).toBe(nextWarm);
+    // The restore fed the tar that was waiting: none is left running in the container.
+    expect(extracting(nextWarm)).toBe(false);
+    const read = await fixture.manager.exec(
+      { session_id: again.session_id, code: "import os\nprint(os.path.getsize('kept.bin'))" },
+      never,
+    );
+    expect(read).toMatchObject({ status: 'ok', stdout: '2000000\n' });
+  }, 120_000);
+});

@@ -5,7 +5,7 @@
  * still restore, and a tar that dies mid-stream never replaces the archive already stored.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -205,4 +205,71 @@ while True:
       /Restoring the archived workspace failed/,
     );
   }, 60_000);
+  it('a truncated plain-tar archive (read from the file in place) fails the restore', async () => {
+    const hostDir = mkdtempSync(join(tmpdir(), 'aivory-truncated-plain-'));
+    writeFileSync(join(hostDir, 'random.bin'), randomBytes(3_000_000));
+    const bytes = execFileSync('tar', ['-c', '-C', hostDir, '.'], { maxBuffer: 8 << 20 });
+    await archives.put('conv-truncated-plain', Readable.from([bytes.subarray(0, 1_500_000)]));
+    expect(formatOf(stored('conv-truncated-plain'))).toBe('tar');
+    const target = await container();
+    await expect(archiver.restore(target, 'conv-truncated-plain')).rejects.toThrow(
+      /Restoring the archived workspace failed: .*(Unexpected EOF|unexpected end)/i,
+    );
+  }, 60_000);
+
+  describe('an extractor started before the archive is asked for (warm containers)', () => {
+    /** The `tar` processes running in the container, from `docker top`. */
+    async function tarProcesses(containerId: string): Promise<number> {
+      const top = execFileSync('docker', ['top', containerId], { encoding: 'utf8' });
+      return top.split('\n').filter((line) => /\btar -x\b/.test(line)).length;
+    }
+
+    async function archivedRandomWorkspace(conversationId: string): Promise<string> {
+      const source = await container();
+      await python(
+        source,
+        `import os
+os.makedirs('/workspace/data', exist_ok=True)
+for index in range(4):
+    open(f'/workspace/data/part_{index}.bin', 'wb').write(os.urandom(2_000_000))`,
+      );
+      const before = await python(source, LISTING);
+      await archiver.archive(source, conversationId);
+      expect(formatOf(stored(conversationId))).toBe('tar');
+      return before;
+    }
+
+    it('waits in the container, then takes the archive: every byte back, no second tar', async () => {
+      const before = await archivedRandomWorkspace('conv-ready');
+      const target = await container();
+      const ready = await archiver.startExtractor(target, { running: true });
+      // `running`: the call returned once tar runs, so it is already in the process list.
+      expect(await tarProcesses(target)).toBe(1);
+      expect(ready.ended).toBe(false);
+      expect(await archiver.restore(target, 'conv-ready', ready)).toBe(true);
+      expect(ready.ended).toBe(true);
+      expect(await python(target, LISTING)).toBe(before);
+      expect(await tarProcesses(target)).toBe(0);
+    }, 120_000);
+
+    it('one that died meanwhile is replaced by a fresh one; the restore still succeeds', async () => {
+      const before = await archivedRandomWorkspace('conv-dead-extractor');
+      const target = await container();
+      const ready = await archiver.startExtractor(target, { running: true });
+      await runtime.run(target, ['pkill', '-KILL', '-x', 'tar']);
+      await ready.process.exited;
+      expect(ready.ended).toBe(true);
+      expect(await archiver.restore(target, 'conv-dead-extractor', ready)).toBe(true);
+      expect(await python(target, LISTING)).toBe(before);
+    }, 120_000);
+
+    it('with no archive it is ended: no tar is left waiting, the workspace stays empty', async () => {
+      const target = await container();
+      const ready = await archiver.startExtractor(target, { running: true });
+      expect(await archiver.restore(target, 'conv-never-archived', ready)).toBe(false);
+      await ready.process.exited;
+      expect(await tarProcesses(target)).toBe(0);
+      expect(await python(target, LISTING)).toBe('\n');
+    }, 60_000);
+  });
 });
