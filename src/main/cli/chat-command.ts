@@ -6,6 +6,7 @@ import { AivoryError } from '../../shared/errors';
 import type { TurnEndEvent } from '../../shared/turn-events';
 import type { AppContext } from '../services/app-context';
 import { requireConversation } from '../services/conversation-lookup';
+import type { AttachmentInput } from '../services/attachments';
 import { MAX_ATTACHMENT_BYTES } from '../services/attachments';
 import {
   mergeOverrides,
@@ -17,6 +18,7 @@ import type { CliIo } from './cli-io';
 import { cliApprover } from './cli-approver';
 import { cliElicitor } from './cli-elicitor';
 import { cliSamplingAsk } from './cli-sampler';
+import { ATTACH_RESOURCE_FLAG, readResourceAttachments, takeResourceFlags } from './chat-resources';
 import { readInputFile } from './input-files';
 import {
   eventJson,
@@ -27,8 +29,9 @@ import {
 } from './trace-format';
 
 export async function chatCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
+  const { argv: args, resources } = takeResourceFlags(argv);
   const { values, positionals } = parseArgs({
-    args: argv,
+    args,
     allowPositionals: true,
     options: {
       'base-url': { type: 'string' },
@@ -51,16 +54,18 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
     },
   });
   const text = positionals.join(' ');
-  const attachments = (values.attach ?? []).map((path) => {
+  // Files first, then the resources' files (read once the turn is ready to run).
+  const attachments: AttachmentInput[] = (values.attach ?? []).map((path) => {
     const name = basename(path);
     return { name, data: readInputFile(path, '--attach', MAX_ATTACHMENT_BYTES) };
   });
+  const attachmentCount = attachments.length + resources.length;
   const regenerate = values.regenerate
-    ? lastAnswerId(context, values.conversation, text, attachments.length)
+    ? lastAnswerId(context, values.conversation, text, attachmentCount)
     : undefined;
   if (values.edit !== undefined && !values.conversation)
     throw usageError('--edit needs --conversation ID (the question to edit is in it).');
-  if (regenerate === undefined && text.trim() === '' && attachments.length === 0)
+  if (regenerate === undefined && text.trim() === '' && attachmentCount === 0)
     throw usageError('Usage: aivory chat [options] MESSAGE (see aivory --help).');
   const mode = parseMode(values.mode);
   const conversationModelId = values.conversation
@@ -94,6 +99,8 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   let end: TurnEndEvent | null = null;
   let answerOpen = false;
   try {
+    // Read last, once everything else checked out: the servers are asked only for a turn that runs.
+    attachments.push(...(await readResourceAttachments(context.mcp, resources, controller.signal)));
     const events = context.chat.runTurn(
       {
         text,
@@ -164,7 +171,9 @@ function lastAnswerId(
 ): string {
   if (!conversationId) throw usageError('--regenerate needs --conversation ID.');
   if (text.trim() !== '' || attachmentCount > 0)
-    throw usageError('--regenerate answers the last question again: give no MESSAGE or --attach.');
+    throw usageError(
+      `--regenerate answers the last question again: give no MESSAGE, --attach or ${ATTACH_RESOURCE_FLAG}.`,
+    );
   requireConversation(context.stores.conversations, conversationId);
   const answer = context.stores.conversations
     .listMessages(conversationId)

@@ -83,6 +83,11 @@ chat options:
   --attach FILE           Attach a file (repeatable; ≤ 10 files, 40 MiB each): staged in the sandbox's
                           /workspace/uploads, small text files shown to the model (images too, to a vision
                           model: ≤ 8 per message, 20 MB each), images usable by image_generate
+  --attach-resource SERVICE URI
+                          Attach an MCP resource (repeatable): SERVICE is an enabled service's name as in
+                          aivory mcp list (quote a name with spaces), URI a resource or a filled-in template
+                          (aivory mcp resources SERVICE). Its text parts become text files, its binary parts
+                          files typed from their bytes; then as --attach (the caps count both together)
   --mcp N[,N…]            Offer these MCP services' accepted tools; names (or ids) split on commas only, so
                           --mcp "Notes Ω/2,files" works; "none" for none (default: the model's MCP defaults, else every enabled service)
   --approve all|none|ask  Answer the model's MCP approval prompts (default: ask on a terminal, none otherwise)
