@@ -311,7 +311,7 @@ describe('aivory chat --attach-resource', () => {
       );
       expect(heavy.code).toBe(2);
       expect(heavy.stderr).toMatch(
-        /^aivory: The attached files add up to 100\.0 MiB; one message can carry 100 MiB\.\n$/,
+        /^aivory: The attached files add up to 100\.1 MiB; one message can carry 100 MiB\.\n$/,
       );
       expect(llm.requests).toHaveLength(1);
     } finally {

@@ -41,7 +41,8 @@ export function checkAttachments(inputs: readonly AttachmentInput[]): void {
   if (total > MAX_ATTACHMENTS_TOTAL_BYTES) {
     throw new AivoryError(
       'invalid-input',
-      `The attached files add up to ${(total / 1024 / 1024).toFixed(1)} MiB; one message can carry ${MAX_ATTACHMENTS_TOTAL_BYTES / 1024 / 1024} MiB.`,
+      // Rounded up: a total just over the cap must not read as equal to it.
+      `The attached files add up to ${(Math.ceil((total / 1024 / 1024) * 10) / 10).toFixed(1)} MiB; one message can carry ${MAX_ATTACHMENTS_TOTAL_BYTES / 1024 / 1024} MiB.`,
     );
   }
   for (const input of inputs) {
