@@ -206,6 +206,65 @@ describe('sessions on rootless Podman (cgroups v1: no engine limits)', () => {
     expect((await run('print(x + 1)')).stdout).toBe('42\n');
   }, 60_000);
 
+  it('RLIMIT_NPROC is one count for all sessions: while one holds it, another cannot fork', async () => {
+    const other = (await fixture.manager.createSession('conv-rootless-other')).session_id;
+    const runOther = (code: string) =>
+      fixture.manager.exec({ session_id: other, code, timeout_s: 30 }, never);
+    // Holds as many children as it can get, taking any that free up, until interrupted.
+    const holding = run(
+      [
+        'import os, time',
+        'read_end, write_end = os.pipe()',
+        'children = 0',
+        'try:',
+        '    while True:',
+        '        try:',
+        '            if children >= 1000:',
+        '                time.sleep(0.01); continue',
+        '            if os.fork() == 0:',
+        '                os.close(write_end); os.read(read_end, 1); os._exit(0)',
+        '            children += 1',
+        '        except BlockingIOError:',
+        '            time.sleep(0.01)',
+        'finally:',
+        '    os.close(write_end)',
+        '    for _ in range(children):',
+        '        os.wait()',
+      ].join('\n'),
+      60,
+    );
+    // The other session tries to hold four children at once until a fork fails.
+    const probe = await runOther(
+      [
+        'import os',
+        'while True:',
+        '    read_end, write_end = os.pipe()',
+        '    held = []',
+        '    try:',
+        '        for _ in range(4):',
+        '            pid = os.fork()',
+        '            if pid == 0:',
+        '                os.close(write_end); os.read(read_end, 1); os._exit(0)',
+        '            held.append(pid)',
+        '    except BlockingIOError:',
+        "        print('blocked'); break",
+        '    finally:',
+        '        os.close(write_end); os.close(read_end)',
+        '        for pid in held:',
+        '            os.waitpid(pid, 0)',
+      ].join('\n'),
+    );
+    expect(probe).toMatchObject({ status: 'ok', stdout: 'blocked\n' });
+    expect(await fixture.manager.interrupt(sessionId)).toEqual({ interrupted: true });
+    expect((await holding).error).toContain('KeyboardInterrupt');
+    expect(
+      await runOther(
+        'import os\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(os.waitpid(pid, 0)[1])',
+      ),
+    ).toMatchObject({ status: 'ok', stdout: '0\n' });
+    await fixture.manager.deleteSession(other);
+  }, 90_000);
+
   it('archives an idle workspace and restores it into a new container', async () => {
     expect((await run("open('outputs/kept.txt', 'w').write('on disk')")).status).toBe('ok');
     clock += 61_000;
