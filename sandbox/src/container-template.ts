@@ -2,7 +2,9 @@
  * The one container template. Every session container is created from this function and from
  * nothing the API caller sends: no network (never configurable), non-root, no capabilities,
  * no-new-privileges, read-only root, size-limited tmpfs for /tmp and /workspace, memory, CPU and
- * pids limits, and an init process. A socket proxy cannot give this guarantee; building the
+ * pids limits, and an init process. (An engine without the cgroup controllers, e.g. rootless
+ * Podman on cgroups v1, accepts and ignores memory/CPU/pids: then RLIMIT_NPROC stands in for pids,
+ * see `processRlimit`.) A socket proxy cannot give this guarantee; building the
  * HostConfig here can (research: security-anchors, docker-socket-proxy bypasses).
  */
 import type { ContainerCreateOptions } from 'dockerode';
@@ -39,7 +41,7 @@ export function sessionContainerOptions(
     role: 'session' | 'keepalive';
     runtime?: OciRuntime;
     engine?: 'docker' | 'podman';
-    /** Podman only: RLIMIT_NPROC to give (see `hostProcessLimit` in docker-runtime.ts). */
+    /** RLIMIT_NPROC to give, if any (see `processRlimit` in docker-runtime.ts). */
     nprocLimit?: number;
   },
 ): ContainerCreateOptions {
@@ -90,7 +92,7 @@ export function sessionContainerOptions(
       Ulimits: [
         { Name: 'nofile', Soft: NOFILE_LIMIT, Hard: NOFILE_LIMIT },
         { Name: 'core', Soft: 0, Hard: 0 },
-        ...(options.engine === 'podman' && options.nprocLimit !== undefined
+        ...(options.nprocLimit !== undefined
           ? [{ Name: 'nproc', Soft: options.nprocLimit, Hard: options.nprocLimit }]
           : []),
       ],

@@ -26,23 +26,112 @@ export const RUNTIME_SETTINGS: readonly RuntimeSetting[] = ['runc', 'runsc', 'au
 
 export type EngineKind = 'docker' | 'podman';
 
-/** What the engine says about itself (`/version`, `/info`). */
+/** A container limit that needs a cgroup controller the engine may not have. */
+export type CgroupLimit = 'memory' | 'processes' | 'CPU';
+
+/** What the engine says about itself (`/version`, `/info`, and Podman's `/libpod/info`). */
 export interface EngineInfo {
   engine: EngineKind;
   version: string;
   /** Names the engine lists among its runtimes (`docker info` Runtimes). */
   runtimes: string[];
   defaultRuntime: string;
+  /** The engine runs as an unprivileged user (rootless Docker or Podman). */
+  rootless: boolean;
+  /** Limits the engine accepts in HostConfig but cannot apply (e.g. rootless on cgroups v1). */
+  unenforcedLimits: CgroupLimit[];
 }
 
 /** The runtime sessions get, or why the setting cannot be honoured. */
 export type RuntimeChoice =
-  | { ok: true; engine: EngineKind; runtime: OciRuntime; name: string; isolation: string }
+  | {
+      ok: true;
+      engine: EngineKind;
+      runtime: OciRuntime;
+      name: string;
+      isolation: string;
+      rootless: boolean;
+      unenforcedLimits: CgroupLimit[];
+      /** What /healthz and `aivory doctor` should say about this engine (limits it cannot apply). */
+      warnings: string[];
+    }
   | { ok: false; error: string };
 
 /** The isolation words /healthz and `aivory doctor` show. */
 export const ISOLATION_CONTAINER = 'container (namespaces on the host kernel)';
+export const ISOLATION_ROOTLESS =
+  'rootless container (namespaces on the host kernel; the engine runs without root)';
 export const ISOLATION_GVISOR = 'gVisor (user-space kernel)';
+
+/** Docker's `/info`: rootless shows as a security option; the booleans say what cgroups allow. */
+export function dockerLimits(info: {
+  SecurityOptions?: string[];
+  MemoryLimit?: boolean;
+  PidsLimit?: boolean;
+  CpuCfsQuota?: boolean;
+}): Pick<EngineInfo, 'rootless' | 'unenforcedLimits'> {
+  const unenforced: CgroupLimit[] = [];
+  if (info.MemoryLimit === false) unenforced.push('memory');
+  if (info.PidsLimit === false) unenforced.push('processes');
+  if (info.CpuCfsQuota === false) unenforced.push('CPU');
+  return {
+    rootless: (info.SecurityOptions ?? []).some((option) => option.startsWith('name=rootless')),
+    unenforcedLimits: unenforced,
+  };
+}
+
+/**
+ * Podman's `/libpod/info`. Its Docker-compatible `/info` is no use here: rootless Podman 4.3 on
+ * cgroups v1 reports MemoryLimit/PidsLimit true and no `name=rootless`, then ignores the limits
+ * ("Resource limits are not supported and ignored on cgroups V1 rootless systems", in its log
+ * only; inspect shows Memory 0). Rootless on cgroups v2 gets the controllers delegated to the
+ * user (`host.cgroupControllers`); rootful Podman has them all.
+ */
+export function podmanLimits(info: {
+  host?: {
+    security?: { rootless?: boolean };
+    cgroupVersion?: string;
+    cgroupControllers?: string[] | null;
+  };
+}): Pick<EngineInfo, 'rootless' | 'unenforcedLimits'> {
+  const rootless = info.host?.security?.rootless === true;
+  if (!rootless) return { rootless, unenforcedLimits: [] };
+  const all: CgroupLimit[] = ['memory', 'processes', 'CPU'];
+  if (info.host?.cgroupVersion !== 'v2') return { rootless, unenforcedLimits: all };
+  const delegated = new Set(info.host.cgroupControllers ?? []);
+  const controller: Record<CgroupLimit, string> = {
+    memory: 'memory',
+    processes: 'pids',
+    CPU: 'cpu',
+  };
+  return { rootless, unenforcedLimits: all.filter((limit) => !delegated.has(controller[limit])) };
+}
+
+/**
+ * What a session is bounded by when the engine cannot apply some limits, in words for /healthz
+ * and `aivory doctor`; null when it applies them all. The fallbacks are the worker's
+ * RLIMIT_DATA (per process) and RLIMIT_NPROC (see `processRlimit`).
+ */
+export function limitsWarning(
+  info: Pick<EngineInfo, 'engine' | 'rootless' | 'unenforcedLimits'>,
+): string | null {
+  const missing = info.unenforcedLimits;
+  if (missing.length === 0) return null;
+  const names =
+    missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing.at(-1)}`;
+  const fallbacks = [
+    missing.includes('memory') &&
+      'memory is capped inside Python (RLIMIT_DATA per process, so code that starts several processes can use more)',
+    missing.includes('processes') &&
+      "processes are capped by RLIMIT_NPROC, counted per user and so shared by all of this engine's containers",
+    missing.includes('CPU') && 'CPU is not limited',
+  ].filter((text): text is string => typeof text === 'string');
+  return (
+    `${info.rootless ? 'Rootless ' : ''}${info.engine} cannot limit the ${names} of session containers ` +
+    `(no cgroup controller for them): ${fallbacks.join('; ')}. ` +
+    'For enforced limits use cgroups v2 with the controllers delegated to the user, or a rootful engine.'
+  );
+}
 
 /**
  * Applies the setting to what the engine offers. `auto` takes runsc only when Docker lists it
@@ -51,12 +140,19 @@ export const ISOLATION_GVISOR = 'gVisor (user-space kernel)';
  */
 export function chooseRuntime(setting: RuntimeSetting, info: EngineInfo): RuntimeChoice {
   const listed = info.runtimes.includes('runsc');
+  const warning = limitsWarning(info);
+  const limits = {
+    rootless: info.rootless,
+    unenforcedLimits: info.unenforcedLimits,
+    warnings: warning ? [warning] : [],
+  };
   const gvisor: RuntimeChoice = {
     ok: true,
     engine: info.engine,
     runtime: 'runsc',
     name: 'runsc',
     isolation: ISOLATION_GVISOR,
+    ...limits,
   };
   if (setting === 'runsc') {
     if (listed) return gvisor;
@@ -77,7 +173,8 @@ export function chooseRuntime(setting: RuntimeSetting, info: EngineInfo): Runtim
     engine: info.engine,
     runtime: runcByDefault ? 'default' : 'runc',
     name: runcByDefault ? info.defaultRuntime || 'runc' : 'runc',
-    isolation: ISOLATION_CONTAINER,
+    isolation: info.rootless ? ISOLATION_ROOTLESS : ISOLATION_CONTAINER,
+    ...limits,
   };
 }
 
@@ -110,6 +207,8 @@ export interface CollectedOutput {
 export class DockerRuntime {
   private readonly docker: Docker;
   private choice: Promise<RuntimeChoice> | null = null;
+  /** `prlimit …` to run exec'd commands under, per container, where the engine dropped Ulimits. */
+  private readonly execRlimits = new Map<string, string[]>();
 
   constructor(
     socketPath: string,
@@ -129,10 +228,27 @@ export class DockerRuntime {
         version: version.Version,
         runtimes: Object.keys(details.Runtimes ?? {}).sort(),
         defaultRuntime: details.DefaultRuntime ?? 'runc',
+        ...(podman ? podmanLimits(await this.libpodInfo()) : dockerLimits(info)),
       };
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Podman's own `GET /libpod/info` (beside its Docker-compatible API on the same socket). Its
+   * libpod routes need a version prefix (unversioned is 404); any version matches.
+   */
+  private libpodInfo(): Promise<Parameters<typeof podmanLimits>[0]> {
+    return new Promise((resolve, reject) => {
+      this.docker.modem.dial(
+        { path: '/v4.0.0/libpod/info', method: 'GET', statusCodes: { 200: true }, options: {} },
+        (error: unknown, body: unknown) =>
+          error
+            ? reject(error instanceof Error ? error : new Error(String(error)))
+            : resolve(body as Parameters<typeof podmanLimits>[0]),
+      );
+    });
   }
 
   /** The runtime choice for this engine and setting, asked once (again after a failure). */
@@ -193,7 +309,7 @@ export class DockerRuntime {
       ...options,
       runtime: choice.runtime,
       engine: choice.engine,
-      nprocLimit: hostProcessLimit(),
+      nprocLimit: processRlimit(choice, limits),
     });
     if (options.conversationId) {
       createOptions.Labels = {
@@ -217,10 +333,14 @@ export class DockerRuntime {
       await container.remove({ force: true }).catch(() => undefined);
       throw error;
     }
+    if (choice.engine === 'podman' && choice.rootless) {
+      this.execRlimits.set(container.id, prlimitArgs(createOptions.HostConfig?.Ulimits ?? []));
+    }
     return container.id;
   }
 
   async removeContainer(id: string): Promise<void> {
+    this.execRlimits.delete(id);
     try {
       await this.docker.getContainer(id).remove({ force: true });
     } catch (error) {
@@ -298,7 +418,7 @@ export class DockerRuntime {
     split: (stream: Duplex) => { stdout: PassThrough; stderr: PassThrough },
   ): Promise<AttachedProcess> {
     const exec = await this.docker.getContainer(containerId).exec({
-      Cmd: command,
+      Cmd: [...(this.execRlimits.get(containerId) ?? []), ...command],
       AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,
@@ -346,7 +466,24 @@ export class DockerRuntime {
 }
 
 /**
- * RLIMIT_NPROC for Podman containers. Rootful Podman otherwise asks runc for 4194304, and raising
+ * RLIMIT_NPROC for a container, or undefined for none. Where the engine cannot apply the pids
+ * limit, RLIMIT_NPROC at the session's pids limit is what stops a fork bomb. It is weaker: the
+ * kernel counts it per uid in the user namespace, and every container of a rootless engine user
+ * shares one user namespace, so uid 1000 of all sessions (and the keepalive) draws on one count
+ * of `pidsLimit`: a fork bomb is bounded, but while it lasts other sessions cannot start
+ * processes either. The keepalive gets the same number, not its 16: its start would fail with
+ * the sessions' processes already counted.
+ */
+export function processRlimit(
+  choice: { engine: EngineKind; unenforcedLimits: CgroupLimit[] },
+  limits: ContainerLimits,
+): number | undefined {
+  if (choice.unenforcedLimits.includes('processes')) return limits.pidsLimit;
+  return choice.engine === 'podman' ? hostProcessLimit() : undefined;
+}
+
+/**
+ * RLIMIT_NPROC for Podman containers whose pids limit the engine applies. Rootful Podman otherwise asks runc for 4194304, and raising
  * a hard limit needs CAP_SYS_RESOURCE: where the host lacks it (this project's CI VM), every start
  * fails ("error setting rlimit type 6: operation not permitted"). `podman system service` itself
  * runs with 32768 there, so that, or our own hard limit if lower. Docker sets no nproc limit;
@@ -363,6 +500,23 @@ function hostProcessLimit(): number {
   } catch {
     return PODMAN_NPROC;
   }
+}
+
+/**
+ * Rootless Podman's Docker-compatible API drops HostConfig.Ulimits (its compat create handler
+ * copies them only `if !rootless.IsRootless()`; measured: nofile 20000, nproc 32768 instead of
+ * 4096 and the pids limit). An exec'd process would have inherited the container's rlimits, so
+ * each exec instead starts under util-linux's prlimit (in the runner image), which lowers its
+ * own soft and hard limits (no privilege needed; user code cannot raise them) and execs the
+ * command. Everything the session runs descends from an exec (the worker), so this covers it.
+ */
+export function prlimitArgs(ulimits: { Name?: string; Soft?: number; Hard?: number }[]): string[] {
+  const limits = ulimits
+    .filter(
+      (limit) => limit.Name !== undefined && limit.Soft !== undefined && limit.Hard !== undefined,
+    )
+    .map((limit) => `--${limit.Name}=${limit.Soft}:${limit.Hard}`);
+  return limits.length === 0 ? [] : ['prlimit', ...limits, '--'];
 }
 
 function collect(stream: Readable): Promise<Buffer> {

@@ -129,6 +129,7 @@ export class SessionManager implements SandboxService {
       warnings.push(`runc ${runc} is older than 1.1.12 (CVE-2024-21626): update Docker/runc.`);
     }
     const chosen = choice?.ok ? choice : null;
+    if (chosen) warnings.push(...chosen.warnings);
     return {
       ok: docker && imagePresent && chosen !== null,
       docker,
