@@ -15,7 +15,12 @@ export function useDismiss(
   useEffect(() => {
     if (!open) return undefined;
     const onKey = (event: KeyboardEvent): void => {
-      if (escape && event.key === 'Escape') close();
+      if (escape && event.key === 'Escape') {
+        // Handled: the window's shortcuts must not also read it as "stop the turn". Looking for an
+        // open popover is not enough there: React may already have removed it (CI saw that).
+        event.preventDefault();
+        close();
+      }
     };
     const onPointer = (event: MouseEvent): void => {
       if (event.target instanceof Node && !root.current?.contains(event.target)) close();
