@@ -43,6 +43,8 @@ const COMPRESSIBLE_BELOW = 0.9;
  * random bytes (it stores what it cannot shrink as raw blocks).
  */
 const ZSTD_LEVEL = 1;
+/** How long a warm container's extractor may take to start (measured: 100–150 ms idle). */
+const EXTRACTOR_START_MS = 30_000;
 /** Bytes of tar's stderr kept for an error message. */
 const STDERR_BYTES = 4096;
 
@@ -103,10 +105,18 @@ export class WorkspaceArchiver {
     // The exec call returns once the connection is upgraded, before the process runs; with
     // `running` it returns once the shell's first line arrived (and tar is taking its place).
     if (options.running === true) {
-      await new Promise<void>((resolve) => {
-        process.stdout.once('data', () => resolve());
-        process.stdout.once('end', () => resolve());
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const started = await new Promise<boolean>((resolve) => {
+        process.stdout.once('data', () => resolve(true));
+        process.stdout.once('end', () => resolve(true));
+        // A warm container waiting on this forever would also hold up shutdown's drain.
+        timer = setTimeout(() => resolve(false), EXTRACTOR_START_MS);
       });
+      clearTimeout(timer);
+      if (!started) {
+        process.stdin.destroy();
+        throw new Error(`tar -x did not start within ${EXTRACTOR_START_MS / 1000} s`);
+      }
     }
     process.stdout.resume();
     return extractor;
