@@ -222,7 +222,8 @@ describe('aivory chat --attach-resource', () => {
       'everything',
       'demo://resource/dynamic/blob/zero',
     ]);
-    expect(missing.code).toBe(3);
+    // The server answered with an error: a failed request (1), not a connection problem (3).
+    expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(
       /^aivory: --attach-resource "everything" "demo:\/\/resource\/dynamic\/blob\/zero": .*Unknown resource: demo:\/\/resource\/dynamic\/blob\/zero\n$/,
     );
@@ -231,7 +232,7 @@ describe('aivory chat --attach-resource', () => {
     // terminal, and the line stays bounded.
     const hostile = `test://nope/\u001b[31mred\u0007${'x'.repeat(1_500)}`;
     const server = await chat(['--attach-resource', LAB, hostile]);
-    expect(server.code).toBe(3);
+    expect(server.code).toBe(1);
     expect(server.stderr).toMatch(
       /^aivory: --attach-resource "Resource lab Ω" "test:\/\/nope\/ \[31mred x+… \(\+\d+ characters\)": .* answered resources\/read with an error: Resource test:\/\/nope\//,
     );

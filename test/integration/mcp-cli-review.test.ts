@@ -69,13 +69,14 @@ describe('aivory mcp with server-everything: what the user reads', () => {
     const add = ['mcp', 'add', '--name', 'everything', '--url', server.url];
     expect((await runCli([...add, '--description', 'Test utilities.'], env)).code).toBe(0);
     const prompt = await runCli(['mcp', 'prompt', 'everything', 'no-such-prompt'], env);
-    expect(prompt.code).not.toBe(0);
+    // The server answered with an error: a failed request, not "cannot connect" (3).
+    expect(prompt.code).toBe(1);
     expect(prompt.stderr).not.toContain('internal error');
     expect(prompt.stderr).toContain(
       `"everything": ${new URL(server.url).origin} answered prompts/get with an error: Prompt no-such-prompt not found`,
     );
     const resource = await runCli(['mcp', 'resource', 'everything', 'demo://no/such'], env);
-    expect(resource.code).not.toBe(0);
+    expect(resource.code).toBe(1);
     expect(resource.stderr).not.toContain('internal error');
     expect(resource.stderr).toContain(
       'answered resources/read with an error: Resource demo://no/such not found',

@@ -26,6 +26,7 @@ const FAILURE_KINDS: ReadonlySet<string> = new Set<McpFailureKind>([
   'timeout',
   'disconnected',
   'protocol',
+  'server-error',
   'too-large',
   'spawn',
   'canceled',
@@ -248,7 +249,7 @@ function fromSdkError(error: SdkMcpError, context: FailureContext, nonce: string
     return new McpError('protocol', `${context.server} refused the MCP handshake: ${text}`);
   }
   return new McpError(
-    'protocol',
+    'server-error',
     `${context.server} answered ${context.what} with an error: ${text}`,
   );
 }

@@ -130,6 +130,8 @@ export type McpFailureKind =
   | 'timeout'
   | 'disconnected'
   | 'protocol'
+  /** Connected, and the server answered the request with a JSON-RPC error (its message shown). */
+  | 'server-error'
   | 'too-large'
   | 'spawn'
   | 'canceled'

@@ -5,6 +5,7 @@
  * and accepts.
  */
 import { originOf } from '../../../shared/url-origin';
+import type { ErrorCode } from '../../../shared/errors';
 import { AivoryError } from '../../../shared/errors';
 import type {
   McpApprovalPolicy,
@@ -508,11 +509,9 @@ export class McpServices {
         kind: error.kind,
         error: error.message,
       });
-      throw new AivoryError(
-        error.kind === 'canceled' ? 'canceled' : 'connection',
-        `"${service.name}": ${error.message}`,
-        { cause: error },
-      );
+      throw new AivoryError(codeOfShown(error), `"${service.name}": ${error.message}`, {
+        cause: error,
+      });
     }
   }
 
@@ -726,4 +725,13 @@ function notSynced(service: McpService): AivoryError {
 export function describeFailure(error: unknown): string {
   if (error instanceof McpError || error instanceof AivoryError) return error.message;
   return error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300);
+}
+
+/**
+ * A shown MCP failure's code: a server that answered with an error is a failed request (the CLI
+ * exits 1), not a connection problem (3).
+ */
+function codeOfShown(error: McpError): ErrorCode {
+  if (error.kind === 'canceled') return 'canceled';
+  return error.kind === 'server-error' ? 'provider' : 'connection';
 }

@@ -88,7 +88,7 @@ describe('classifyFailure', () => {
     const server = new SdkMcpError(-32602, 'bad\nargs');
     expect(serverErrorMessage(server, 'n')).toBe('bad\nargs');
     expect(classifyFailure(server, context, 'n')).toMatchObject({
-      kind: 'protocol',
+      kind: 'server-error',
       message: `${ORIGIN} answered MCP tool "t" with an error: bad args`,
     });
   });
