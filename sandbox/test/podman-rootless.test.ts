@@ -7,8 +7,6 @@
  * no cgroup needed) and RLIMIT_NPROC at the pids limit, and that /healthz says so.
  */
 import Docker from 'dockerode';
-import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerRuntime, ISOLATION_ROOTLESS } from '../src/docker-runtime';
 import { keepaliveName } from '../src/session-manager';
@@ -16,6 +14,13 @@ import type { Fixture } from './support/docker-fixture';
 import { createFixture, RUNNER_IMAGE } from './support/docker-fixture';
 import type { TestEngine } from './support/engine-fixture';
 import { startRootlessPodmanService } from './support/engine-fixture';
+import {
+  expectHardened,
+  HARDENING_PROBE,
+  itKeepsStateAndMovesFiles,
+  itRaisesMemoryErrorKeepingState,
+  runner,
+} from './support/engine-session-checks';
 
 const never = new AbortController().signal;
 
@@ -47,11 +52,8 @@ describe('sessions on rootless Podman (cgroups v1: no engine limits)', () => {
     }
   }, 60_000);
 
-  const run = (code: string, timeout_s?: number) =>
-    fixture.manager.exec(
-      { session_id: sessionId, code, ...(timeout_s ? { timeout_s } : {}) },
-      never,
-    );
+  const current = () => ({ fixture, sessionId });
+  const run = runner(current);
 
   it('/healthz names Podman, says rootless, and warns which limits the engine cannot apply', async () => {
     const health = await fixture.manager.health();
@@ -70,76 +72,16 @@ describe('sessions on rootless Podman (cgroups v1: no engine limits)', () => {
     ]);
   });
 
-  it('keeps interpreter state between calls', async () => {
-    expect((await run('x = 6 * 7')).status).toBe('ok');
-    expect(await run('print(x)')).toMatchObject({ status: 'ok', stdout: '42\n', error: null });
-  });
-
-  it('moves files in and out of the workspace', async () => {
-    const body = 'a,b\n1,2\n';
-    const uploaded = await fixture.manager.upload(
-      sessionId,
-      'data.csv',
-      Readable.from([Buffer.from(body)]),
-      body.length,
-    );
-    expect(uploaded).toMatchObject({ path: 'uploads/data.csv', size: body.length });
-    const written = await run(
-      "import csv\nrows = list(csv.reader(open('uploads/data.csv')))\nopen('outputs/sum.txt', 'w').write(str(int(rows[1][0]) + int(rows[1][1])))",
-    );
-    expect(written.outputs.map((output) => output.path)).toContain('outputs/sum.txt');
-    const read = await fixture.manager.readPath(sessionId, 'outputs/sum.txt');
-    expect(read.kind).toBe('file');
-    if (read.kind === 'file') expect(await text(read.body)).toBe('3');
-  });
+  itKeepsStateAndMovesFiles(current);
 
   it('no network, read-only root, uid 1000 without capabilities, no new privileges, RLIMIT_NPROC', async () => {
-    const result = await run(
-      [
-        'import os, resource, socket',
-        'checks = {}',
-        'try:',
-        "    socket.create_connection(('10.0.2.2', 80), timeout=2); checks['connect'] = 'connected'",
-        'except OSError as error:',
-        "    checks['connect'] = type(error).__name__",
-        'try:',
-        "    socket.getaddrinfo('example.com', 80); checks['dns'] = 'resolved'",
-        'except OSError:',
-        "    checks['dns'] = 'failed'",
-        "for path in ['/etc/evil', '/usr/evil', '/evil']:",
-        '    try:',
-        "        open(path, 'w').write('x'); checks[path] = 'written'",
-        '    except OSError as error:',
-        '        checks[path] = type(error).__name__',
-        "checks['uid'] = os.getuid()",
-        "status = dict(line.split(':\\t', 1) for line in open('/proc/self/status').read().splitlines() if ':\\t' in line)",
-        "checks['capeff'] = status['CapEff'].strip()",
-        "checks['nnp'] = status['NoNewPrivs'].strip()",
-        "checks['interfaces'] = sorted(name for _, name in socket.if_nameindex())",
-        "checks['nofile'] = resource.getrlimit(resource.RLIMIT_NOFILE)",
-        "checks['core'] = resource.getrlimit(resource.RLIMIT_CORE)",
-        "checks['nproc'] = resource.getrlimit(resource.RLIMIT_NPROC)",
-        "checks['pid1'] = open('/proc/1/comm').read().strip()",
-        // The user namespace: container uid 0 is the engine's user, 1000 one of its subuids.
-        "checks['uid_map'] = open('/proc/self/uid_map').read().split()[:3]",
-        'print(checks)',
-      ].join('\n'),
-    );
+    const result = await run(HARDENING_PROBE);
     expect(result.status, result.error ?? '').toBe('ok');
-    const checks = result.stdout;
-    expect(checks).not.toContain("'connected'");
-    expect(checks).toContain("'dns': 'failed'");
-    expect(checks).not.toContain("'written'");
-    expect(checks).toContain("'uid': 1000");
-    expect(checks).toContain("'capeff': '0000000000000000'");
-    expect(checks).toContain("'nnp': '1'");
-    expect(checks).toContain("'interfaces': ['lo']");
-    expect(checks).toContain("'nofile': (4096, 4096)");
-    expect(checks).toContain("'core': (0, 0)");
-    expect(checks).toContain("'nproc': (64, 64)");
-    expect(checks).toContain("'pid1': 'podman-init'");
+    expectHardened(result.stdout, 'podman-init');
+    // Set by prlimit, as the engine dropped the template's Ulimits (and cannot limit pids).
+    expect(result.stdout).toContain("'nproc': (64, 64)");
     // Rootful Podman maps uid 0 to 0; rootless maps it to the unprivileged engine user.
-    expect(checks).toMatch(/'uid_map': \['0', '(?!0')\d+', '1'\]/);
+    expect(result.stdout).toMatch(/'uid_map': \['0', '(?!0')\d+', '1'\]/);
   });
 
   it('the engine accepted the limits and ignored them (which is why the rlimits matter)', async () => {
@@ -166,17 +108,10 @@ describe('sessions on rootless Podman (cgroups v1: no engine limits)', () => {
     );
   });
 
-  it('a memory bomb is a MemoryError in the cell (RLIMIT_DATA); variables survive', async () => {
-    await run('x = 41');
-    const bomb = await run(
-      'blocks = []\ntry:\n    while True:\n        blocks.append(bytearray(50 * 1024 * 1024))\nfinally:\n    blocks.clear()',
-      60,
-    );
-    expect(bomb.status).toBe('error');
-    expect(bomb.error).toContain('MemoryError');
-    expect(bomb.worker_restarted).toBe(false);
-    expect((await run('print(x + 1)')).stdout).toBe('42\n');
-  }, 90_000);
+  itRaisesMemoryErrorKeepingState(
+    current,
+    'a memory bomb is a MemoryError in the cell (RLIMIT_DATA); variables survive',
+  );
 
   it('a fork bomb is stopped by RLIMIT_NPROC, and the session works once its children exit', async () => {
     // The children wait on a pipe the parent closes at the end, so they all exit with the cell.

@@ -5,8 +5,6 @@
  * container, since Podman's compat API could accept an option and not apply it.
  */
 import Docker from 'dockerode';
-import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerRuntime, ISOLATION_CONTAINER } from '../src/docker-runtime';
 import type { Fixture } from './support/docker-fixture';
@@ -14,8 +12,13 @@ import { keepaliveName } from '../src/session-manager';
 import { createFixture, RUNNER_IMAGE } from './support/docker-fixture';
 import type { TestEngine } from './support/engine-fixture';
 import { startPodmanService } from './support/engine-fixture';
-
-const never = new AbortController().signal;
+import {
+  expectHardened,
+  HARDENING_PROBE,
+  itKeepsStateAndMovesFiles,
+  itRaisesMemoryErrorKeepingState,
+  runner,
+} from './support/engine-session-checks';
 
 describe('sessions on Podman (Docker-compatible socket)', () => {
   let podman: TestEngine;
@@ -48,11 +51,8 @@ describe('sessions on Podman (Docker-compatible socket)', () => {
     }
   }, 60_000);
 
-  const run = (code: string, timeout_s?: number) =>
-    fixture.manager.exec(
-      { session_id: sessionId, code, ...(timeout_s ? { timeout_s } : {}) },
-      never,
-    );
+  const current = () => ({ fixture, sessionId });
+  const run = runner(current);
 
   it('/healthz names the engine, its version, the runtime and the isolation', async () => {
     const health = await fixture.manager.health();
@@ -69,71 +69,15 @@ describe('sessions on Podman (Docker-compatible socket)', () => {
     expect(['runc', 'crun']).toContain(health.runtime);
   });
 
-  it('keeps interpreter state between calls', async () => {
-    expect((await run('x = 6 * 7')).status).toBe('ok');
-    expect(await run('print(x)')).toMatchObject({ status: 'ok', stdout: '42\n', error: null });
-  });
-
-  it('moves files in and out of the workspace', async () => {
-    const body = 'a,b\n1,2\n';
-    const uploaded = await fixture.manager.upload(
-      sessionId,
-      'data.csv',
-      Readable.from([Buffer.from(body)]),
-      body.length,
-    );
-    expect(uploaded).toMatchObject({ path: 'uploads/data.csv', size: body.length });
-    const written = await run(
-      "import csv\nrows = list(csv.reader(open('uploads/data.csv')))\nopen('outputs/sum.txt', 'w').write(str(int(rows[1][0]) + int(rows[1][1])))",
-    );
-    expect(written.outputs.map((output) => output.path)).toContain('outputs/sum.txt');
-    const read = await fixture.manager.readPath(sessionId, 'outputs/sum.txt');
-    expect(read.kind).toBe('file');
-    if (read.kind === 'file') expect(await text(read.body)).toBe('3');
-  });
+  itKeepsStateAndMovesFiles(current);
 
   it('no network, read-only root, non-root without capabilities, no new privileges', async () => {
-    const result = await run(
-      [
-        'import os, socket',
-        'checks = {}',
-        'try:',
-        "    socket.create_connection(('10.0.2.2', 80), timeout=2); checks['connect'] = 'connected'",
-        'except OSError as error:',
-        "    checks['connect'] = type(error).__name__",
-        'try:',
-        "    socket.getaddrinfo('example.com', 80); checks['dns'] = 'resolved'",
-        'except OSError:',
-        "    checks['dns'] = 'failed'",
-        "for path in ['/etc/evil', '/usr/evil', '/evil']:",
-        '    try:',
-        "        open(path, 'w').write('x'); checks[path] = 'written'",
-        '    except OSError as error:',
-        '        checks[path] = type(error).__name__',
-        "checks['uid'] = os.getuid()",
-        "status = dict(line.split(':\\t', 1) for line in open('/proc/self/status').read().splitlines() if ':\\t' in line)",
-        "checks['capeff'] = status['CapEff'].strip()",
-        "checks['nnp'] = status['NoNewPrivs'].strip()",
-        "checks['interfaces'] = sorted(name for _, name in socket.if_nameindex())",
-        "checks['nofile'] = __import__('resource').getrlimit(__import__('resource').RLIMIT_NOFILE)",
-        "checks['core'] = __import__('resource').getrlimit(__import__('resource').RLIMIT_CORE)",
-        "checks['pid1'] = open('/proc/1/comm').read().strip()",
-        'print(checks)',
-      ].join('\n'),
-    );
+    const result = await run(HARDENING_PROBE);
     expect(result.status, result.error ?? '').toBe('ok');
-    const checks = result.stdout;
-    expect(checks).not.toContain("'connected'");
-    expect(checks).toContain("'dns': 'failed'");
-    expect(checks).not.toContain("'written'");
-    expect(checks).toContain("'uid': 1000");
-    expect(checks).toContain("'capeff': '0000000000000000'");
-    expect(checks).toContain("'nnp': '1'");
-    expect(checks).toContain("'interfaces': ['lo']");
-    expect(checks).toContain("'nofile': (4096, 4096)");
-    expect(checks).toContain("'core': (0, 0)");
     // Init: true is Podman's catatonit, mounted as podman-init (Docker's is docker-init).
-    expect(checks).toContain("'pid1': 'podman-init'");
+    expectHardened(result.stdout, 'podman-init');
+    // Rootful: the container's uid 0 is the host's.
+    expect(result.stdout).toContain("'uid_map': ['0', '0',");
   });
 
   it('the engine applied the memory, swap, pids and tmpfs limits', async () => {
@@ -155,17 +99,7 @@ describe('sessions on Podman (Docker-compatible socket)', () => {
     );
   });
 
-  it('a memory bomb is a MemoryError in the cell; variables survive, the session keeps working', async () => {
-    await run('x = 41');
-    const bomb = await run(
-      'blocks = []\ntry:\n    while True:\n        blocks.append(bytearray(50 * 1024 * 1024))\nfinally:\n    blocks.clear()',
-      60,
-    );
-    expect(bomb.status).toBe('error');
-    expect(bomb.error).toContain('MemoryError');
-    expect(bomb.worker_restarted).toBe(false);
-    expect((await run('print(x + 1)')).stdout).toBe('42\n');
-  }, 90_000);
+  itRaisesMemoryErrorKeepingState(current);
 
   it('a fork bomb is stopped by the pids limit', async () => {
     const bomb = await run(
