@@ -483,11 +483,12 @@ export function processRlimit(
 }
 
 /**
- * RLIMIT_NPROC for Podman containers whose pids limit the engine applies. Rootful Podman otherwise asks runc for 4194304, and raising
- * a hard limit needs CAP_SYS_RESOURCE: where the host lacks it (this project's CI VM), every start
- * fails ("error setting rlimit type 6: operation not permitted"). `podman system service` itself
- * runs with 32768 there, so that, or our own hard limit if lower. Docker sets no nproc limit;
- * the pids limit is what bounds a session on either engine.
+ * RLIMIT_NPROC for Podman containers whose pids limit the engine applies. Rootful Podman
+ * otherwise asks runc for 4194304, and raising a hard limit needs CAP_SYS_RESOURCE: where the
+ * host lacks it (this project's CI VM), every start fails ("error setting rlimit type 6:
+ * operation not permitted"). `podman system service` itself runs with 32768 there, so that, or
+ * our own hard limit if lower. Docker sets no nproc limit; the pids limit is what bounds a
+ * session on either engine.
  */
 const PODMAN_NPROC = 32_768;
 

@@ -9,9 +9,8 @@
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerRuntime, ISOLATION_ROOTLESS } from '../src/docker-runtime';
-import { keepaliveName } from '../src/session-manager';
 import type { Fixture } from './support/docker-fixture';
-import { createFixture, RUNNER_IMAGE } from './support/docker-fixture';
+import { createFixture } from './support/docker-fixture';
 import type { TestEngine } from './support/engine-fixture';
 import { startRootlessPodmanService } from './support/engine-fixture';
 import {
@@ -43,13 +42,7 @@ describe('sessions on rootless Podman (cgroups v1: no engine limits)', () => {
 
   afterAll(async () => {
     await fixture?.cleanup();
-    if (podman) {
-      await new Docker({ socketPath: podman.socketPath })
-        .getContainer(keepaliveName(RUNNER_IMAGE))
-        .remove({ force: true })
-        .catch(() => undefined);
-      await podman.stop();
-    }
+    await podman?.stop();
   }, 60_000);
 
   const current = () => ({ fixture, sessionId });

@@ -8,8 +8,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerRuntime, ISOLATION_CONTAINER } from '../src/docker-runtime';
 import type { Fixture } from './support/docker-fixture';
-import { keepaliveName } from '../src/session-manager';
-import { createFixture, RUNNER_IMAGE } from './support/docker-fixture';
+import { createFixture } from './support/docker-fixture';
 import type { TestEngine } from './support/engine-fixture';
 import { startPodmanService } from './support/engine-fixture';
 import {
@@ -40,15 +39,7 @@ describe('sessions on Podman (Docker-compatible socket)', () => {
 
   afterAll(async () => {
     await fixture?.cleanup();
-    // The image keepalive outlives a sidecar on purpose; this engine is the test's own, so it goes
-    // too (Podman has no daemon: its conmon would otherwise keep running after the service stops).
-    if (podman) {
-      await new Docker({ socketPath: podman.socketPath })
-        .getContainer(keepaliveName(RUNNER_IMAGE))
-        .remove({ force: true })
-        .catch(() => undefined);
-      await podman.stop();
-    }
+    await podman?.stop();
   }, 60_000);
 
   const current = () => ({ fixture, sessionId });

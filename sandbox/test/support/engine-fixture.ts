@@ -1,8 +1,8 @@
 /**
  * Engines a test starts and stops itself: Podman's Docker-compatible service (rootful, and
- * rootless as a system user of the test's own), and a second
- * dockerd with gVisor's runsc registered (its own data root, exec root, socket and no bridge,
- * so the machine's dockerd and other tests are untouched). The runner image is copied in from
+ * rootless as a system user of the test's own), and a second dockerd with gVisor's runsc
+ * registered (its own data root, exec root, socket and no bridge, so the machine's dockerd and
+ * other tests are untouched). The runner image is copied in from
  * the machine's dockerd. A missing `podman` or `runsc` fails the test with how to install it.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
+import { keepaliveName } from '../../src/session-manager';
 import { RUNNER_IMAGE, requireDockerAndImage } from './docker-fixture';
 
 export interface TestEngine {
@@ -81,11 +82,60 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** `docker save RUNNER_IMAGE | <load command>`: the image the machine's dockerd has. */
-function copyRunnerImage(load: string[]): void {
+function copyRunnerImage(load: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string }): void {
   execFileSync('sh', ['-c', `docker save "$0" | "$@"`, RUNNER_IMAGE, ...load], {
     stdio: ['ignore', 'ignore', 'pipe'],
     maxBuffer: 16 * 1024 * 1024,
+    ...options,
   });
+}
+
+/** True when the engine has the runner image with dockerd's id (a rebuilt image is reloaded). */
+async function hasRunnerImage(socketPath: string): Promise<boolean> {
+  const id = (value: string) => value.trim().replace(/^sha256:/, '');
+  const wanted = id(
+    execFileSync('docker', ['image', 'inspect', '--format', '{{.Id}}', RUNNER_IMAGE], {
+      encoding: 'utf8',
+    }),
+  );
+  // Podman names a loaded image localhost/<name> and finds it by the short name too.
+  return new Docker({ socketPath })
+    .getImage(RUNNER_IMAGE)
+    .inspect()
+    .then((image) => id(image.Id) === wanted)
+    .catch(() => false);
+}
+
+/**
+ * The started engine once it answers and has the runner image (`load` copies it in when it is
+ * missing or older); stopped again if either fails.
+ */
+async function serving(
+  engine: TestEngine,
+  child: ChildProcess,
+  load: string[],
+  loadOptions: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<TestEngine> {
+  try {
+    await untilAnswering(engine.socketPath, child, engine.log);
+    if (!(await hasRunnerImage(engine.socketPath))) copyRunnerImage(load, loadOptions);
+  } catch (error) {
+    await engine.stop();
+    throw error;
+  }
+  return engine;
+}
+
+/**
+ * The image keepalive outlives a sidecar on purpose; a Podman engine a test started is its own,
+ * so the keepalive goes with it (Podman has no daemon: its conmon would otherwise keep running
+ * after the service stops).
+ */
+async function removeKeepalive(socketPath: string): Promise<void> {
+  await new Docker({ socketPath })
+    .getContainer(keepaliveName(RUNNER_IMAGE))
+    .remove({ force: true })
+    .catch(() => undefined);
 }
 
 /**
@@ -102,32 +152,13 @@ export async function startPodmanService(): Promise<TestEngine> {
     ['system', 'service', '--time=0', `unix://${socketPath}`],
     dir,
   );
-  try {
-    await untilAnswering(socketPath, child, log);
-    // Podman keeps images in its own store; a loaded image is named localhost/<name>.
-    const present = (() => {
-      try {
-        execFileSync('podman', ['image', 'exists', RUNNER_IMAGE], { stdio: 'ignore' });
-        return sameImage(RUNNER_IMAGE);
-      } catch {
-        return false;
-      }
-    })();
-    if (!present) copyRunnerImage(['podman', 'load']);
-  } catch (error) {
+  const stop = async () => {
+    await removeKeepalive(socketPath);
+    await killOrphanedConmons(socketPath, 0);
     await stopProcess(child);
     rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    socketPath,
-    log,
-    stop: async () => {
-      await killOrphanedConmons(socketPath, 0);
-      await stopProcess(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
   };
+  return serving({ socketPath, log, stop }, child, ['podman', 'load']);
 }
 
 /**
@@ -173,17 +204,6 @@ function processes(): { pid: string; args: string[]; uid: number }[] {
   return found;
 }
 
-/** True when Podman's copy of the image has the same id as dockerd's (a rebuilt image is reloaded). */
-function sameImage(image: string): boolean {
-  const id = (command: string) =>
-    execFileSync(command, ['image', 'inspect', '--format', '{{.Id}}', image], {
-      encoding: 'utf8',
-    })
-      .trim()
-      .replace(/^sha256:/, '');
-  return id('docker') === id('podman');
-}
-
 /**
  * A second dockerd whose daemon.json registers runsc. `--network=none` is gVisor's own network
  * switch: without it runsc refuses Docker's `--network none` namespace here ("cannot run with
@@ -223,22 +243,16 @@ export async function startRunscDockerd(
     ],
     dir,
   );
-  try {
-    await untilAnswering(socketPath, child, log);
-    copyRunnerImage(['docker', '-H', `unix://${socketPath}`, 'load']);
-  } catch (error) {
+  const stop = async () => {
     await stopProcess(child);
     rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    socketPath,
-    log,
-    stop: async () => {
-      await stopProcess(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
   };
+  return serving({ socketPath, log, stop }, child, [
+    'docker',
+    '-H',
+    `unix://${socketPath}`,
+    'load',
+  ]);
 }
 
 /** The system user rootless Podman runs as in tests; its home holds its image store. */
@@ -350,41 +364,17 @@ export async function startRootlessPodmanService(): Promise<TestEngine> {
     env,
   );
   const stop = async () => {
+    await removeKeepalive(socketPath);
     await stopProcess(child);
     // Orphaned conmons (see killOrphanedConmons), the user namespace's pause process
     // (catatonit -P) and a crashed test's containers.
     await killProcesses(owned);
     rmSync(ROOTLESS_RUNTIME_DIR, { recursive: true, force: true });
   };
-  try {
-    await untilAnswering(socketPath, child, log);
-    const podman = new Docker({ socketPath });
-    const wanted = execFileSync(
-      'docker',
-      ['image', 'inspect', '--format', '{{.Id}}', RUNNER_IMAGE],
-      { encoding: 'utf8' },
-    ).trim();
-    const present = await podman
-      .getImage(RUNNER_IMAGE)
-      .inspect()
-      .then((image) => `sha256:${image.Id.replace(/^sha256:/, '')}` === wanted)
-      .catch(() => false);
-    if (!present) {
-      execFileSync(
-        'sh',
-        ['-c', `docker save "$0" | "$@"`, RUNNER_IMAGE, ...asUser, 'podman', 'load'],
-        {
-          stdio: ['ignore', 'ignore', 'pipe'],
-          env: { ...process.env, ...env },
-          cwd: ROOTLESS_RUNTIME_DIR,
-        },
-      );
-    }
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { socketPath, log, stop };
+  return serving({ socketPath, log, stop }, child, [...asUser, 'podman', 'load'], {
+    env: { ...process.env, ...env },
+    cwd: ROOTLESS_RUNTIME_DIR,
+  });
 }
 
 /** SIGKILLs every process whose real uid is `owned` and waits until none is left running. */
