@@ -141,7 +141,7 @@ export async function sessionContainerId(
   conversationId: string,
 ): Promise<string> {
   const index = await archives.readIndex();
-  const entry = Object.entries(index).find(([, conversation]) => conversation === conversationId);
+  const entry = Object.entries(index).find(([, value]) => value.conversation === conversationId);
   if (!entry) throw new Error(`no container holds conversation ${conversationId}`);
   return entry[0];
 }

@@ -53,7 +53,7 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 from _aivory_capture import CapBuffer, CappedTextWriter, feed_from_fd  # noqa: E402
-from _aivory_outputs import Figures, changed_files, snapshot  # noqa: E402
+from _aivory_outputs import Figures, changed_files, snapshot, workspace_stamp  # noqa: E402
 
 PROTOCOL = 1
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -280,7 +280,7 @@ class Worker:
                 "error": error, "duration_ms": round(duration_ms, 3),
                 "outputs": changed_files(before, snapshot(self.workspace)),
                 "stdout_truncated_bytes": stdout_cut, "stderr_truncated_bytes": stderr_cut,
-                "oom_kills": oom_kills()}
+                "oom_kills": oom_kills(), "workspace_stamp": workspace_stamp(self.workspace)}
 
     def memory_note(self, exc):
         if not isinstance(exc, MemoryError) or self.memory_rlimit is None:

@@ -1,7 +1,9 @@
 /**
  * Workspace archives, keyed by conversation id, in a local directory. File names are a hash of
- * the id, so no id can name a path. Writes go to a temporary file renamed into place: a crash
- * mid-archive never replaces a good archive with half of one. An archive is a tar stream, zstd-
+ * the id, so no id can name a path. Writes go to a temporary file, flushed to disk and renamed
+ * into place: a crash mid-archive never replaces a good archive with half of one. The archive it
+ * replaces is kept beside it as `<name>.prev` (one generation), so a save that was complete but
+ * unwanted can still be undone by hand (see the README's reliability section). An archive is a tar stream, zstd-
  * compressed, gzip-compressed (written before zstd) or plain (data that does not compress); the
  * reader tells them apart by their first bytes (workspace-archiver.ts). The names keep the
  * `.tar.gz` suffix whatever the content, so archives written by any version are found.
@@ -9,15 +11,37 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  link,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INDEX_FILE = 'sessions.json';
+/** The suffix of the archive before the newest (see `put`). */
+export const PREVIOUS_SUFFIX = '.prev';
 /** Restores stream archives into `docker exec`; large reads mean fewer socket writes. */
 const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * One line of the container → conversation index. `started_at` is the container's start time when
+ * its workspace was set up: a container that started again since has lost its files, and is not
+ * saved over the archive. Indexes written before it was kept hold only the conversation id.
+ */
+export interface IndexEntry {
+  conversation: string;
+  started_at: string | null;
+}
 
 /**
  * Where workspace archives live: a local directory (LocalArchiveStore) or an S3-compatible
@@ -41,9 +65,9 @@ export interface ArchiveStore {
   /** Deletes archives older than `retentionDays` (measured against `now`); returns how many. */
   prune(retentionDays: number, now?: number): Promise<number>;
   /** Saves the container → conversation index (see SessionManager.recoverLeftovers). */
-  writeIndex(index: Record<string, string>): Promise<void>;
+  writeIndex(index: Record<string, IndexEntry>): Promise<void>;
   /** The saved index; {} when there is none or it is unreadable. */
-  readIndex(): Promise<Record<string, string>>;
+  readIndex(): Promise<Record<string, IndexEntry>>;
 }
 
 export class LocalArchiveStore implements ArchiveStore {
@@ -60,7 +84,9 @@ export class LocalArchiveStore implements ArchiveStore {
     const target = this.pathFor(conversationId);
     const temporary = `${target}.${randomUUID()}.partial`;
     try {
-      await pipeline(archive, createWriteStream(temporary, { mode: 0o600 }));
+      // flush: fsync before close, so the rename below never exposes data still in the cache.
+      await pipeline(archive, createWriteStream(temporary, { mode: 0o600, flush: true }));
+      await keepAsPrevious(target);
       await rename(temporary, target);
     } catch (error) {
       await rm(temporary, { force: true });
@@ -100,6 +126,7 @@ export class LocalArchiveStore implements ArchiveStore {
 
   async delete(conversationId: string): Promise<void> {
     await rm(this.pathFor(conversationId), { force: true });
+    await rm(this.pathFor(conversationId) + PREVIOUS_SUFFIX, { force: true });
   }
 
   /** Deletes archives (and stray partial files) older than `retentionDays`; returns how many. */
@@ -112,7 +139,7 @@ export class LocalArchiveStore implements ArchiveStore {
     }
     let removed = 0;
     for (const name of names) {
-      if (!name.endsWith('.tar.gz') && !name.endsWith('.partial')) continue;
+      if (!/\.tar\.gz(\.prev)?$|\.partial$/.test(name)) continue;
       const path = join(this.directory, name);
       const info = await stat(path).catch(() => null);
       if (info && now - info.mtimeMs > retentionDays * DAY_MS) {
@@ -124,7 +151,7 @@ export class LocalArchiveStore implements ArchiveStore {
   }
 
   /** Saves the container → conversation index (see SessionManager.recoverLeftovers). */
-  async writeIndex(index: Record<string, string>): Promise<void> {
+  async writeIndex(index: Record<string, IndexEntry>): Promise<void> {
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     const path = join(this.directory, INDEX_FILE);
     const temporary = `${path}.${randomUUID()}.partial`;
@@ -132,7 +159,7 @@ export class LocalArchiveStore implements ArchiveStore {
     await rename(temporary, path);
   }
 
-  async readIndex(): Promise<Record<string, string>> {
+  async readIndex(): Promise<Record<string, IndexEntry>> {
     try {
       return parseSessionIndex(await readFile(join(this.directory, INDEX_FILE), 'utf8'));
     } catch {
@@ -141,17 +168,49 @@ export class LocalArchiveStore implements ArchiveStore {
   }
 }
 
-/** The container → conversation index from its JSON text; anything malformed reads as empty. */
-export function parseSessionIndex(text: string): Record<string, string> {
+/**
+ * Makes the archive at `target` (if any) the previous generation, leaving `target` in place: a
+ * hard link renamed over the old `.prev` (no data copied, so it works on a full disk too).
+ */
+async function keepAsPrevious(target: string): Promise<void> {
+  const linked = `${target}.${randomUUID()}.partial`;
+  try {
+    await link(target, linked);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    await rename(linked, target + PREVIOUS_SUFFIX);
+  } catch (error) {
+    await rm(linked, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * The container → conversation index from its JSON text (entries as written now, or the bare
+ * conversation ids older versions wrote); anything malformed reads as empty or is left out.
+ */
+export function parseSessionIndex(text: string): Record<string, IndexEntry> {
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    return Object.fromEntries(
-      Object.entries(parsed).filter(
-        (entry): entry is [string, string] => typeof entry[1] === 'string',
-      ),
-    );
+    const index: Record<string, IndexEntry> = {};
+    for (const [containerId, value] of Object.entries(parsed)) {
+      const entry = indexEntry(value);
+      if (entry) index[containerId] = entry;
+    }
+    return index;
   } catch {
     return {};
   }
+}
+
+function indexEntry(value: unknown): IndexEntry | null {
+  if (typeof value === 'string') return { conversation: value, started_at: null };
+  if (value === null || typeof value !== 'object') return null;
+  const { conversation, started_at: startedAt } = value as Record<string, unknown>;
+  if (typeof conversation !== 'string') return null;
+  return { conversation, started_at: typeof startedAt === 'string' ? startedAt : null };
 }

@@ -357,6 +357,21 @@ export class DockerRuntime {
     }
   }
 
+  /**
+   * Whether the container runs and when it last started (Docker's `State.StartedAt`); null when it
+   * is gone. A start time that changed means the container was restarted: its tmpfs workspace is
+   * new and empty.
+   */
+  async containerState(id: string): Promise<{ running: boolean; startedAt: string } | null> {
+    try {
+      const info = await this.docker.getContainer(id).inspect();
+      return { running: info.State.Running, startedAt: info.State.StartedAt };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
   async startExistingContainer(id: string): Promise<void> {
     await this.docker.getContainer(id).start();
   }

@@ -6,5 +6,6 @@
 export type { SandboxConfig } from './config';
 export { ConfigError, loadSandboxConfig } from './config';
 export { DockerRuntime } from './docker-runtime';
+export type { ShutdownReport } from './session-manager';
 export type { RunningSidecar, SidecarLogger } from './start-sidecar';
 export { containerNamePrefix, startSidecar } from './start-sidecar';

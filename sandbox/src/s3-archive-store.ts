@@ -41,6 +41,7 @@ import { Readable, Transform } from 'node:stream';
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { ArchiveStore } from './archive-store';
+import type { IndexEntry } from './archive-store';
 import { parseSessionIndex } from './archive-store';
 import type { S3ArchiveConfig } from './config';
 
@@ -316,7 +317,7 @@ export class S3ArchiveStore implements ArchiveStore {
     return expired.length;
   }
 
-  async writeIndex(index: Record<string, string>): Promise<void> {
+  async writeIndex(index: Record<string, IndexEntry>): Promise<void> {
     const key = this.keyFor(INDEX_FILE);
     await this.call('PutObject', key, {}, (s3) =>
       s3.client.send(
@@ -335,7 +336,7 @@ export class S3ArchiveStore implements ArchiveStore {
    * an unreachable or misconfigured bucket throws: the sidecar should not start as if all were
    * well when every archive it writes would be lost.
    */
-  async readIndex(): Promise<Record<string, string>> {
+  async readIndex(): Promise<Record<string, IndexEntry>> {
     const key = this.keyFor(INDEX_FILE);
     const response = await this.call('GetObject', key, { allowMissingKey: true }, (s3) =>
       s3.client.send(new s3.sdk.s3.GetObjectCommand({ Bucket: this.options.bucket, Key: key })),

@@ -59,6 +59,11 @@ export interface ExecResult {
   stderr_truncated_bytes: number;
   /** True when the worker had to be killed and restarted (variables were lost). */
   worker_restarted: boolean;
+  /**
+   * Set when the session's container had stopped (killed outside the app) and /workspace was
+   * restored from its last save: what happened to the files, in words.
+   */
+  workspace_notice?: string;
 }
 
 export interface ExecRequest {

@@ -26,12 +26,27 @@ import type {
 } from './sandbox-service';
 import { SandboxError } from './sandbox-service';
 import type { Session } from './session-registry';
-import { SessionRegistry } from './session-registry';
+import { freshSaveState, SessionRegistry } from './session-registry';
 import { WarmPool } from './warm-pool';
 import { WorkerSupervisor } from './worker-supervisor';
 import { WorkspaceArchiver } from './workspace-archiver';
+import {
+  describe,
+  recoveryNotice,
+  unsavedNotice,
+  WorkspaceLostError,
+  WorkspaceSaves,
+} from './workspace-saves';
+import { KeptContainers } from './kept-containers';
 
 export { confineRelative, mimeFor } from './file-transfer';
+
+/**
+ * A final save at shutdown that takes longer than this is given up (the container is kept with its
+ * files and saved at the next start): 2 minutes archives several GiB (50 MiB took 0.85 s here),
+ * and a stop must end even when the engine or the disk hangs.
+ */
+const SHUTDOWN_SAVE_MS = 120_000;
 
 /** runc releases before this have CVE-2024-21626 (container escape through a leaked fd). */
 const MIN_SAFE_RUNC = [1, 1, 12];
@@ -45,6 +60,11 @@ export interface SessionManagerOptions {
   maxOutputBytes: number;
   warmPool: number;
   retentionDays: number;
+  /**
+   * How long shutdown waits for one workspace's final save (default SHUTDOWN_SAVE_MS); one that
+   * takes longer keeps its container (reported as unsaved), so a stop always ends.
+   */
+  shutdownSaveMs?: number;
   /** Seconds for one exec, after defaults and clamping. */
   resolveTimeoutSeconds(requested: number | undefined): number;
   logger: {
@@ -57,12 +77,19 @@ export interface SessionManagerOptions {
   now?: () => number;
 }
 
+/** Workspaces a shutdown could not save: their containers were left running (see shutdown()). */
+export interface ShutdownReport {
+  unsaved: { conversation_id: string; error: string }[];
+}
+
 export class SessionManager implements SandboxService {
   private readonly sessions = new SessionRegistry();
+  private readonly kept: KeptContainers;
   private readonly creating = new Map<string, Promise<SessionInfo>>();
   private readonly workers: WorkerSupervisor;
   private readonly warm: WarmPool;
   private readonly archiver: WorkspaceArchiver;
+  private readonly saves: WorkspaceSaves;
   private readonly files: FileTransfer;
   private reaperTimer: ReturnType<typeof setInterval> | null = null;
   private readonly now: () => number;
@@ -71,14 +98,26 @@ export class SessionManager implements SandboxService {
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
     this.namePrefix = options.namePrefix ?? 'aivory-session';
+    this.archiver = new WorkspaceArchiver(options.runtime, options.archives);
+    this.saves = new WorkspaceSaves({
+      runtime: options.runtime,
+      archiver: this.archiver,
+      logger: options.logger,
+      now: this.now,
+    });
+    this.kept = new KeptContainers({
+      runtime: options.runtime,
+      archiver: this.archiver,
+      logger: options.logger,
+    });
     this.workers = new WorkerSupervisor({
       runtime: options.runtime,
+      saves: this.saves,
       limits: options.limits,
       maxOutputBytes: options.maxOutputBytes,
       namePrefix: this.namePrefix,
       logger: options.logger,
     });
-    this.archiver = new WorkspaceArchiver(options.runtime, options.archives);
     this.files = new FileTransfer(options.runtime);
     this.warm = new WarmPool({
       size: options.warmPool,
@@ -130,6 +169,7 @@ export class SessionManager implements SandboxService {
     }
     const chosen = choice?.ok ? choice : null;
     if (chosen) warnings.push(...chosen.warnings);
+    warnings.push(...this.unsavedWarnings());
     return {
       ok: docker && imagePresent && chosen !== null,
       docker,
@@ -180,9 +220,20 @@ export class SessionManager implements SandboxService {
     const startedAt = performance.now();
     try {
       let restarted = false;
+      let notice: string | undefined;
       if (session.worker.channel.closed) {
         session.worker = await this.workers.restartWorker(session);
         restarted = true;
+      }
+      if (session.saves.needsRestore) {
+        const outcome = await this.saves.recover(session);
+        if ('failed' in outcome) {
+          throw new SandboxError(
+            'unavailable',
+            `This session's container was restarted and restoring its saved files failed: ${outcome.failed}. The saved files are kept and restoring is tried again on the next run.`,
+          );
+        }
+        notice = `The sandbox container had stopped and was started again: variables and imports are lost. ${recoveryNotice(outcome)}`;
       }
       const result = await this.workers.runWithDeadline(
         session,
@@ -190,10 +241,17 @@ export class SessionManager implements SandboxService {
         timeoutSeconds,
         signal,
       );
+      if (session.saves.needsRestore) {
+        notice = recoveryNotice(await this.saves.recover(session));
+      } else {
+        if (session.saves.error !== null) notice ??= unsavedNotice(session.saves.error);
+        this.saves.changed(session, session.worker.channel.workspaceStamp);
+      }
       return {
         ...result,
         worker_restarted: result.worker_restarted || restarted,
         duration_ms: Math.round(performance.now() - startedAt),
+        ...(notice === undefined ? {} : { workspace_notice: notice }),
       };
     } finally {
       session.running = false;
@@ -211,7 +269,9 @@ export class SessionManager implements SandboxService {
     const session = this.sessions.require(sessionId);
     checkUploadName(name);
     session.lastActivity = this.now();
-    return this.files.upload(session.containerId, name, body, size, directory);
+    const file = await this.files.upload(session.containerId, name, body, size, directory);
+    this.saves.changed(session, null);
+    return file;
   }
 
   async readPath(sessionId: string, path: string): Promise<FileRead> {
@@ -236,14 +296,24 @@ export class SessionManager implements SandboxService {
     await this.saveIndex();
   }
 
-  /** Archives every workspace and removes every container (app quit, SIGTERM). */
-  async shutdown(): Promise<void> {
+  /**
+   * Saves every workspace and removes every container (app quit, SIGTERM). A workspace that
+   * cannot be saved keeps its container running, listed in the index: the next start saves it
+   * (or its conversation's next session takes it over). The report names those workspaces.
+   */
+  async shutdown(): Promise<ShutdownReport> {
     this.warm.stop();
     if (this.reaperTimer) clearInterval(this.reaperTimer);
     const sessions = this.sessions.all();
     await Promise.all(sessions.map((session) => this.archiveAndRemove(session, true)));
     // Containers still being warmed remove themselves once created (the pool is stopped).
     await this.warm.drain();
+    return { unsaved: this.kept.unsaved() };
+  }
+
+  /** Waits until no save of the session's workspace is in progress (tests, the CLI). */
+  async settled(sessionId: string): Promise<void> {
+    await this.saves.settled(this.sessions.require(sessionId));
   }
 
   /** Archives and removes sessions idle longer than the limit; a running exec counts as activity. */
@@ -259,6 +329,8 @@ export class SessionManager implements SandboxService {
 
   private async openSession(conversationId: string): Promise<SessionInfo> {
     await this.ensureCapacity();
+    const adopted = await this.adoptKept(conversationId);
+    if (adopted) return adopted;
     const warm = this.warm.take();
     const container = warm ?? (await this.workers.newContainer());
     // The pool refills once the restore is done: creating a container while tar streams the
@@ -277,11 +349,48 @@ export class SessionManager implements SandboxService {
       worker: container.worker,
       running: false,
       lastActivity: this.now(),
+      saves: await this.saves.setUp(container.containerId),
     };
     this.sessions.add(session);
     await this.saveIndex();
     this.options.logger.info('session opened', { session: session.id, restored });
     return { session_id: session.id, conversation_id: conversationId, restored, created: true };
+  }
+
+  /**
+   * The conversation's kept container (its workspace could not be saved earlier), with a new
+   * worker, as its session: its files are newer than any archive. Null when there is none or it
+   * no longer holds them (stopped or restarted: then the archive is restored as usual).
+   */
+  private async adoptKept(conversationId: string): Promise<SessionInfo | null> {
+    const kept = await this.kept.take(conversationId);
+    if (!kept) return null;
+    let worker: Session['worker'];
+    try {
+      worker = await this.workers.startWorker(kept.containerId);
+    } catch (error) {
+      this.kept.keep(conversationId, kept);
+      throw error;
+    }
+    const session: Session = {
+      id: `sb_${randomUUID().replaceAll('-', '')}`,
+      conversationId,
+      containerId: kept.containerId,
+      worker,
+      running: false,
+      lastActivity: this.now(),
+      saves: { ...freshSaveState(kept.startedAt), error: kept.error },
+    };
+    this.sessions.add(session);
+    await this.saveIndex();
+    this.options.logger.info('session took over a kept container', { session: session.id });
+    this.saves.changed(session, null);
+    return {
+      session_id: session.id,
+      conversation_id: conversationId,
+      restored: true,
+      created: true,
+    };
   }
 
   /** At the session limit, the least recently used idle session is archived to make room. */
@@ -300,25 +409,41 @@ export class SessionManager implements SandboxService {
   }
 
   /**
-   * Archives the workspace, then removes the container. If archiving fails (disk full, archive
-   * directory gone) the session stays alive and is tried again later, unless `force` (shutdown).
+   * Saves the workspace, then removes the container. A workspace that cannot be saved (disk full,
+   * store unreachable) is never removed: the session stays alive and is tried again later, or at
+   * shutdown its container is kept running (see `kept`). A workspace already lost (its container
+   * restarted) is not saved over the last save; its container is removed.
    */
-  private async archiveAndRemove(session: Session, force = false): Promise<boolean> {
+  private async archiveAndRemove(session: Session, shutdown = false): Promise<boolean> {
     try {
-      const size = await this.archiver.archive(session.containerId, session.conversationId);
-      this.options.logger.info('workspace archived', {
-        conversation: session.conversationId,
-        bytes: size,
-      });
+      const saving = this.saves.save(session);
+      await (shutdown
+        ? withDeadline(saving, this.options.shutdownSaveMs ?? SHUTDOWN_SAVE_MS)
+        : saving);
     } catch (error) {
-      this.options.logger.error('archiving a workspace failed', {
-        session: session.id,
-        error: String(error),
-      });
-      if (!force) {
-        session.lastActivity = this.now();
+      if (!(error instanceof WorkspaceLostError)) {
+        this.options.logger.error('saving a workspace failed; its container is kept', {
+          session: session.id,
+          error: describe(error),
+        });
+        if (!shutdown) {
+          session.lastActivity = this.now();
+          return false;
+        }
+        this.sessions.forget(session);
+        session.worker.channel.close();
+        this.kept.keep(session.conversationId, {
+          containerId: session.containerId,
+          startedAt: session.saves.startedAt,
+          error: describe(error),
+        });
+        await this.saveIndex();
         return false;
       }
+      this.options.logger.warn('workspace lost with its container; the last save is kept', {
+        session: session.id,
+        error: describe(error),
+      });
     }
     this.sessions.forget(session);
     session.worker.channel.close();
@@ -329,8 +454,9 @@ export class SessionManager implements SandboxService {
 
   /** Which container holds which conversation, so a restarted sidecar can archive leftovers. */
   private async saveIndex(): Promise<void> {
+    const index = { ...this.sessions.index(), ...this.kept.indexEntries() };
     await this.options.archives
-      .writeIndex(this.sessions.index())
+      .writeIndex(index)
       .catch((error: unknown) =>
         this.options.logger.warn('session index not saved', { error: String(error) }),
       );
@@ -345,18 +471,29 @@ export class SessionManager implements SandboxService {
     const index = await this.options.archives.readIndex();
     for (const container of leftovers) {
       if (container.role !== 'session' || !container.name.startsWith(this.namePrefix)) continue;
-      const conversationId = index[container.id];
-      if (conversationId && container.running) {
-        await this.archiver.archive(container.id, conversationId).catch((error: unknown) =>
-          this.options.logger.warn('leftover workspace not archived', {
-            container: container.id,
-            error: String(error),
-          }),
-        );
-      }
+      const entry = index[container.id];
+      if (entry && container.running && (await this.kept.saveLeftover(container.id, entry)))
+        continue;
       await this.options.runtime.removeContainer(container.id).catch(() => undefined);
     }
     await this.saveIndex();
+  }
+
+  /** Health warnings for workspaces whose last save failed. */
+  private unsavedWarnings(): string[] {
+    const failed = [
+      ...this.sessions
+        .all()
+        .filter((session) => session.saves.error !== null)
+        .map((session) => ({ conversation: session.conversationId, error: session.saves.error })),
+      ...this.kept
+        .unsaved()
+        .map((kept) => ({ conversation: kept.conversation_id, error: kept.error })),
+    ];
+    return failed.map(
+      ({ conversation, error }) =>
+        `The files of conversation ${conversation} could not be saved (${error ?? 'unknown error'}); its container keeps them and saving is tried again.`,
+    );
   }
 
   /**
@@ -378,6 +515,19 @@ export class SessionManager implements SandboxService {
       this.options.logger.warn('image keepalive container not started', { error: String(error) });
     }
   }
+}
+
+/** `promise`, or a rejection once `ms` passed (the promise itself goes on, unobserved). */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  promise.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`saving did not finish within ${Math.round(ms / 1000)} s`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** The keepalive container's name for an image: one per image per host. */

@@ -2,6 +2,7 @@
  * The live sessions of a SessionManager: by session id and by conversation (one session per
  * conversation), and the container → conversation index a restarted sidecar recovers from.
  */
+import type { IndexEntry } from './archive-store';
 import { SandboxError } from './sandbox-service';
 import type { WorkerChannel } from './worker-channel';
 import type { Extractor } from './workspace-archiver';
@@ -25,6 +26,47 @@ export interface Session extends WarmContainer {
   conversationId: string;
   running: boolean;
   lastActivity: number;
+  /** Where the workspace stands against its saves (see workspace-saves.ts). */
+  saves: SaveState;
+}
+
+/** A session's workspace and its saved archive (see workspace-saves.ts). */
+export interface SaveState {
+  /**
+   * The container's start time when its workspace was set up (restored, or new and empty). A
+   * workspace is saved only while the container still has this start time: a restart empties the
+   * tmpfs, and an empty workspace must never replace the files in the archive. Null: not known,
+   * nothing may be saved until the workspace is set up again.
+   */
+  startedAt: string | null;
+  /** The container restarted (killed from outside): /workspace is restored before the next run. */
+  needsRestore: boolean;
+  /** The worker's workspace stamp after the last cell; null: unknown (an upload, a new worker). */
+  stamp: string | null;
+  /** The stamp the last good save was taken at; a cell that leaves it unchanged needs no save. */
+  savedStamp: string | null;
+  /** When the last save succeeded (ms since the epoch), or null. */
+  savedAt: number | null;
+  /** Why the last save failed, until one succeeds. */
+  error: string | null;
+  /** A save in progress. */
+  saving: Promise<void> | null;
+  /** Another save is wanted once the one in progress ends. */
+  again: boolean;
+}
+
+/** The save state of a workspace just set up in a container that started at `startedAt`. */
+export function freshSaveState(startedAt: string | null): SaveState {
+  return {
+    startedAt,
+    needsRestore: false,
+    stamp: null,
+    savedStamp: null,
+    savedAt: null,
+    error: null,
+    saving: null,
+    again: false,
+  };
 }
 
 export class SessionRegistry {
@@ -67,9 +109,12 @@ export class SessionRegistry {
   }
 
   /** Which container holds which conversation, so a restarted sidecar can archive leftovers. */
-  index(): Record<string, string> {
+  index(): Record<string, IndexEntry> {
     return Object.fromEntries(
-      this.all().map((session) => [session.containerId, session.conversationId]),
+      this.all().map((session) => [
+        session.containerId,
+        { conversation: session.conversationId, started_at: session.saves.startedAt },
+      ]),
     );
   }
 }

@@ -12,7 +12,7 @@ import { isLoopbackHost, resolveExecTimeoutSeconds } from './config';
 import { DockerRuntime } from './docker-runtime';
 import { S3ArchiveStore } from './s3-archive-store';
 import { createSandboxServer } from './http-server';
-import type { SessionManagerOptions } from './session-manager';
+import type { SessionManagerOptions, ShutdownReport } from './session-manager';
 import { SessionManager } from './session-manager';
 
 export interface SidecarLogger {
@@ -25,8 +25,11 @@ export interface RunningSidecar {
   /** e.g. http://127.0.0.1:48217 */
   url: string;
   manager: SessionManager;
-  /** Archives every workspace, removes the containers and stops listening. */
-  close(): Promise<void>;
+  /**
+   * Stops listening, saves every workspace and removes the containers; the report names the
+   * workspaces that could not be saved (their containers are kept running with the files).
+   */
+  close(): Promise<ShutdownReport>;
 }
 
 export async function startSidecar(
@@ -64,7 +67,7 @@ export async function startSidecar(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
-      await manager.shutdown();
+      return manager.shutdown();
     },
   };
 }

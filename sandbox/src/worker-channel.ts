@@ -33,6 +33,11 @@ export interface WorkerExecResult {
   stderr_truncated_bytes: number;
   /** The container cgroup's OOM-kill counter after the cell (null: unreadable). */
   oom_kills?: number | null;
+  /**
+   * A fingerprint of /workspace after the cell (null: too many entries to walk; absent from
+   * older workers): the sidecar saves the workspace when it changed (see workspace-saves.ts).
+   */
+  workspace_stamp?: string | null;
 }
 
 type Message = Record<string, unknown> & { id?: unknown; type?: unknown };
@@ -65,6 +70,11 @@ export class WorkerChannel {
   private stderrTail = '';
   /** The cgroup's OOM-kill counter as the worker last reported it (null: unknown). */
   oomKills: number | null = null;
+  /**
+   * The workspace stamp of the last cell's result; null before the first result, after a cell
+   * that gave no result, or when the worker could not compute one (see workspace-saves.ts).
+   */
+  workspaceStamp: string | null = null;
 
   constructor(private readonly process: AttachedProcess) {
     process.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -144,10 +154,14 @@ export class WorkerChannel {
   }
 
   async exec(code: string, maxOutputBytes: number): Promise<WorkerExecResult> {
+    this.workspaceStamp = null;
     const answer = await this.request({ type: 'exec', code, max_output_bytes: maxOutputBytes });
     if (answer.type !== 'result')
       throw new WorkerGoneError(`unexpected worker answer: ${String(answer.type)}`);
-    return answer as unknown as WorkerExecResult;
+    const result = answer as unknown as WorkerExecResult;
+    this.workspaceStamp =
+      typeof result.workspace_stamp === 'string' ? result.workspace_stamp.slice(0, 200) : null;
+    return result;
   }
 
   get closed(): boolean {

@@ -13,6 +13,7 @@ import { SandboxError } from './sandbox-service';
 import type { Session, WarmContainer, Worker } from './session-registry';
 import type { WorkerExecResult } from './worker-channel';
 import { WorkerChannel, WorkerGoneError } from './worker-channel';
+import type { WorkspaceSaves } from './workspace-saves';
 
 /** How long a new worker may take to say `ready` (Python start; imports are lazy). */
 const WORKER_START_TIMEOUT_MS = 20_000;
@@ -40,8 +41,17 @@ const OOM_COUNTER_COMMAND = [
   'cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null',
 ];
 
+/**
+ * The container itself stopped under a running cell (killed or stopped outside the app, or the
+ * engine restarted): the session manager adds how /workspace was restored.
+ */
+export const CONTAINER_RESTARTED =
+  'The sandbox container stopped while this code was running (it was stopped or killed outside the app, or the container engine restarted). It has been started again: variables and imports are lost.';
+
 export interface WorkerSupervisorOptions {
   runtime: DockerRuntime;
+  /** Notes a container restart (its workspace then needs restoring; see workspace-saves.ts). */
+  saves: Pick<WorkspaceSaves, 'checkRestarted'>;
   limits: ContainerLimits;
   maxOutputBytes: number;
   /** Prefix of container names. */
@@ -73,21 +83,27 @@ export class WorkerSupervisor {
     }
   }
 
-  /** A fresh worker for the session's container (restarted if it stopped); files are kept. */
+  /**
+   * A fresh worker for the session's container. A container that stopped is started again; its
+   * workspace is then empty, which sets `session.saves.needsRestore` (the caller restores it).
+   */
   async restartWorker(session: Session): Promise<Worker> {
     session.worker.channel.close();
-    if (!(await this.options.runtime.containerRunning(session.containerId))) {
-      await this.options.runtime.startExistingContainer(session.containerId);
-    }
     for (let attempt = 1; ; attempt += 1) {
+      if (!(await this.options.runtime.containerRunning(session.containerId))) {
+        await this.options.runtime.startExistingContainer(session.containerId);
+      }
+      await this.options.saves.checkRestarted(session);
       try {
         return await this.startWorker(session.containerId);
       } catch (error) {
-        if (!(error instanceof WorkerGoneError) || attempt >= RESTART_ATTEMPTS) throw error;
+        // gVisor: an OOM kill can take the whole sandbox down again just after a restart.
+        const retry = error instanceof WorkerGoneError || /is not running/.test(String(error));
+        if (!retry || attempt >= RESTART_ATTEMPTS) throw error;
         this.options.logger.warn('replacement worker exited while starting; trying again', {
           session: session.id,
           attempt,
-          error: error.message,
+          error: error instanceof Error ? error.message : String(error),
         });
         await new Promise((resolve) => setTimeout(resolve, RESTART_BACKOFF_MS * attempt));
       }
@@ -146,7 +162,9 @@ export class WorkerSupervisor {
     return {
       ...emptyResult(),
       status,
-      error: `${reason}. The code did not stop when interrupted, so the Python process was restarted: variables and imports are lost, files in /workspace are kept.`,
+      error: session.saves.needsRestore
+        ? `${reason}. ${CONTAINER_RESTARTED}`
+        : `${reason}. The code did not stop when interrupted, so the Python process was restarted: variables and imports are lost, files in /workspace are kept.`,
       worker_restarted: true,
     };
   }
@@ -157,7 +175,8 @@ export class WorkerSupervisor {
     await this.signalWorker(session, 'INT').catch(() => undefined);
   }
 
-  private async startWorker(containerId: string): Promise<Worker> {
+  /** A new worker in a running container (a restart, or a kept container taken over). */
+  async startWorker(containerId: string): Promise<Worker> {
     const process = await this.options.runtime.attach(containerId, [
       'python3',
       '-u',
@@ -183,6 +202,14 @@ export class WorkerSupervisor {
       outOfMemory,
     });
     session.worker = await this.restartWorker(session);
+    if (session.saves.needsRestore) {
+      return {
+        ...emptyResult(),
+        status: 'error',
+        error: CONTAINER_RESTARTED,
+        worker_restarted: true,
+      };
+    }
     const restarted =
       'It has been restarted: variables and imports are lost, files in /workspace are kept.';
     return {

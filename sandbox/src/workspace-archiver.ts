@@ -63,15 +63,21 @@ export class WorkspaceArchiver {
   /**
    * Archives the container's workspace under the conversation; returns the archive's size. The
    * stream handed to the store fails instead of ending when tar fails (non-zero exit, container
-   * gone), so the store never puts a partial archive in place of a good one.
+   * gone) or when `verify` throws (called once tar succeeded, before the store keeps anything),
+   * so the store never puts a partial or unwanted archive in place of a good one.
    */
-  async archive(containerId: string, conversationId: string): Promise<number> {
+  async archive(
+    containerId: string,
+    conversationId: string,
+    verify: () => Promise<void> = () => Promise.resolve(),
+  ): Promise<number> {
     const tar = await this.runtime.attachBulk(containerId, TAR_CREATE);
     tar.stdin.end();
     const stderr = collectTail(tar.stderr);
     const body = new TarBody(async () => {
       const exitCode = await tar.exited;
       if (exitCode !== 0) throw new Error(`tar exited with ${exitCode}: ${await stderr}`);
+      await verify();
     });
     tar.stdout.pipe(body);
     // A store that fails (disk full) stops reading: close the exec so tar does not block forever.

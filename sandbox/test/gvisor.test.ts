@@ -97,9 +97,11 @@ describe('sessions under gVisor (runsc registered with dockerd)', () => {
   it('a memory bomb is stopped by the memory limit; the worker restarts, the session keeps working', async () => {
     // Under runc the worker's RLIMIT_DATA makes this a MemoryError. gVisor does not enforce
     // RLIMIT_DATA (Debian's runsc 20221219); the sandbox sees MemTotal = the limit but Python gets
-    // no MemoryError: the host's cgroup OOM killer hits a
-    // process of the sandbox and the worker stops answering, so the call ends as a timeout and
-    // the worker is restarted. The container keeps running either way.
+    // no MemoryError: the host's cgroup OOM killer hits a process of the sandbox — often the
+    // sandbox itself, which stops the container — and the worker stops answering, so the call ends
+    // as a timeout and the worker (and, if it stopped, the container) is restarted. Docker clears
+    // OOMKilled when it starts the container again and sets it when the OOM event arrives, which
+    // can come before or after that start: the result's words tell a stopped container instead.
     // 60 s: on a loaded machine the allocations under gVisor can take longer than 30 s to reach
     // the limit, and a timeout before the OOM kill would leave OOMKilled false (seen once).
     const bomb = await run(
@@ -111,7 +113,12 @@ describe('sessions under gVisor (runsc registered with dockerd)', () => {
     const info = await new Docker({ socketPath: engine.socketPath })
       .getContainer(containerId)
       .inspect();
-    expect(info.State).toMatchObject({ Running: true, OOMKilled: true });
+    expect(info.State.Running).toBe(true);
+    const containerStopped = (bomb.error ?? '').includes(
+      'The sandbox container stopped while this code was running',
+    );
+    expect(info.State.OOMKilled || containerStopped, JSON.stringify(info.State)).toBe(true);
+    if (containerStopped) expect(bomb.workspace_notice).toBeDefined();
     expect((await run("print(open('/proc/meminfo').readline().split())")).stdout).toBe(
       "['MemTotal:', '524288', 'kB']\n",
     );

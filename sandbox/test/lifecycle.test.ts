@@ -132,7 +132,9 @@ describe('warm containers wait with a restore extractor', () => {
 
   /** The container serving the conversation, from the saved container → conversation index. */
   const sessionContainer = async (conversationId: string) =>
-    Object.entries(await fixture.archives.readIndex()).find(([, id]) => id === conversationId)?.[0];
+    Object.entries(await fixture.archives.readIndex()).find(
+      ([, entry]) => entry.conversation === conversationId,
+    )?.[0];
 
   it('a new conversation ends the waiting tar; a returning one is restored through it', async () => {
     const warm = await readyWarmContainer(0);

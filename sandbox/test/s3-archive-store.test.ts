@@ -169,22 +169,23 @@ describe('S3ArchiveStore against s3rver', () => {
   it('writes and reads the session index; {} when there is none', async () => {
     const archives = store({ prefix: 'index-test' });
     expect(await archives.readIndex()).toEqual({});
-    await archives.writeIndex({ 'container-a': 'conv-a', 'container-b': 'conv-b' });
-    expect(await archives.readIndex()).toEqual({
-      'container-a': 'conv-a',
-      'container-b': 'conv-b',
-    });
+    const index = {
+      'container-a': { conversation: 'conv-a', started_at: '2026-12-02T10:00:00.1Z' },
+      'container-b': { conversation: 'conv-b', started_at: null },
+    };
+    await archives.writeIndex(index);
+    expect(await archives.readIndex()).toEqual(index);
     await archives.writeIndex({});
     expect(await archives.readIndex()).toEqual({});
   });
 
   it('lets a second store instance see the first one’s archives and index', async () => {
     await store().put('shared', Readable.from([Buffer.from('from the first')]));
-    await store().writeIndex({ c1: 'shared' });
+    await store().writeIndex({ c1: { conversation: 'shared', started_at: null } });
     const other = store();
     expect(await other.has('shared')).toBe(true);
     expect((await readAll(await other.get('shared'))).toString()).toBe('from the first');
-    expect(await other.readIndex()).toEqual({ c1: 'shared' });
+    expect(await other.readIndex()).toEqual({ c1: { conversation: 'shared', started_at: null } });
     // Another prefix is another namespace.
     expect(await store({ prefix: 'elsewhere' }).has('shared')).toBe(false);
     await other.delete('shared');
@@ -196,7 +197,7 @@ describe('S3ArchiveStore against s3rver', () => {
       await archives.put(`old-${i}`, Readable.from([Buffer.from(`old ${i}`)]));
     }
     await archives.put('fresh', Readable.from([Buffer.from('fresh')]));
-    await archives.writeIndex({ c: 'fresh' });
+    await archives.writeIndex({ c: { conversation: 'fresh', started_at: null } });
     for (let i = 0; i < 3; i += 1) {
       age(hashed(`old-${i}`).replace('aivory-sandbox/', 'prune-test/'), 40 * DAY_MS);
     }
@@ -204,7 +205,7 @@ describe('S3ArchiveStore against s3rver', () => {
     expect(await archives.prune(30)).toBe(3);
     for (let i = 0; i < 3; i += 1) expect(await archives.has(`old-${i}`)).toBe(false);
     expect(await archives.has('fresh')).toBe(true);
-    expect(await archives.readIndex()).toEqual({ c: 'fresh' }); // the index is never pruned
+    expect(await archives.readIndex()).toEqual({ c: { conversation: 'fresh', started_at: null } }); // the index is never pruned
     expect(await archives.prune(30)).toBe(0);
 
     // `now` far in the future: everything is old.
@@ -298,8 +299,10 @@ describe('S3ArchiveStore against a Signature V4-verifying server', () => {
     expect(await archives.put('conv', Readable.from([payload]))).toBe(payload.length);
     expect(await archives.has('conv')).toBe(true);
     expect((await readAll(await archives.get('conv'))).equals(payload)).toBe(true);
-    await archives.writeIndex({ container: 'conv' });
-    expect(await signed().readIndex()).toEqual({ container: 'conv' });
+    await archives.writeIndex({ container: { conversation: 'conv', started_at: null } });
+    expect(await signed().readIndex()).toEqual({
+      container: { conversation: 'conv', started_at: null },
+    });
     expect(await archives.prune(30)).toBe(0);
     await archives.delete('conv');
     expect(await archives.has('conv')).toBe(false);
@@ -512,8 +515,8 @@ describe('S3ArchiveStore with temporary credentials (session token)', () => {
     await archives.put('conv', generated(9 * MIB, MIB)); // multipart requests carry it too
     expect(await archives.has('conv')).toBe(true);
     expect((await sha256Of(await archives.get('conv'))).size).toBe(9 * MIB);
-    await archives.writeIndex({ c: 'conv' });
-    expect(await archives.readIndex()).toEqual({ c: 'conv' });
+    await archives.writeIndex({ c: { conversation: 'conv', started_at: null } });
+    expect(await archives.readIndex()).toEqual({ c: { conversation: 'conv', started_at: null } });
     expect(await archives.prune(30, Date.now() + 31 * DAY_MS)).toBe(1);
     expect(tokenServer.refused).toBe(0);
   });

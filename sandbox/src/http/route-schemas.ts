@@ -77,6 +77,12 @@ export const execResultSchema = z.strictObject({
   stdout_truncated_bytes: z.number(),
   stderr_truncated_bytes: z.number(),
   worker_restarted: z.boolean(),
+  workspace_notice: z
+    .string()
+    .optional()
+    .describe(
+      'Set when the container had stopped and /workspace was restored from its last save: what happened to the files.',
+    ),
 });
 
 export const workspaceEntrySchema = z.strictObject({
