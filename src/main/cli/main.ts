@@ -5,7 +5,7 @@
  */
 import { toPublicError } from '../../shared/errors';
 import type { AppContext } from '../services/app-context';
-import { EXIT_OK, EXIT_USAGE, exitCodeFor, nativeModuleError } from './cli-errors';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, exitCodeFor, nativeModuleError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { HELP_TEXT } from './help';
 
@@ -41,6 +41,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   let context: AppContext | null = null;
+  let code: number;
   try {
     // The sidecar needs no data directory: it may run alone on another host.
     if (known === 'sandbox')
@@ -49,16 +50,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       // serve opens the app itself, once its page is being served (the browser loads it
       // meanwhile). It is long-running like the desktop app: one sandbox container kept warm.
       const { serveCommand } = await import('./serve-command');
-      return await serveCommand(rest, io, async () => {
+      code = await serveCommand(rest, io, async () => {
         const { openAppContext } = await import('../services/app-context');
         context = openAppContext({ env: io.env, warmPool: 1 });
         return context;
       });
+    } else {
+      const { openAppContext } = await import('../services/app-context');
+      // Without a terminal (io.ask absent) nobody can open a printed sign-in link by hand.
+      context = openAppContext({ env: io.env, signInLinkSeen: io.ask !== undefined });
+      code = await runCommand(known, rest, context, io);
     }
-    const { openAppContext } = await import('../services/app-context');
-    // Without a terminal (io.ask absent) nobody can open a printed sign-in link by hand.
-    context = openAppContext({ env: io.env, signInLinkSeen: io.ask !== undefined });
-    return await runCommand(known, rest, context, io);
   } catch (thrown) {
     const error = nativeModuleError(thrown) ?? thrown;
     const publicError = toPublicError(error);
@@ -68,10 +70,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         : publicError.message;
     context?.logger.error('cli command failed', { command, error: String(error) });
     io.stderr(`aivory: ${message}\n`);
-    return exitCodeFor(publicError.code);
-  } finally {
-    await context?.close();
+    code = exitCodeFor(publicError.code);
   }
+  // Workspaces the sandbox could not save (their containers are kept): said, and a failure.
+  const warnings = (await (context as AppContext | null)?.close()) ?? [];
+  for (const warning of warnings) io.stderr(`aivory: ${warning}\n`);
+  return warnings.length > 0 && code === EXIT_OK ? EXIT_FAILED : code;
 }
 
 /** Loads the command's module and runs it. */

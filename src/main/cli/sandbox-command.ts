@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadSandboxConfig, startSidecar } from '@aivory/sandbox';
 import { SANDBOX_PACKAGE_DIR } from '../adapters/install-layout';
+import { unsavedWorkspaceLine } from '../services/sandbox-manager';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
@@ -71,8 +72,11 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
     process.on('SIGTERM', stop);
   });
   io.stdout('Archiving workspaces and stopping…\n');
-  await sidecar.close();
-  return EXIT_OK;
+  const report = await sidecar.close();
+  for (const unsaved of report.unsaved) {
+    io.stderr(`aivory: ${unsavedWorkspaceLine(unsaved.conversation_id, unsaved.error)}\n`);
+  }
+  return report.unsaved.length > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 /** `docker build` when the base image can be pulled; otherwise the offline Debian build. */

@@ -105,7 +105,21 @@ app.on('will-quit', (event) => {
   event.preventDefault();
   const closing = context;
   context = null;
-  void closing.close().finally(() => app.quit());
+  // Workspaces that could not be saved keep their containers; the user is told before the app
+  // goes (the same lines the CLI prints; the next start saves them).
+  void closing
+    .close()
+    .then(async (warnings) => {
+      if (warnings.length === 0) return;
+      await dialog.showMessageBox({
+        type: 'warning',
+        title: 'Aivory',
+        message: 'Some sandbox files could not be saved',
+        detail: warnings.join('\n\n'),
+      });
+    })
+    .catch((error: unknown) => console.error('Aivory did not close cleanly:', error))
+    .finally(() => app.quit());
 });
 
 start().catch((error: unknown) => {

@@ -62,7 +62,8 @@ export interface AppContext {
    */
   settingsChanged(key: SettingsKey): Promise<void>;
   /** Stops a local sandbox (archiving its workspaces) and closes the store. */
-  close(): Promise<void>;
+  /** Closes everything; returns warnings the user must read (workspaces that were not saved). */
+  close(): Promise<string[]>;
 }
 
 export function openAppContext(
@@ -203,7 +204,7 @@ export function openAppContext(
     close: async () => {
       try {
         await mcp.close();
-        await sandbox.close();
+        return await sandbox.close();
       } finally {
         store.close();
       }

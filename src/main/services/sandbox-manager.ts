@@ -49,11 +49,20 @@ export class SandboxManager {
     await this.close();
   }
 
-  /** Stops a local sidecar (its workspaces are archived first). */
-  async close(): Promise<void> {
+  /**
+   * Stops a local sidecar (its workspaces are saved first). Returns what the user must be told:
+   * one line per workspace that could not be saved (its container was kept with the files).
+   */
+  async close(): Promise<string[]> {
     const local = this.local;
     this.local = null;
-    if (local) await local.close();
+    if (!local) return [];
+    const report = await local.close();
+    return report.unsaved.map((unsaved) => {
+      const line = unsavedWorkspaceLine(unsaved.conversation_id, unsaved.error);
+      this.options.logger.error(line);
+      return line;
+    });
   }
 
   private async decide(): Promise<{ client: SandboxClient | null; status: SandboxStatus }> {
@@ -125,6 +134,11 @@ export class SandboxManager {
       status: { state: 'local', url: this.local.url },
     };
   }
+}
+
+/** What the user reads about a workspace the sandbox could not save when it stopped. */
+export function unsavedWorkspaceLine(conversationId: string, error: string): string {
+  return `The sandbox files of conversation ${conversationId} could not be saved (${error}). Its container was kept running with the files; saving is tried again the next time the sandbox starts.`;
 }
 
 function sandboxRuntime(

@@ -104,7 +104,9 @@ export function describeResult(
   if (result.stdout !== '') sections.push(`stdout:\n${middleCut(result.stdout)}`);
   if (result.stderr !== '') sections.push(`stderr:\n${middleCut(result.stderr)}`);
   if (result.error) sections.push(`error:\n${middleCut(result.error)}`);
-  if (result.worker_restarted) {
+  if (result.workspace_notice) {
+    sections.push(`note: ${result.workspace_notice}`);
+  } else if (result.worker_restarted) {
     sections.push(
       'note: the Python process was restarted; variables and imports from earlier calls are gone, files in /workspace remain.',
     );

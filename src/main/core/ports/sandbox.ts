@@ -21,6 +21,8 @@ export interface SandboxExecResult {
   stdout_truncated_bytes?: number;
   stderr_truncated_bytes?: number;
   worker_restarted?: boolean;
+  /** The container had stopped and /workspace was restored from its last save: what happened. */
+  workspace_notice?: string;
 }
 
 /** One entry of a workspace directory listing. */
