@@ -5,6 +5,7 @@
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { AivoryError } from '../../shared/errors';
+import { readOnlyFolderError } from './sqlite/storage-faults';
 import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 
@@ -45,7 +46,8 @@ export function resolveDataDir(
 
 /**
  * Creates `dir` and any missing parents, new ones with mode 0700 (before the umask). An existing
- * directory is left as it is: it may be one the user chose and shares on purpose.
+ * directory is left as it is: it may be one the user chose and shares on purpose. Throws a
+ * `config` error naming the folder when it cannot be created or written.
  */
 export function ensureDataDir(dir: string): void {
   try {
@@ -67,4 +69,8 @@ export function ensureDataDir(dir: string): void {
       `Cannot use the data directory ${dir} (${why}). Set AIVORY_HOME to a folder you can write.`,
     );
   }
+  // An existing folder on a read-only mount (or without write permission) is reported here, by
+  // name, before the log, the database or the secrets fail on it one by one.
+  const readOnly = readOnlyFolderError(dir);
+  if (readOnly !== null) throw readOnly;
 }

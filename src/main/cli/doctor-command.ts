@@ -3,14 +3,17 @@
  * as a diagnostic. Checks the data directory, the model server, and for every tool whether it
  * reaches models and, if not, which layer stops it (global switch > model defaults > backend).
  */
+import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toPublicError } from '../../shared/errors';
+import type { StorageError } from '../../shared/errors';
 import { listServerModels } from '../adapters/lazy-clients';
 import type { AppContext } from '../services/app-context';
 import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { MAX_TURN_TOOLS } from '../services/tool-selection';
 import { EXIT_FAILED, EXIT_OK } from './cli-errors';
+import { shellWord } from './cli-args';
 import type { CliIo } from './cli-io';
 
 /** A model server that does not answer `GET /models` in this long is reported as unreachable. */
@@ -36,12 +39,16 @@ export async function doctorCommand(
       json: { type: 'boolean', default: false },
     },
   });
+  const damage = context.database.checkIntegrity();
   const checks: DoctorCheck[] = [
     {
       subject: 'data directory',
       ok: true,
       detail: `${context.dataDir} (schema version ${context.database.connectionInfo().schemaVersion})`,
     },
+    damage === null
+      ? { subject: 'database', ok: true, detail: 'every page reads back intact' }
+      : storageCheck(damage),
   ];
   checks.push(
     await modelCheck(context, io, {
@@ -63,6 +70,41 @@ export async function doctorCommand(
   )
     ? EXIT_OK
     : EXIT_FAILED;
+}
+
+/**
+ * `aivory doctor` when the app could not open (the database is damaged, locked, on a full disk,
+ * the folder read-only): the one check that failed, with what to do. Returns the exit code.
+ */
+export function doctorWithoutStore(error: StorageError, io: CliIo, json: boolean): number {
+  const check = storageCheck(error);
+  if (json) io.stdout(`${JSON.stringify([check], null, 2)}\n`);
+  else io.stdout(`✗ ${check.subject}: ${check.detail}\n`);
+  return EXIT_FAILED;
+}
+
+/** A storage failure as a doctor check; a damaged database gets the steps to recover it. */
+function storageCheck(error: StorageError): DoctorCheck {
+  if (error.problem !== 'damaged') return { subject: 'database', ok: false, detail: error.message };
+  const database = error.path;
+  const folder = dirname(database);
+  const name = basename(database);
+  const files = `${name}, ${name}-wal and ${name}-shm (those that exist)`;
+  const recovered = join(folder, `${name.replace(/\.db$/, '')}-recovered.db`);
+  const copy =
+    error.copyPath === null
+      ? 'No copy could be made: copy it somewhere safe before you try anything.'
+      : `A copy of it as found is at ${error.copyPath}.`;
+  return {
+    subject: 'database',
+    ok: false,
+    detail: [
+      `${error.what}. Aivory has not changed it. ${copy}`,
+      `  To recover what can still be read (needs the sqlite3 command): sqlite3 ${shellWord(database)} .recover | sqlite3 ${shellWord(recovered)}`,
+      `  then move ${files} out of ${folder}, and rename ${basename(recovered)} to ${name}.`,
+      `  To start afresh instead: move ${files} out of ${folder}; Aivory creates an empty database at its next start (your keys in secrets.json stay).`,
+    ].join('\n'),
+  };
 }
 
 async function modelCheck(

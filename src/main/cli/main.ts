@@ -3,8 +3,8 @@
  * command's module (and the app context behind it) is imported only when that command runs, so
  * `aivory --help` loads almost nothing and `aivory tools` no model or MCP SDK.
  */
-import { toPublicError } from '../../shared/errors';
-import type { AppContext } from '../services/app-context';
+import { StorageError, toPublicError } from '../../shared/errors';
+import type { AppContext, openAppContext } from '../services/app-context';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, exitCodeFor, nativeModuleError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { HELP_TEXT } from './help';
@@ -42,6 +42,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   let context: AppContext | null = null;
   let code: number;
+  /** True while the app context opens: a failure then has no log to point to. */
+  let opening = false;
+  const open = async (options: Parameters<typeof openAppContext>[0]): Promise<AppContext> => {
+    const { openAppContext } = await import('../services/app-context');
+    opening = true;
+    context = openAppContext(options);
+    opening = false;
+    return context;
+  };
   try {
     // The sidecar needs no data directory: it may run alone on another host.
     if (known === 'sandbox')
@@ -50,25 +59,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       // serve opens the app itself, once its page is being served (the browser loads it
       // meanwhile). It is long-running like the desktop app: one sandbox container kept warm.
       const { serveCommand } = await import('./serve-command');
-      code = await serveCommand(rest, io, async () => {
-        const { openAppContext } = await import('../services/app-context');
-        context = openAppContext({ env: io.env, warmPool: 1 });
-        return context;
-      });
+      code = await serveCommand(rest, io, () => open({ env: io.env, warmPool: 1 }));
     } else {
-      const { openAppContext } = await import('../services/app-context');
       // Without a terminal (io.ask absent) nobody can open a printed sign-in link by hand.
-      context = openAppContext({ env: io.env, signInLinkSeen: io.ask !== undefined });
-      code = await runCommand(known, rest, context, io);
+      const opened = await open({ env: io.env, signInLinkSeen: io.ask !== undefined });
+      code = await runCommand(known, rest, opened, io);
     }
   } catch (thrown) {
     const error = nativeModuleError(thrown) ?? thrown;
+    if (opening) return await startupFailed(known, rest, error, io);
     const publicError = toPublicError(error);
     const message =
       publicError.code === 'internal' && error instanceof TypeError && 'code' in error
         ? error.message
         : publicError.message;
-    context?.logger.error('cli command failed', { command, error: String(error) });
+    (context as AppContext | null)?.logger.error('cli command failed', {
+      command,
+      error: String(error),
+    });
     io.stderr(`aivory: ${message}\n`);
     code = exitCodeFor(publicError.code);
   }
@@ -76,6 +84,30 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const warnings = (await (context as AppContext | null)?.close()) ?? [];
   for (const warning of warnings) io.stderr(`aivory: ${warning}\n`);
   return warnings.length > 0 && code === EXIT_OK ? EXIT_FAILED : code;
+}
+
+/**
+ * The app did not open (a read-only folder, a full disk, a locked or damaged database): the one
+ * line that says what and where (the log was never opened, so it is not mentioned); `aivory
+ * doctor` shows its database check with the steps to recover instead.
+ */
+async function startupFailed(
+  command: (typeof COMMANDS)[number],
+  rest: string[],
+  error: unknown,
+  io: CliIo,
+): Promise<number> {
+  const [{ resolveDataDir }, { startupFailure }] = await Promise.all([
+    import('../adapters/data-dir'),
+    import('../services/startup-failure'),
+  ]);
+  if (command === 'doctor' && error instanceof StorageError) {
+    const { doctorWithoutStore } = await import('./doctor-command');
+    return doctorWithoutStore(error, io, rest.includes('--json'));
+  }
+  const failure = startupFailure(error, resolveDataDir(io.env));
+  io.stderr(`aivory: ${failure.message}\n`);
+  return exitCodeFor(failure.code);
 }
 
 /** Loads the command's module and runs it. */

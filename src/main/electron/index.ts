@@ -11,6 +11,7 @@ import { createApiHost } from '../host/api-handlers';
 import { installCrashGuard } from '../host/crash-guard';
 import type { AppContext } from '../services/app-context';
 import { openAppContext } from '../services/app-context';
+import { STARTUP_FAILURE_TITLE, startupFailure } from '../services/startup-failure';
 import { dataFileRoots } from '../host/files/data-files';
 import { proxyToDevServer, serveAppFile } from './app-protocol';
 import { appFilesResponse, isAppFilesUrl } from './data-file-protocol';
@@ -59,11 +60,21 @@ async function start(): Promise<void> {
     }),
   );
 
-  context = openAppContext({
-    env,
-    secrets: createDesktopSecretStore(safeStorage, dataDir),
-    warmPool: 1,
-  });
+  try {
+    context = openAppContext({
+      env,
+      secrets: createDesktopSecretStore(safeStorage, dataDir),
+      warmPool: 1,
+    });
+  } catch (error) {
+    // The same words as the CLI's (a read-only folder, a full disk, a locked or damaged
+    // database), in a box: there is no window yet and no log to point to.
+    const failure = startupFailure(error, dataDir);
+    console.error(`Aivory failed to start: ${failure.message}`);
+    dialog.showErrorBox(STARTUP_FAILURE_TITLE, failure.message);
+    app.exit(1);
+    return;
+  }
   const keychain = keychainStatus(safeStorage, process.platform);
   if (keychain.warning !== null) {
     context.logger.warn(keychain.warning, {

@@ -4,7 +4,7 @@
  */
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
 import { createSystemResolver } from '../adapters/fetch/host-resolver';
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
 import { createFileLogger } from '../adapters/logging/file-logger';
@@ -15,6 +15,7 @@ import { openStore } from '../adapters/sqlite/sqlite-store';
 import { randomIds, systemClock } from '../adapters/system';
 import { limitOverridesFromEnv } from '../core/orchestrator/budgets';
 import { McpError } from '../core/ports';
+import type { StorageError } from '../../shared/errors';
 import type { AppStores, IdGenerator, Logger, SecretStore } from '../core/ports';
 import { createSaveMemoryTool } from '../tools/save-memory';
 import { createUseSkillTool } from '../tools/use-skill';
@@ -41,8 +42,11 @@ export interface AppContext {
   dataDir: string;
   /** One store per aggregate (one SQLite file behind them all). */
   stores: AppStores;
-  /** The database file's pragmas and schema version (`aivory doctor`). */
-  database: { connectionInfo(): ConnectionInfo };
+  /**
+   * The database file's pragmas and schema version, and a full read of it that reports damage
+   * (`aivory doctor`).
+   */
+  database: { connectionInfo(): ConnectionInfo; checkIntegrity(): StorageError | null };
   secrets: SecretStore;
   logger: Logger;
   ids: IdGenerator;
@@ -212,8 +216,14 @@ export function openAppContext(
   };
 }
 
-/** Conversations are private: the database files are readable by their owner only. */
+/**
+ * Conversations are private: the database files are readable by their owner only. A file that
+ * already has that mode is left alone (a chmod would fail on a read-only mount for nothing).
+ */
 function restrictToOwner(paths: readonly string[]): void {
   if (process.platform === 'win32') return;
-  for (const path of paths) if (existsSync(path)) chmodSync(path, 0o600);
+  for (const path of paths) {
+    const mode = statSync(path, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && (mode & 0o777) !== 0o600) chmodSync(path, 0o600);
+  }
 }

@@ -259,8 +259,16 @@ export class ChatService {
       status: 'streaming',
       parts: [],
     });
-    const writer = new MessageWriter(conversations, messageId);
     const turnId = request.turnId ?? ids.next('turn');
+    // An answer that can no longer be saved (full disk, locked database) stops the turn, which
+    // then ends as an error saying why (`writer.failedEnd`); the app keeps running.
+    const unsaved = new AbortController();
+    const writer = new MessageWriter(conversations, messageId, {
+      onFailure: (failure) => {
+        logger.error('the answer could not be saved', { turnId, error: String(failure.cause) });
+        unsaved.abort(failure);
+      },
+    });
     const startedAt = clock.now();
     const settings = resolveTurnSettings(
       conversation.settings,
@@ -281,7 +289,9 @@ export class ChatService {
       if (recorded) return;
       recorded = true;
       const stopReason = end?.stopReason ?? 'canceled';
-      writer.finish(MESSAGE_STATUS_BY_STOP[stopReason]);
+      // Nothing more can be written: the message stays as saved (`streaming` until the next
+      // start marks it interrupted) and there is no turn record.
+      if (!writer.finish(MESSAGE_STATUS_BY_STOP[stopReason])) return;
       conversations.saveTurnRecord({
         id: turnId,
         conversationId: conversation.id,
@@ -373,13 +383,14 @@ export class ChatService {
           initialTaint,
           ...(request.model.vision === true ? { vision: true } : {}),
         },
-        signal,
+        AbortSignal.any([signal, unsaved.signal]),
       );
       for await (const merged of progress.merge(events)) {
-        const event: TurnEvent =
+        let event: TurnEvent =
           merged.type === 'turn-end' && samplingUsage !== null
             ? { ...merged, usage: addUsage(merged.usage ?? null, samplingUsage) }
             : merged;
+        if (event.type === 'turn-end') event = writer.failedEnd(event);
         // Progress is live only: never part of the stored message.
         if (event.type !== 'tool-progress') writer.apply(event);
         if (event.type === 'budget-update') {
@@ -388,7 +399,11 @@ export class ChatService {
         if (event.type === 'turn-tainted') {
           taint = { toolCallId: event.toolCallId, reasons: event.reasons };
         }
-        if (event.type === 'turn-end') record(event);
+        if (event.type === 'turn-end') {
+          record(event);
+          // The final write itself may be the one that failed.
+          event = writer.failedEnd(event);
+        }
         yield event;
       }
     } finally {

@@ -1,12 +1,12 @@
 /**
  * Opens a better-sqlite3 connection with the store's pragmas and brings its schema up to date
  * from the numbered migrations in `./migrations/` (SQL text in modules, bundled with the code).
+ * A start whose schema is current only reads: it never waits for another process's write lock.
  */
 import Database from 'better-sqlite3';
 import { AivoryError } from '../../../shared/errors';
 import { MIGRATIONS } from './migrations';
-/** How long a statement waits for another process's write lock before failing with BUSY. */
-const BUSY_TIMEOUT_MS = 5000;
+import { BUSY_TIMEOUT_MS, checkDatabaseFile, storageFault } from './storage-faults';
 
 interface Migration {
   version: number;
@@ -15,10 +15,18 @@ interface Migration {
 
 /**
  * Opens (creating if needed) the file at `path` in WAL mode with `synchronous=FULL`, foreign keys
- * on and a busy timeout, then applies pending migrations. Closes the connection if any step fails.
+ * on and a busy timeout, then applies pending migrations. A file that is not a database or was
+ * cut short is reported before SQLite opens it (`checkDatabaseFile`). Closes the connection if
+ * any step fails; storage failures are thrown as `StorageError` (`storage-faults.ts`).
  */
 export function openDatabase(path: string): Database.Database {
-  const database = new Database(path);
+  checkDatabaseFile(path);
+  let database: Database.Database;
+  try {
+    database = new Database(path);
+  } catch (error) {
+    throw storageFault(error, path) ?? error;
+  }
   try {
     database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     database.pragma('journal_mode = WAL');
@@ -27,8 +35,9 @@ export function openDatabase(path: string): Database.Database {
     applyMigrations(database, loadMigrations());
     return database;
   } catch (error) {
+    const fault = storageFault(error, path);
     database.close();
-    throw error;
+    throw fault ?? error;
   }
 }
 
@@ -44,11 +53,14 @@ function loadMigrations(): Migration[] {
 
 /**
  * Applies each pending migration in its own IMMEDIATE transaction, re-reading the version inside
- * it, so two processes opening a new file at once apply each migration exactly once.
+ * it, so two processes opening a new file at once apply each migration exactly once. The version
+ * is read first without a lock: a current schema (every start but the first after an update)
+ * takes no write lock, so a start never waits for, or fails on, another process's writing.
  */
 function applyMigrations(database: Database.Database, migrations: readonly Migration[]): void {
   const latest = migrations.at(-1)?.version ?? 0;
   const current = readSchemaVersion(database);
+  if (current === latest) return;
   if (current > latest) {
     throw new AivoryError(
       'config',
@@ -56,7 +68,7 @@ function applyMigrations(database: Database.Database, migrations: readonly Migra
         `knows (${latest}). Update Aivory to open it.`,
     );
   }
-  for (const migration of migrations) {
+  for (const migration of migrations.filter((entry) => entry.version > current)) {
     database
       .transaction(() => {
         if (readSchemaVersion(database) >= migration.version) return;

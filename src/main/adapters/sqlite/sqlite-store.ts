@@ -22,7 +22,13 @@ import { describeConnection, openDatabase } from './open-database';
 import type { ConnectionInfo } from './open-database';
 import { SqliteSettings } from './settings-store';
 import { Statements } from './statements';
-import { markOrphanedMessagesInterrupted, StreamingClaims } from './streaming-recovery';
+import {
+  markOrphanedMessagesInterrupted,
+  orphanedMessages,
+  StreamingClaims,
+} from './streaming-recovery';
+import { StorageError } from '../../../shared/errors';
+import { damagedDatabase } from './storage-faults';
 
 export type { ConnectionInfo } from './open-database';
 export { SNIPPET_MARK } from './message-search';
@@ -71,11 +77,35 @@ export class SqliteStore {
    * live process, or is this process's pid while no open store here is writing it (a leftover of
    * an earlier run that had the same pid). Parts are kept as far as they got; no turn record is
    * written. A message streamed by another live process is left alone. Returns how many it marked.
+   *
+   * Runs at every start, so it looks first without a lock and takes the write lock only when there
+   * is something to mark; if another program holds that lock past the busy timeout, the marking is
+   * left to the next start rather than failing this one.
    */
   recoverInterruptedMessages(): number {
-    return this.sql.write(() =>
-      markOrphanedMessagesInterrupted(this.database, this.streaming, this.clock.now()),
-    );
+    const candidates = this.sql.read(() => orphanedMessages(this.database, this.streaming));
+    if (candidates.length === 0) return 0;
+    try {
+      return this.sql.write(() =>
+        markOrphanedMessagesInterrupted(this.database, this.streaming, this.clock.now()),
+      );
+    } catch (error) {
+      if (error instanceof StorageError && error.problem === 'locked') return 0;
+      throw error;
+    }
+  }
+
+  /**
+   * Reads every page (`PRAGMA quick_check`; O(size), so for `aivory doctor`, not every start) and
+   * returns the damage found as a `StorageError` (the file copied beside itself), or null.
+   */
+  checkIntegrity(): StorageError | null {
+    const problems = this.sql
+      .all<{ quick_check: string }>('PRAGMA quick_check(3)')
+      .map((row) => row.quick_check)
+      .filter((text) => text !== 'ok');
+    if (problems.length === 0) return null;
+    return damagedDatabase(this.database.name, `quick_check: ${problems.join('; ')}`);
   }
 
   /** The pragmas and schema version the connection runs with. */

@@ -58,29 +58,37 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 /**
- * Marks `interrupted` (clearing the owner, stamping `now`) every streaming message whose writer is
- * gone: no owner, an owner pid that is not a live process, or this process's pid while
- * `claims` says no open store here writes it. Run it inside a write transaction. Returns the count.
+ * The streaming messages whose writer is gone: no owner, an owner pid that is not a live process,
+ * or this process's pid while `claims` says no open store here writes it. A plain read.
+ */
+export function orphanedMessages(database: Database.Database, claims: StreamingClaims): number[] {
+  const rows = database
+    .prepare<[], { seq: number; id: string; owner_pid: number | null }>(
+      "SELECT seq, id, owner_pid FROM messages WHERE status = 'streaming'",
+    )
+    .all();
+  return rows
+    .filter((row) => {
+      if (claims.isWrittenHere(row.id)) return false;
+      const owner = row.owner_pid;
+      return !(owner !== null && owner !== process.pid && isProcessAlive(owner));
+    })
+    .map((row) => row.seq);
+}
+
+/**
+ * Marks `interrupted` (clearing the owner, stamping `now`) every message `orphanedMessages`
+ * finds. Run it inside a write transaction (it reads again there). Returns the count.
  */
 export function markOrphanedMessagesInterrupted(
   database: Database.Database,
   claims: StreamingClaims,
   now: number,
 ): number {
-  const rows = database
-    .prepare<[], { seq: number; id: string; owner_pid: number | null }>(
-      "SELECT seq, id, owner_pid FROM messages WHERE status = 'streaming'",
-    )
-    .all();
   const mark = database.prepare(
     "UPDATE messages SET status = 'interrupted', owner_pid = NULL, updated_at = ? WHERE seq = ?",
   );
   let marked = 0;
-  for (const row of rows) {
-    if (claims.isWrittenHere(row.id)) continue;
-    const owner = row.owner_pid;
-    if (owner !== null && owner !== process.pid && isProcessAlive(owner)) continue;
-    marked += mark.run(now, row.seq).changes;
-  }
+  for (const seq of orphanedMessages(database, claims)) marked += mark.run(now, seq).changes;
   return marked;
 }
