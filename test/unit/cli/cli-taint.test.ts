@@ -127,7 +127,7 @@ describe('aivory chat and a tainted turn', () => {
     expect(printed).toContain('"name": "invoice\\u{202e}fdp.exe"');
     // JSON already escapes C0 controls; nothing raw is left either way.
     expect(printed).toContain('"note": "\\u001b[2Jclear"');
-    expect(printed).not.toMatch(/[\u202e\u200b\u001b]/u);
+    for (const hidden of ['\u202e', '\u200b', '\u001b']) expect(printed).not.toContain(hidden);
 
     const fetch = terminal('n');
     await cliApprover('ask', fetch.io)?.(
