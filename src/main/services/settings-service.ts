@@ -5,6 +5,7 @@
  * defaults for that key instead of breaking start-up.
  */
 import { z } from 'zod';
+import { endpointUrlSchema } from '../../shared/endpoint-url';
 import { AivoryError } from '../../shared/errors';
 import { isClientMetadataUrl } from '../../shared/mcp';
 import { machineMemoryMiB } from '../adapters/machine-memory';
@@ -14,7 +15,8 @@ import type { Logger, SettingsStore } from '../core/ports';
 const searchSettings = z.object({
   /** SearXNG is self-hosted and needs no key; Serper and Brave are paid and need one. */
   provider: z.enum(['disabled', 'searxng', 'serper', 'brave']).default('disabled'),
-  baseUrl: z.string().default(''),
+  /** The model editor's rule for URLs (`shared/endpoint-url.ts`); empty: the provider's own. */
+  baseUrl: endpointUrlSchema("the provider's default address").default(''),
   /** Comma- or space-separated engine names, sent to SearXNG as `engines`; empty = instance default. */
   engines: z.string().default(''),
   apiKeyRef: z.string().nullable().default(null),
@@ -26,7 +28,8 @@ const MACHINE_MIB = machineMemoryMiB();
 export const MIN_SANDBOX_MEMORY_MIB = 512;
 
 const sandboxSettings = z.object({
-  baseUrl: z.string().default(''),
+  /** An external sidecar (`SANDBOX_BASE_URL`'s setting); empty: the local one. */
+  baseUrl: endpointUrlSchema('the local sandbox').default(''),
   apiKeyRef: z.string().nullable().default(null),
   /** Seed: 执行超时 10–600 s, empty = 120. */
   execTimeoutSeconds: z.number().int().min(10).max(600).default(120),
@@ -51,7 +54,7 @@ const sandboxSettings = z.object({
 const imageSettings = z.object({
   /** image_generate is offered only when this is `openai` (any OpenAI-compatible Images API). */
   provider: z.enum(['disabled', 'openai']).default('disabled'),
-  baseUrl: z.string().default('https://api.openai.com/v1'),
+  baseUrl: endpointUrlSchema().default('https://api.openai.com/v1'),
   model: z.string().min(1).default('gpt-image-1'),
   apiKeyRef: z.string().nullable().default(null),
 });
