@@ -1,0 +1,151 @@
+/**
+ * The composer's draft: its text, its files and the text kept aside because it would not fit.
+ *
+ * Text arrives by typing (the box's `maxLength` is the host's MAX_MESSAGE_CHARS), by paste and by
+ * inserting a prompt. A paste or an insertion that would make the message longer than the limit
+ * is never put into the box (megabytes in a text area froze the page for half a minute); it is
+ * kept as `oversized`, and the user attaches it as a text file, inserts what fits, or dismisses
+ * it. Files pasted from the clipboard are attached like dropped ones.
+ *
+ * The draft belongs to one conversation: when another one opens (or New chat), it is emptied, so
+ * nothing typed or attached for one conversation is sent into another; the new conversation that
+ * a send from New chat creates keeps it (whatever was typed meanwhile).
+ */
+import type { ClipboardEvent, RefObject, SetStateAction } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { OversizedText } from '../../state/message-text-rules';
+import {
+  appendRange,
+  insertText,
+  insertWhatFits,
+  isOversized,
+  pastedFileName,
+  roomFor,
+  withinLimit,
+} from '../../state/message-text-rules';
+import { useApp } from '../../state/store';
+import type { Attachments } from './use-attachments';
+import { useAttachments } from './use-attachments';
+
+/** What the composer does with its draft. */
+export interface ComposerDraft {
+  text: string;
+  /** Sets the text (cut to the limit, like everything that reaches the box). */
+  setText(next: SetStateAction<string>): void;
+  attachments: Attachments;
+  /** Text that would not fit, waiting for the user's choice; null when there is none. */
+  oversized: OversizedText | null;
+  /** How many characters of `oversized` would fit where it was to go. */
+  room: number;
+  paste(event: ClipboardEvent<HTMLTextAreaElement>): void;
+  /** Appends a prompt's text on its own paragraph (or keeps it aside when it does not fit). */
+  insertAtEnd(inserted: string): void;
+  attachOversized(): void;
+  insertWhatFits(): void;
+  dismissOversized(): void;
+  /** Called just before sending: the conversation a send from New chat creates keeps the draft. */
+  sendingFromHere(): void;
+  sendFailed(): void;
+}
+
+/** The draft of the composer whose text box is `box`. */
+export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): ComposerDraft {
+  const [text, setTextState] = useState('');
+  const [oversized, setOversized] = useState<OversizedText | null>(null);
+  const attachments = useAttachments();
+  const current = useRef(text);
+  current.current = text;
+  /** Where the caret goes once the box shows the text just set. */
+  const caret = useRef<number | null>(null);
+  const setText = useCallback((next: SetStateAction<string>) => {
+    setTextState((previous) => withinLimit(typeof next === 'function' ? next(previous) : next));
+  }, []);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (caret.current === null || element === null) return;
+    element.focus();
+    element.setSelectionRange(caret.current, caret.current);
+    caret.current = null;
+  }, [text, box]);
+  const activeId = useApp((state) => state.activeId);
+  /** Set while a send from New chat runs: the conversation it creates keeps the draft. */
+  const sentFromNewChat = useRef(false);
+  const draftOf = useRef(activeId);
+  const { reset } = attachments;
+  useEffect(() => {
+    if (draftOf.current === activeId) return;
+    const created = draftOf.current === null && sentFromNewChat.current;
+    draftOf.current = activeId;
+    sentFromNewChat.current = false;
+    if (created) return;
+    setTextState('');
+    setOversized(null);
+    reset();
+  }, [activeId, reset]);
+
+  const { add } = attachments;
+  const paste = useCallback(
+    (event: ClipboardEvent<HTMLTextAreaElement>) => {
+      const data = event.clipboardData;
+      const pasted = data.getData('text/plain');
+      if (pasted === '') {
+        if (data.files.length === 0) return;
+        event.preventDefault();
+        void add([...data.files]);
+        return;
+      }
+      const element = event.currentTarget;
+      const range = { start: element.selectionStart, end: element.selectionEnd };
+      const result = insertText(current.current, range, pasted);
+      // What fits is pasted by the browser itself (undo keeps working).
+      if (!isOversized(result)) return;
+      event.preventDefault();
+      setOversized(result);
+    },
+    [add],
+  );
+  const insertAtEnd = useCallback(
+    (inserted: string) => {
+      const { range, separator } = appendRange(current.current);
+      const result = insertText(current.current, range, inserted, separator);
+      if (isOversized(result)) {
+        setOversized(result);
+        return;
+      }
+      caret.current = result.caret;
+      setText(result.text);
+    },
+    [setText],
+  );
+  const attachOversized = useCallback(() => {
+    if (oversized === null) return;
+    const name = pastedFileName(attachments.files.map((file) => file.name));
+    setOversized(null);
+    void add([new File([oversized.text], name, { type: 'text/plain' })]);
+  }, [oversized, attachments.files, add]);
+  const insertPart = useCallback(() => {
+    if (oversized === null) return;
+    const result = insertWhatFits(current.current, oversized);
+    setOversized(null);
+    caret.current = result.caret;
+    setText(result.text);
+  }, [oversized, setText]);
+  return {
+    text,
+    setText,
+    attachments,
+    oversized,
+    room: oversized === null ? 0 : roomFor(text, oversized.range, oversized.separator),
+    paste,
+    insertAtEnd,
+    attachOversized,
+    insertWhatFits: insertPart,
+    dismissOversized: () => setOversized(null),
+    sendingFromHere: () => {
+      sentFromNewChat.current = activeId === null;
+    },
+    sendFailed: () => {
+      sentFromNewChat.current = false;
+    },
+  };
+}
