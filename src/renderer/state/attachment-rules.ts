@@ -168,6 +168,12 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return btoa(pieces.join(''));
 }
 
+/** The base64 part of a `data:…;base64,…` URL ('' for an empty file's bare `data:`). */
+export function base64OfDataUrl(url: string): string {
+  const comma = url.indexOf(',');
+  return comma === -1 ? '' : url.slice(comma + 1);
+}
+
 /** `512 B`, `1.5 KB`, `3.2 MB`. */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -2,7 +2,8 @@
  * Pure rules of the composer's text against the host's limit (MAX_MESSAGE_CHARS, the contract's
  * own constant): where inserted text goes, whether it fits, what fits of it, and the name of a
  * text turned into a file. The text box never holds more than the limit: text that would not fit
- * is kept aside (`OversizedText`) for the user to attach as a file or cut.
+ * is kept aside (`OversizedText`, its start only: the whole goes to a Blob) for the user to
+ * attach as a file or cut.
  */
 import { MAX_MESSAGE_CHARS } from '../../shared/ipc/limits';
 
@@ -14,8 +15,10 @@ export interface TextRange {
 
 /** Text that would not fit the message, with where it was to go. */
 export interface OversizedText {
-  /** The pasted or inserted text, whole. */
-  text: string;
+  /** The pasted or inserted text's start: as much as any message could hold of it. */
+  head: string;
+  /** Characters of the whole text. */
+  length: number;
   /** The part of the composer's text it was to replace (the selection, or the end). */
   range: TextRange;
   /** Put before it (an inserted prompt's paragraph break); '' for a paste. */
@@ -77,7 +80,10 @@ export function insertText(
   max = MAX_MESSAGE_CHARS,
 ): Insertion | OversizedText {
   const total = lengthWith(current, range, inserted, separator);
-  if (total > max) return { text: inserted, range, separator, total };
+  // Only the start is kept: megabytes of text stay with the caller (as a file), not in state.
+  if (total > max) {
+    return { head: cutText(inserted, max), length: inserted.length, range, separator, total };
+  }
   const before = current.slice(0, range.start) + separator + inserted;
   return { text: before + current.slice(range.end), caret: before.length };
 }
@@ -95,7 +101,7 @@ export function insertWhatFits(
 ): Insertion {
   const { separator } = oversized;
   const range = clampRange(oversized.range, current.length);
-  const part = cutText(oversized.text, roomFor(current, range, separator, max));
+  const part = cutText(oversized.head, roomFor(current, range, separator, max));
   const before = current.slice(0, range.start) + (part === '' ? '' : separator) + part;
   return { text: before + current.slice(range.end), caret: before.length };
 }
@@ -113,24 +119,6 @@ export function appendRange(current: string): { range: TextRange; separator: str
 /** `text` cut to the limit (a restored or programmatic value never exceeds it either). */
 export function withinLimit(text: string, max = MAX_MESSAGE_CHARS): string {
   return cutText(text, max);
-}
-
-/** Bytes of `text` in UTF-8 (what a text file of it weighs), without building the bytes. */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
-      const next = text.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        index += 1;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /** The base name of pasted text turned into a file. */

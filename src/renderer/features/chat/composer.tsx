@@ -92,16 +92,19 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
     >
       <AttachmentChips files={attachments.files} onRemove={attachments.remove} />
       <VisionHint files={attachments.files} />
-      <RefusalNotice refusals={attachments.refusals} onDismiss={attachments.dismissRefusals} />
-      {draft.oversized !== null && (
-        <OversizedTextNotice
-          oversized={draft.oversized}
-          room={draft.room}
-          onAttach={draft.attachOversized}
-          onInsertPart={draft.insertWhatFits}
-          onDismiss={draft.dismissOversized}
-        />
-      )}
+      <div className="composer-notices">
+        {draft.oversized !== null && (
+          <OversizedTextNotice
+            oversized={draft.oversized}
+            bytes={draft.oversizedBytes}
+            room={draft.room}
+            onAttach={draft.attachOversized}
+            onInsertPart={draft.insertWhatFits}
+            onDismiss={draft.dismissOversized}
+          />
+        )}
+        <RefusalNotice refusals={attachments.refusals} onDismiss={attachments.dismissRefusals} />
+      </div>
       <textarea
         ref={box}
         data-testid="composer-input"

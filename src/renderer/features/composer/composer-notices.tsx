@@ -5,13 +5,12 @@
  * blocks: each note can be dismissed, and the next addition replaces it.
  */
 import type { ReactNode } from 'react';
-import { useMemo } from 'react';
 import { MAX_ATTACHMENT_BYTES, MAX_MESSAGE_CHARS } from '../../../shared/ipc/limits';
+import { CloseIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 import type { AttachmentProblem } from '../../state/attachment-rules';
 import { formatSize } from '../../state/attachment-rules';
 import type { OversizedText } from '../../state/message-text-rules';
-import { utf8Length } from '../../state/message-text-rules';
 import { useApp } from '../../state/store';
 
 /** Refusals listed one by one before the rest are counted. */
@@ -28,6 +27,8 @@ export function useNumberFormat(): (value: number) => string {
 /** The oversized-text note; `room` is how many characters would still fit. */
 export function OversizedTextNotice(props: {
   oversized: OversizedText;
+  /** Its size as a UTF-8 text file. */
+  bytes: number;
   room: number;
   onAttach(): void;
   onInsertPart(): void;
@@ -36,13 +37,12 @@ export function OversizedTextNotice(props: {
   const t = useT();
   const number = useNumberFormat();
   const { oversized } = props;
-  // Megabytes of text: counted once per note, not on every render.
-  const bytes = useMemo(() => utf8Length(oversized.text), [oversized.text]);
+  const { bytes } = props;
   const attachable = bytes <= MAX_ATTACHMENT_BYTES;
-  const whole = oversized.text.length > MAX_MESSAGE_CHARS;
+  const whole = oversized.length > MAX_MESSAGE_CHARS;
   const params = {
     size: formatSize(bytes),
-    chars: number(oversized.text.length),
+    chars: number(oversized.length),
     total: number(oversized.total),
     max: number(MAX_MESSAGE_CHARS),
     maxFile: MAX_ATTACHMENT_BYTES / MIB,
@@ -52,38 +52,50 @@ export function OversizedTextNotice(props: {
     : t(whole ? 'composer.paste.tooLong' : 'composer.paste.wouldOverflow', params);
   return (
     <div className="composer-notice" role="alert" data-testid="composer-paste-notice">
-      <p className="composer-notice-text">{message}</p>
-      <div className="composer-notice-actions">
-        {attachable && (
-          <button
-            type="button"
-            className="button primary"
-            data-testid="composer-paste-attach"
-            onClick={props.onAttach}
-          >
-            {t('composer.paste.attach')}
-          </button>
-        )}
-        {props.room > 0 && (
-          <button
-            type="button"
-            className="button ghost"
-            data-testid="composer-paste-insert"
-            onClick={props.onInsertPart}
-          >
-            {t('composer.paste.insertPart', { count: number(props.room) })}
-          </button>
-        )}
-        <button
-          type="button"
-          className="button ghost"
-          data-testid="composer-paste-dismiss"
-          onClick={props.onDismiss}
-        >
-          {t('composer.noticeDismiss')}
-        </button>
+      <div className="composer-notice-body">
+        <p className="composer-notice-text">{message}</p>
+        <div className="composer-notice-actions">
+          {attachable && (
+            <button
+              type="button"
+              className="button primary"
+              data-testid="composer-paste-attach"
+              onClick={props.onAttach}
+            >
+              {t('composer.paste.attach')}
+            </button>
+          )}
+          {props.room > 0 && (
+            <button
+              type="button"
+              className="button ghost"
+              data-testid="composer-paste-insert"
+              onClick={props.onInsertPart}
+            >
+              {t('composer.paste.insertPart', { count: number(props.room) })}
+            </button>
+          )}
+        </div>
       </div>
+      <DismissButton testId="composer-paste-dismiss" onDismiss={props.onDismiss} />
     </div>
+  );
+}
+
+/** The × that closes a note. */
+function DismissButton(props: { testId: string; onDismiss(): void }): ReactNode {
+  const t = useT();
+  return (
+    <button
+      type="button"
+      className="notice-dismiss"
+      data-testid={props.testId}
+      aria-label={t('composer.noticeDismiss')}
+      title={t('composer.noticeDismiss')}
+      onClick={props.onDismiss}
+    >
+      <CloseIcon />
+    </button>
   );
 }
 
@@ -96,26 +108,24 @@ export function RefusalNotice(props: {
   if (props.refusals.length === 0) return null;
   const listed = props.refusals.slice(0, LISTED_REFUSALS);
   const more = props.refusals.length - listed.length;
+  const only = props.refusals.length === 1 ? props.refusals[0] : undefined;
   return (
     <div className="composer-notice" role="alert" data-testid="composer-refusal-notice">
-      <ul className="composer-notice-list">
-        {listed.map((refusal, index) => (
-          <li key={index} data-testid="composer-refusal">
-            {t(refusal.key, refusal.params)}
-          </li>
-        ))}
-        {more > 0 && <li>{t('attach.moreRefused', { count: more })}</li>}
-      </ul>
-      <div className="composer-notice-actions">
-        <button
-          type="button"
-          className="button ghost"
-          data-testid="composer-refusal-dismiss"
-          onClick={props.onDismiss}
-        >
-          {t('composer.noticeDismiss')}
-        </button>
-      </div>
+      {only !== undefined ? (
+        <p className="composer-notice-text" data-testid="composer-refusal">
+          {t(only.key, only.params)}
+        </p>
+      ) : (
+        <ul className="composer-notice-list">
+          {listed.map((refusal, index) => (
+            <li key={index} data-testid="composer-refusal">
+              {t(refusal.key, refusal.params)}
+            </li>
+          ))}
+          {more > 0 && <li>{t('attach.moreRefused', { count: more })}</li>}
+        </ul>
+      )}
+      <DismissButton testId="composer-refusal-dismiss" onDismiss={props.onDismiss} />
     </div>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import type { AttachmentProblem, PendingAttachment } from '../../state/attachment-rules';
-import { attachmentProblem, bytesToBase64, sortIncoming } from '../../state/attachment-rules';
+import { attachmentProblem, base64OfDataUrl, sortIncoming } from '../../state/attachment-rules';
 
 /** What the composer does with its files. */
 export interface Attachments {
@@ -28,14 +28,26 @@ export interface Attachments {
 
 let nextId = 1;
 
+/**
+ * The file's bytes as base64, encoded by the browser (a data URL read off the main thread's
+ * script: the JavaScript encoder held it for most of a second per 5 MB).
+ */
+function readBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(base64OfDataUrl(String(reader.result)));
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsDataURL(file);
+  });
+}
+
 async function readAttachment(file: File): Promise<PendingAttachment> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
   return {
     id: `file-${nextId++}`,
     name: file.name,
     size: file.size,
     mime: file.type,
-    dataBase64: bytesToBase64(bytes),
+    dataBase64: await readBase64(file),
   };
 }
 

@@ -35,6 +35,8 @@ export interface ComposerDraft {
   attachments: Attachments;
   /** Text that would not fit, waiting for the user's choice; null when there is none. */
   oversized: OversizedText | null;
+  /** Its size as a UTF-8 text file (what attaching it weighs). */
+  oversizedBytes: number;
   /** How many characters of `oversized` would fit where it was to go. */
   room: number;
   paste(event: ClipboardEvent<HTMLTextAreaElement>): void;
@@ -48,10 +50,32 @@ export interface ComposerDraft {
   sendFailed(): void;
 }
 
+/**
+ * Oversized text and its whole content as a text file. The file is made one task after the paste
+ * (encoding megabytes is not added to the browser's own clipboard read in the paste's task); the
+ * note shows once it is there, since it says the file's size.
+ */
+interface PendingText {
+  oversized: OversizedText;
+  file: Blob | null;
+}
+
 /** The draft of the composer whose text box is `box`. */
 export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): ComposerDraft {
   const [text, setTextState] = useState('');
-  const [oversized, setOversized] = useState<OversizedText | null>(null);
+  const [pending, setPending] = useState<PendingText | null>(null);
+  /** The whole oversized text until its file is made (never in state: it may be megabytes). */
+  const whole = useRef<string | null>(null);
+  useEffect(() => {
+    if (pending === null || pending.file !== null) return;
+    const timer = setTimeout(() => {
+      const file = new Blob([whole.current ?? ''], { type: 'text/plain' });
+      whole.current = null;
+      setPending((latest) => (latest === pending ? { ...pending, file } : latest));
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [pending]);
+  const oversized = pending?.file ? pending.oversized : null;
   const attachments = useAttachments();
   const current = useRef(text);
   current.current = text;
@@ -79,7 +103,7 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
     sentFromNewChat.current = false;
     if (created) return;
     setTextState('');
-    setOversized(null);
+    setPending(null);
     reset();
   }, [activeId, reset]);
 
@@ -100,7 +124,8 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
       // What fits is pasted by the browser itself (undo keeps working).
       if (!isOversized(result)) return;
       event.preventDefault();
-      setOversized(result);
+      whole.current = pasted;
+      setPending({ oversized: result, file: null });
     },
     [add],
   );
@@ -109,7 +134,8 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
       const { range, separator } = appendRange(current.current);
       const result = insertText(current.current, range, inserted, separator);
       if (isOversized(result)) {
-        setOversized(result);
+        whole.current = inserted;
+        setPending({ oversized: result, file: null });
         return;
       }
       caret.current = result.caret;
@@ -118,15 +144,16 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
     [setText],
   );
   const attachOversized = useCallback(() => {
-    if (oversized === null) return;
+    const text = pending?.file;
+    if (!text) return;
     const name = pastedFileName(attachments.files.map((file) => file.name));
-    setOversized(null);
-    void add([new File([oversized.text], name, { type: 'text/plain' })]);
-  }, [oversized, attachments.files, add]);
+    setPending(null);
+    void add([new File([text], name, { type: 'text/plain' })]);
+  }, [pending, attachments.files, add]);
   const insertPart = useCallback(() => {
     if (oversized === null) return;
     const result = insertWhatFits(current.current, oversized);
-    setOversized(null);
+    setPending(null);
     caret.current = result.caret;
     setText(result.text);
   }, [oversized, setText]);
@@ -135,12 +162,13 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
     setText,
     attachments,
     oversized,
+    oversizedBytes: pending?.file?.size ?? 0,
     room: oversized === null ? 0 : roomFor(text, oversized.range, oversized.separator),
     paste,
     insertAtEnd,
     attachOversized,
     insertWhatFits: insertPart,
-    dismissOversized: () => setOversized(null),
+    dismissOversized: () => setPending(null),
     sendingFromHere: () => {
       sentFromNewChat.current = activeId === null;
     },
