@@ -59,12 +59,10 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
     if (busy || attachments.reading || empty) return;
     const sentText = text;
     const sentFiles = attachments.files;
-    draft.sendingFromHere();
     draft.setText('');
     attachments.replace([]);
     void send(sentText, sentFiles).then((sent) => {
       if (sent) return;
-      draft.sendFailed();
       draft.setText((current) => (current === '' ? sentText : current));
       attachments.replace(sentFiles);
     });

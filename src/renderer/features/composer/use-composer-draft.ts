@@ -7,9 +7,8 @@
  * kept as `oversized`, and the user attaches it as a text file, inserts what fits, or dismisses
  * it. Files pasted from the clipboard are attached like dropped ones.
  *
- * The draft belongs to one conversation: when another one opens (or New chat), it is emptied, so
- * nothing typed or attached for one conversation is sent into another; the new conversation that
- * a send from New chat creates keeps it (whatever was typed meanwhile).
+ * New chat empties the draft (text, files and notes), so nothing typed or attached before it is
+ * sent into the new conversation (a file the host refused once followed the user there).
  */
 import type { ClipboardEvent, RefObject, SetStateAction } from 'react';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -45,9 +44,6 @@ export interface ComposerDraft {
   attachOversized(): void;
   insertWhatFits(): void;
   dismissOversized(): void;
-  /** Called just before sending: the conversation a send from New chat creates keeps the draft. */
-  sendingFromHere(): void;
-  sendFailed(): void;
 }
 
 /**
@@ -91,21 +87,16 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
     element.setSelectionRange(caret.current, caret.current);
     caret.current = null;
   }, [text, box]);
-  const activeId = useApp((state) => state.activeId);
-  /** Set while a send from New chat runs: the conversation it creates keeps the draft. */
-  const sentFromNewChat = useRef(false);
-  const draftOf = useRef(activeId);
+  const newChats = useApp((state) => state.newChats);
+  const seenNewChats = useRef(newChats);
   const { reset } = attachments;
   useEffect(() => {
-    if (draftOf.current === activeId) return;
-    const created = draftOf.current === null && sentFromNewChat.current;
-    draftOf.current = activeId;
-    sentFromNewChat.current = false;
-    if (created) return;
+    if (seenNewChats.current === newChats) return;
+    seenNewChats.current = newChats;
     setTextState('');
     setPending(null);
     reset();
-  }, [activeId, reset]);
+  }, [newChats, reset]);
 
   const { add } = attachments;
   const paste = useCallback(
@@ -169,11 +160,5 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
     attachOversized,
     insertWhatFits: insertPart,
     dismissOversized: () => setPending(null),
-    sendingFromHere: () => {
-      sentFromNewChat.current = activeId === null;
-    },
-    sendFailed: () => {
-      sentFromNewChat.current = false;
-    },
   };
 }
