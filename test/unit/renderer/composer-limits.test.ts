@@ -27,7 +27,6 @@ import {
   withinLimit,
 } from '../../../src/renderer/state/message-text-rules';
 import { requestErrorText } from '../../../src/renderer/state/request-error-text';
-import { createAppStore } from '../../../src/renderer/state/store';
 
 const MIB = 1024 * 1024;
 
@@ -247,19 +246,6 @@ describe('renderer: the host’s schema refusals are said in words', () => {
     expect(words).toContain('refused this request');
   });
 
-  it('the error banner gets the words, not the zod text', () => {
-    const store = createAppStore();
-    store
-      .getState()
-      .showError(
-        bridgeError(
-          'invalid-input',
-          'Invalid request for chat.send: attachments.0.name: Too big: expected string to have <=255 characters.',
-        ),
-      );
-    expect(store.getState().error).toMatch(/^An attached file’s name was refused/);
-  });
-
   it('leaves a handler’s own words and other errors as they are', () => {
     const worded = bridgeError(
       'invalid-input',
@@ -268,16 +254,5 @@ describe('renderer: the host’s schema refusals are said in words', () => {
     expect(requestErrorText(worded, 'en')).toBe(worded.message);
     expect(requestErrorText(new Error('Connection lost.'), 'en')).toBe('Connection lost.');
     expect(requestErrorText('plain text', 'en')).toBe('plain text');
-  });
-});
-
-describe('renderer: New chat empties the composer’s draft', () => {
-  it('counts each new chat (the composer resets on a change), also when one is open already', () => {
-    const store = createAppStore();
-    expect(store.getState().newChats).toBe(0);
-    store.getState().newChat();
-    store.getState().newChat();
-    expect(store.getState().newChats).toBe(2);
-    expect(store.getState().activeId).toBeNull();
   });
 });
