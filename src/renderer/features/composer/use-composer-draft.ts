@@ -135,11 +135,11 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
     [setText],
   );
   const attachOversized = useCallback(() => {
-    const text = pending?.file;
-    if (!text) return;
-    const name = pastedFileName(attachments.files.map((file) => file.name));
+    const file = pending?.file;
+    if (!file) return;
+    const name = pastedFileName(attachments.files.map((attached) => attached.name));
     setPending(null);
-    void add([new File([text], name, { type: 'text/plain' })]);
+    void add([new File([file], name, { type: 'text/plain' })]);
   }, [pending, attachments.files, add]);
   const insertPart = useCallback(() => {
     if (oversized === null) return;
