@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS } from '../../src/shared/ipc/limits';
@@ -10,6 +12,32 @@ const POLL = { timeout: 30_000 };
 const PASTE_BYTES = 5 * 1024 * 1024;
 const GREETING = 'Hello from the scripted model.';
 const LONG_NAME = `${'quarterly-report-draft-'.repeat(13).slice(0, 296)}.txt`;
+
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+/** axe's serious and critical findings inside the composer (rule id and the elements). */
+async function composerViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: string,
+            options: object,
+          ): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run('[data-testid="composer"]', { resultTypes: ['violations'] });
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes).slice(0, 300)}`);
+  });
+}
 
 /** Puts `bytes` of plain text on the clipboard (made in the page: nothing crosses the driver). */
 async function copyText(page: Page, bytes: number): Promise<void> {
@@ -203,7 +231,7 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
     expect(await page.getByTestId('composer-attachment').count()).toBe(0);
   });
 
-  it('the notes fit at 1440×900, 720×480 and 390 wide, light and dark, and in Chinese', async () => {
+  it('the notes fit at 1440×900, 720×480 and 390 wide, light and dark (axe), and in Chinese', async () => {
     const { page, context } = app().browser;
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto(app().serve.url);
@@ -230,6 +258,10 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
     ];
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
+        .toBe(scheme);
+      expect(await composerViolations(page)).toEqual([]);
       for (const size of sizes) {
         await page.setViewportSize(size);
         await notesFit(page);
