@@ -121,6 +121,22 @@ export function withinLimit(text: string, max = MAX_MESSAGE_CHARS): string {
   return cutText(text, max);
 }
 
+/**
+ * Where to cut `text` into pieces of at most `size` UTF-16 units, never between the halves of a
+ * surrogate pair: the ends of the pieces (the last is `text.length`).
+ */
+export function pieceEnds(text: string, size: number): number[] {
+  const ends: number[] = [];
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(start + size, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && end - start > 1 && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    ends.push(end);
+    start = end;
+  }
+  return ends;
+}
+
 /** The base name of pasted text turned into a file. */
 export const PASTED_TEXT_NAME = 'pasted-text';
 

@@ -23,6 +23,7 @@ import {
   isOversized,
   lengthWith,
   pastedFileName,
+  pieceEnds,
   roomFor,
   withinLimit,
 } from '../../../src/renderer/state/message-text-rules';
@@ -111,6 +112,20 @@ describe('renderer: the composer’s text stays within the host’s limit', () =
       expect(result.text, JSON.stringify(current)).toBe(insertIntoComposer(current, 'PROMPT'));
       expect(result.caret).toBe(result.text.length);
     }
+  });
+
+  it('cuts text into pieces for encoding, never inside a surrogate pair', () => {
+    expect(pieceEnds('', 4)).toEqual([]);
+    expect(pieceEnds('abcdefghij', 4)).toEqual([4, 8, 10]);
+    // '😀' is two units at 3–4: a cut at 4 would split it, so that piece ends at 3.
+    const text = 'abc😀defg';
+    const ends = pieceEnds(text, 4);
+    expect(ends).toEqual([3, 7, 9]);
+    let start = 0;
+    const pieces = ends.map((end) => text.slice(start, (start = end)));
+    expect(pieces.join('')).toBe(text);
+    expect(pieces.every((piece) => new TextEncoder().encode(piece).length > 0)).toBe(true);
+    expect(pieces[1]).toBe('😀de');
   });
 
   it('names pasted files without clashing', () => {

@@ -6,7 +6,8 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import type { AttachmentProblem, PendingAttachment } from '../../state/attachment-rules';
-import { attachmentProblem, base64OfDataUrl, sortIncoming } from '../../state/attachment-rules';
+import { attachmentProblem, sortIncoming } from '../../state/attachment-rules';
+import { readBase64 } from './text-file';
 
 /** What the composer does with its files. */
 export interface Attachments {
@@ -27,19 +28,6 @@ export interface Attachments {
 }
 
 let nextId = 1;
-
-/**
- * The file's bytes as base64, encoded by the browser (a data URL read off the main thread's
- * script: the JavaScript encoder held it for most of a second per 5 MB).
- */
-function readBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(base64OfDataUrl(String(reader.result)));
-    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
-    reader.readAsDataURL(file);
-  });
-}
 
 async function readAttachment(file: File): Promise<PendingAttachment> {
   return {

@@ -24,6 +24,7 @@ import {
 } from '../../state/message-text-rules';
 import { useApp } from '../../state/store';
 import type { Attachments } from './use-attachments';
+import { textFile } from './text-file';
 import { useAttachments } from './use-attachments';
 
 /** What the composer does with its draft. */
@@ -47,9 +48,9 @@ export interface ComposerDraft {
 }
 
 /**
- * Oversized text and its whole content as a text file. The file is made one task after the paste
- * (encoding megabytes is not added to the browser's own clipboard read in the paste's task); the
- * note shows once it is there, since it says the file's size.
+ * Oversized text and its whole content as a text file. The file is made after the paste, a piece
+ * per task (`text-file.ts`: encoding megabytes is never added to the browser's own clipboard read
+ * in the paste's task); the note shows once it is there, since it says the file's size.
  */
 interface PendingText {
   oversized: OversizedText;
@@ -64,12 +65,15 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
   const whole = useRef<string | null>(null);
   useEffect(() => {
     if (pending === null || pending.file !== null) return;
-    const timer = setTimeout(() => {
-      const file = new Blob([whole.current ?? ''], { type: 'text/plain' });
+    let cancelled = false;
+    void textFile(whole.current ?? '', () => cancelled).then((file) => {
+      if (cancelled || file === null) return;
       whole.current = null;
       setPending((latest) => (latest === pending ? { ...pending, file } : latest));
-    }, 0);
-    return () => clearTimeout(timer);
+    });
+    return () => {
+      cancelled = true;
+    };
   }, [pending]);
   const oversized = pending?.file ? pending.oversized : null;
   const attachments = useAttachments();
