@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS } from '../../src/shared/ipc/limits';
+import { formatSize } from '../../src/renderer/state/attachment-rules';
 import { openBrowser, screenshot } from './helpers/browser';
 import { chatScript } from './helpers/chat-script';
 import { useAppFixture } from './helpers/app-fixture';
@@ -39,12 +41,32 @@ async function composerViolations(page: Page): Promise<string[]> {
   });
 }
 
-/** Puts `bytes` of plain text on the clipboard (made in the page: nothing crosses the driver). */
+/** One line of the pasted text: ASCII, Latin, Chinese and an emoji (a surrogate pair). */
+const LINE = 'The quick brown fox jumps over the lazy dog, line after line. Ünïcödé 中文 😀\n';
+
+/** The text `copyText` puts on the clipboard: whole lines, about `bytes` characters. */
+function clipboardText(bytes: number): string {
+  return LINE.repeat(Math.floor(bytes / LINE.length));
+}
+
+/** Puts that text on the clipboard (made in the page: nothing crosses the driver). */
 async function copyText(page: Page, bytes: number): Promise<void> {
-  await page.evaluate(async (size) => {
-    const line = 'The quick brown fox jumps over the lazy dog, line after line.\n';
-    await navigator.clipboard.writeText(line.repeat(Math.ceil(size / line.length)).slice(0, size));
-  }, bytes);
+  await page.evaluate(
+    async ({ size, line }) => {
+      await navigator.clipboard.writeText(line.repeat(Math.floor(size / line.length)));
+    },
+    { size: bytes, line: LINE },
+  );
+}
+
+/** The copy of an attached file under the data directory's uploads/, read back. */
+function uploadedFile(home: string, name: string): string {
+  const uploads = join(home, 'uploads');
+  for (const folder of readdirSync(uploads)) {
+    const path = join(uploads, folder, name);
+    if (existsSync(path)) return readFileSync(path, 'utf8');
+  }
+  throw new Error(`${name} is not under ${uploads}`);
 }
 
 /** A real paste (Ctrl+V) of the clipboard into the composer. */
@@ -121,24 +143,34 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
     await copyText(page, PASTE_BYTES);
     await pasteIntoComposer(page);
 
+    const pasted = clipboardText(PASTE_BYTES);
+    const size = formatSize(Buffer.byteLength(pasted));
     const notice = page.getByTestId('composer-paste-notice');
     await notice.waitFor();
     expect(await notice.textContent()).toContain(
-      'This paste is 5.0 MB (5,242,880 characters); a message can hold 100,000 characters. Attach it as a file instead?',
+      `This paste is ${size} (${pasted.length.toLocaleString('en-US')} characters); a message can hold 100,000 characters. Attach it as a file instead?`,
     );
     expect(await composerValueLength(page)).toBe(0);
     await screenshot(page, 'composer-paste-notice');
 
     // "Insert the first 100,000 characters" fills the box to the limit, never beyond.
+    // (One unit less when the limit falls inside an emoji: a pair is never split.)
     await notice.getByTestId('composer-paste-insert').click();
+    const inserted = await composerValueLength(page);
+    expect(inserted).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
+    expect(inserted).toBeGreaterThanOrEqual(MAX_MESSAGE_CHARS - 1);
+    expect(
+      await page
+        .getByTestId('composer-input')
+        .evaluate((element) => (element as HTMLTextAreaElement).value),
+    ).toBe(pasted.slice(0, inserted));
+    // Typing more stops at the limit; pasting more is offered as a file again.
+    await page.getByTestId('composer-input').press('End');
+    await page.keyboard.type('xyz');
     expect(await composerValueLength(page)).toBe(MAX_MESSAGE_CHARS);
     expect(await page.getByTestId('composer-count').textContent()).toBe(
       'The message has reached 100,000 characters, the most one message can hold.',
     );
-    // Typing more does nothing; pasting more is offered as a file again.
-    await page.getByTestId('composer-input').press('End');
-    await page.keyboard.type('xyz');
-    expect(await composerValueLength(page)).toBe(MAX_MESSAGE_CHARS);
     await page.getByTestId('composer-input').fill('');
 
     await pasteIntoComposer(page);
@@ -147,7 +179,7 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
     const chip = page.getByTestId('composer-attachment');
     await chip.waitFor();
     expect(await chip.getAttribute('data-name')).toBe('pasted-text.txt');
-    expect(await chip.textContent()).toContain('pasted-text.txt (5.0 MB)');
+    expect(await chip.textContent()).toContain(`pasted-text.txt (${size})`);
     expect(await notice.count()).toBe(0);
     expect(await composerValueLength(page)).toBe(0);
 
@@ -159,9 +191,10 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
       .filter({ hasText: 'pasted-text.txt' });
     expect(await sentFile.count()).toBe(1);
     expect(await page.getByTestId('error-banner').count()).toBe(0);
-    // The model read about the file: the note names it.
+    // The model read about the file: the note names it. The stored copy is the pasted text.
     const lastRequest = app().llm.requests.at(-1);
     expect(JSON.stringify(lastRequest?.body)).toContain('pasted-text.txt');
+    expect(uploadedFile(app().serve.home, 'pasted-text.txt') === pasted).toBe(true);
   });
 
   it('text that would overflow with what is already typed is offered the same way', async () => {
@@ -174,8 +207,9 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
     await pasteIntoComposer(page);
     const notice = page.getByTestId('composer-paste-notice');
     await notice.waitFor();
+    const total = 50_000 + clipboardText(60_000).length;
     expect(await notice.textContent()).toContain(
-      'With this text the message would have 110,000 characters; a message can hold 100,000.',
+      `With this text the message would have ${total.toLocaleString('en-US')} characters; a message can hold 100,000.`,
     );
     expect(await composerValueLength(page)).toBe(50_000);
     expect(await notice.getByTestId('composer-paste-insert').textContent()).toBe(
@@ -276,8 +310,9 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
       await chinese.context.grantPermissions(['clipboard-read', 'clipboard-write']);
       await chinese.page.goto(app().serve.url);
       await showBothNotes(chinese.page);
+      const text = clipboardText(300_000);
       expect(await chinese.page.getByTestId('composer-paste-notice').textContent()).toContain(
-        '粘贴的内容有 293.0 KB（300,000 个字符），而一条消息最多 100,000 个字符。',
+        `粘贴的内容有 ${formatSize(Buffer.byteLength(text))}（${text.length.toLocaleString('en-US')} 个字符），而一条消息最多 100,000 个字符。`,
       );
       expect(await chinese.page.getByTestId('composer-refusal').first().textContent()).toContain(
         '它的文件名有 300 个字符，文件名最多 255 个字符',
