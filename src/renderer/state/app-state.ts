@@ -57,6 +57,11 @@ export interface ConversationSlice {
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
   openConversation(id: string): Promise<void>;
+  /**
+   * How many times a new chat was started (New chat, or the open conversation deleted): the
+   * composer empties its draft each time, so nothing of the old one is sent into the new one.
+   */
+  newChats: number;
   newChat(): void;
   renameConversation(id: string, title: string): Promise<void>;
   /** Pins (true) or unpins a conversation: pinned ones head the sidebar. */

@@ -62,9 +62,16 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
           liveTurns,
         });
       }),
+    newChats: 0,
     newChat() {
       rememberOpen(null);
-      set({ activeId: null, messages: [], turns: {}, versions: {} });
+      set({
+        activeId: null,
+        messages: [],
+        turns: {},
+        versions: {},
+        newChats: get().newChats + 1,
+      });
     },
     deleteExchange: (messageId) =>
       guarded(async (bridge) => {
