@@ -11,6 +11,7 @@ import {
   MAX_ATTACHMENTS_TOTAL_BYTES,
 } from '../../shared/ipc/limits';
 import type { MessageKey } from '../i18n/i18n';
+import { stripInvisibleCharacters } from '../../shared/invisible-characters';
 
 /** A file waiting in the composer. */
 export interface PendingAttachment {
@@ -65,7 +66,9 @@ function cutAt(text: string, length: number): string {
  */
 export function shownFileName(name: string, max = SHOWN_NAME_CHARS): string {
   const plain = name.length > max * 4 ? cutAt(name, max * 2) + name.slice(-max) : name;
-  const visible = plain.replace(/\p{Cc}/gu, '\uFFFD');
+  // Controls show as a replacement mark; bidi overrides and zero-width characters are dropped, as
+  // the host drops them from stored names (`invoice\u202Efdp.exe` must not read "invoiceexe.pdf").
+  const visible = stripInvisibleCharacters(plain.replace(/\p{Cc}/gu, '\uFFFD'));
   if (name.length <= max) return visible;
   const dot = visible.lastIndexOf('.');
   const extension =

@@ -166,6 +166,8 @@ describe('renderer: files are checked by the host’s rules as they are added', 
     expect(shown).toMatch(/^x+….txt$/);
     expect(shownFileName('short.txt')).toBe('short.txt');
     expect(shownFileName('tab\there.txt')).toBe('tab\uFFFDhere.txt');
+    expect(shownFileName('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(shownFileName('zero\u200Bwidth.txt')).toBe('zerowidth.txt');
     expect(shownFileName('y'.repeat(5_000_000)).length).toBe(60);
     expect(
       translate('en', 'attach.nameTooLong', problem?.params ?? {}).startsWith(`“${shown}” was not`),
