@@ -128,11 +128,18 @@ export class SettingsService {
     const stored = this.store.getSetting(key);
     const parsed = schema.safeParse(stored ?? {});
     if (parsed.success) return parsed.data as Settings[K];
-    this.logger.warn('stored settings do not fit the schema; using defaults', {
+    // A value stored under an older, looser rule (a URL the shared rule now refuses) costs only
+    // its own field, never the group: the API key reference and the rest stay as the user set them.
+    const fields = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? '')))];
+    const kept = isRecord(stored)
+      ? Object.fromEntries(Object.entries(stored).filter(([field]) => !fields.includes(field)))
+      : {};
+    const retried = schema.safeParse(kept);
+    this.logger.warn('stored settings do not fit the schema; those fields use their defaults', {
       key,
-      issues: parsed.error.issues.length,
+      fields: retried.success ? fields : 'all',
     });
-    return schema.parse({}) as Settings[K];
+    return (retried.success ? retried.data : schema.parse({})) as Settings[K];
   }
 
   /** Validates `current + patch` and stores it; returns the stored value. */
@@ -150,4 +157,8 @@ export class SettingsService {
     this.store.setSetting(key, parsed.data);
     return parsed.data as Settings[K];
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
