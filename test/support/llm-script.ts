@@ -55,6 +55,11 @@ export interface ScriptedResponse {
    * `role: assistant` (no text). A non-streaming HTTP request with this set gets no response.
    */
   hangAfterChunks?: number;
+  /**
+   * Send the first `count` chunks (counted like `hangAfterChunks`), then wait until `until`
+   * settles before sending the rest: a turn kept streaming for exactly as long as a test needs.
+   */
+  pauseAfterChunks?: { count: number; until: Promise<unknown> };
   /** The usage object to report (when asked for) instead of the rough count. */
   usage?: Record<string, number>;
 }

@@ -74,6 +74,15 @@ export class ScriptedLlmClient implements LlmClient {
         if (scripted.hangAfterChunks !== undefined && position >= scripted.hangAfterChunks) {
           await untilAborted(signal);
         }
+        if (scripted.pauseAfterChunks?.count === position) {
+          await Promise.race([
+            scripted.pauseAfterChunks.until.then(
+              () => undefined,
+              () => undefined,
+            ),
+            untilAborted(signal),
+          ]);
+        }
         const wait = chunkWait(scripted, position, startedAt, Date.now());
         if (wait > 0) await abortableSleep(wait, signal);
         if (signal.aborted) throw canceledError(signal.reason);

@@ -290,6 +290,7 @@ async function streamCompletion(
       response.end();
       return;
     }
+    if (scripted.pauseAfterChunks?.count === position) await settled(scripted.pauseAfterChunks);
     const wait = chunkWait(scripted, position, startedAt, Date.now());
     if (wait > 0) await sleep(wait);
     if (response.destroyed) return;
@@ -391,6 +392,14 @@ function parseBody(rawBody: string): Record<string, unknown> | null {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Waits for a pause's `until` to settle (either way). */
+async function settled(pause: { until: Promise<unknown> }): Promise<void> {
+  await pause.until.then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 function sleep(milliseconds: number): Promise<void> {
