@@ -11,13 +11,20 @@ import type {
   MessagePart,
   TurnRecord,
 } from '../../../shared/dto';
-import type { Clock, ConversationStore, MessageSearchHit, MessagePatch } from '../../core/ports';
+import type {
+  Clock,
+  ConversationStore,
+  MessageSearchHit,
+  MessagePatch,
+  TurnClaim,
+} from '../../core/ports';
 import { replaceSearchEntry, searchMessages } from './message-search';
 import { toConversation, toMessage, toMessagePart, toTurnRecord } from './row-mapping';
 import type { ConversationRow, MessageRow, PartRow, TurnRecordRow } from './row-mapping';
 import type { Statements } from './statements';
 import { notFound } from './store-errors';
 import type { StreamingClaims } from './streaming-recovery';
+import type { TurnLeases } from './turn-leases';
 
 export class SqliteConversations implements ConversationStore {
   constructor(
@@ -25,7 +32,13 @@ export class SqliteConversations implements ConversationStore {
     private readonly sql: Statements,
     private readonly clock: Clock,
     private readonly streaming: StreamingClaims,
+    private readonly leases: TurnLeases,
   ) {}
+
+  /** See `ConversationStore.claimTurn` and `turn-leases.ts`. */
+  claimTurn(conversationId: string, turnId: string): TurnClaim | null {
+    return this.leases.claim(conversationId, turnId);
+  }
 
   createConversation(input: { id: string; title: string; modelId: string | null }): Conversation {
     const now = this.clock.now();

@@ -27,6 +27,7 @@ import {
   orphanedMessages,
   StreamingClaims,
 } from './streaming-recovery';
+import { TurnLeases } from './turn-leases';
 import { StorageError } from '../../../shared/errors';
 import { damagedDatabase } from './storage-faults';
 
@@ -50,6 +51,7 @@ export class SqliteStore {
   private readonly database: Database.Database;
   private readonly clock: Clock;
   private readonly streaming: StreamingClaims;
+  private readonly leases: TurnLeases;
   readonly conversations: SqliteConversations;
   readonly memories: SqliteMemories;
   readonly settings: SqliteSettings;
@@ -65,7 +67,14 @@ export class SqliteStore {
     this.streaming = new StreamingClaims(resolvedPath);
     this.database = openDatabase(resolvedPath);
     this.sql = new Statements(this.database);
-    this.conversations = new SqliteConversations(this.database, this.sql, clock, this.streaming);
+    this.leases = new TurnLeases(resolvedPath, this.database, this.sql, clock, this.streaming);
+    this.conversations = new SqliteConversations(
+      this.database,
+      this.sql,
+      clock,
+      this.streaming,
+      this.leases,
+    );
     this.memories = new SqliteMemories(this.sql, clock);
     this.settings = new SqliteSettings(this.sql);
     this.library = new SqliteLibrary(this.sql, clock);
@@ -113,8 +122,12 @@ export class SqliteStore {
     return describeConnection(this.database);
   }
 
-  /** Closes the connection. Messages still streaming here become recoverable by any opener. */
+  /**
+   * Closes the connection. Messages still streaming here become recoverable by any opener, and
+   * the turn leases held here are given back.
+   */
   close(): void {
+    this.leases.releaseAll();
     this.streaming.releaseAll();
     this.database.close();
   }

@@ -20,6 +20,18 @@ export interface MessageSearchHit {
   snippet: string;
 }
 
+/**
+ * The right to run one turn in a conversation, held until `release()`. Every process sharing the
+ * database sees it: while it is held, `claimTurn` refuses the conversation everywhere.
+ */
+export interface TurnClaim {
+  /**
+   * Gives the conversation back (once the turn's answer is finished). Never throws: a claim that
+   * cannot be removed from the database stops being renewed and goes stale.
+   */
+  release(): void;
+}
+
 /** The chat service's store (adapters/sqlite/conversation-store.ts behind `SqliteStore`). */
 export interface ConversationStore {
   createConversation(input: { id: string; title: string; modelId: string | null }): Conversation;
@@ -67,6 +79,15 @@ export interface ConversationStore {
   getMessage(id: string): Message | null;
   /** Full-text search over message text; user syntax is quoted, never interpreted. */
   searchMessages(query: string, limit?: number): MessageSearchHit[];
+
+  /**
+   * Claims the conversation for the turn `turnId`, atomically across processes, or returns null
+   * when another turn runs in it (here or in any process on the same database). A claim whose
+   * owner died (even by SIGKILL) or stopped renewing it is stale and taken over; streaming
+   * answers that owner left are marked `interrupted` then. Throws `not-found` for an unknown
+   * conversation.
+   */
+  claimTurn(conversationId: string, turnId: string): TurnClaim | null;
 
   saveTurnRecord(record: TurnRecord): void;
   listTurnRecords(conversationId: string): TurnRecord[];

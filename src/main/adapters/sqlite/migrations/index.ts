@@ -17,6 +17,7 @@ import migration011 from './011_conversation_settings';
 import migration012 from './012_conversation_pins';
 import migration013 from './013_mcp_oauth';
 import migration014 from './014_mcp_roots';
+import migration015 from './015_turn_leases';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly string[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];
