@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'provider'
   | 'canceled'
   | 'storage'
+  /** Something else is using what was asked for (a conversation answering elsewhere): try later. */
+  | 'busy'
   | 'internal';
 
 /** An error whose message is written for the user and is safe to show as is. */

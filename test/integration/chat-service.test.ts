@@ -283,6 +283,48 @@ describe('ChatService', () => {
     );
   });
 
+  it('refuses a second turn in a conversation whose turn runs in this process (two windows)', async () => {
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const { store, chat, model } = await fixture([
+      {
+        content: 'The whole first answer.',
+        chunkSize: 5,
+        pauseAfterChunks: { count: 2, until: released },
+      },
+      { content: 'The second answer.' },
+    ]);
+    let conversationId = '';
+    let firstDone: Promise<void> = Promise.resolve();
+    await new Promise<void>((resolve) => {
+      firstDone = chat.startTurn({ text: 'First', model, mode: 'fast' }, (event) => {
+        if (event.type === 'turn-start') conversationId = event.conversationId;
+        if (event.type === 'text-delta') resolve();
+      }).done;
+    });
+    const second = async (): Promise<void> => {
+      const request = { text: 'Second', model, mode: 'fast' as const, conversationId };
+      for await (const event of chat.runTurn(request, new AbortController().signal)) void event;
+    };
+    await expect(second()).rejects.toMatchObject({
+      code: 'busy',
+      message:
+        'This conversation is answering in another window or process; wait for it to finish (or stop it there), then send again.',
+    });
+    // Refused before anything was stored: only the first question and its streaming answer.
+    expect(
+      store.conversations.listAllMessages(conversationId).map((message) => message.role),
+    ).toEqual(['user', 'assistant']);
+    release();
+    await firstDone;
+    // The claim is given back with the finished answer: the next turn runs.
+    await expect(second()).resolves.toBeUndefined();
+    const texts = store.conversations
+      .listMessages(conversationId)
+      .map((message) => messageText(message.parts));
+    expect(texts).toEqual(['First', 'The whole first answer.', 'Second', 'The second answer.']);
+  });
+
   it('a provider error finishes the message as error and records the code', async () => {
     const { store, chat, model } = await fixture([{ status: 500, errorMessage: 'model crashed' }]);
     const events: TurnEvent[] = [];

@@ -8,6 +8,11 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 /** Connection or authentication problems with a configured server. */
 export const EXIT_CONNECTION = 3;
+/**
+ * Refused because something else is using it: a turn is running in the same conversation in
+ * another window or process. Nothing was stored or sent; the same command works once it is done.
+ */
+export const EXIT_BUSY = 4;
 /** Interrupted with Ctrl-C. */
 export const EXIT_CANCELED = 130;
 
@@ -15,6 +20,7 @@ export function exitCodeFor(code: string): number {
   if (code === 'connection' || code === 'auth') return EXIT_CONNECTION;
   if (code === 'config' || code === 'invalid-input' || code === 'not-found') return EXIT_USAGE;
   if (code === 'canceled') return EXIT_CANCELED;
+  if (code === 'busy') return EXIT_BUSY;
   return EXIT_FAILED;
 }
 

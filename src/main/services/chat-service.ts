@@ -4,6 +4,7 @@
  * turn before its `turn-end` goes out.
  */
 import type {
+  Conversation,
   Message,
   MessagePart,
   MessageStatus,
@@ -35,6 +36,7 @@ import type {
   SettingsStore,
   SkillStore,
   Tool,
+  TurnClaim,
   TurnTools,
 } from '../core/ports';
 import type { AttachmentInput } from './attachments';
@@ -175,10 +177,11 @@ export class ChatService {
   /**
    * Runs one turn and yields its events, `turn-start` first and `turn-end` last. The message is
    * on disk throughout, finished and its turn recorded before `turn-end` is yielded; stopping the
-   * iteration early finishes it as canceled.
+   * iteration early finishes it as canceled. Throws `busy` (nothing stored) while another turn
+   * runs in the conversation, in any process (`ConversationStore.claimTurn`).
    */
   async *runTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnEvent, void> {
-    const { conversations, memories, skills, ids, clock, logger } = this.dependencies;
+    const { conversations, ids } = this.dependencies;
     const again = request.retry === true || request.regenerate !== undefined;
     const attachmentInputs = again ? [] : (request.attachments ?? []);
     if ((again || request.editOf !== undefined) && !request.conversationId)
@@ -195,6 +198,33 @@ export class ChatService {
     if (request.conversationId && !existing) {
       throw new AivoryError('not-found', `No conversation with id ${request.conversationId}.`);
     }
+    const turnId = request.turnId ?? ids.next('turn');
+    // The conversation is claimed before its messages are read or anything is stored, and given
+    // back only after the answer is finished: a turn already running in it, in this process or
+    // any other on the same database, refuses this one (issue 21: they interleaved).
+    const held: HeldConversation = {
+      claim: existing ? claimConversation(conversations, existing.id, turnId) : null,
+    };
+    try {
+      yield* this.runClaimedTurn(request, signal, { existing, turnId, held });
+    } finally {
+      held.claim?.release();
+    }
+  }
+
+  /**
+   * `runTurn` once the conversation is claimed (a new conversation is claimed here as soon as it
+   * exists, in `held`): everything from checking what the turn builds on to recording the turn.
+   */
+  private async *runClaimedTurn(
+    request: TurnRequest,
+    signal: AbortSignal,
+    started: { existing: Conversation | null; turnId: string; held: HeldConversation },
+  ): AsyncGenerator<TurnEvent, void> {
+    const { conversations, memories, skills, ids, clock, logger } = this.dependencies;
+    const { existing, turnId, held } = started;
+    const again = request.retry === true || request.regenerate !== undefined;
+    const attachmentInputs = again ? [] : (request.attachments ?? []);
     // What the turn builds on is checked before anything changes.
     const basis = existing ? turnBasis(conversations.listMessages(existing.id), request) : null;
     const text = basis?.question ? messageText(basis.question.parts).trim() : request.text.trim();
@@ -206,6 +236,7 @@ export class ChatService {
         title: titleFrom(text === '' ? (attachmentInputs[0]?.name ?? '') : text),
         modelId: request.model.id,
       });
+    held.claim ??= claimConversation(conversations, conversation.id, turnId);
     // The conversation remembers the model its last turn used: reopened, it continues with it.
     if (existing && existing.modelId !== request.model.id) {
       conversations.setConversationModel(existing.id, request.model.id);
@@ -259,7 +290,6 @@ export class ChatService {
       status: 'streaming',
       parts: [],
     });
-    const turnId = request.turnId ?? ids.next('turn');
     // An answer that can no longer be saved (full disk, locked database) stops the turn, which
     // then ends as an error saying why (`writer.failedEnd`); the app keeps running.
     const unsaved = new AbortController();
@@ -495,6 +525,26 @@ export class ChatService {
     controller.abort();
     return true;
   }
+}
+
+/** The conversation's turn claim, once taken (a new conversation's only once it exists). */
+interface HeldConversation {
+  claim: TurnClaim | null;
+}
+
+/** What a refused claim says: the user only has to wait, or stop the other turn. */
+export const CONVERSATION_BUSY_MESSAGE =
+  'This conversation is answering in another window or process; wait for it to finish (or stop it there), then send again.';
+
+/** Claims the conversation for the turn, or throws `busy` when a turn runs in it anywhere. */
+function claimConversation(
+  conversations: Pick<ConversationStore, 'claimTurn'>,
+  conversationId: string,
+  turnId: string,
+): TurnClaim {
+  const claim = conversations.claimTurn(conversationId, turnId);
+  if (claim === null) throw new AivoryError('busy', CONVERSATION_BUSY_MESSAGE);
+  return claim;
 }
 
 /** Two token counts added (either may be absent). */
