@@ -1,7 +1,8 @@
 /**
  * Builds the provider-neutral history for a new turn from stored messages. Earlier turns are
  * replayed as plain user/assistant text (the seed: stored tool results are not replayed as native
- * provider history), newest first until the model's context window is spent.
+ * provider history), newest first until the model's context window is spent; answers still
+ * streaming are left out (`replayable`).
  */
 import type { ContextPolicy, Message } from '../../shared/dto';
 import { messageText } from '../../shared/message-parts';
@@ -49,9 +50,8 @@ export function buildHistory(options: {
   const kept: ChatMessage[] = [];
   for (let index = options.previous.length - 1; index >= 0; index--) {
     const message = options.previous[index];
-    if (!message || message.role === 'system') continue;
+    if (!message || !replayable(message)) continue;
     const text = replayedText(message);
-    if (text.trim() === '') continue;
     const cost = estimateTokens(text);
     if (cost > remaining) break;
     remaining -= cost;
@@ -75,9 +75,20 @@ export function buildHistory(options: {
   ];
 }
 
-/** Whether an earlier message would be replayed at all (user/assistant with some text). */
+/**
+ * Whether an earlier message is replayed at all: a user or assistant message with some text that
+ * is not still `streaming`. A streaming answer is a turn that is running (or whose writer died and
+ * was not yet marked): its text is partial and may change, so it is never history (issue 21: a
+ * question sent from another process went out with the other turn's half answer). Interrupted,
+ * canceled and failed answers are replayed as far as they got, as before: the user saw that text
+ * and the next question often refers to it ("go on"); a retry removes them.
+ */
 function replayable(message: Message): boolean {
-  return message.role !== 'system' && replayedText(message).trim() !== '';
+  return (
+    message.role !== 'system' &&
+    message.status !== 'streaming' &&
+    replayedText(message).trim() !== ''
+  );
 }
 
 /**
