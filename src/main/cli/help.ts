@@ -112,5 +112,5 @@ Environment:
   AIVORY_LLM_MAX_PROVIDER_ROUNDS        Provider requests per turn (default 20; deep mode at least 160)
   AIVORY_LOG_LEVEL                      debug for a more detailed log (<data dir>/logs/aivory.log, redacted)
 
-Exit codes: 0 turn finished · 1 failed · 2 usage/configuration error · 3 cannot connect/authenticate · 130 interrupted
+Exit codes: 0 turn finished · 1 failed · 2 usage/configuration error · 3 cannot connect/authenticate · 4 conversation busy in another window or process · 130 interrupted
 `;
