@@ -8,10 +8,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
-import { LEASE_STALE_MS } from '../../src/main/adapters/sqlite/turn-leases';
+import { LEASE_HEARTBEAT_MS, LEASE_STALE_MS } from '../../src/main/adapters/sqlite/turn-leases';
 
 const opened: SqliteStore[] = [];
 let now = 1_000_000;
@@ -70,8 +70,23 @@ async function deadPid(): Promise<number> {
 }
 
 afterEach(() => {
+  vi.useRealTimers();
   for (const store of opened.splice(0)) store.close();
 });
+
+/** The heartbeat stored for the conversation's lease (undefined: no lease). */
+function heartbeat(path: string, conversationId: string): number | undefined {
+  const raw = new Database(path, { readonly: true });
+  try {
+    return raw
+      .prepare<[string], { heartbeat_at: number }>(
+        'SELECT heartbeat_at FROM turn_leases WHERE conversation_id = ?',
+      )
+      .get(conversationId)?.heartbeat_at;
+  } finally {
+    raw.close();
+  }
+}
 
 describe('turn leases', () => {
   it('hold a conversation for one turn across stores until released', () => {
@@ -133,6 +148,22 @@ describe('turn leases', () => {
     const id = conversationStreamedBy(store, path, pid);
     expect(store.conversations.claimTurn(id, 'turn_mine')).not.toBeNull();
     expect(store.conversations.getMessage(`a_${pid}`)?.status).toBe('interrupted');
+  });
+
+  it('are renewed while held and stop being renewed once released', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const path = databasePath();
+    const store = open(path);
+    const { id } = store.conversations.createConversation({ id: 'c', title: 't', modelId: null });
+    const claimedAt = now;
+    const claim = store.conversations.claimTurn(id, 'turn_1');
+    expect(heartbeat(path, id)).toBe(claimedAt);
+    now += LEASE_HEARTBEAT_MS;
+    vi.advanceTimersByTime(LEASE_HEARTBEAT_MS);
+    expect(heartbeat(path, id)).toBe(claimedAt + LEASE_HEARTBEAT_MS);
+    claim?.release();
+    expect(heartbeat(path, id)).toBeUndefined();
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('go with their conversation', () => {
