@@ -19,6 +19,8 @@ const BUSY_LINE =
 /** `EXIT_BUSY` in src/main/cli/cli-errors.ts. */
 const EXIT_BUSY = 4;
 const FIRST_ANSWER = 'The first answer arrives slowly, piece by piece, and then it is complete.';
+/** A hang guard, not a speed check: several CLI processes on a loaded 2-core machine. */
+const CLI_TEST = { timeout: 90_000 };
 /** How often the test looks at the database for the partial answer (a condition, not a sleep). */
 const POLL_MS = 25;
 
@@ -115,61 +117,67 @@ describe('turns of one conversation in two processes', () => {
     server = null;
   });
 
-  it('refuses a second turn while the first streams, and never sends its partial answer', async () => {
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    server = await startScriptedLlmServer((_request, index) =>
-      index === 0
-        ? { content: FIRST_ANSWER, chunkSize: 6, pauseAfterChunks: { count: 4, until: released } }
-        : { content: `Answer number ${index + 1}.` },
-    );
-    const home = makeDataDir();
-    const model = ['--base-url', server.baseUrl, '--model', 'scripted-model'];
-    const first = spawnCli(['chat', '--json', ...model, 'First question'], cliEnv(home));
-    children.push(first);
-    const firstDone = collect(first);
-    const conversationId = await firstStreamedText(first);
-    const partial = await partialAnswerOnDisk(home);
-    expect(FIRST_ANSWER.startsWith(partial) && partial.length < FIRST_ANSWER.length).toBe(true);
+  it(
+    'refuses a second turn while the first streams, and never sends its partial answer',
+    CLI_TEST,
+    async () => {
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      server = await startScriptedLlmServer((_request, index) =>
+        index === 0
+          ? { content: FIRST_ANSWER, chunkSize: 6, pauseAfterChunks: { count: 4, until: released } }
+          : { content: `Answer number ${index + 1}.` },
+      );
+      const home = makeDataDir();
+      const model = ['--base-url', server.baseUrl, '--model', 'scripted-model'];
+      const first = spawnCli(['chat', '--json', ...model, 'First question'], cliEnv(home));
+      children.push(first);
+      const firstDone = collect(first);
+      const conversationId = await firstStreamedText(first);
+      const partial = await partialAnswerOnDisk(home);
+      expect(FIRST_ANSWER.startsWith(partial) && partial.length < FIRST_ANSWER.length).toBe(true);
 
-    const second = await runCli(
-      ['chat', ...model, '--conversation', conversationId, 'Second question'],
-      cliEnv(home),
-    );
-    // Nothing the second process could have sent carries the partial answer.
-    for (const request of completions(server).slice(1)) {
-      expect(sentMessages(request)).not.toContainEqual({ role: 'assistant', content: partial });
-    }
-    expect(second.stderr).toBe(BUSY_LINE);
-    expect(second.code).toBe(EXIT_BUSY);
-    expect(second.stdout).toBe('');
-    expect(completions(server)).toHaveLength(1);
+      const second = await runCli(
+        ['chat', ...model, '--conversation', conversationId, 'Second question'],
+        cliEnv(home),
+      );
+      // Nothing the second process could have sent carries the partial answer.
+      for (const request of completions(server).slice(1)) {
+        expect(sentMessages(request)).not.toContainEqual({ role: 'assistant', content: partial });
+      }
+      expect(second.stderr).toBe(BUSY_LINE);
+      expect(second.code).toBe(EXIT_BUSY);
+      expect(second.stdout).toBe('');
+      expect(completions(server)).toHaveLength(1);
 
-    release();
-    const firstResult = await firstDone;
-    expect(firstResult.code).toBe(0);
-    const third = await runCli(
-      ['chat', ...model, '--conversation', conversationId, 'Third question'],
-      cliEnv(home),
-    );
-    expect(third.stderr).not.toContain('aivory:');
-    expect(third.code).toBe(0);
+      release();
+      const firstResult = await firstDone;
+      expect(firstResult.code).toBe(0);
+      const third = await runCli(
+        ['chat', ...model, '--conversation', conversationId, 'Third question'],
+        cliEnv(home),
+      );
+      expect(third.stderr).not.toContain('aivory:');
+      expect(third.code).toBe(0);
 
-    const history = sentMessages(completions(server)[1]).filter((entry) => entry.role !== 'system');
-    expect(history).toEqual([
-      { role: 'user', content: 'First question' },
-      { role: 'assistant', content: FIRST_ANSWER },
-      { role: 'user', content: 'Third question' },
-    ]);
-    expect(storedMessages(home, conversationId)).toEqual([
-      { role: 'user', status: 'complete', parentRole: null, text: 'First question' },
-      { role: 'assistant', status: 'complete', parentRole: 'user', text: FIRST_ANSWER },
-      { role: 'user', status: 'complete', parentRole: 'assistant', text: 'Third question' },
-      { role: 'assistant', status: 'complete', parentRole: 'user', text: 'Answer number 2.' },
-    ]);
-  });
+      const history = sentMessages(completions(server)[1]).filter(
+        (entry) => entry.role !== 'system',
+      );
+      expect(history).toEqual([
+        { role: 'user', content: 'First question' },
+        { role: 'assistant', content: FIRST_ANSWER },
+        { role: 'user', content: 'Third question' },
+      ]);
+      expect(storedMessages(home, conversationId)).toEqual([
+        { role: 'user', status: 'complete', parentRole: null, text: 'First question' },
+        { role: 'assistant', status: 'complete', parentRole: 'user', text: FIRST_ANSWER },
+        { role: 'user', status: 'complete', parentRole: 'assistant', text: 'Third question' },
+        { role: 'assistant', status: 'complete', parentRole: 'user', text: 'Answer number 2.' },
+      ]);
+    },
+  );
 
-  it('does not let a turn killed with SIGKILL block the conversation', async () => {
+  it('does not let a turn killed with SIGKILL block the conversation', CLI_TEST, async () => {
     const never = new Promise<void>(() => undefined);
     server = await startScriptedLlmServer((_request, index) =>
       index === 0
