@@ -150,6 +150,45 @@ describe('API handlers', () => {
     });
   });
 
+  it('chat.send into a conversation still answering answers busy, in words the banner shows', async () => {
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server = await startScriptedLlmServer([
+      { content: 'A first answer.', chunkSize: 4, pauseAfterChunks: { count: 2, until: released } },
+      { content: 'A second answer.' },
+    ]);
+    fixture = openHostFixture({
+      env: { AIVORY_BASE_URL: server.baseUrl, AIVORY_MODEL: 'scripted-model' },
+    });
+    const firstText = new Promise<void>((resolve) => {
+      fixture?.host.events.subscribe((event) => {
+        if (event.name === 'turn.event' && event.payload.event.type === 'text-delta') resolve();
+      });
+    });
+    const ended = new Promise<void>((resolve) => {
+      fixture?.host.events.subscribe((event) => {
+        if (event.name === 'turn.event' && event.payload.event.type === 'turn-end') resolve();
+      });
+    });
+    const sent = await fixture.value('chat.send', { text: 'First' });
+    await firstText;
+    // Another window sends into the same conversation meanwhile.
+    expect(
+      await fixture.call('chat.send', { text: 'Second', conversationId: sent.conversationId }),
+    ).toEqual({
+      ok: false,
+      error: {
+        code: 'busy',
+        message:
+          'This conversation is answering in another window or process; wait for it to finish (or stop it there), then send again.',
+      },
+    });
+    release();
+    await ended;
+    const conversation = await fixture.value('conversations.get', { id: sent.conversationId });
+    expect(conversation.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+  });
+
   it('chat.cancel stops a running turn, which ends canceled', async () => {
     server = await startScriptedLlmServer([
       { content: 'slow '.repeat(200), chunkSize: 5, delayMs: 20 },
