@@ -8,11 +8,21 @@ import { join } from 'node:path';
 import type { BenchResult } from './bench-result';
 
 const ENTRY = join(import.meta.dirname, 'ui', 'run-ui-bench.ts');
+const OPEN_ENTRY = join(import.meta.dirname, 'ui', 'run-open-bench.ts');
 const RESULT_PREFIX = 'UI_BENCH_RESULT ';
 
 /** Runs the UI bench; rejects with the child's last error lines when it fails. */
-export async function runUiBench(): Promise<BenchResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+export function runUiBench(): Promise<BenchResult> {
+  return runUiChild(ENTRY);
+}
+
+/** Runs the "open a 20,000-message conversation" bench (bench/ui/run-open-bench.ts). */
+export function runUiOpenBench(): Promise<BenchResult> {
+  return runUiChild(OPEN_ENTRY);
+}
+
+async function runUiChild(entry: string): Promise<BenchResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
