@@ -80,7 +80,7 @@ describe('e2e: a long conversation renders from its end', () => {
     await page.getByTestId('conversation-item').filter({ hasText: 'Long one' }).click();
     await page.getByText(`Message number ${MESSAGES - 1}.`).waitFor();
     const first = await rendered().count();
-    expect(first).toBeGreaterThan(20);
+    expect(first).toBeGreaterThan(10);
     expect(first).toBeLessThan(200);
     const list = page.getByTestId('messages');
     // One scroll to the top adds earlier messages above and keeps the view where it was (the

@@ -10,8 +10,11 @@
 import type { RefCallback } from 'react';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
-/** Messages rendered when a conversation opens (several screens of text). */
-export const INITIAL_WINDOW = 60;
+/**
+ * Messages rendered when a conversation opens: a screen or two of text (each rendered message
+ * costs its Markdown on the first paint; more are added as the reader scrolls up).
+ */
+export const INITIAL_WINDOW = 24;
 /** Messages added each time the user nears the top. */
 export const WINDOW_STEP = 100;
 /** "Near the top": closer than this many pixels. */
