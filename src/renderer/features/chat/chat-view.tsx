@@ -161,8 +161,14 @@ export function ChatView(): ReactNode {
     follow();
   }, [messages.length, lastLive?.parts, sendingText, follow]);
   // A search hit: once its message is rendered, scroll to it (instead of following the end).
+  // One that is not loaded (no longer on the shown path) is dropped: nothing to scroll to.
   useEffect(() => {
-    if (focusMessageId === null || focusIndex < start) return;
+    if (focusMessageId === null) return;
+    if (focusIndex < 0) {
+      clearFocus();
+      return;
+    }
+    if (focusIndex < start) return;
     const element = document.querySelector(`[data-message-id="${CSS.escape(focusMessageId)}"]`);
     element?.scrollIntoView({ block: 'center' });
     clearFocus();
