@@ -6,7 +6,7 @@
  * still run, so one missing prerequisite does not hide the rest of the report.
  *
  * Usage: `node --import tsx bench/index.ts [--iterations=N] [--only=ui,markdown]` (N: orchestrator
- * turns per side; `--only`: the named benches, e.g. `npm run bench -- --only=cli,ui`).
+ * turns per side; `--only`: the named benches, e.g. `npm run bench -- --only=cli,ui,ui-paste`).
  */
 import process from 'node:process';
 import type { BenchResult } from './bench-result';
@@ -17,7 +17,7 @@ import { runMarkdownBench } from './markdown';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
 import { runSandboxBench } from './sandbox';
-import { runUiBench, runUiOpenBench } from './ui';
+import { runPasteBench, runUiBench, runUiOpenBench } from './ui';
 
 interface NamedBench {
   name: string;
@@ -38,6 +38,7 @@ async function runAllBenches(options: BenchOptions = {}): Promise<number> {
     { name: 'sandbox', run: () => runSandboxBench() },
     { name: 'ui', run: () => runUiBench() },
     { name: 'ui-open', run: () => runUiOpenBench() },
+    { name: 'ui-paste', run: () => runPasteBench() },
   ];
   const unknown = (options.only ?? []).filter((name) => !benches.some((b) => b.name === name));
   if (unknown.length > 0) {

@@ -140,7 +140,7 @@ interface BenchManager {
   problems: string[];
   /** Moves the manager's clock forward (ms); 0 puts it back. */
   setClockOffset(offsetMs: number): void;
-  /** performance.now() when the manager last logged "workspace archived" (the archive is in place). */
+  /** performance.now() when the manager last logged "workspace saved" (the archive is in place). */
   lastArchivedAt(): number | null;
   close(): Promise<void>;
 }
@@ -166,7 +166,7 @@ async function startBenchManager(archiveDir: string): Promise<BenchManager> {
   const manager = new SessionManager({
     ...sessionManagerOptions(config, {
       info: (message) => {
-        if (message === 'workspace archived') archivedAt = performance.now();
+        if (message === 'workspace saved') archivedAt = performance.now();
       },
       warn: (message, fields) =>
         problems.push(`sandbox archive warn: ${message} ${JSON.stringify(fields ?? {})}`),
@@ -219,6 +219,8 @@ async function archiveRound(bench: BenchManager, conversationId: string): Promis
   // The pool refills after each new session; let it finish so it does not compete with tar.
   const busy = new Set([await sessionContainerId(bench.archives, conversationId)]);
   await waitForWarmPool(bench.prefix, busy);
+  // The cell's changes are saved in the background; the reaper's save is what is timed.
+  await manager.settled(first.session_id);
 
   bench.setClockOffset((config.idleSeconds + 60) * 1000);
   const startedAt = performance.now();

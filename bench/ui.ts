@@ -1,5 +1,6 @@
 /**
- * `bench/ui` for `npm run bench`: runs bench/ui/run-ui-bench.ts in its own process (it drives
+ * `bench/ui` for `npm run bench`: runs bench/ui/run-ui-bench.ts (and, as `ui-open`,
+ * bench/ui/run-open-bench.ts; as `ui-paste`, bench/ui/run-paste-bench.ts) in its own process (it drives
  * Debian's Chromium through playwright-core, whose types live in the e2e TypeScript program) and
  * reads back its BenchResult. Needs /usr/bin/chromium; not part of `npm test`.
  */
@@ -9,19 +10,26 @@ import type { BenchResult } from './bench-result';
 
 const ENTRY = join(import.meta.dirname, 'ui', 'run-ui-bench.ts');
 const OPEN_ENTRY = join(import.meta.dirname, 'ui', 'run-open-bench.ts');
+/** The 5 MB paste into the composer (`--only=ui-paste`). */
+const PASTE_ENTRY = join(import.meta.dirname, 'ui', 'run-paste-bench.ts');
 const RESULT_PREFIX = 'UI_BENCH_RESULT ';
 
 /** Runs the UI bench; rejects with the child's last error lines when it fails. */
 export function runUiBench(): Promise<BenchResult> {
-  return runUiChild(ENTRY);
+  return runInChild(ENTRY);
 }
 
 /** Runs the "open a 20,000-message conversation" bench (bench/ui/run-open-bench.ts). */
 export function runUiOpenBench(): Promise<BenchResult> {
-  return runUiChild(OPEN_ENTRY);
+  return runInChild(OPEN_ENTRY);
 }
 
-async function runUiChild(entry: string): Promise<BenchResult> {
+/** Runs the paste bench (same process model and result line as the UI bench). */
+export function runPasteBench(): Promise<BenchResult> {
+  return runInChild(PASTE_ENTRY);
+}
+
+async function runInChild(entry: string): Promise<BenchResult> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -30,10 +38,10 @@ async function runUiChild(entry: string): Promise<BenchResult> {
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const line = stdout.split('\n').find((entry) => entry.startsWith(RESULT_PREFIX));
+  const line = stdout.split('\n').find((output) => output.startsWith(RESULT_PREFIX));
   if (code !== 0 || line === undefined) {
     const reason = stderr.trim().split('\n').slice(-5).join(' | ');
-    throw new Error(`the UI bench exited with ${code}: ${reason || 'no result'}`);
+    throw new Error(`${entry} exited with ${code}: ${reason || 'no result'}`);
   }
   const result = JSON.parse(line.slice(RESULT_PREFIX.length)) as BenchResult;
   // JSON has no NaN: a ratio over a zero baseline comes back as null.

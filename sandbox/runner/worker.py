@@ -182,6 +182,7 @@ class Worker:
         self.figures = Figures(os.path.join(workspace, "outputs"))
         self.sources = CellSources()
         self.running = False  # True only while user code runs: SIGINT interrupts it then
+        self.cells = 0  # cells run by this worker; the first also reports the stamp before it
         self.memory_limit = None  # the container's limit and this process's cap (bytes or None)
         self.memory_rlimit = None
         # A fresh __main__ module: pickle and `import __main__` must find user definitions.
@@ -236,6 +237,10 @@ class Worker:
     # --- exec -----------------------------------------------------------------------------
     def execute(self, rid, code, limit):
         before = snapshot(self.workspace)
+        # The sidecar knows a restored workspace matches its save but not its stamp: the first
+        # cell's stamp before it lets a cell that changed nothing skip the save.
+        stamp_before = workspace_stamp(self.workspace) if self.cells == 0 else None
+        self.cells += 1
         out, err = CapBuffer(limit), CapBuffer(limit)
         self.capture.reset()
         if sys.stdin is None or sys.stdin.closed:  # exit() closes sys.stdin
@@ -280,7 +285,8 @@ class Worker:
                 "error": error, "duration_ms": round(duration_ms, 3),
                 "outputs": changed_files(before, snapshot(self.workspace)),
                 "stdout_truncated_bytes": stdout_cut, "stderr_truncated_bytes": stderr_cut,
-                "oom_kills": oom_kills(), "workspace_stamp": workspace_stamp(self.workspace)}
+                "oom_kills": oom_kills(), "workspace_stamp": workspace_stamp(self.workspace),
+                "workspace_stamp_before": stamp_before}
 
     def memory_note(self, exc):
         if not isinstance(exc, MemoryError) or self.memory_rlimit is None:

@@ -245,7 +245,8 @@ export class SessionManager implements SandboxService {
         notice = recoveryNotice(await this.saves.recover(session));
       } else {
         if (session.saves.error !== null) notice ??= unsavedNotice(session.saves.error);
-        this.saves.changed(session, session.worker.channel.workspaceStamp);
+        const { workspaceStamp, workspaceStampBefore } = session.worker.channel;
+        this.saves.changed(session, workspaceStamp, workspaceStampBefore);
       }
       return {
         ...result,
@@ -379,7 +380,7 @@ export class SessionManager implements SandboxService {
       worker,
       running: false,
       lastActivity: this.now(),
-      saves: { ...freshSaveState(kept.startedAt), error: kept.error },
+      saves: { ...freshSaveState(kept.startedAt), asSetUp: false, error: kept.error },
     };
     this.sessions.add(session);
     await this.saveIndex();

@@ -45,6 +45,11 @@ export interface SaveState {
   stamp: string | null;
   /** The stamp the last good save was taken at; a cell that leaves it unchanged needs no save. */
   savedStamp: string | null;
+  /**
+   * The workspace is as set up (restored from its save, or new and empty) and no cell has changed
+   * it yet: a first cell whose stamps before and after agree needs no save.
+   */
+  asSetUp: boolean;
   /** When the last save succeeded (ms since the epoch), or null. */
   savedAt: number | null;
   /** Why the last save failed, until one succeeds. */
@@ -62,6 +67,7 @@ export function freshSaveState(startedAt: string | null): SaveState {
     needsRestore: false,
     stamp: null,
     savedStamp: null,
+    asSetUp: true,
     savedAt: null,
     error: null,
     saving: null,

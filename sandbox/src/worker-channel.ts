@@ -38,6 +38,8 @@ export interface WorkerExecResult {
    * older workers): the sidecar saves the workspace when it changed (see workspace-saves.ts).
    */
   workspace_stamp?: string | null;
+  /** The stamp before the cell, on a worker's first cell only (see workspace-saves.ts). */
+  workspace_stamp_before?: string | null;
 }
 
 type Message = Record<string, unknown> & { id?: unknown; type?: unknown };
@@ -75,6 +77,8 @@ export class WorkerChannel {
    * that gave no result, or when the worker could not compute one (see workspace-saves.ts).
    */
   workspaceStamp: string | null = null;
+  /** The stamp before the last cell, when the worker gave one (its first cell). */
+  workspaceStampBefore: string | null = null;
 
   constructor(private readonly process: AttachedProcess) {
     process.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -155,12 +159,13 @@ export class WorkerChannel {
 
   async exec(code: string, maxOutputBytes: number): Promise<WorkerExecResult> {
     this.workspaceStamp = null;
+    this.workspaceStampBefore = null;
     const answer = await this.request({ type: 'exec', code, max_output_bytes: maxOutputBytes });
     if (answer.type !== 'result')
       throw new WorkerGoneError(`unexpected worker answer: ${String(answer.type)}`);
     const result = answer as unknown as WorkerExecResult;
-    this.workspaceStamp =
-      typeof result.workspace_stamp === 'string' ? result.workspace_stamp.slice(0, 200) : null;
+    this.workspaceStamp = stampOf(result.workspace_stamp);
+    this.workspaceStampBefore = stampOf(result.workspace_stamp_before);
     return result;
   }
 
@@ -227,4 +232,9 @@ export class WorkerChannel {
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
   }
+}
+
+/** A stamp as the worker sent it, bounded; null for anything else. */
+function stampOf(value: unknown): string | null {
+  return typeof value === 'string' ? value.slice(0, 200) : null;
 }

@@ -52,10 +52,15 @@ export class WorkspaceSaves {
    * A cell ended (with the worker's workspace stamp; null: unknown) or a file was added (null):
    * the workspace is saved in the background unless it is known to be as last saved.
    */
-  changed(session: Session, stamp: string | null): void {
+  changed(session: Session, stamp: string | null, before: string | null = null): void {
     const saves = session.saves;
     saves.stamp = stamp;
     if (saves.needsRestore || saves.startedAt === null) return;
+    if (saves.asSetUp && stamp !== null && before === stamp) {
+      saves.savedStamp = stamp;
+      return;
+    }
+    saves.asSetUp = false;
     if (stamp !== null && stamp === saves.savedStamp) return;
     if (saves.saving) {
       saves.again = true;

@@ -73,6 +73,26 @@ async function digestOf(target: Fixture, sessionId: string): Promise<string> {
 }
 
 describe('workspaces survive a dead container', () => {
+  it('a cell that changed nothing is not saved; one that wrote a file is', async () => {
+    const target = fixture();
+    await target.manager.start();
+    const session = await target.manager.createSession('conv-quiet');
+    const quiet = await target.manager.exec(
+      { session_id: session.session_id, code: 'print(6 * 7)' },
+      never,
+    );
+    expect(quiet.stdout).toBe('42\n');
+    await target.manager.settled(session.session_id);
+    expect(await target.archives.has('conv-quiet')).toBe(false);
+    await target.manager.exec(
+      { session_id: session.session_id, code: "open('note.txt', 'w').write('x')" },
+      never,
+    );
+    await target.manager.settled(session.session_id);
+    expect(await target.archives.has('conv-quiet')).toBe(true);
+    expect(target.logs.filter((entry) => entry.message === 'workspace saved')).toHaveLength(1);
+  }, 120_000);
+
   it('docker kill during a cell: the files saved after earlier cells are restored, and said so', async () => {
     const target = fixture();
     await target.manager.start();

@@ -11,6 +11,7 @@
  * add its handlers under `src/main/host/handlers/`, and add any events to `eventContract`.
  */
 import { z } from 'zod';
+import { endpointUrlSchema } from './endpoint-url';
 import {
   connectionCheckSchema,
   conversationSchema,
@@ -19,7 +20,6 @@ import {
   idSchema,
   MAX_MESSAGE_CHARS,
   MAX_TITLE_CHARS,
-  MAX_URL_CHARS,
   memorySchema,
   messageSchema,
   modelViewSchema,
@@ -62,11 +62,8 @@ function method<Request extends z.ZodType, Response extends z.ZodType>(
 const empty = z.object({}).strict().optional();
 const ok = z.object({ ok: z.literal(true) });
 const byId = z.object({ id: idSchema }).strict();
-const httpUrl = z
-  .string()
-  .trim()
-  .max(MAX_URL_CHARS)
-  .refine((text) => /^https?:\/\/[^\s]+$/i.test(text), 'must be an http(s) URL');
+/** A model server's base URL: the rule every endpoint URL follows (`endpoint-url.ts`). */
+const httpUrl = endpointUrlSchema();
 const modelName = z.string().trim().min(1).max(300);
 /** An API key as typed by the user; null clears a saved one. */
 const apiKeyInput = z.string().trim().min(1).max(4096);

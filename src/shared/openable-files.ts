@@ -10,8 +10,9 @@
 export type OpenableKind = 'document' | 'image' | 'media';
 
 /**
- * Extensions (lower case, with the dot) that are opened, and the magic bytes the file must start
- * with where the format has them (one of the listed prefixes). SVG, HTML, XML, scripts, macro-
+ * Extensions (lower case, with the dot) that are opened, and how the first bytes must look: every
+ * type is checked (one of the listed prefixes, or a check of its own), so HTML saved as
+ * `clip.mp4` never reaches a browser through an opener that sniffs content. SVG, HTML, XML, scripts, macro-
  * enabled Office files, RTF (embedded objects), archives and anything unknown are not listed.
  */
 interface OpenRule {
@@ -22,6 +23,8 @@ interface OpenRule {
   text?: true;
   /** A ZIP-based office document: checked by `looksLikeOfficeZip` (not a Java archive). */
   zip?: true;
+  /** Checked by a function of the first bytes (formats without one fixed prefix). */
+  check?: (head: Uint8Array) => boolean;
 }
 
 /** Little- and big-endian TIFF. */
@@ -55,12 +58,12 @@ const OPENABLE: Readonly<Record<string, OpenRule>> = {
   '.tsv': { kind: 'document', text: true },
   '.log': { kind: 'document', text: true },
   '.json': { kind: 'document', text: true },
-  '.mp3': { kind: 'media' },
+  '.mp3': { kind: 'media', check: (head) => looksLikeMp3(head) },
   '.wav': { kind: 'media', magic: [[0x52, 0x49, 0x46, 0x46]] },
   '.ogg': { kind: 'media', magic: [[0x4f, 0x67, 0x67, 0x53]] },
   '.flac': { kind: 'media', magic: [[0x66, 0x4c, 0x61, 0x43]] },
-  '.m4a': { kind: 'media' },
-  '.mp4': { kind: 'media' },
+  '.m4a': { kind: 'media', check: (head) => looksLikeIsoMedia(head) },
+  '.mp4': { kind: 'media', check: (head) => looksLikeIsoMedia(head) },
   '.webm': { kind: 'media', magic: [[0x1a, 0x45, 0xdf, 0xa3]] },
 };
 
@@ -82,6 +85,49 @@ export function looksLikePlainText(head: Uint8Array): boolean {
   if (start.startsWith('<') || start.startsWith('#!') || start.startsWith('MZ')) return false;
   if (start.startsWith('\x7fELF')) return false;
   return !MARKUP.test(text);
+}
+
+/**
+ * True for an MP3: an ID3v2 tag (`ID3`, a major version 2–4) or an MPEG audio frame header
+ * (11 sync bits, then a version other than "reserved", layer II or III, and a bitrate and sample
+ * rate that are not the reserved values). The header is checked this far because a bare sync
+ * test would pass `FF FE`, the UTF-16 byte-order mark that an HTML page can start with.
+ */
+export function looksLikeMp3(head: Uint8Array): boolean {
+  if (head[0] === 0x49 && head[1] === 0x44 && head[2] === 0x33) {
+    const major = head[3] ?? 0;
+    return major >= 2 && major <= 4;
+  }
+  const [first, second, third] = [head[0] ?? 0, head[1] ?? 0, head[2] ?? 0];
+  if (first !== 0xff || (second & 0xe0) !== 0xe0) return false;
+  const version = (second >> 3) & 0b11;
+  const layer = (second >> 1) & 0b11;
+  const bitrate = third >> 4;
+  const sampleRate = (third >> 2) & 0b11;
+  return (
+    version !== 0b01 &&
+    (layer === 0b01 || layer === 0b10) &&
+    bitrate !== 0b1111 &&
+    sampleRate !== 0b11
+  );
+}
+
+/** Largest first box taken for an `ftyp` box (real ones hold a few brands: 20–40 bytes). */
+const MAX_FTYP_BOX_BYTES = 1024;
+
+/**
+ * True for an ISO base media file (MP4, M4A): an `ftyp` box first, i.e. `ftyp` at offset 4
+ * after a big-endian box size of 8 to `MAX_FTYP_BOX_BYTES` bytes. The size bound keeps a text
+ * that merely has `ftyp` as its fifth to eighth characters (`<!--ftyp…`) out: its "size" would
+ * be hundreds of megabytes.
+ */
+export function looksLikeIsoMedia(head: Uint8Array): boolean {
+  if (head.length < 8) return false;
+  const size =
+    (((head[0] ?? 0) << 24) | ((head[1] ?? 0) << 16) | ((head[2] ?? 0) << 8) | (head[3] ?? 0)) >>>
+    0;
+  const type = String.fromCharCode(head[4] ?? 0, head[5] ?? 0, head[6] ?? 0, head[7] ?? 0);
+  return type === 'ftyp' && size >= 8 && size <= MAX_FTYP_BOX_BYTES;
 }
 
 /**
@@ -124,6 +170,7 @@ export function openableFile(name: string, head: Uint8Array): OpenableKind | nul
   if (!rule) return null;
   if (rule.text) return looksLikePlainText(head) ? rule.kind : null;
   if (rule.zip) return looksLikeOfficeZip(head) ? rule.kind : null;
+  if (rule.check) return rule.check(head) ? rule.kind : null;
   if (!rule.magic) return rule.kind;
   const matches = rule.magic.some((prefix) => prefix.every((byte, index) => head[index] === byte));
   return matches ? rule.kind : null;

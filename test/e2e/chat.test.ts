@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { screenshot } from './helpers/browser';
 import {
   chatScript,
+  CUT_OFF_ANSWER,
+  CUT_OFF_PROMPT,
   EMPTY_PROMPT,
   FLAKY_ANSWER,
   FLAKY_PROMPT,
@@ -134,6 +136,38 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     await page.getByTestId('settings-open').click();
     await page.getByTestId('settings-language').selectOption('en');
     expect(await page.getByTestId('settings-close').textContent()).toContain('Close');
+  }, 60_000);
+
+  it('an answer cut off mid-stream keeps its text, says it was cut off and offers Retry', async () => {
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('composer-input').fill(CUT_OFF_PROMPT);
+    await page.getByTestId('composer-input').press('Enter');
+    const answer = page.getByTestId('message-assistant').last();
+    await expect.poll(() => answer.getAttribute('data-status')).toBe('error');
+    await expect
+      .poll(() => answer.getByTestId('stop-reason').textContent())
+      .toContain("The model's answer was cut off: the model server at");
+    expect(await answer.textContent()).toContain(CUT_OFF_ANSWER.slice(0, 21));
+    expect(await answer.textContent()).not.toContain(CUT_OFF_ANSWER);
+
+    // Stored as failed, with what arrived: a reload shows the same.
+    await page.reload();
+    const reopened = page.getByTestId('message-assistant').last();
+    await expect
+      .poll(() => reopened.getByTestId('stop-reason').textContent())
+      .toContain('closed the connection before it finished');
+    expect(await reopened.textContent()).toContain(CUT_OFF_ANSWER.slice(0, 21));
+
+    await reopened.getByTestId('retry-turn').click();
+    await expect
+      .poll(() => page.getByTestId('message-assistant').last().textContent())
+      .toContain(CUT_OFF_ANSWER);
+    await expect
+      .poll(() => page.getByTestId('message-assistant').last().getAttribute('data-status'))
+      .toBe('complete');
+    expect(await page.getByTestId('message-assistant').count()).toBe(1);
   }, 60_000);
 
   it('a failed turn says why, also after a reload, and Retry replaces it with a new answer; an empty reply says so', async () => {

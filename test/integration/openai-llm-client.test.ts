@@ -337,6 +337,53 @@ describe('OpenAiLlmClient errors', () => {
     expect(server.abortedRequests()).toBe(1);
   });
 
+  it('a stream that closes with no finish reason and no [DONE] fails as cut off, after what came', async () => {
+    // The first chunk carries only the role; three more carry "The answer is forty-t" (chunks of 7).
+    const server = await serve([
+      { content: 'The answer is forty-two, and here is why.', closeAfterChunks: 4 },
+    ]);
+    const chunks: LlmChunk[] = [];
+    const error = await failureOf(
+      (async () => {
+        for await (const chunk of clientFor(server).stream(request(), new AbortController().signal))
+          chunks.push(chunk);
+      })(),
+    );
+    expect(joined(chunks, 'text')).toBe('The answer is forty-t');
+    expect(chunks.some((chunk) => chunk.type === 'finish')).toBe(false);
+    expect(error).toBeInstanceOf(AivoryError);
+    expect(error).toMatchObject({ code: 'connection' });
+    expect(error instanceof Error ? error.message : '').toBe(
+      `The model's answer was cut off: the model server at ${server.baseUrl} closed the connection before it finished. What arrived is kept; retry for the whole answer.`,
+    );
+  });
+
+  it('a stream that ends with [DONE] but no finish reason is complete', async () => {
+    const server = await serve([{ content: 'All of it.', finishReason: '' }]);
+    const chunks = await collect(clientFor(server), request());
+    expect(joined(chunks, 'text')).toBe('All of it.');
+    expect(chunks.at(-1)).toEqual({ type: 'finish', reason: null });
+  });
+
+  it('says a bare 429 or 500 (no body) in words', async () => {
+    const cases: [number, string][] = [
+      [429, 'answered 429 Too Many Requests with no explanation; wait a moment and retry.'],
+      [
+        500,
+        "answered 500 Internal Server Error with no explanation; retry, and if it keeps failing check the server's log.",
+      ],
+      [418, "answered 418 I'm a Teapot with no explanation."],
+    ];
+    for (const [status, words] of cases) {
+      const server = await serve(() => ({ status, bareStatus: true }));
+      const error = await failureOf(collect(clientFor(server, { maxRetries: 0 }), request()));
+      expect(error).toMatchObject({ code: 'provider' });
+      const message = error instanceof Error ? error.message : '';
+      expect(message).toBe(`The model server at ${server.baseUrl} ${words}`);
+      expect(message).not.toContain('status code');
+    }
+  });
+
   it('rejects a base URL that is not http(s)', () => {
     expect(() => new OpenAiLlmClient({ baseUrl: 'localhost:11434', apiKey: null })).toThrow(
       expect.objectContaining({ code: 'config' }),

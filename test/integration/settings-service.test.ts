@@ -27,6 +27,26 @@ describe('SettingsService', () => {
     store.close();
   });
 
+  it('a stored field that no longer fits costs only that field, not the group', () => {
+    const { settings, store, logger } = service();
+    store.settings.setSetting('search', {
+      provider: 'searxng',
+      baseUrl: 'javascript:alert(1)',
+      engines: 'duckduckgo',
+      apiKeyRef: 'search.key',
+    });
+    expect(settings.get('search')).toMatchObject({
+      provider: 'searxng',
+      baseUrl: '',
+      engines: 'duckduckgo',
+      apiKeyRef: 'search.key',
+    });
+    expect(logger.entries.map((entry) => entry.message)).toContain(
+      'stored settings do not fit the schema; those fields use their defaults',
+    );
+    store.close();
+  });
+
   it('validates the merged value and names the bad field', () => {
     const { settings, store } = service();
     expect(settings.update('sandbox', { execTimeoutSeconds: 300 }).execTimeoutSeconds).toBe(300);
@@ -65,12 +85,12 @@ describe('SettingsService', () => {
     store.close();
   });
 
-  it('falls back to defaults (and logs) when a stored value no longer fits', () => {
+  it('falls back to defaults (and logs) for the stored values that no longer fit', () => {
     const { settings, store, logger } = service();
     store.settings.setSetting('ui', { language: 'klingon' });
     expect(settings.get('ui')).toEqual({ language: 'system', theme: 'system' });
     store.settings.setSetting('ui', { language: 'en', theme: 'sepia' });
-    expect(settings.get('ui')).toEqual({ language: 'system', theme: 'system' });
+    expect(settings.get('ui')).toEqual({ language: 'en', theme: 'system' });
     expect(
       logger.entries.some((entry) => entry.level === 'warn' && entry.fields?.key === 'ui'),
     ).toBe(true);

@@ -41,6 +41,14 @@ export interface ScriptedResponse {
   /** Non-200: reply with this status and an OpenAI-style error JSON body. */
   status?: number;
   errorMessage?: string;
+  /** With `status`: send the status alone, with an empty body (a proxy's bare 429, a bare 500). */
+  bareStatus?: true;
+  /**
+   * End the stream cleanly after N chunks (counted like `hangAfterChunks`) with neither a finish
+   * reason nor `data: [DONE]`: an answer cut off by a proxy or a crashed server. HTTP server
+   * only (the in-memory client has no wire to cut).
+   */
+  closeAfterChunks?: number;
   /**
    * Stop sending after N chunks and keep the stream open until the caller goes away (for
    * cancel/timeout tests). The count includes the first chunk, which carries only

@@ -7,7 +7,8 @@
  *   - a loopback canary on 127.0.0.1/::1/0.0.0.0   2a01:4f8:aaaa::10 (addresses that exist only here)
  *   - NO default route: only host routes to the  - canaries on the private targets the guard must
  *     world's addresses over one veth pair         refuse (10.x, 172.16.x, 192.168.x,
- *                                                  169.254.169.254, 100.100.100.200, fd00:ec2::254)
+ *                                                  169.254.169.254, 100.100.100.200,
+ *                                                  168.63.129.16, fd00:ec2::254)
  *
  * If the guard ever let a request through to a refused address, it would land on a canary (which
  * records it) or fail with "network unreachable" — never on the real network. Both namespaces
@@ -38,6 +39,7 @@ export const WORLD_CANARIES = [
   '192.168.77.1',
   '169.254.169.254',
   '100.100.100.200',
+  '168.63.129.16',
   '198.18.0.77',
   'fd00:ec2::254',
 ] as const;

@@ -153,6 +153,11 @@ export async function startScriptedLlmServer(
       );
       return;
     }
+    if (scripted.status !== undefined && scripted.status !== 200 && scripted.bareStatus) {
+      response.writeHead(scripted.status);
+      response.end();
+      return;
+    }
     if (scripted.status !== undefined && scripted.status !== 200) {
       sendError(
         response,
@@ -281,6 +286,10 @@ async function streamCompletion(
   const startedAt = Date.now();
   for (const [position, event] of events.entries()) {
     if (scripted.hangAfterChunks !== undefined && position >= scripted.hangAfterChunks) return;
+    if (scripted.closeAfterChunks !== undefined && position >= scripted.closeAfterChunks) {
+      response.end();
+      return;
+    }
     const wait = chunkWait(scripted, position, startedAt, Date.now());
     if (wait > 0) await sleep(wait);
     if (response.destroyed) return;

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { MessagePart } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
+import { stripInvisibleCharacters } from '../../shared/invisible-characters';
 import type { ArtifactReference } from '../../shared/turn-events';
 import { neutraliseProtocolMarkup } from '../core/orchestrator/prompt-protocol';
 import type { ArtifactSink, ChatImage, ImageFile } from '../core/ports';
@@ -49,7 +50,7 @@ export function checkAttachments(inputs: readonly AttachmentInput[]): void {
     if (input.data.byteLength > MAX_ATTACHMENT_BYTES) {
       throw new AivoryError(
         'invalid-input',
-        `${input.name} is ${(input.data.byteLength / 1024 / 1024).toFixed(1)} MiB; attachments are limited to ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB.`,
+        `${stripInvisibleCharacters(input.name)} is ${(input.data.byteLength / 1024 / 1024).toFixed(1)} MiB; attachments are limited to ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB.`,
       );
     }
   }

@@ -4,6 +4,8 @@
  * missing piece is a configuration error with the fix in it.
  */
 import type { ModelConfig, ToolMode } from '../../shared/dto';
+import { ENDPOINT_URL_RULE, endpointUrlProblem } from '../../shared/endpoint-url';
+import { quotedValue } from '../../shared/invisible-characters';
 import { AivoryError } from '../../shared/errors';
 import type { SecretStore } from '../core/ports';
 import type { ResolvedModel } from './chat-service';
@@ -25,16 +27,41 @@ export function parseToolMode(value: string): ToolMode {
   throw new AivoryError('config', `Tool mode must be "native" or "prompt", not "${value}".`);
 }
 
-/** Reads the overrides from the environment (AIVORY_BASE_URL, AIVORY_API_KEY, …). */
+/**
+ * Reads the overrides from the environment (AIVORY_BASE_URL, AIVORY_API_KEY, …). Unset or empty
+ * is "not given"; a value that cannot mean anything is a `config` error naming the variable and
+ * the value (never silently ignored: the turn would run with a model or vision setting the user
+ * did not choose): AIVORY_MODEL of blanks only, AIVORY_VISION other than 1/true/yes/0/false/no.
+ * The base URL and the tool mode are checked where they are used (`resolveModel`).
+ */
 export function modelOverridesFromEnv(env: Record<string, string | undefined>): ModelOverrides {
   const overrides: ModelOverrides = {};
   if (env.AIVORY_BASE_URL) overrides.baseUrl = env.AIVORY_BASE_URL;
   if (env.AIVORY_API_KEY) overrides.apiKey = env.AIVORY_API_KEY;
-  if (env.AIVORY_MODEL) overrides.model = env.AIVORY_MODEL;
+  if (env.AIVORY_MODEL) {
+    const model = env.AIVORY_MODEL.trim();
+    if (model === '') {
+      throw new AivoryError(
+        'config',
+        `AIVORY_MODEL=${quotedValue(env.AIVORY_MODEL)} is blank; set it to a model name (e.g. llama3.1:8b), or unset it.`,
+      );
+    }
+    overrides.model = model;
+  }
   if (env.AIVORY_TOOL_MODE) overrides.toolMode = env.AIVORY_TOOL_MODE;
-  // Read leniently (1/true/yes; anything else is no): app.status reads the environment too.
-  if (env.AIVORY_VISION) overrides.vision = /^\s*(1|true|yes)\s*$/i.test(env.AIVORY_VISION);
+  if (env.AIVORY_VISION) overrides.vision = parseVisionVariable(env.AIVORY_VISION);
   return overrides;
+}
+
+/** AIVORY_VISION: 1/true/yes or 0/false/no, any case; anything else is a `config` error. */
+function parseVisionVariable(text: string): boolean {
+  const word = text.trim().toLowerCase();
+  if (['1', 'true', 'yes'].includes(word)) return true;
+  if (['0', 'false', 'no'].includes(word)) return false;
+  throw new AivoryError(
+    'config',
+    `AIVORY_VISION=${quotedValue(text)} is not understood; use 1, true or yes (the model takes images) or 0, false or no (it does not), or unset it.`,
+  );
 }
 
 /** Flags win over environment, field by field. */
@@ -131,22 +158,21 @@ export async function resolveModel(
   };
 }
 
+/**
+ * A model base URL from flags, the environment or `aivory models add|edit`: the rule every
+ * endpoint URL follows (`shared/endpoint-url.ts`, the model editor's too), and no credentials in
+ * it (they would be logged and shown).
+ * @throws AivoryError `config` naming the value, the reason and what is allowed.
+ */
 export function assertHttpUrl(text: string): void {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  const problem = endpointUrlProblem(text);
+  if (problem !== null) {
     throw new AivoryError(
       'config',
-      `"${text}" is not a valid URL (expected e.g. http://127.0.0.1:11434/v1).`,
+      `The model base URL ${quotedValue(text)} ${problem}. Allowed: ${ENDPOINT_URL_RULE} (e.g. http://127.0.0.1:11434/v1).`,
     );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new AivoryError(
-      'config',
-      `The model base URL must use http or https, not ${url.protocol}`,
-    );
-  }
+  const url = new URL(text.trim());
   if (url.username || url.password) {
     throw new AivoryError('config', 'Put the API key in --api-key, not in the URL.');
   }

@@ -5,6 +5,7 @@
  * defaults for that key instead of breaking start-up.
  */
 import { z } from 'zod';
+import { endpointUrlSchema } from '../../shared/endpoint-url';
 import { AivoryError } from '../../shared/errors';
 import { isClientMetadataUrl } from '../../shared/mcp';
 import { machineMemoryMiB } from '../adapters/machine-memory';
@@ -14,7 +15,8 @@ import type { Logger, SettingsStore } from '../core/ports';
 const searchSettings = z.object({
   /** SearXNG is self-hosted and needs no key; Serper and Brave are paid and need one. */
   provider: z.enum(['disabled', 'searxng', 'serper', 'brave']).default('disabled'),
-  baseUrl: z.string().default(''),
+  /** The model editor's rule for URLs (`shared/endpoint-url.ts`); empty: the provider's own. */
+  baseUrl: endpointUrlSchema("the provider's default address").default(''),
   /** Comma- or space-separated engine names, sent to SearXNG as `engines`; empty = instance default. */
   engines: z.string().default(''),
   apiKeyRef: z.string().nullable().default(null),
@@ -26,7 +28,8 @@ const MACHINE_MIB = machineMemoryMiB();
 export const MIN_SANDBOX_MEMORY_MIB = 512;
 
 const sandboxSettings = z.object({
-  baseUrl: z.string().default(''),
+  /** An external sidecar (`SANDBOX_BASE_URL`'s setting); empty: the local one. */
+  baseUrl: endpointUrlSchema('the local sandbox').default(''),
   apiKeyRef: z.string().nullable().default(null),
   /** Seed: 执行超时 10–600 s, empty = 120. */
   execTimeoutSeconds: z.number().int().min(10).max(600).default(120),
@@ -51,7 +54,7 @@ const sandboxSettings = z.object({
 const imageSettings = z.object({
   /** image_generate is offered only when this is `openai` (any OpenAI-compatible Images API). */
   provider: z.enum(['disabled', 'openai']).default('disabled'),
-  baseUrl: z.string().default('https://api.openai.com/v1'),
+  baseUrl: endpointUrlSchema().default('https://api.openai.com/v1'),
   model: z.string().min(1).default('gpt-image-1'),
   apiKeyRef: z.string().nullable().default(null),
 });
@@ -125,11 +128,18 @@ export class SettingsService {
     const stored = this.store.getSetting(key);
     const parsed = schema.safeParse(stored ?? {});
     if (parsed.success) return parsed.data as Settings[K];
-    this.logger.warn('stored settings do not fit the schema; using defaults', {
+    // A value stored under an older, looser rule (a URL the shared rule now refuses) costs only
+    // its own field, never the group: the API key reference and the rest stay as the user set them.
+    const fields = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? '')))];
+    const kept = isRecord(stored)
+      ? Object.fromEntries(Object.entries(stored).filter(([field]) => !fields.includes(field)))
+      : {};
+    const retried = schema.safeParse(kept);
+    this.logger.warn('stored settings do not fit the schema; those fields use their defaults', {
       key,
-      issues: parsed.error.issues.length,
+      fields: retried.success ? fields : 'all',
     });
-    return schema.parse({}) as Settings[K];
+    return (retried.success ? retried.data : schema.parse({})) as Settings[K];
   }
 
   /** Validates `current + patch` and stores it; returns the stored value. */
@@ -147,4 +157,8 @@ export class SettingsService {
     this.store.setSetting(key, parsed.data);
     return parsed.data as Settings[K];
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -97,7 +97,12 @@ async function run(
     logger: context.logger,
     ...(dependencies.maxImageBytes ? { maxBytes: dependencies.maxImageBytes } : {}),
   });
-  if (!download.ok) return { content: download.error, isError: true };
+  if (!download.ok) {
+    // The address rules refused it before any request: nothing was read, no taint either.
+    return download.refusedBeforeRequest
+      ? { content: download.error, isError: true, untrustedSources: [] }
+      : { content: download.error, isError: true };
+  }
   const { image } = download;
   const { width, height } = image;
   const resource = { body: image.bytes, finalUrl: image.finalUrl };

@@ -29,7 +29,10 @@ export interface PublicImage extends SniffedImage {
   finalUrl: string;
 }
 
-export type PublicImageResult = { ok: true; image: PublicImage } | { ok: false; error: string };
+export type PublicImageResult =
+  | { ok: true; image: PublicImage }
+  /** `refusedBeforeRequest`: as the fetcher says (`WebResourceResult`): nothing was read. */
+  | { ok: false; error: string; refusedBeforeRequest?: true };
 
 /** A refusal message for a content type that cannot be an image, or null. */
 export function checkImageMediaType(mediaType: string): string | null {
@@ -50,7 +53,12 @@ export async function downloadPublicImage(
     limits: { maxBodyBytes: options.maxBytes ?? MAX_IMAGE_BYTES },
     logger: options.logger,
   });
-  if (!result.ok) return { ok: false, error: `Could not fetch ${url}: ${result.error}` };
+  if (!result.ok) {
+    const error = `Could not fetch ${url}: ${result.error}`;
+    return result.refusedBeforeRequest
+      ? { ok: false, error, refusedBeforeRequest: true }
+      : { ok: false, error };
+  }
   const { resource } = result;
   const image = sniffImage(resource.body);
   if (!image) {

@@ -129,8 +129,9 @@ async function run(
   return {
     content: sections.join('\n\n'),
     isError: outcomes.every((outcome) => !outcome.ok),
-    // The turn's taint names the addresses requested, not those refused before any request (a
-    // refused host must not count as one the turn already sent data to).
+    // The turn's taint names the addresses requested, not those refused before any request (by
+    // the approval gate or the address rules): nothing was read from them, and a refused host
+    // must not count as one the turn already sent data to.
     untrustedSources: outcomes
       .filter((outcome) => outcome.ok || outcome.refused !== true)
       .map((outcome) => outcome.url),
@@ -152,7 +153,12 @@ async function fetchPage(
     checkMediaType: checkPageMediaType,
     logger: context.logger,
   });
-  if (!result.ok) return { url, ok: false, error: result.error };
+  if (!result.ok) {
+    // Refused by the address rules before any request: like the gate's refusal, nothing read.
+    return result.refusedBeforeRequest
+      ? { url, ok: false, error: result.error, refused: true }
+      : { url, ok: false, error: result.error };
+  }
   const page = await readPage(result.resource, dependencies.pdf, context.signal);
   if ('error' in page) return { url, ok: false, error: page.error };
   return { url, ok: true, finalUrl: result.resource.finalUrl, title: page.title, text: page.text };

@@ -4,6 +4,7 @@ import { LIGHTBOX_EN } from './messages-lightbox-en';
 import { LOOK_EN } from './messages-look-en';
 import { ELICITATION_EN } from './messages-elicitation-en';
 import { SAMPLING_EN } from './messages-sampling-en';
+import { COMPOSER_EN } from './messages-composer-en';
 import { MCP_EN } from './messages-mcp-en';
 import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
@@ -24,6 +25,7 @@ export const EN_MESSAGES = {
   ...LOOK_EN,
   ...ELICITATION_EN,
   ...SAMPLING_EN,
+  ...COMPOSER_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':
@@ -79,11 +81,6 @@ export const EN_MESSAGES = {
   'composer.modelDefault': 'Default: {name}',
   'composer.tools': 'Tools',
   'composer.prompts': 'Prompts',
-
-  'attach.tooMany': 'At most {max} files can be attached to one message.',
-  'attach.tooLarge': '{name} is larger than {max} MiB, the limit for one file.',
-  'attach.totalTooLarge': 'The files of one message may total at most {max} MiB.',
-  'attach.readFailed': 'A file could not be read.',
 
   'file.download': 'Download',
   'file.open': 'Open',

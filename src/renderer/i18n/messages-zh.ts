@@ -5,6 +5,7 @@ import { LIGHTBOX_ZH } from './messages-lightbox-zh';
 import { LOOK_ZH } from './messages-look-zh';
 import { ELICITATION_ZH } from './messages-elicitation-zh';
 import { SAMPLING_ZH } from './messages-sampling-zh';
+import { COMPOSER_ZH } from './messages-composer-zh';
 import { MCP_ZH } from './messages-mcp-zh';
 import { MODELS_ZH } from './messages-models-zh';
 import { SETTINGS_ZH } from './messages-settings-zh';
@@ -25,6 +26,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...LOOK_ZH,
   ...ELICITATION_ZH,
   ...SAMPLING_ZH,
+  ...COMPOSER_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
   'app.offline': '未连接到 Aivory，正在重连…（若持续如此，请重新打开 aivory serve 打印的网址）',
@@ -77,11 +79,6 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'composer.modelDefault': '默认：{name}',
   'composer.tools': '工具',
   'composer.prompts': '提示词',
-
-  'attach.tooMany': '一条消息最多只能添加 {max} 个文件。',
-  'attach.tooLarge': '{name} 超过了单个文件 {max} MiB 的上限。',
-  'attach.totalTooLarge': '一条消息的文件合计不能超过 {max} MiB。',
-  'attach.readFailed': '有文件无法读取。',
 
   'file.download': '下载',
   'file.open': '打开',

@@ -71,6 +71,11 @@ export interface ConversationSlice {
   loadOlder(): boolean;
   /** The focused message has been scrolled to. */
   clearFocus(): void;
+  /**
+   * How many times a new chat was started (New chat, or the open conversation deleted): the
+   * composer empties its draft each time, so nothing of the old one is sent into the new one.
+   */
+  newChats: number;
   newChat(): void;
   renameConversation(id: string, title: string): Promise<void>;
   /** Pins (true) or unpins a conversation: pinned ones head the sidebar. */

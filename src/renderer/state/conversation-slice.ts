@@ -93,6 +93,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       return true;
     },
     clearFocus: () => set({ focusMessageId: null }),
+    newChats: 0,
     newChat() {
       rememberOpen(null);
       set({
@@ -103,6 +104,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         older: null,
         loadingOlder: false,
         focusMessageId: null,
+        newChats: get().newChats + 1,
       });
     },
     deleteExchange: (messageId) =>

@@ -4,6 +4,7 @@ import { resolveLocale } from '../i18n/i18n';
 import type { AppState, SessionSlice } from './app-state';
 import { batchPerFrame } from './frame-batch';
 import { rememberedConversation } from './conversation-slice';
+import { requestErrorText } from './request-error-text';
 
 /** The browser's preferred languages (empty outside a browser, e.g. in unit tests). */
 function preferredLanguages(): readonly string[] {
@@ -69,7 +70,7 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
     await get().refreshConversations();
   },
   showError(error) {
-    set({ error: error instanceof Error ? error.message : String(error) });
+    set({ error: requestErrorText(error, get().locale) });
   },
   dismissError() {
     set({ error: null });

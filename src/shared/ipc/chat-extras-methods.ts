@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { idSchema } from './dto-schemas';
 import {
+  ATTACHMENT_NAME_FORBIDDEN,
   MAX_ATTACHMENT_BYTES,
   MAX_ATTACHMENT_NAME_CHARS,
   MAX_ATTACHMENTS,
@@ -15,6 +16,7 @@ import {
 } from './limits';
 
 export {
+  ATTACHMENT_NAME_FORBIDDEN,
   MAX_ATTACHMENT_BYTES,
   MAX_ATTACHMENT_NAME_CHARS,
   MAX_ATTACHMENTS,
@@ -43,7 +45,7 @@ export const attachmentInputSchema = z
       .min(1)
       .max(MAX_ATTACHMENT_NAME_CHARS)
       // A browser never gives a file name with a path or control characters in it.
-      .refine((name) => !/[/\\\p{Cc}]/u.test(name), 'must be a plain file name'),
+      .refine((name) => !ATTACHMENT_NAME_FORBIDDEN.test(name), 'must be a plain file name'),
     mime: z.string().regex(MIME, 'must be a MIME type').optional(),
     dataBase64: z
       .string()

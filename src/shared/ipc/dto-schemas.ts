@@ -15,10 +15,11 @@ import {
 import { conversationSettingsSchema, modelDefaultsSchema } from './conversation-settings-schema';
 import { MCP_LOG_LEVELS } from '../mcp';
 
+/** Longest user message the composer may send (the renderer reads it from `limits.ts`). */
+export { MAX_MESSAGE_CHARS } from './limits';
+
 /** Longest id the contract accepts (ids are short prefixes + random parts). */
 export const MAX_ID_CHARS = 200;
-/** Longest user message the composer may send (about 100k characters, a long pasted document). */
-export const MAX_MESSAGE_CHARS = 100_000;
 /** Longest conversation title. */
 export const MAX_TITLE_CHARS = 200;
 /** Longest URL a model or sandbox endpoint may have. */

@@ -4,6 +4,8 @@
  * The schema modules re-export them.
  */
 
+/** Longest user message text `chat.send` accepts, after trimming (a long pasted document). */
+export const MAX_MESSAGE_CHARS = 100_000;
 /** Files one message may carry (the chat service's MAX_ATTACHMENTS_PER_MESSAGE). */
 export const MAX_ATTACHMENTS = 10;
 /** Bytes one attached file may have (the chat service's MAX_ATTACHMENT_BYTES: 40 MiB). */
@@ -15,6 +17,11 @@ export const MAX_ATTACHMENT_BYTES = 40 * 1024 * 1024;
 export const MAX_ATTACHMENTS_TOTAL_BYTES = 100 * 1024 * 1024;
 /** Longest attached file name (most file systems stop at 255 bytes). */
 export const MAX_ATTACHMENT_NAME_CHARS = 255;
+/**
+ * Characters an attached file's name may not hold: a path separator or a control character (a
+ * browser never gives such a name; a pasted or MCP-made one could).
+ */
+export const ATTACHMENT_NAME_FORBIDDEN = /[/\\\p{Cc}]/u;
 /** Longest file path `files.open` / `files.reveal` accept. */
 export const MAX_FILE_PATH_CHARS = 4096;
 /**

@@ -1,7 +1,8 @@
 /**
  * The scripted model of the e2e tests, chosen by the user's message: a prompt-mode turn with two
  * tool calls (save_memory, then use_skill), a slow answer to stop, a request that fails once
- * (HTTP 401) and then succeeds, an empty answer, and a plain greeting.
+ * (HTTP 401) and then succeeds, an answer cut off once and then whole, an empty answer, and a
+ * plain greeting.
  */
 import type { RecordedRequest, ScriptedResponse } from '../../support/scripted-llm-server';
 
@@ -10,6 +11,10 @@ export const SLOW_PROMPT = 'Tell me a very long story';
 /** Answered with HTTP 401 the first time, then properly (a retry). */
 export const FLAKY_PROMPT = 'Answer this after one failure';
 export const FLAKY_ANSWER = 'Second time lucky.';
+/** Cut off the first time (the stream closes without a finish reason or [DONE]), then whole. */
+export const CUT_OFF_PROMPT = 'Explain this, even if the line drops';
+export const CUT_OFF_ANSWER = 'The whole explanation arrives on the second try.';
+let cutOffRequests = 0;
 /** Answered with nothing at all. */
 export const EMPTY_PROMPT = 'Say nothing at all';
 let flakyRequests = 0;
@@ -53,6 +58,13 @@ export function chatScript(request: RecordedRequest): ScriptedResponse {
     return flakyRequests === 1
       ? { status: 401, errorMessage: 'Incorrect API key provided' }
       : { content: FLAKY_ANSWER };
+  }
+  if (text.includes(CUT_OFF_PROMPT)) {
+    cutOffRequests += 1;
+    // Chunk 0 carries the role; chunks 1-3 the first 21 characters.
+    return cutOffRequests === 1
+      ? { content: CUT_OFF_ANSWER, closeAfterChunks: 4 }
+      : { content: CUT_OFF_ANSWER };
   }
   if (text.includes(EMPTY_PROMPT)) return { content: '' };
   if (text.includes(SLOW_PROMPT)) {

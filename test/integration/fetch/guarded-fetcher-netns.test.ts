@@ -154,6 +154,11 @@ const HOSTILE: readonly [string, RegExp][] = [
   ],
   ['http://[fd00:ec2::254]/latest/meta-data/', /unique-local.*AWS metadata/],
   ['http://100.100.100.200/latest/meta-data/', /carrier-grade NAT.*Alibaba/],
+  [
+    'http://168.63.129.16/machine/?comp=goalstate',
+    /168\.63\.129\.16 is a cloud metadata address \(Azure WireServer\)/,
+  ],
+  ['http://[::ffff:a83f:8110]/', /IPv4-mapped form of 168\.63\.129\.16/],
   ['http://10.77.0.1/', /10\.77\.0\.1 is a private address/],
   ['http://172.16.77.1/', /private/],
   ['http://192.168.77.1/', /private/],

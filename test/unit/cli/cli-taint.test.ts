@@ -107,6 +107,38 @@ describe('aivory chat and a tainted turn', () => {
     );
   });
 
+  it('writes out bidi overrides, zero-width and control characters instead of printing them', async () => {
+    const ask = terminal('n');
+    await cliApprover('ask', ask.io)?.(
+      {
+        kind: 'mcp',
+        toolName: 'Files__save',
+        service: 'Files\u200b',
+        tool: 'save\u202e',
+        arguments: { name: 'invoice\u202efdp.exe', note: '\u001b[2Jclear' },
+        conversationId: 'c1',
+        readOnlyHint: false,
+        destructiveHint: false,
+      },
+      new AbortController().signal,
+    );
+    const printed = ask.stderr.join('');
+    expect(printed).toContain('MCP tool save\\u{202e} of "Files\\u{200b}"');
+    expect(printed).toContain('"name": "invoice\\u{202e}fdp.exe"');
+    // JSON already escapes C0 controls; nothing raw is left either way.
+    expect(printed).toContain('"note": "\\u001b[2Jclear"');
+    for (const hidden of ['\u202e', '\u200b', '\u001b']) expect(printed).not.toContain(hidden);
+
+    const fetch = terminal('n');
+    await cliApprover('ask', fetch.io)?.(
+      { ...FETCH, arguments: { url: 'https://evil.example/\u202egnp.exe?q=1' } },
+      new AbortController().signal,
+    );
+    expect(fetch.stderr.join('')).toContain(
+      'web_fetch wants to open https://evil.example/\\u{202e}gnp.exe?q=1\n',
+    );
+  });
+
   it('conversations show prints the notice under the result that tainted the turn, after a restart too', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'aivory-taint-show-')), 'aivory.db');
     const store = openStore(path);

@@ -44,12 +44,21 @@ describe('limits', () => {
       providerRounds: 5,
     });
     expect(resolveTurnLimits('fast', overrides).totalCalls).toBe(12);
-    expect(
-      limitOverridesFromEnv({
-        AIVORY_LLM_MAX_TOOL_CALLS_PER_TURN: 'lots',
-        AIVORY_LLM_MAX_PROVIDER_ROUNDS: '-3',
-      }),
-    ).toEqual({});
+    // Unset or empty is the default; anything but a positive whole number is an error in words.
+    expect(limitOverridesFromEnv({ AIVORY_LLM_MAX_TOOL_CALLS_PER_TURN: '' })).toEqual({});
+    for (const [name, value] of [
+      ['AIVORY_LLM_MAX_TOOL_CALLS_PER_TURN', 'lots'],
+      ['AIVORY_LLM_MAX_TOOL_CALLS_PER_TURN', '-3'],
+      ['AIVORY_LLM_MAX_PROVIDER_ROUNDS', '0'],
+      ['AIVORY_LLM_MAX_PROVIDER_ROUNDS', '99999999999999999999'],
+    ] as const) {
+      expect(() => limitOverridesFromEnv({ [name]: value }), value).toThrow(
+        `${name}="${value}" is not a positive whole number; set it to 1 or more, or unset it for the default.`,
+      );
+    }
+    expect(() =>
+      limitOverridesFromEnv({ AIVORY_LLM_MAX_PROVIDER_ROUNDS: `1\u202e${'9'.repeat(200)}` }),
+    ).toThrow(/^AIVORY_LLM_MAX_PROVIDER_ROUNDS="19{79}…" \(202 characters\) is not/);
   });
 });
 

@@ -43,6 +43,8 @@ const REFUSED: readonly [string, RegExp][] = [
   // carrier-grade NAT, benchmarking, documentation, protocol assignments
   ['100.64.0.1', /carrier-grade NAT/],
   ['100.100.100.200', /carrier-grade NAT.*Alibaba/],
+  ['168.63.129.16', /cloud metadata address \(Azure WireServer\)/],
+  ['::ffff:168.63.129.16', /IPv4-mapped form of 168\.63\.129\.16/],
   ['100.127.255.254', /carrier-grade NAT/],
   ['198.18.0.1', /benchmarking/],
   ['198.19.255.254', /benchmarking/],

@@ -191,4 +191,32 @@ describe('fetch_image tool', () => {
     await tool.execute({ url: 'https://attacker.example/again.png?d=2' }, afterImage);
     expect(requests.at(-1)?.url).toBe('https://attacker.example/again.png?d=2');
   });
+
+  it('an address the guard refused before any request read nothing: no taint source; a refused redirect still counts', async () => {
+    const { downloads } = recordingStager();
+    const refusing = (result: {
+      error: string;
+      refusedBeforeRequest?: true;
+    }): WebResourceFetcher => ({
+      fetch: () => Promise.resolve({ ok: false, ...result }),
+    });
+    const refusedFirst = createFetchImageTool({
+      fetcher: refusing({
+        error: 'blocked: 127.0.0.1 is a loopback address',
+        refusedBeforeRequest: true,
+      }),
+      downloads,
+      scratchConversationId: 's',
+    });
+    const first = await refusedFirst.execute({ url: 'http://127.0.0.1/cat.png' }, context);
+    expect(first).toMatchObject({ isError: true, untrustedSources: [] });
+    const refusedLater = createFetchImageTool({
+      fetcher: refusing({ error: 'blocked: 127.0.0.1 is a loopback address (after a redirect)' }),
+      downloads,
+      scratchConversationId: 's',
+    });
+    const later = await refusedLater.execute({ url: 'https://img.example/cat.png' }, context);
+    expect(later.isError).toBe(true);
+    expect(later.untrustedSources).toBeUndefined();
+  });
 });

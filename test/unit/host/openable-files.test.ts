@@ -82,4 +82,27 @@ describe('openable files (the desktop "Open" rule)', () => {
     expect(openableFile('data.csv', bytes('a,b\n'))).toBe('document');
     expect(openableFile('page.txt', bytes('<!DOCTYPE html>'))).toBeNull();
   });
+
+  it('opens mp3, m4a and mp4 only when their bytes are audio or video', () => {
+    const html = bytes('<!DOCTYPE html><script>alert(1)</script>');
+    for (const name of ['clip.mp4', 'song.m4a', 'song.mp3']) {
+      expect(openableFile(name, html), name).toBeNull();
+      expect(openableFile(name, bytes('')), name).toBeNull();
+    }
+    // MP3: an ID3v2 tag, or an MPEG-1 layer III frame header (128 kbit/s, 44.1 kHz).
+    expect(openableFile('song.mp3', bytes('ID3', 4, 0, 0, 0, 0, 0x0a))).toBe('media');
+    expect(openableFile('song.mp3', bytes(0xff, 0xfb, 0x90, 0x64))).toBe('media');
+    // The UTF-16 byte-order mark an HTML page can start with looks like a frame sync.
+    const utf16Html = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(' <html>', 'utf16le')]);
+    expect(openableFile('song.mp3', utf16Html)).toBeNull();
+    expect(openableFile('song.mp3', bytes('ID3', 9))).toBeNull();
+    // MP4 / M4A: an `ftyp` box first, of a sane size.
+    const ftyp = (brand: string): Uint8Array => bytes(0, 0, 0, 0x20, 'ftyp', brand, 0, 0, 2, 0);
+    expect(openableFile('clip.mp4', ftyp('isom'))).toBe('media');
+    expect(openableFile('song.m4a', ftyp('M4A '))).toBe('media');
+    expect(
+      openableFile('clip.mp4', bytes('<!--ftyp--><html><script>alert(1)</script>')),
+    ).toBeNull();
+    expect(openableFile('clip.mp4', bytes(0, 0, 0, 0x20, 'moov'))).toBeNull();
+  });
 });

@@ -40,6 +40,20 @@ describe('settings page handlers', () => {
       ['sandbox', { idleReapSeconds: 10 }, 'sandbox.idleReapSeconds'],
       ['sandbox', { execTimeoutSeconds: 601 }, 'sandbox.execTimeoutSeconds'],
       ['sandbox', { memoryMiB: 100 }, 'sandbox.memoryMiB'],
+      // URLs: the model editor's rule (shared/endpoint-url.ts), the value quoted back.
+      ['search', { baseUrl: 'javascript:alert(1)' }, 'search.baseUrl: "javascript:alert(1)" uses'],
+      ['images', { baseUrl: 'file:///etc/passwd' }, 'images.baseUrl: "file:///etc/passwd" uses'],
+      [
+        'sandbox',
+        { baseUrl: 'http://169.254.169.254/' },
+        'sandbox.baseUrl: "http://169.254.169.254/" is on a link-local address',
+      ],
+      ['search', { baseUrl: 'http://[fe80::1]/' }, 'is on a link-local address'],
+      [
+        'search',
+        { baseUrl: `http://x.example/${'a'.repeat(100_000)}` },
+        'characters long (at most 2048)',
+      ],
     ] as const) {
       const result = await fixture.call('settings.set', { key, values } as never);
       expect(result).toMatchObject({

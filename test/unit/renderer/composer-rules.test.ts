@@ -23,17 +23,17 @@ describe('renderer: composer files', () => {
     expect(attachmentProblem([], [small])).toBeNull();
     expect(attachmentProblem(Array(9).fill(small), [small, small])).toEqual({
       key: 'attach.tooMany',
-      params: { max: 10 },
+      params: { name: 'a.txt', max: 10 },
     });
     expect(attachmentProblem([], [{ name: 'big.bin', size: 40 * MIB + 1 }])).toEqual({
       key: 'attach.tooLarge',
-      params: { name: 'big.bin', max: 40 },
+      params: { name: 'big.bin', size: '40.0 MB', max: 40 },
     });
     expect(attachmentProblem([], [{ name: 'ok.bin', size: 40 * MIB }])).toBeNull();
     const three = Array(3).fill({ name: 'c.bin', size: 35 * MIB });
     expect(attachmentProblem([], three)).toEqual({
       key: 'attach.totalTooLarge',
-      params: { max: 100 },
+      params: { name: 'c.bin', max: 100 },
     });
   });
 

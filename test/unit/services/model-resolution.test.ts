@@ -115,7 +115,9 @@ describe('model resolution (CLI and desktop alike)', () => {
     expect(modelOverridesFromEnv({ AIVORY_VISION: '1' })).toEqual({ vision: true });
     expect(modelOverridesFromEnv({ AIVORY_VISION: 'no' })).toEqual({ vision: false });
     expect(modelOverridesFromEnv({ AIVORY_VISION: 'TRUE' })).toEqual({ vision: true });
-    expect(modelOverridesFromEnv({ AIVORY_VISION: 'maybe' })).toEqual({ vision: false });
+    expect(() => modelOverridesFromEnv({ AIVORY_VISION: 'maybe' })).toThrow(
+      'AIVORY_VISION="maybe" is not understood; use 1, true or yes (the model takes images) or 0, false or no (it does not), or unset it.',
+    );
     // The flags naming the saved default: its vision, unless the flag says otherwise.
     const asDefault = seeing.map((model) => ({ ...model, isDefault: model.id === 'm2' }));
     const named = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'llama' };

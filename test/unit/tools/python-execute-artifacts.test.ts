@@ -56,6 +56,12 @@ describe('safeComponent', () => {
       ['com1.log', '_com1.log'],
       ['console.log', 'console.log'],
       ['a\u0000b', 'a_b'],
+      ['a\u0085b', 'a_b'],
+      // Bidi overrides, isolates, zero-width and other format characters are dropped.
+      ['invoice\u202efdp.exe', 'invoicefdp.exe'],
+      ['\u2066report\u2069\u200b.pdf\ufeff', 'report.pdf'],
+      ['x\u061c\u200e\u200f\u00ad.txt', 'x.txt'],
+      ['\u202e', 'file'],
       ['plot.png', 'plot.png'],
     ] as const) {
       expect(safeComponent(input, 'file'), JSON.stringify(input)).toBe(expected);

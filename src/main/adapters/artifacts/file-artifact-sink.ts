@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { stripInvisibleCharacters } from '../../../shared/invisible-characters';
 import type { ArtifactReference } from '../../../shared/turn-events';
 import type { ArtifactSink } from '../../core/ports';
 
@@ -48,14 +49,17 @@ export class FileArtifactSink implements ArtifactSink {
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
 /**
- * One path component: no separators, no control characters, no leading dots or spaces, no
+ * One path component: no separators, no control characters, no bidi overrides, zero-width or
+ * other invisible characters (`invoice\u202Efdp.exe` would show as "invoiceexe.pdf";
+ * `stripInvisibleCharacters`), no leading dots or spaces, no
  * trailing dots or spaces (Windows drops them), never `.`/`..` or a reserved device name, bounded
  * length. Whatever the input, the result names a plain file inside its folder.
  */
 export function safeComponent(text: string, fallback: string): string {
-  let cleaned = [...text]
-    .map((character) => (isUnsafe(character) ? '_' : character))
-    .join('')
+  // Controls become `_` first (`a\nb` stays two words); the other hidden characters go.
+  let cleaned = stripInvisibleCharacters(
+    [...text].map((character) => (isUnsafe(character) ? '_' : character)).join(''),
+  )
     .replace(/^[\s.]+/, '')
     .replace(/[\s.]+$/, '');
   if (cleaned.length > MAX_NAME_CHARS) {
@@ -66,8 +70,7 @@ export function safeComponent(text: string, fallback: string): string {
 }
 
 function isUnsafe(character: string): boolean {
-  const code = character.codePointAt(0) ?? 0;
-  return code < 0x20 || code === 0x7f || '\\/:*?"<>|'.includes(character);
+  return /\p{Cc}/u.test(character) || '\\/:*?"<>|'.includes(character);
 }
 
 function sha256(data: Uint8Array): string {

@@ -41,6 +41,9 @@ const IPV4_REFUSED: readonly Range[] = [
   { network: [224, 0, 0, 0], prefixLength: 4, label: 'a multicast address' },
   { network: [255, 255, 255, 255], prefixLength: 32, label: 'the broadcast address' },
   { network: [240, 0, 0, 0], prefixLength: 4, label: 'a reserved address' },
+  // Public on paper, but inside Azure it is the host's own WireServer (VM metadata, the guest
+  // agent's certificates and extension settings) and answers every VM.
+  { network: [168, 63, 129, 16], prefixLength: 32, label: 'a cloud metadata address' },
 ];
 
 /** Refused IPv6 ranges that carry no IPv4 address worth judging. Checked after the embeddings. */
@@ -67,6 +70,7 @@ const NOTES: ReadonlyMap<string, string> = new Map([
   ['169.254.169.254', 'cloud metadata service'],
   ['169.254.170.2', 'container credentials service'],
   ['100.100.100.200', 'Alibaba Cloud metadata service'],
+  ['168.63.129.16', 'Azure WireServer'],
 ]);
 
 const IPV6_METADATA = parseIpAddress('fd00:ec2::254');

@@ -95,7 +95,9 @@ async function fetchWithRedirects(
   for (let hop = 0; ; hop += 1) {
     const after = previous ? ` (after a redirect to ${current.slice(0, 300)})` : '';
     const verdict = checkUrl(current, limits);
-    if (!verdict.ok) return refuse(request.logger, request.url, `${verdict.reason}${after}`);
+    if (!verdict.ok) {
+      return refuse(request.logger, request.url, `${verdict.reason}${after}`, previous === null);
+    }
     const { target } = verdict;
     progress.host = target.url.host;
     if (previous?.protocol === 'https:' && target.url.protocol === 'http:') {
@@ -107,7 +109,7 @@ async function fetchWithRedirects(
     }
     const addresses = await resolveJudged(target, settings.resolver, signal);
     if (typeof addresses === 'string')
-      return refuse(request.logger, request.url, `${addresses}${after}`);
+      return refuse(request.logger, request.url, `${addresses}${after}`, previous === null);
     const response = await openExchange({
       target,
       addresses,
@@ -212,9 +214,15 @@ export function parseContentType(header: string | undefined): {
   return { mediaType: essence.trim().toLowerCase(), charset };
 }
 
-function refuse(logger: Logger | undefined, url: string, error: string): WebResourceResult {
+/** The failure `error`; `beforeRequest` when nothing was sent yet (see `refusedBeforeRequest`). */
+function refuse(
+  logger: Logger | undefined,
+  url: string,
+  error: string,
+  beforeRequest = false,
+): WebResourceResult {
   logger?.warn('fetch refused', { url: url.slice(0, 500), reason: error });
-  return { ok: false, error };
+  return beforeRequest ? { ok: false, error, refusedBeforeRequest: true } : { ok: false, error };
 }
 
 function hostOf(url: string): string {

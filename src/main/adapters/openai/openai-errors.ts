@@ -3,6 +3,7 @@
  * one-line message is safe to show. It names the server and never contains the API key; abort
  * errors stay recognisable as cancels. Also the URL checks and the display form of a base URL.
  */
+import { STATUS_CODES } from 'node:http';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { AivoryError, isAbortError } from '../../../shared/errors';
 
@@ -41,6 +42,9 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
     if (status === 401 || status === 403) {
       return build('auth', `The model server rejected the API key (HTTP ${status})`);
     }
+    if (status !== undefined && hasNoBody(error)) {
+      return build('provider', `${capitalize(where)} ${bareStatusAdvice(status)}`);
+    }
     if (status === 404) {
       const subject = context.model === undefined ? 'the request' : `model "${context.model}"`;
       return build(
@@ -66,6 +70,27 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
   }
   const text = error instanceof Error ? error.message : String(error);
   return build('provider', `Unexpected failure talking to ${where}: ${oneLine(text)}`);
+}
+
+/**
+ * What a status without any body says, in words: `answered 429 Too Many Requests with no
+ * explanation; wait a moment and retry.` The SDK's own text for it ("status code (no body)")
+ * reads as if the server had said that.
+ */
+function bareStatusAdvice(status: number): string {
+  const phrase = STATUS_CODES[status];
+  const answered = `answered ${status}${phrase ? ` ${phrase}` : ''} with no explanation`;
+  if (status === 429) return `${answered}; wait a moment and retry.`;
+  if (status === 404) {
+    return `${answered}; check the model name, and that the base URL is right (it usually ends in /v1).`;
+  }
+  if (status >= 500) return `${answered}; retry, and if it keeps failing check the server's log.`;
+  return `${answered}.`;
+}
+
+/** True when the server sent the status alone: no body at all (or only blanks). */
+function hasNoBody(error: APIError): boolean {
+  return error.error === undefined && /status code \(no body\)$/.test(error.message);
 }
 
 /** The server's own error text, on one line and bounded. */
@@ -145,6 +170,18 @@ export function displayUrl(baseUrl: string): string {
   } catch {
     return baseUrl;
   }
+}
+
+/**
+ * A stream that ended with neither a finish reason nor `data: [DONE]`: the connection closed
+ * mid-answer (a proxy's timeout, a crashed server). What arrived is kept; the turn fails so the
+ * user sees it is incomplete and can retry.
+ */
+export function cutOffError(context: ProviderErrorContext): AivoryError {
+  return new AivoryError(
+    'connection',
+    `The model's answer was cut off: the model server at ${context.baseUrl} closed the connection before it finished. What arrived is kept; retry for the whole answer.`,
+  );
 }
 
 export function idleTimeoutError(context: ProviderErrorContext, timeoutMs: number): AivoryError {

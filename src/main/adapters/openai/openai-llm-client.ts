@@ -19,6 +19,7 @@ import type { ProviderErrorContext } from './openai-errors';
 import {
   assertHttpUrl,
   canceledError,
+  cutOffError,
   displayUrl,
   idleTimeoutError,
   toProviderError,
@@ -32,6 +33,8 @@ import {
   parseModelListing,
 } from './model-listing';
 import { chunksOfChoice, flushSplitter } from './openai-stream';
+import type { StreamEndWatch } from './stream-end-watch';
+import { streamEndWatchingFetch } from './stream-end-watch';
 
 /**
  * Longest wait for a response to start, and then for each next chunk. Generous on purpose: a
@@ -60,27 +63,37 @@ export interface OpenAiLlmClientOptions {
 }
 
 export class OpenAiLlmClient implements LlmClient {
-  private readonly client: OpenAI;
+  private readonly options: OpenAiLlmClientOptions;
   private readonly errorContext: ProviderErrorContext;
   private readonly timeoutMs: number;
 
   /** @throws AivoryError `config` when `baseUrl` is not an http(s) URL. */
   constructor(options: OpenAiLlmClientOptions) {
-    this.client = createSdkClient(options);
+    assertHttpUrl(options.baseUrl);
+    this.options = options;
     this.errorContext = { baseUrl: displayUrl(options.baseUrl), apiKey: options.apiKey };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   /**
    * Streams one completion. Every successful stream ends with exactly one `finish` chunk (its
-   * reason is null if the server never sent one), after the `usage` chunk when the server
-   * reports token counts (`stream_options.include_usage` is asked for). Aborting `signal` ends the HTTP request and
-   * makes the iteration throw an error for which `isAbortError()` is true; a stream that sends
-   * nothing for `timeoutMs` is ended with a `connection` error.
+   * reason is null if the server sent `data: [DONE]` but no finish reason), after the `usage`
+   * chunk when the server reports token counts (`stream_options.include_usage` is asked for). A
+   * stream that closes with neither a finish reason nor `[DONE]` was cut off: what came is
+   * yielded, then a `connection` error says so (`cutOffError`). Aborting `signal` ends the HTTP
+   * request and makes the iteration throw an error for which `isAbortError()` is true; a stream
+   * that sends nothing for `timeoutMs` is ended with a `connection` error.
    */
   async *stream(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmChunk> {
     if (signal.aborted) throw canceledError(signal.reason);
     const context: ProviderErrorContext = { ...this.errorContext, model: request.model };
+    // One SDK client per request (cheap: no connection of its own), so its fetch can watch
+    // this response for `[DONE]`.
+    const end: StreamEndWatch = { sawDone: false };
+    const client = createSdkClient({
+      ...this.options,
+      fetch: streamEndWatchingFetch(this.options.fetch ?? fetch, end),
+    });
     // One controller for both reasons to end the request: the caller's cancel and the idle timer.
     const controller = new AbortController();
     const forwardAbort = (): void => controller.abort(signal.reason);
@@ -96,7 +109,7 @@ export class OpenAiLlmClient implements LlmClient {
       let stream: AsyncIterable<ChatCompletionChunk>;
       try {
         // Until the response starts, the SDK's own timeout (the same length) applies.
-        stream = await this.client.chat.completions.create(toStreamParams(request), {
+        stream = await client.chat.completions.create(toStreamParams(request), {
           signal: controller.signal,
         });
       } catch (error) {
@@ -132,6 +145,7 @@ export class OpenAiLlmClient implements LlmClient {
         yield finish;
       } else {
         yield* flushSplitter(splitter);
+        if (!end.sawDone) throw cutOffError(context);
         yield { type: 'finish', reason: null };
       }
     } finally {

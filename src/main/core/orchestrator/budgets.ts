@@ -3,6 +3,8 @@
  * all tools that depends on the turn mode, and a separate limit on provider requests.
  */
 import type { TurnMode } from '../../../shared/dto';
+import { AivoryError } from '../../../shared/errors';
+import { quotedValue } from '../../../shared/invisible-characters';
 import type { BudgetCounter } from '../../../shared/turn-events';
 
 /** Per-tool caps per turn. save_memory, use_skill and MCP tools have none (total only). */
@@ -61,20 +63,33 @@ export function resolveTurnLimits(mode: TurnMode, overrides: LimitOverrides = {}
   return { perTool: PER_TOOL_CALL_CAPS, totalCalls: Math.max(0, totalCalls), providerRounds };
 }
 
-/** Reads the two override variables; ignores values that are not positive integers. */
+/**
+ * Reads the two override variables. Unset or empty means the default; anything else must be a
+ * positive whole number: a value that is not (`-3`, `ten`, `0`) is a `config` error naming the
+ * variable and the value rather than silently ignored, so nobody runs turns under limits they
+ * did not choose.
+ */
 export function limitOverridesFromEnv(env: Record<string, string | undefined>): LimitOverrides {
   const overrides: LimitOverrides = {};
-  const calls = parsePositiveInteger(env.AIVORY_LLM_MAX_TOOL_CALLS_PER_TURN);
-  const rounds = parsePositiveInteger(env.AIVORY_LLM_MAX_PROVIDER_ROUNDS);
+  const calls = parsePositiveInteger('AIVORY_LLM_MAX_TOOL_CALLS_PER_TURN', env);
+  const rounds = parsePositiveInteger('AIVORY_LLM_MAX_PROVIDER_ROUNDS', env);
   if (calls !== undefined) overrides.maxToolCallsPerTurn = calls;
   if (rounds !== undefined) overrides.maxProviderRounds = rounds;
   return overrides;
 }
 
-function parsePositiveInteger(text: string | undefined): number | undefined {
-  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
-  const value = Number(text.trim());
-  return value > 0 ? value : undefined;
+function parsePositiveInteger(
+  name: string,
+  env: Record<string, string | undefined>,
+): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  throw new AivoryError(
+    'config',
+    `${name}=${quotedValue(text)} is not a positive whole number; set it to 1 or more, or unset it for the default.`,
+  );
 }
 
 export type BudgetVerdict = 'allowed' | 'tool-cap' | 'total';

@@ -45,7 +45,18 @@ export interface WebResource {
  * Expected failures (refused URL or address, limits, HTTP errors, unreachable hosts) come back
  * as `{ ok: false, error }` with a message for the model; only cancellation rejects.
  */
-export type WebResourceResult = { ok: true; resource: WebResource } | { ok: false; error: string };
+export type WebResourceResult =
+  | { ok: true; resource: WebResource }
+  | {
+      ok: false;
+      error: string;
+      /**
+       * True when the address rules refused the URL before any request left (its own scheme,
+       * host or addresses; not a redirect, whose answer was read): the server wrote nothing the
+       * model reads, so the call read no untrusted content.
+       */
+      refusedBeforeRequest?: true;
+    };
 
 export interface WebResourceFetcher {
   fetch(request: WebResourceRequest): Promise<WebResourceResult>;

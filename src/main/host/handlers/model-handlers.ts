@@ -15,6 +15,7 @@ import type { SecretStore } from '../../core/ports';
 import type { McpService } from '../../../shared/mcp';
 import { mcpDefaultEntries } from '../../services/mcp/mcp-model-defaults';
 import { DEFAULT_CONTEXT_WINDOW, modelOverridesFromEnv } from '../../services/model-resolution';
+import type { ModelOverrides } from '../../services/model-resolution';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 import { discoverLocalServers } from './model-discovery';
@@ -206,11 +207,20 @@ async function keyToCopy(
   return source.apiKeyRef ? await context.app.secrets.get(source.apiKeyRef) : null;
 }
 
-/** The AIVORY_BASE_URL / AIVORY_MODEL start-up model, or null when either is missing. */
+/**
+ * The AIVORY_BASE_URL / AIVORY_MODEL start-up model, or null when either is missing or the
+ * variables cannot be read (AIVORY_VISION=maybe): the first screen still opens, and the turn
+ * that would use them fails with the variable's error in words.
+ */
 export function environmentModelView(
   env: Record<string, string | undefined>,
 ): InvokeResponse<'app.status'>['environmentModel'] {
-  const overrides = modelOverridesFromEnv(env);
+  let overrides: ModelOverrides;
+  try {
+    overrides = modelOverridesFromEnv(env);
+  } catch {
+    return null;
+  }
   if (!overrides.baseUrl || !overrides.model) return null;
   return {
     baseUrl: overrides.baseUrl,

@@ -1,22 +1,25 @@
 /**
- * The composer: a text area (Enter sends, Shift+Enter breaks the line), files (picker or drop,
- * shown as chips), prompt templates, the conversation's tools, the model, the mode, Send or Stop.
+ * The composer: a text area (Enter sends, Shift+Enter breaks the line), files (picker, drop or
+ * paste, shown as chips), prompt templates, the conversation's tools, the model, the mode, Send
+ * or Stop. The host's limits are checked here as text and files arrive (`ComposerDraft`): the
+ * text box never holds more than a message may, and a file the host would refuse is never listed.
  */
 import type { DragEvent, ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import type { TurnMode } from '../../../shared/dto';
+import { MAX_MESSAGE_CHARS } from '../../../shared/ipc/limits';
 import { PaperclipIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
-import { insertIntoComposer } from '../../state/composer-rules';
 import { useApp } from '../../state/store';
 import { AttachmentChips } from '../composer/attachment-chips';
+import { LengthCounter, OversizedTextNotice, RefusalNotice } from '../composer/composer-notices';
+import { useComposerDraft } from '../composer/use-composer-draft';
 import { ModelPicker } from '../composer/model-picker';
 import { McpPicker } from '../composer/mcp-picker';
 import { PromptPicker } from '../composer/prompt-picker';
 import { ToolToggles } from '../composer/tool-toggles';
 import { VisionHint } from '../composer/vision-hint';
 import type { Attachments } from '../composer/use-attachments';
-import { useAttachments } from '../composer/use-attachments';
 
 const MODES: readonly TurnMode[] = ['fast', 'normal', 'deep'];
 
@@ -43,9 +46,10 @@ function useNoFileNavigation(): void {
 /** The message box; Stop replaces Send while `runningTurnId` runs. */
 export function Composer(props: { runningTurnId: string | null }): ReactNode {
   const t = useT();
-  const [text, setText] = useState('');
   const [dragging, setDragging] = useState(false);
-  const attachments = useAttachments();
+  const box = useRef<HTMLTextAreaElement>(null);
+  const draft = useComposerDraft(box);
+  const { text, attachments } = draft;
   useNoFileNavigation();
   const send = useApp((state) => state.send);
   const sending = useApp((state) => state.sendingText !== null);
@@ -55,11 +59,11 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
     if (busy || attachments.reading || empty) return;
     const sentText = text;
     const sentFiles = attachments.files;
-    setText('');
+    draft.setText('');
     attachments.replace([]);
     void send(sentText, sentFiles).then((sent) => {
       if (sent) return;
-      setText((current) => (current === '' ? sentText : current));
+      draft.setText((current) => (current === '' ? sentText : current));
       attachments.replace(sentFiles);
     });
   };
@@ -86,12 +90,28 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
     >
       <AttachmentChips files={attachments.files} onRemove={attachments.remove} />
       <VisionHint files={attachments.files} />
+      <div className="composer-notices">
+        {draft.oversized !== null && (
+          <OversizedTextNotice
+            oversized={draft.oversized}
+            bytes={draft.oversizedBytes}
+            room={draft.room}
+            onAttach={draft.attachOversized}
+            onInsertPart={draft.insertWhatFits}
+            onDismiss={draft.dismissOversized}
+          />
+        )}
+        <RefusalNotice refusals={attachments.refusals} onDismiss={attachments.dismissRefusals} />
+      </div>
       <textarea
+        ref={box}
         data-testid="composer-input"
         value={text}
+        maxLength={MAX_MESSAGE_CHARS}
         placeholder={t(dragging ? 'composer.dropHint' : 'composer.placeholder')}
         rows={3}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => draft.setText(event.target.value)}
+        onPaste={draft.paste}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
             event.preventDefault();
@@ -102,29 +122,27 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
       <div className="composer-actions">
         <div className="composer-tools">
           <AttachButton attachments={attachments} />
-          <PromptPicker
-            onInsert={(inserted) => setText((current) => insertIntoComposer(current, inserted))}
-          />
-          <McpPicker
-            onInsert={(inserted) => setText((current) => insertIntoComposer(current, inserted))}
-            onAttach={attachments.attach}
-          />
+          <PromptPicker onInsert={draft.insertAtEnd} />
+          <McpPicker onInsert={draft.insertAtEnd} onAttach={attachments.attach} />
           <ToolToggles />
           <ModelPicker />
           <ModePicker />
         </div>
-        {props.runningTurnId !== null ? (
-          <StopButton turnId={props.runningTurnId} />
-        ) : (
-          <button
-            type="submit"
-            className="button primary"
-            data-testid="composer-send"
-            disabled={busy || attachments.reading || empty}
-          >
-            {t('composer.send')}
-          </button>
-        )}
+        <div className="composer-send">
+          <LengthCounter length={text.length} />
+          {props.runningTurnId !== null ? (
+            <StopButton turnId={props.runningTurnId} />
+          ) : (
+            <button
+              type="submit"
+              className="button primary"
+              data-testid="composer-send"
+              disabled={busy || attachments.reading || empty}
+            >
+              {t('composer.send')}
+            </button>
+          )}
+        </div>
       </div>
     </form>
   );

@@ -5,6 +5,7 @@
  * "open" and "show in folder".
  */
 import type { ReactNode } from 'react';
+import { stripInvisibleCharacters } from '../../../shared/invisible-characters';
 import { openableKindByName } from '../../../shared/openable-files';
 import { PaperclipIcon } from '../../components/icons';
 import { ZoomableImage } from '../../components/image-lightbox';
@@ -13,12 +14,16 @@ import type { ShownFile } from '../../state/attachment-rules';
 import { formatSize, isInlineImage } from '../../state/attachment-rules';
 import { useApp } from '../../state/store';
 
-/** One file with its actions (`data-testid="message-file"`). */
+/**
+ * One file with its actions (`data-testid="message-file"`). Its name is shown without bidi
+ * overrides or zero-width characters (a name stored before they were stripped on saving would
+ * still read `invoiceexe.pdf` for `invoice\u202Efdp.exe`).
+ */
 export function FileView(props: { file: ShownFile; attached: boolean }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const { file } = props;
+  const file = { ...props.file, name: stripInvisibleCharacters(props.file.name) };
   const path = file.path;
   const label = t(props.attached ? 'chat.attachment' : 'chat.artifact', {
     name: file.name,

@@ -1,88 +1,98 @@
 /**
- * The composer's pending files: added from the file picker or a drop (checked against the caps
- * before they are read), read to base64, or handed over already read (an MCP resource); removed
- * one by one, cleared once sent.
+ * The composer's pending files: added from the file picker, a drop or a long paste (each file
+ * checked against the host's rules before it is read: a file that breaks one is refused with the
+ * reason, never listed), read to base64, or handed over already read (an MCP resource, all or
+ * none); removed one by one, cleared once sent.
  */
 import { useCallback, useRef, useState } from 'react';
-import { useT } from '../../i18n/use-t';
-import type { PendingAttachment } from '../../state/attachment-rules';
-import { attachmentProblem, bytesToBase64 } from '../../state/attachment-rules';
-import { useApp } from '../../state/store';
+import type { AttachmentProblem, PendingAttachment } from '../../state/attachment-rules';
+import { attachmentProblem, sortIncoming } from '../../state/attachment-rules';
+import { readBase64 } from './text-file';
 
 /** What the composer does with its files. */
 export interface Attachments {
   files: PendingAttachment[];
   /** True while added files are being read. */
   reading: boolean;
+  /** Why files of the latest additions were not taken (shown until dismissed). */
+  refusals: AttachmentProblem[];
   add(files: readonly File[]): Promise<void>;
-  /** Adds files already read (an MCP resource's); false when a cap refuses them. */
+  /** Adds files already read (an MCP resource's); false when a rule refuses them. */
   attach(files: readonly Omit<PendingAttachment, 'id'>[]): boolean;
   remove(id: string): void;
   /** Replaces the list (cleared after sending, restored when sending failed). */
   replace(files: PendingAttachment[]): void;
+  dismissRefusals(): void;
+  /** Empties the list and forgets the refusals (another conversation). */
+  reset(): void;
 }
 
 let nextId = 1;
 
 async function readAttachment(file: File): Promise<PendingAttachment> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
   return {
     id: `file-${nextId++}`,
     name: file.name,
     size: file.size,
     mime: file.type,
-    dataBase64: bytesToBase64(bytes),
+    dataBase64: await readBase64(file),
   };
 }
 
 /** The pending files of one composer. */
 export function useAttachments(): Attachments {
-  const t = useT();
-  const showError = useApp((state) => state.showError);
   const [files, setFiles] = useState<PendingAttachment[]>([]);
   const [reading, setReading] = useState(false);
+  const [refusals, setRefusals] = useState<AttachmentProblem[]>([]);
   const current = useRef<PendingAttachment[]>([]);
   current.current = files;
-  const add = useCallback(
-    async (added: readonly File[]) => {
-      if (added.length === 0) return;
-      const problem = attachmentProblem(current.current, added);
-      if (problem !== null) {
-        showError(t(problem.key, problem.params));
-        return;
-      }
-      setReading(true);
-      try {
-        const read = await Promise.all(added.map(readAttachment));
-        setFiles((list) => [...list, ...read]);
-      } catch {
-        showError(t('attach.readFailed'));
-      } finally {
-        setReading(false);
-      }
-    },
-    [showError, t],
-  );
-  const attach = useCallback(
-    (added: readonly Omit<PendingAttachment, 'id'>[]): boolean => {
-      const problem = attachmentProblem(current.current, added);
-      if (problem !== null) {
-        showError(t(problem.key, problem.params));
-        return false;
-      }
-      const read = added.map((file) => ({ ...file, id: `file-${nextId++}` }));
-      current.current = [...current.current, ...read];
-      setFiles((list) => [...list, ...read]);
-      return true;
-    },
-    [showError, t],
-  );
+  /** Files taken but still being read: they count against the caps already. */
+  const inFlight = useRef<{ size: number }[]>([]);
+  /** Bumped by `reset`: files still being read then belong to the old conversation. */
+  const generation = useRef(0);
+  const add = useCallback(async (added: readonly File[]) => {
+    if (added.length === 0) return;
+    const { accepted, refused } = sortIncoming([...current.current, ...inFlight.current], added);
+    setRefusals(refused.map((refusal) => refusal.problem));
+    if (accepted.length === 0) return;
+    const sizes = accepted.map((file) => ({ size: file.size }));
+    inFlight.current = [...inFlight.current, ...sizes];
+    setReading(true);
+    const started = generation.current;
+    try {
+      const read = await Promise.all(accepted.map(readAttachment));
+      if (generation.current === started) setFiles((list) => [...list, ...read]);
+    } catch {
+      setRefusals((list) => [...list, { key: 'attach.readFailed', params: {} }]);
+    } finally {
+      inFlight.current = inFlight.current.filter((entry) => !sizes.includes(entry));
+      setReading(inFlight.current.length > 0);
+    }
+  }, []);
+  const attach = useCallback((added: readonly Omit<PendingAttachment, 'id'>[]): boolean => {
+    const problem = attachmentProblem([...current.current, ...inFlight.current], added);
+    setRefusals(problem === null ? [] : [problem]);
+    if (problem !== null) return false;
+    const read = added.map((file) => ({ ...file, id: `file-${nextId++}` }));
+    current.current = [...current.current, ...read];
+    setFiles((list) => [...list, ...read]);
+    return true;
+  }, []);
+  const reset = useCallback(() => {
+    generation.current += 1;
+    current.current = [];
+    setFiles([]);
+    setRefusals([]);
+  }, []);
   return {
     files,
     reading,
+    refusals,
     add,
     attach,
     remove: (id) => setFiles((list) => list.filter((file) => file.id !== id)),
     replace: setFiles,
+    dismissRefusals: () => setRefusals([]),
+    reset,
   };
 }

@@ -1,0 +1,71 @@
+/**
+ * The one rule for a URL the user gives the app as an endpoint: a model server's base URL (the
+ * model editor, `aivory models add|edit`) and the search, image and sandbox URLs of the settings
+ * (`aivory settings set`, the settings page). Plain TS over WHATWG `URL`, so the main process,
+ * the contract's schemas and the renderer judge a URL the same way.
+ */
+import { z } from 'zod';
+import { quotedValue } from './invisible-characters';
+import { MAX_URL_CHARS } from './ipc/dto-schemas';
+
+/** What an endpoint URL may be, for messages ("Allowed: …"). */
+export const ENDPOINT_URL_RULE = `an http:// or https:// URL of at most ${MAX_URL_CHARS} characters, not on a link-local address (169.254.x.x, fe80::)`;
+
+/**
+ * Why `text` (trimmed) cannot be an endpoint URL, as a sentence fragment ("is not an http(s)
+ * URL"); null when it can. Only http and https (never `javascript:`, `file:`, `data:`), at most
+ * `MAX_URL_CHARS` characters, no blanks or control characters inside, and no link-local host
+ * (169.254.0.0/16, fe80::/10, and IPv4-mapped forms): that is where cloud metadata services
+ * answer, and no model server, search engine or sandbox lives there.
+ */
+export function endpointUrlProblem(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed.length > MAX_URL_CHARS) {
+    return `is ${trimmed.length.toLocaleString('en-US')} characters long (at most ${MAX_URL_CHARS})`;
+  }
+  if (/[\s\p{Cc}\p{Cf}]/u.test(trimmed)) return 'contains blanks or control characters';
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return 'is not a URL (it must start with http:// or https://)';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `uses ${url.protocol.slice(0, 20)} (only http:// and https:// are allowed)`;
+  }
+  if (isLinkLocalHost(url.hostname)) {
+    return 'is on a link-local address (169.254.x.x or fe80::, where cloud metadata services answer)';
+  }
+  return null;
+}
+
+/** True for 169.254.0.0/16, fe80::/10 and IPv4-mapped 169.254 (WHATWG-normalised host names). */
+function isLinkLocalHost(hostname: string): boolean {
+  if (/^169\.254\.\d{1,3}\.\d{1,3}$/.test(hostname)) return true;
+  if (!hostname.startsWith('[')) return false;
+  const address = hostname.slice(1, -1).toLowerCase();
+  if (/^fe[89ab][0-9a-f]:/.test(address)) return true;
+  // The URL parser writes ::ffff:169.254.1.2 as ::ffff:a9fe:102.
+  return /^::ffff:a9fe:[0-9a-f]{1,4}$/.test(address);
+}
+
+/**
+ * The zod form of the rule for schemas (the contract's model URLs, the settings): trimmed, then
+ * refused with the value quoted, the reason and what is allowed. With `emptyMeans` (what an empty
+ * value does, e.g. "no external sandbox"), '' is allowed too.
+ */
+export function endpointUrlSchema(emptyMeans?: string): z.ZodType<string, string> {
+  return z
+    .string()
+    .trim()
+    .superRefine((text, context) => {
+      if (emptyMeans !== undefined && text === '') return;
+      const problem = endpointUrlProblem(text);
+      if (problem === null) return;
+      const orEmpty = emptyMeans === undefined ? '' : `, or empty (${emptyMeans})`;
+      context.addIssue({
+        code: 'custom',
+        message: `${quotedValue(text)} ${problem}. Allowed: ${ENDPOINT_URL_RULE}${orEmpty}`,
+      });
+    });
+}
