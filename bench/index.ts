@@ -17,7 +17,7 @@ import { runMarkdownBench } from './markdown';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
 import { runSandboxBench } from './sandbox';
-import { runPasteBench, runUiBench } from './ui';
+import { runPasteBench, runUiBench, runUiOpenBench } from './ui';
 
 interface NamedBench {
   name: string;
@@ -37,6 +37,7 @@ async function runAllBenches(options: BenchOptions = {}): Promise<number> {
     { name: 'markdown', run: () => runMarkdownBench() },
     { name: 'sandbox', run: () => runSandboxBench() },
     { name: 'ui', run: () => runUiBench() },
+    { name: 'ui-open', run: () => runUiOpenBench() },
     { name: 'ui-paste', run: () => runPasteBench() },
   ];
   const unknown = (options.only ?? []).filter((name) => !benches.some((b) => b.name === name));

@@ -1,6 +1,6 @@
 /**
- * `bench/ui` for `npm run bench`: runs bench/ui/run-ui-bench.ts (and, as `ui-paste`,
- * bench/ui/run-paste-bench.ts) in its own process (it drives
+ * `bench/ui` for `npm run bench`: runs bench/ui/run-ui-bench.ts (and, as `ui-open`,
+ * bench/ui/run-open-bench.ts; as `ui-paste`, bench/ui/run-paste-bench.ts) in its own process (it drives
  * Debian's Chromium through playwright-core, whose types live in the e2e TypeScript program) and
  * reads back its BenchResult. Needs /usr/bin/chromium; not part of `npm test`.
  */
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { BenchResult } from './bench-result';
 
 const ENTRY = join(import.meta.dirname, 'ui', 'run-ui-bench.ts');
+const OPEN_ENTRY = join(import.meta.dirname, 'ui', 'run-open-bench.ts');
 /** The 5 MB paste into the composer (`--only=ui-paste`). */
 const PASTE_ENTRY = join(import.meta.dirname, 'ui', 'run-paste-bench.ts');
 const RESULT_PREFIX = 'UI_BENCH_RESULT ';
@@ -16,6 +17,11 @@ const RESULT_PREFIX = 'UI_BENCH_RESULT ';
 /** Runs the UI bench; rejects with the child's last error lines when it fails. */
 export function runUiBench(): Promise<BenchResult> {
   return runInChild(ENTRY);
+}
+
+/** Runs the "open a 20,000-message conversation" bench (bench/ui/run-open-bench.ts). */
+export function runUiOpenBench(): Promise<BenchResult> {
+  return runInChild(OPEN_ENTRY);
 }
 
 /** Runs the paste bench (same process model and result line as the UI bench). */

@@ -35,7 +35,7 @@ function assistantText(random: () => number, index: number): string {
 }
 
 /** Writes one conversation of `count` alternating user/assistant messages. */
-function seedConversation(
+export function seedConversation(
   store: ReturnType<typeof openStore>,
   id: string,
   title: string,

@@ -80,6 +80,17 @@ const appMethods = {
   ),
 };
 
+/** A page of a conversation's shown path with what its messages show. */
+const messagePageSchema = z.object({
+  /** Part of the path the conversation shows, first message first. */
+  messages: z.array(messageSchema),
+  turns: z.array(turnSummarySchema),
+  /** For each message of the page with other versions: all their ids, oldest first. */
+  versions: z.record(z.string(), z.array(z.string())),
+  /** The message before this page (pass it as `from` to `conversations.older`); null: none. */
+  older: z.string().nullable(),
+});
+
 const conversationMethods = {
   'conversations.list': method(empty, z.array(conversationSchema)),
   /** Full-text search over message text (SQLite FTS5); best match first. */
@@ -92,16 +103,18 @@ const conversationMethods = {
       .strict(),
     z.array(searchHitSchema),
   ),
+  /**
+   * A conversation with the latest page of the path it shows (or, with `through`, as far back as
+   * that message: a search hit); `conversations.older` reads the pages before it.
+   */
   'conversations.get': method(
-    byId,
-    z.object({
-      conversation: conversationSchema,
-      /** The path the conversation shows. */
-      messages: z.array(messageSchema),
-      turns: z.array(turnSummarySchema),
-      /** For each shown message with other versions: all their ids, oldest first. */
-      versions: z.record(z.string(), z.array(z.string())),
-    }),
+    z.object({ id: idSchema, through: idSchema.optional() }).strict(),
+    messagePageSchema.extend({ conversation: conversationSchema }),
+  ),
+  /** The page of the shown path that ends at `from` (a page's `older`), or reaches `through`. */
+  'conversations.older': method(
+    z.object({ id: idSchema, from: idSchema, through: idSchema.optional() }).strict(),
+    messagePageSchema,
   ),
   /** Shows another version of a message (and the newest path under it). */
   'conversations.showVersion': method(z.object({ id: idSchema, messageId: idSchema }).strict(), ok),

@@ -54,9 +54,23 @@ export interface ConversationSlice {
   budgets: Record<string, BudgetUpdateEvent>;
   /** For each shown message with other versions: all their ids, oldest first. */
   versions: Record<string, string[]>;
+  /** The message before the first loaded one (more to load above); null: all loaded. */
+  older: string | null;
+  /** True while an older page is being read. */
+  loadingOlder: boolean;
+  /** A message to scroll to once shown (a search hit); null: none. */
+  focusMessageId: string | null;
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
-  openConversation(id: string): Promise<void>;
+  /**
+   * Opens a conversation on its latest page (again: keeps the older pages loaded when they still
+   * lead to it); with `focusMessageId`, loads back to that message and asks to scroll to it.
+   */
+  openConversation(id: string, focusMessageId?: string): Promise<void>;
+  /** Starts reading the page before the loaded ones; false when there is none or one is on its way. */
+  loadOlder(): boolean;
+  /** The focused message has been scrolled to. */
+  clearFocus(): void;
   /**
    * How many times a new chat was started (New chat, or the open conversation deleted): the
    * composer empties its draft each time, so nothing of the old one is sent into the new one.

@@ -1,6 +1,7 @@
-/** Conversations: the list, search, the open conversation's messages, rename/pin/delete/export. */
+/** Conversations: the list, search, the open conversation's messages (a page at a time), rename/pin/delete/export. */
 import type { StateCreator } from 'zustand';
 import type { AppState, ConversationSlice, ShownTurn } from './app-state';
+import { pathOfPage, withLatestPage, withOlderPage, withoutMessages } from './message-pages';
 
 /** The conversation slice. */
 export const createConversationSlice: StateCreator<AppState, [], [], ConversationSlice> = (
@@ -26,6 +27,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     turns: {},
     budgets: {},
     versions: {},
+    older: null,
+    loadingOlder: false,
+    focusMessageId: null,
     refreshConversations: () =>
       guarded(async (bridge) => set({ conversations: await bridge.invoke('conversations.list') })),
     search: (query) =>
@@ -38,9 +42,10 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         const hits = await bridge.invoke('conversations.search', { query });
         if (get().searchQuery === query) set({ hits });
       }),
-    openConversation: (id) =>
+    openConversation: (id, focusMessageId) =>
       guarded(async (bridge) => {
-        const loaded = await bridge.invoke('conversations.get', { id });
+        const through = focusMessageId === undefined ? {} : { through: focusMessageId };
+        const loaded = await bridge.invoke('conversations.get', { id, ...through });
         const loadedIds = new Set(loaded.messages.map((message) => message.id));
         const liveTurns: Record<string, ShownTurn> = {};
         for (const turn of Object.values(get().liveTurns)) {
@@ -51,17 +56,43 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
           liveTurns[turn.turnId] = persisted ? { ...turn, userText: null } : turn;
         }
         rememberOpen(id);
+        const state = get();
+        // The same conversation again (after a turn, a deletion, a version switch) keeps the
+        // older pages the reader scrolled up to; a search hit's page replaces them.
+        const path =
+          state.activeId === id && focusMessageId === undefined
+            ? withLatestPage(state, loaded)
+            : pathOfPage(loaded);
         set({
           activeId: id,
           // The composer continues with the model the conversation last used (the picker falls
           // back to the default when that model was removed).
-          ...(get().activeId !== id ? { modelId: loaded.conversation.modelId } : {}),
-          messages: loaded.messages,
-          versions: loaded.versions,
-          turns: Object.fromEntries(loaded.turns.map((turn) => [turn.messageId, turn])),
+          ...(state.activeId !== id ? { modelId: loaded.conversation.modelId } : {}),
+          ...path,
+          loadingOlder: false,
+          focusMessageId: focusMessageId ?? null,
           liveTurns,
         });
       }),
+    loadOlder() {
+      const { bridge, activeId: id, older: from, loadingOlder } = get();
+      if (bridge === null || id === null || from === null || loadingOlder) return false;
+      set({ loadingOlder: true });
+      void guarded(async () => {
+        try {
+          const page = await bridge.invoke('conversations.older', { id, from });
+          const state = get();
+          if (state.activeId !== id || state.older !== from) return;
+          const path = withOlderPage(state, page);
+          if (path !== null) set(path);
+          else await get().openConversation(id);
+        } finally {
+          if (get().activeId === id) set({ loadingOlder: false });
+        }
+      });
+      return true;
+    },
+    clearFocus: () => set({ focusMessageId: null }),
     newChats: 0,
     newChat() {
       rememberOpen(null);
@@ -70,6 +101,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         messages: [],
         turns: {},
         versions: {},
+        older: null,
+        loadingOlder: false,
+        focusMessageId: null,
         newChats: get().newChats + 1,
       });
     },
@@ -77,7 +111,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       guarded(async (bridge) => {
         const id = get().activeId;
         if (id === null) return;
-        await bridge.invoke('conversations.deleteExchange', { id, messageId });
+        const { deleted } = await bridge.invoke('conversations.deleteExchange', { id, messageId });
+        if (get().activeId === id) set(withoutMessages(get(), deleted));
         await get().openConversation(id);
       }),
     showVersion: (messageId) =>

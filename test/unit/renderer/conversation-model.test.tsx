@@ -27,7 +27,7 @@ function bridgeOf(conversations: Conversation[]): AivoryBridge {
     invoke: ((method: string, request?: { id: string }) => {
       if (method !== 'conversations.get') return Promise.reject(new Error(`unexpected ${method}`));
       const found = conversations.find((item) => item.id === request?.id);
-      return Promise.resolve({ conversation: found, messages: [], turns: [] });
+      return Promise.resolve({ conversation: found, messages: [], turns: [], older: null });
     }) as AivoryBridge['invoke'],
     onEvent: () => () => undefined,
     onConnectionChange: () => () => undefined,

@@ -55,7 +55,13 @@ function fakeHost() {
     invoke: ((method: string, request?: Record<string, unknown>) => {
       calls.push({ method, request });
       if (method === 'conversations.get')
-        return Promise.resolve({ conversation, messages: shown, turns: [], versions: {} });
+        return Promise.resolve({
+          conversation,
+          messages: shown,
+          turns: [],
+          versions: {},
+          older: null,
+        });
       if (method === 'conversations.showVersion') {
         shown = [message('q1', 'user', null, 'Q1'), message('a0', 'assistant', 'q1', 'A0')];
         return Promise.resolve({ ok: true });

@@ -14,6 +14,8 @@ import type {
 import type {
   Clock,
   ConversationStore,
+  MessagePage,
+  MessagePageRequest,
   MessageSearchHit,
   MessagePatch,
   TurnClaim,
@@ -251,6 +253,55 @@ export class SqliteConversations implements ConversationStore {
     return path.reverse();
   }
 
+  /**
+   * A page of the path through `request.from` (default: the shown path's end), walking parent
+   * links back from it: one primary-key lookup per message, so a page costs the same in a
+   * conversation of 20 or 20,000 messages. With `through`, the walk goes on past `limit` until it
+   * has reached that message (when it is not on the path: `limit` messages, as without).
+   */
+  listMessagePage(conversationId: string, request: MessagePageRequest): MessagePage {
+    return this.sql.read(() => {
+      const from = request.from ?? this.activeLeaf(conversationId);
+      if (from === null) return { messages: [], older: null };
+      this.requireMessageIn(from, conversationId);
+      const limit = Math.max(1, Math.trunc(request.limit));
+      const through = request.through ?? null;
+      let rows = this.sql.all<MessageRow & { reached: number }>(
+        `WITH RECURSIVE page(id, parent_id, depth, reached) AS (
+           SELECT id, parent_id, 0, id = @through FROM messages WHERE id = @from
+           UNION ALL
+           SELECT m.id, m.parent_id, p.depth + 1, p.reached OR m.id = @through
+           FROM messages m JOIN page p ON m.id = p.parent_id
+           WHERE (p.depth + 1 < @limit OR (@through IS NOT NULL AND NOT p.reached))
+             AND p.depth < 1000000)
+         SELECT m.*, page.reached FROM page JOIN messages m ON m.id = page.id
+         ORDER BY page.depth`,
+        { from, limit, through },
+      );
+      if (through !== null && rows.at(-1)?.reached !== 1) rows = rows.slice(0, limit);
+      const oldest = rows.at(-1);
+      const parts = this.partsOf(rows.map((row) => row.id));
+      const messages = rows.reverse().map((row) => toMessage(row, parts.get(row.id) ?? []));
+      return { messages, older: oldest?.parent_id ?? null };
+    });
+  }
+
+  /** The parts of these messages, in order, by message id. */
+  private partsOf(messageIds: readonly string[]): Map<string, MessagePart[]> {
+    const partsByMessage = new Map<string, MessagePart[]>();
+    const partRows = this.sql.all<PartRow>(
+      `SELECT message_id, data FROM message_parts
+       WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, position`,
+      JSON.stringify(messageIds),
+    );
+    for (const partRow of partRows) {
+      const parts = partsByMessage.get(partRow.message_id) ?? [];
+      parts.push(toMessagePart(partRow));
+      partsByMessage.set(partRow.message_id, parts);
+    }
+    return partsByMessage;
+  }
+
   /** Every message of the conversation, every version, in creation order, with its parts. */
   listAllMessages(conversationId: string): Message[] {
     const partsByMessage = new Map<string, MessagePart[]>();
@@ -295,6 +346,45 @@ export class SqliteConversations implements ConversationStore {
     return versions;
   }
 
+  /**
+   * `listVersions` restricted to `messages` (a page): the siblings of each, read through their
+   * parents (an index lookup each), so the cost follows the page, not the conversation.
+   */
+  listVersionsOf(conversationId: string, messages: readonly Message[]): Record<string, string[]> {
+    const parents = [
+      ...new Set(messages.flatMap((m) => (m.parentId === null ? [] : [m.parentId]))),
+    ];
+    const hasRoot = messages.some((message) => message.parentId === null);
+    const rows = this.sql.all<{ id: string; parent_id: string | null }>(
+      `SELECT id, parent_id FROM messages
+       WHERE parent_id IN (SELECT value FROM json_each(?)) AND conversation_id = ?
+       ORDER BY created_at, seq`,
+      JSON.stringify(parents),
+      conversationId,
+    );
+    if (hasRoot) {
+      rows.push(
+        ...this.sql.all<{ id: string; parent_id: string | null }>(
+          `SELECT id, parent_id FROM messages WHERE parent_id IS NULL AND conversation_id = ?
+           ORDER BY created_at, seq`,
+          conversationId,
+        ),
+      );
+    }
+    const byParent = new Map<string | null, string[]>();
+    for (const row of rows) {
+      const siblings = byParent.get(row.parent_id) ?? [];
+      siblings.push(row.id);
+      byParent.set(row.parent_id, siblings);
+    }
+    const versions: Record<string, string[]> = {};
+    for (const message of messages) {
+      const siblings = byParent.get(message.parentId);
+      if (siblings !== undefined && siblings.length > 1) versions[message.id] = siblings;
+    }
+    return versions;
+  }
+
   getMessage(id: string): Message | null {
     const row = this.sql.get<MessageRow>('SELECT * FROM messages WHERE id = ?', id);
     if (row === undefined) return null;
@@ -328,6 +418,17 @@ export class SqliteConversations implements ConversationStore {
       .all<TurnRecordRow>(
         'SELECT * FROM turn_records WHERE conversation_id = ? ORDER BY started_at, rowid',
         conversationId,
+      )
+      .map(toTurnRecord);
+  }
+
+  /** The turn records of these messages, oldest first (through the message index). */
+  listTurnRecordsOf(messageIds: readonly string[]): TurnRecord[] {
+    return this.sql
+      .all<TurnRecordRow>(
+        `SELECT * FROM turn_records WHERE message_id IN (SELECT value FROM json_each(?))
+         ORDER BY started_at, rowid`,
+        JSON.stringify(messageIds),
       )
       .map(toTurnRecord);
   }

@@ -32,6 +32,23 @@ export interface TurnClaim {
   release(): void;
 }
 
+/** One page of a conversation's shown path, first message first. */
+export interface MessagePage {
+  messages: Message[];
+  /** Where the next older page starts: the parent of this page's first message (null: none). */
+  older: string | null;
+}
+
+/** Which page of the shown path to read. */
+export interface MessagePageRequest {
+  /** The page's last message (absent: the end of the shown path). */
+  from?: string;
+  /** At most this many messages… */
+  limit: number;
+  /** …unless more are needed to reach this earlier message of the path (a search hit). */
+  through?: string;
+}
+
 /** The chat service's store (adapters/sqlite/conversation-store.ts behind `SqliteStore`). */
 export interface ConversationStore {
   createConversation(input: { id: string; title: string; modelId: string | null }): Conversation;
@@ -63,10 +80,17 @@ export interface ConversationStore {
   updateMessage(id: string, patch: MessagePatch): void;
   /** The path the conversation shows (one version of each message), first message first. */
   listMessages(conversationId: string): Message[];
+  /**
+   * A page of the path through `from`, walking back from it; bounded by `limit` (and `through`),
+   * never by the conversation's length. Throws `not-found` when `from` is not in the conversation.
+   */
+  listMessagePage(conversationId: string, request: MessagePageRequest): MessagePage;
   /** Every message, every version, in creation order. */
   listAllMessages(conversationId: string): Message[];
   /** For each message that has other versions, all their ids (its own included), oldest first. */
   listVersions(conversationId: string): Record<string, string[]>;
+  /** `listVersions` for these messages only: each one's siblings, when it has some. */
+  listVersionsOf(conversationId: string, messages: readonly Message[]): Record<string, string[]>;
   /** Shows the path through this message, on to the newest message under it. */
   showVersion(conversationId: string, messageId: string): void;
   /**
@@ -91,4 +115,6 @@ export interface ConversationStore {
 
   saveTurnRecord(record: TurnRecord): void;
   listTurnRecords(conversationId: string): TurnRecord[];
+  /** The turn records of these messages, oldest first. */
+  listTurnRecordsOf(messageIds: readonly string[]): TurnRecord[];
 }

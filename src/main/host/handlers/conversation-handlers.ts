@@ -1,9 +1,10 @@
 /**
  * `conversations.*`: list, full-text search (FTS5 snippets, plain text), one conversation with its
- * shown messages, their versions and turn summaries, show another version, rename, pin, delete (a
+ * shown messages a page at a time (latest first) with their versions and turn summaries, show another version, rename, pin, delete (a
  * conversation, or one question with its answer), export as Markdown or JSON text.
  */
-import type { Conversation } from '../../../shared/dto';
+import type { Conversation, TurnRecord } from '../../../shared/dto';
+import type { MessagePageRequest } from '../../core/ports';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { exportConversation } from '../../services/conversation-export';
 import { deleteExchange } from '../../services/message-exchange';
@@ -16,6 +17,7 @@ type ConversationHandlers = Pick<
   | 'conversations.list'
   | 'conversations.search'
   | 'conversations.get'
+  | 'conversations.older'
   | 'conversations.rename'
   | 'conversations.pin'
   | 'conversations.delete'
@@ -23,6 +25,14 @@ type ConversationHandlers = Pick<
   | 'conversations.showVersion'
   | 'conversations.export'
 >;
+
+type MessagePageView = InvokeResponse<'conversations.older'>;
+
+/**
+ * Messages per page: more than the renderer shows at first (use-message-window.ts), and a read
+ * of a few milliseconds at most.
+ */
+export const MESSAGE_PAGE_SIZE = 100;
 
 /** Longest file name stem an export gets from its conversation title. */
 const MAX_FILE_STEM_CHARS = 60;
@@ -32,6 +42,18 @@ export function createConversationHandlers(context: HostContext): ConversationHa
   const { stores } = context.app;
   const requireConversation = (id: string): Conversation =>
     requireStoredConversation(stores.conversations, id);
+  /** One page of the shown path with its versions and turn summaries. */
+  const readPage = (id: string, request: MessagePageRequest): MessagePageView => {
+    const page = stores.conversations.listMessagePage(id, request);
+    return {
+      messages: page.messages,
+      older: page.older,
+      versions: stores.conversations.listVersionsOf(id, page.messages),
+      turns: stores.conversations
+        .listTurnRecordsOf(page.messages.map((message) => message.id))
+        .map(turnSummary),
+    };
+  };
   return {
     'conversations.list': () => stores.conversations.listConversations(),
     'conversations.search': ({ query, limit }) =>
@@ -39,38 +61,17 @@ export function createConversationHandlers(context: HostContext): ConversationHa
         ...hit,
         title: stores.conversations.getConversation(hit.conversationId)?.title ?? '',
       })),
-    'conversations.get': ({ id }) => {
-      const conversation = requireConversation(id);
-      const messages = stores.conversations.listMessages(id);
-      const allVersions = stores.conversations.listVersions(id);
-      const versions: Record<string, string[]> = {};
-      for (const message of messages) {
-        const siblings = allVersions[message.id];
-        if (siblings) versions[message.id] = siblings;
-      }
-      return {
-        conversation,
-        messages,
-        versions,
-        turns: stores.conversations.listTurnRecords(id).map((record) => ({
-          turnId: record.id,
-          messageId: record.messageId,
-          model: record.modelName,
-          stopReason: record.stopReason,
-          toolCalls: record.toolCalls,
-          durationMs: record.durationMs,
-          budget: record.budget,
-          usage: record.usage,
-          ...(record.omittedMessages === undefined
-            ? {}
-            : { omittedMessages: record.omittedMessages }),
-          error:
-            record.errorCode === null
-              ? null
-              : { code: record.errorCode, message: record.errorMessage ?? '' },
-          taint: record.taint,
-        })),
-      };
+    'conversations.get': ({ id, through }) => ({
+      conversation: requireConversation(id),
+      ...readPage(id, { limit: MESSAGE_PAGE_SIZE, ...(through === undefined ? {} : { through }) }),
+    }),
+    'conversations.older': ({ id, from, through }) => {
+      requireConversation(id);
+      return readPage(id, {
+        from,
+        limit: MESSAGE_PAGE_SIZE,
+        ...(through === undefined ? {} : { through }),
+      });
     },
     'conversations.rename': ({ id, title }) => {
       requireConversation(id);
@@ -105,6 +106,26 @@ export function createConversationHandlers(context: HostContext): ConversationHa
         text,
       };
     },
+  };
+}
+
+/** What the renderer shows of a turn beside its answer. */
+function turnSummary(record: TurnRecord): MessagePageView['turns'][number] {
+  return {
+    turnId: record.id,
+    messageId: record.messageId,
+    model: record.modelName,
+    stopReason: record.stopReason,
+    toolCalls: record.toolCalls,
+    durationMs: record.durationMs,
+    budget: record.budget,
+    usage: record.usage,
+    ...(record.omittedMessages === undefined ? {} : { omittedMessages: record.omittedMessages }),
+    error:
+      record.errorCode === null
+        ? null
+        : { code: record.errorCode, message: record.errorMessage ?? '' },
+    taint: record.taint,
   };
 }
 

@@ -38,7 +38,18 @@ export function ChatView(): ReactNode {
   const running = live.find((turn) => turn.end === null) ?? null;
   // Stored messages re-render only when they change, not on every streamed delta; a long
   // conversation renders from its end (use-message-window.ts).
-  const { start, sentinel } = useMessageWindow(activeId, messages.length);
+  const hasOlder = useApp((state) => state.older !== null);
+  const loadOlder = useApp((state) => state.loadOlder);
+  const focusMessageId = useApp((state) => state.focusMessageId);
+  const clearFocus = useApp((state) => state.clearFocus);
+  const focusIndex =
+    focusMessageId === null ? -1 : messages.findIndex((message) => message.id === focusMessageId);
+  const { start, sentinel } = useMessageWindow(
+    activeId,
+    messages,
+    { hasOlder, loadOlder },
+    focusIndex < 0 ? 0 : messages.length - focusIndex,
+  );
   const liveKey = [...liveIds].join(' ');
   const retry = useApp((state) => state.retry);
   const deleteExchange = useApp((state) => state.deleteExchange);
@@ -84,6 +95,7 @@ export function ChatView(): ReactNode {
           message.role === 'user' ? (
             <UserMessage
               key={message.id}
+              messageId={message.id}
               text={messageText(message.parts)}
               {...versionOf(message.id)}
               {...(busy
@@ -99,6 +111,7 @@ export function ChatView(): ReactNode {
           ) : (
             <AssistantMessage
               key={message.id}
+              messageId={message.id}
               parts={message.parts}
               status={message.status}
               budget={
@@ -147,6 +160,19 @@ export function ChatView(): ReactNode {
   useEffect(() => {
     follow();
   }, [messages.length, lastLive?.parts, sendingText, follow]);
+  // A search hit: once its message is rendered, scroll to it (instead of following the end).
+  // One that is not loaded (no longer on the shown path) is dropped: nothing to scroll to.
+  useEffect(() => {
+    if (focusMessageId === null) return;
+    if (focusIndex < 0) {
+      clearFocus();
+      return;
+    }
+    if (focusIndex < start) return;
+    const element = document.querySelector(`[data-message-id="${CSS.escape(focusMessageId)}"]`);
+    element?.scrollIntoView({ block: 'center' });
+    clearFocus();
+  }, [focusMessageId, focusIndex, start, clearFocus]);
   // Sending is a wish to see the answer: follow it again.
   useEffect(() => {
     if (sendingText !== null) jumpToBottom();
@@ -160,7 +186,7 @@ export function ChatView(): ReactNode {
         {messages.length === 0 && live.length === 0 && sendingText === null && (
           <div className="empty-chat">{t('chat.empty')}</div>
         )}
-        {start > 0 && <div ref={sentinel} className="messages-earlier" aria-hidden />}
+        {(start > 0 || hasOlder) && <div ref={sentinel} className="messages-earlier" aria-hidden />}
         {/* One keyed list: a finished turn's message turns into its stored copy in place. */}
         {[...stored, ...live.flatMap(liveTurnElements)]}
         {sendingText !== null && (

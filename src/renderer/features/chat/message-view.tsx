@@ -64,6 +64,8 @@ export interface AssistantMessageProps {
   usage?: TokenUsage | null;
   /** Earlier messages the request left out (context policy or window). */
   omittedMessages?: number;
+  /** The stored message's id (`data-message-id`: where a search hit scrolls to). */
+  messageId?: string;
 }
 
 /** The user's message, as plain text, with the files sent along. */
@@ -76,13 +78,19 @@ export function UserMessage(props: {
   onEdit?: (text: string) => void;
   /** Its place among its versions, when it has others. */
   versions?: VersionSwitch;
+  /** The stored message's id (`data-message-id`: where a search hit scrolls to). */
+  messageId?: string;
 }): ReactNode {
   const t = useT();
   const files = props.files ?? [];
   const [editing, setEditing] = useState(false);
   const onEdit = props.onEdit;
   return (
-    <div className="message message-user" data-testid="message-user">
+    <div
+      className="message message-user"
+      data-testid="message-user"
+      data-message-id={props.messageId}
+    >
       <div className="message-role">{t('chat.you')}</div>
       {editing && onEdit ? (
         <QuestionEditor
@@ -143,6 +151,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
       className={`message message-assistant status-${props.status}`}
       data-testid="message-assistant"
       data-status={props.status}
+      data-message-id={props.messageId}
     >
       <div className="message-role">{t('chat.assistant')}</div>
       <div className="message-body" ref={body}>

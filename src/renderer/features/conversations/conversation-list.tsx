@@ -107,7 +107,7 @@ export function ConversationList(): ReactNode {
                   type="button"
                   className="conversation-item"
                   data-testid="search-hit"
-                  onClick={() => void open(hit.conversationId)}
+                  onClick={() => void open(hit.conversationId, hit.messageId)}
                 >
                   <span className="hit-title" title={hit.title}>
                     {hit.title}
