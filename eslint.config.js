@@ -3,6 +3,11 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { layerConfigs } from './eslint-layers.js';
 
+/** The browser's own dialogs, which Electron does not implement. */
+const BROWSER_DIALOGS = ['alert', 'confirm', 'prompt'];
+const NO_DIALOG =
+  'Electron has no browser dialogs: ask in the app (askConfirm in components/confirm-dialog.tsx, or an inline editor).';
+
 export default tseslint.config(
   {
     ignores: [
@@ -42,6 +47,20 @@ export default tseslint.config(
         project: ['./tsconfig.renderer.json'],
         tsconfigRootDir: import.meta.dirname,
       },
+    },
+    rules: {
+      // Electron implements none of the browser's own dialogs (prompt returns nothing, alert and
+      // confirm block the window): the app asks in its own (components/confirm-dialog.tsx).
+      'no-restricted-globals': [
+        'error',
+        ...BROWSER_DIALOGS.map((name) => ({ name, message: NO_DIALOG })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['window', 'globalThis', 'self', 'top', 'parent'].flatMap((object) =>
+          BROWSER_DIALOGS.map((property) => ({ object, property, message: NO_DIALOG })),
+        ),
+      ],
     },
   },
   {

@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
+import { ConfirmDialogHost } from './components/confirm-dialog';
 import { ApprovalPrompt } from './features/approval/approval-prompt';
 import { ElicitationPrompt } from './features/elicitation/elicitation-prompt';
 import { SamplingPrompt } from './features/sampling/sampling-prompt';
@@ -51,6 +52,7 @@ export function App(): ReactNode {
       <ElicitationPrompt />
       <SamplingPrompt />
       <KeyboardShortcuts />
+      <ConfirmDialogHost />
     </div>
   );
 }

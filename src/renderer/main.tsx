@@ -13,6 +13,8 @@ import './styles/composer.css';
 import './styles/settings.css';
 import './styles/versions.css';
 import './styles/controls.css';
+import './styles/conversations.css';
+import './styles/dialogs.css';
 
 const root = document.getElementById('root');
 if (root) {

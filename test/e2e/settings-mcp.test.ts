@@ -286,8 +286,11 @@ describe('e2e: settings and MCP services in the browser host', () => {
     await screenshot(page, 'settings-models');
 
     await page.getByTestId('settings-nav-mcp').click();
-    page.once('dialog', (dialog) => void dialog.accept());
     await card.getByTestId('mcp-remove').click();
+    // The app asks in its own dialog (Electron has no window.confirm).
+    const confirm = page.getByTestId('confirm-dialog');
+    expect(await confirm.textContent()).toContain('local-notes');
+    await page.getByTestId('confirm-accept').click();
     await card.waitFor({ state: 'detached' });
     await page.getByTestId('settings-nav-models').click();
     await expect

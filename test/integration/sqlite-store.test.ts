@@ -566,7 +566,11 @@ describe('SqliteStore', () => {
 
     it('finds text and reasoning, follows updates and returns a marked snippet', () => {
       expect(store.conversations.searchMessages('histogram')).toEqual([
-        { conversationId: 'c1', messageId: 'u1', snippet: expect.stringContaining('«histogram»') },
+        {
+          conversationId: 'c1',
+          messageId: 'u1',
+          snippet: expect.stringContaining('\uE000histogram\uE001'),
+        },
       ]);
       store.conversations.updateMessage('a1', {
         parts: [

@@ -11,6 +11,7 @@ import { SETTINGS_EN } from './messages-settings-en';
 import { UI_EN } from './messages-ui-en';
 import { VERSIONS_EN } from './messages-versions-en';
 import { CONV_SETTINGS_EN } from './messages-convsettings-en';
+import { DIALOG_EN } from './messages-dialog-en';
 
 /** English UI text (the settings and MCP pages' text lives in their own files). */
 export const EN_MESSAGES = {
@@ -21,6 +22,7 @@ export const EN_MESSAGES = {
   ...UI_EN,
   ...VERSIONS_EN,
   ...CONV_SETTINGS_EN,
+  ...DIALOG_EN,
   ...LIGHTBOX_EN,
   ...LOOK_EN,
   ...ELICITATION_EN,
@@ -41,9 +43,7 @@ export const EN_MESSAGES = {
 
   'chat.empty': 'Ask anything. Tools run where you can watch them.',
   'chat.rename': 'Rename',
-  'chat.renamePrompt': 'New title',
   'chat.delete': 'Delete',
-  'chat.deleteConfirm': 'Delete this conversation? This cannot be undone.',
   'chat.exportMarkdown': 'Export Markdown',
   'chat.exportJson': 'Export JSON',
   'chat.you': 'You',

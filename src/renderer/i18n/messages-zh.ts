@@ -12,6 +12,7 @@ import { SETTINGS_ZH } from './messages-settings-zh';
 import { UI_ZH } from './messages-ui-zh';
 import { VERSIONS_ZH } from './messages-versions-zh';
 import { CONV_SETTINGS_ZH } from './messages-convsettings-zh';
+import { DIALOG_ZH } from './messages-dialog-zh';
 
 /** Simplified Chinese UI text. */
 export const ZH_MESSAGES: Record<MessageKey, string> = {
@@ -22,6 +23,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...UI_ZH,
   ...VERSIONS_ZH,
   ...CONV_SETTINGS_ZH,
+  ...DIALOG_ZH,
   ...LIGHTBOX_ZH,
   ...LOOK_ZH,
   ...ELICITATION_ZH,
@@ -41,9 +43,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
 
   'chat.empty': '随便问。工具在你眼前运行。',
   'chat.rename': '重命名',
-  'chat.renamePrompt': '新标题',
   'chat.delete': '删除',
-  'chat.deleteConfirm': '删除这个对话？此操作无法撤销。',
   'chat.exportMarkdown': '导出 Markdown',
   'chat.exportJson': '导出 JSON',
   'chat.you': '你',

@@ -124,7 +124,7 @@ export const searchHitSchema = z.object({
   conversationId: z.string(),
   messageId: z.string(),
   title: z.string(),
-  /** Matched text with the hits between « and »; plain text, never HTML. */
+  /** Matched text, the hits between SNIPPET_MARK's marks (search-snippet.ts); never HTML. */
   snippet: z.string(),
 });
 

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { MessagePart } from '../../../shared/dto';
+import { SNIPPET_MARK } from '../../../shared/search-snippet';
 import type { MessageSearchHit } from '../../core/ports';
 
 const DEFAULT_SEARCH_LIMIT = 20;
@@ -11,8 +12,7 @@ const DEFAULT_SEARCH_LIMIT = 20;
 const MAX_SEARCH_LIMIT = 200;
 /** Words of context around a match in a search snippet. */
 const SNIPPET_TOKENS = 12;
-/** The marks a snippet puts around matched words, and where it cut the text. */
-export const SNIPPET_MARK = { start: '«', end: '»', ellipsis: '…' } as const;
+export { SNIPPET_MARK };
 
 /** The text the index holds for a message: its text and reasoning parts, in order. */
 export function searchableText(parts: readonly MessagePart[]): string {

@@ -20,6 +20,7 @@ import { ConversationSettingsButton } from '../conversations/conversation-settin
 import { MoreIcon, PinIcon, UnpinIcon } from '../../components/icons';
 import { MenuButton } from '../../components/menu';
 import { useConversationActions } from '../conversations/conversation-actions';
+import { TitleEditor } from '../conversations/title-editor';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -312,6 +313,8 @@ function ChatHeader(): ReactNode {
     state.conversations.find((item) => item.id === state.activeId),
   );
   const pin = useApp((state) => state.pinConversation);
+  const rename = useApp((state) => state.renameConversation);
+  const [renaming, setRenaming] = useState<string | null>(null);
   const menu = useConversationActions(
     conversation,
     ['rename', 'export-md', 'export-json', 'delete'],
@@ -321,6 +324,7 @@ function ChatHeader(): ReactNode {
       'export-json': 'conversation-export-json',
       delete: 'conversation-delete',
     },
+    () => setRenaming(activeId),
   );
   if (activeId === null) return <header className="chat-header" />;
   const pinned = (conversation?.pinnedAt ?? null) !== null;
@@ -336,9 +340,21 @@ function ChatHeader(): ReactNode {
   ];
   return (
     <header className="chat-header">
-      <h1 className="chat-title" data-testid="chat-title">
-        {conversation?.title ?? ''}
-      </h1>
+      {renaming !== null && renaming === activeId && conversation ? (
+        <TitleEditor
+          initial={conversation.title}
+          className="chat-title-input"
+          testId="chat-title-input"
+          onDone={(title) => {
+            setRenaming(null);
+            if (title !== null) void rename(activeId, title);
+          }}
+        />
+      ) : (
+        <h1 className="chat-title" data-testid="chat-title">
+          {conversation?.title ?? ''}
+        </h1>
+      )}
       <div className="chat-header-actions">
         <ConversationSettingsButton conversationId={activeId} />
         {buttons.map((button) => (

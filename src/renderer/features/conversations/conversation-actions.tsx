@@ -1,7 +1,9 @@
 /**
- * What can be done to a conversation, as menu items: pin or unpin, rename (asks for the title),
- * export, delete (asks first). The sidebar's row menu and the chat header's menu share them.
+ * What can be done to a conversation, as menu items: pin or unpin, rename (the caller's `onRename`
+ * opens its title editor in place), export, delete (asks first, in the app's own dialog). The
+ * sidebar's row menu and the chat header's menu share them.
  */
+import { askConfirm } from '../../components/confirm-dialog';
 import type { MenuItem } from '../../components/menu';
 import { DeleteIcon, ExportIcon, PinIcon, RenameIcon, UnpinIcon } from '../../components/icons';
 import type { Conversation } from '../../../shared/dto';
@@ -15,10 +17,10 @@ export type ConversationActionId = 'pin' | 'rename' | 'export-md' | 'export-json
 export function useConversationActions(
   conversation: Pick<Conversation, 'id' | 'title' | 'pinnedAt'> | undefined,
   wanted: readonly ConversationActionId[],
-  testIds: Partial<Record<ConversationActionId, string>> = {},
+  testIds: Partial<Record<ConversationActionId, string>>,
+  onRename: () => void,
 ): MenuItem[] {
   const t = useT();
-  const rename = useApp((state) => state.renameConversation);
   const remove = useApp((state) => state.deleteConversation);
   const pin = useApp((state) => state.pinConversation);
   const exportConversation = useApp((state) => state.exportConversation);
@@ -34,10 +36,7 @@ export function useConversationActions(
     rename: {
       label: t('chat.rename'),
       icon: <RenameIcon />,
-      onSelect: () => {
-        const title = window.prompt(t('chat.renamePrompt'), conversation.title);
-        if (title !== null && title.trim() !== '') void rename(id, title);
-      },
+      onSelect: onRename,
     },
     'export-md': {
       label: t('chat.exportMarkdown'),
@@ -54,7 +53,14 @@ export function useConversationActions(
       icon: <DeleteIcon />,
       danger: true,
       onSelect: () => {
-        if (window.confirm(t('chat.deleteConfirm'))) void remove(id);
+        void askConfirm({
+          title: t('dialog.deleteConversationTitle'),
+          message: t('dialog.deleteConversation', { title: conversation.title }),
+          confirmLabel: t('chat.delete'),
+          danger: true,
+        }).then((confirmed) => {
+          if (confirmed) void remove(id);
+        });
       },
     },
   };

@@ -2,6 +2,7 @@
  * The sidebar: new chat, search (full text), the conversations grouped by date with the pinned
  * ones first (`date-groups.ts`), settings. A long title ends in "…" and shows whole as the item's
  * tooltip; each row has a menu (pin or unpin, rename, delete) that shows on hover or focus;
+ * renaming happens in the row (the menu's Rename, or a double click on the title);
  * ⌘/Ctrl+K focuses the search field.
  */
 import type { ReactNode } from 'react';
@@ -11,9 +12,12 @@ import { MoreIcon, NewChatIcon, PinIcon, SettingsIcon } from '../../components/i
 import { MenuButton } from '../../components/menu';
 import type { Translate } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
+import type { SearchHit } from '../../state/app-state';
 import { useApp } from '../../state/store';
+import { snippetPieces } from '../../../shared/search-snippet';
 import { SEARCH_FIELD_ID } from '../shortcuts/use-shortcuts';
 import { useConversationActions } from './conversation-actions';
+import { TitleEditor } from './title-editor';
 import type { DateGroupKey } from './date-groups';
 import { groupConversations } from './date-groups';
 
@@ -26,7 +30,6 @@ export function ConversationList(): ReactNode {
   const query = useApp((state) => state.searchQuery);
   const newChat = useApp((state) => state.newChat);
   const search = useApp((state) => state.search);
-  const open = useApp((state) => state.openConversation);
   const openSettings = useApp((state) => state.setSettingsOpen);
   // Conversations with a turn still running are marked (a string, so renders stay cheap).
   const runningKey = useApp((state) =>
@@ -102,19 +105,7 @@ export function ConversationList(): ReactNode {
         ) : (
           <ul>
             {hits.map((hit) => (
-              <li key={hit.messageId}>
-                <button
-                  type="button"
-                  className="conversation-item"
-                  data-testid="search-hit"
-                  onClick={() => void open(hit.conversationId, hit.messageId)}
-                >
-                  <span className="hit-title" title={hit.title}>
-                    {hit.title}
-                  </span>
-                  <span className="hit-snippet">{hit.snippet}</span>
-                </button>
-              </li>
+              <SearchHitRow key={hit.messageId} hit={hit} />
             ))}
           </ul>
         )}
@@ -132,18 +123,70 @@ export function ConversationList(): ReactNode {
   );
 }
 
+/**
+ * A search hit on two lines: its conversation's title, then the matched text (Markdown's markers
+ * taken out, the matches highlighted), cut after two lines. A click opens the conversation at
+ * that message.
+ */
+function SearchHitRow(props: { hit: SearchHit }): ReactNode {
+  const { hit } = props;
+  const open = useApp((state) => state.openConversation);
+  const current = useApp((state) => state.activeId === hit.conversationId);
+  const pieces = snippetPieces(hit.snippet);
+  return (
+    <li className="search-hit-row">
+      <button
+        type="button"
+        className={`search-hit${current ? ' active' : ''}`}
+        data-testid="search-hit"
+        title={hit.title}
+        onClick={() => void open(hit.conversationId, hit.messageId)}
+      >
+        <span className="hit-title">{hit.title}</span>
+        <span className="hit-snippet" data-testid="search-hit-snippet">
+          {pieces.map((piece, index) =>
+            piece.match ? <mark key={index}>{piece.text}</mark> : piece.text,
+          )}
+        </span>
+      </button>
+    </li>
+  );
+}
+
 /** One conversation: the button that opens it, and its menu. */
 function ConversationRow(props: { conversation: Conversation; running: boolean }): ReactNode {
   const t = useT();
   const { conversation, running } = props;
   const active = useApp((state) => state.activeId === conversation.id);
   const open = useApp((state) => state.openConversation);
-  const items = useConversationActions(conversation, ['pin', 'rename', 'delete'], {
-    pin: 'conversation-row-pin',
-    rename: 'conversation-row-rename',
-    delete: 'conversation-row-delete',
-  });
+  const rename = useApp((state) => state.renameConversation);
+  const [renaming, setRenaming] = useState(false);
+  const items = useConversationActions(
+    conversation,
+    ['pin', 'rename', 'delete'],
+    {
+      pin: 'conversation-row-pin',
+      rename: 'conversation-row-rename',
+      delete: 'conversation-row-delete',
+    },
+    () => setRenaming(true),
+  );
   const pinned = conversation.pinnedAt !== null;
+  if (renaming) {
+    return (
+      <li className="conversation-row renaming" data-testid="conversation-row">
+        <TitleEditor
+          initial={conversation.title}
+          className="conversation-title-input"
+          testId="conversation-title-input"
+          onDone={(title) => {
+            setRenaming(false);
+            if (title !== null) void rename(conversation.id, title);
+          }}
+        />
+      </li>
+    );
+  }
   return (
     <li
       className={`conversation-row${active ? ' active' : ''}`}
@@ -158,6 +201,7 @@ function ConversationRow(props: { conversation: Conversation; running: boolean }
         title={conversation.title}
         data-running={running ? 'true' : undefined}
         onClick={() => void open(conversation.id)}
+        onDoubleClick={() => setRenaming(true)}
       >
         {pinned && (
           <span className="conversation-pin" title={t('sidebar.pinnedMark')}>

@@ -17,6 +17,7 @@ import { McpRootsSection } from './mcp-roots-section';
 import { McpServiceForm } from './mcp-service-form';
 import { McpSignInSection } from './mcp-sign-in-section';
 import { McpToolsList } from './mcp-tools-list';
+import { askRemove } from '../../components/confirm-dialog';
 
 type ServiceView = InvokeResponse<'mcp.accept'>;
 type Changes = InvokeResponse<'mcp.diff'>;
@@ -189,8 +190,9 @@ export function McpServiceCard(props: {
           className="button ghost danger-text"
           data-testid="mcp-remove"
           onClick={() => {
-            if (window.confirm(t('form.confirmRemove', { name: service.name })))
-              void run(null, () => bridge?.invoke('mcp.remove', { id }));
+            void askRemove(t, service.name).then((confirmed) => {
+              if (confirmed) void run(null, () => bridge?.invoke('mcp.remove', { id }));
+            });
           }}
         >
           {t('form.remove')}

@@ -12,6 +12,7 @@ import { FieldErrorText } from './form-controls';
 import { errorMessage } from './form-rules';
 import type { BridgeTask } from './use-loaded';
 import { useLoaded } from './use-loaded';
+import { askRemove } from '../../components/confirm-dialog';
 
 /** The memory page. */
 export function MemoriesPage(): ReactNode {
@@ -134,8 +135,9 @@ export function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactN
           className="button ghost danger-text"
           data-testid="memory-delete"
           onClick={() => {
-            if (window.confirm(t('form.confirmRemove', { name: memory.memoryText.slice(0, 40) })))
-              void run(() => bridge?.invoke('memories.delete', { id: memory.id }));
+            void askRemove(t, memory.memoryText.slice(0, 40)).then((confirmed) => {
+              if (confirmed) void run(() => bridge?.invoke('memories.delete', { id: memory.id }));
+            });
           }}
         >
           {t('form.remove')}

@@ -13,6 +13,7 @@ import { mcpOptions } from './defaults-picker';
 import { ModelEditor } from './model-editor';
 import type { BridgeTask } from './use-loaded';
 import { useLoaded } from './use-loaded';
+import { askRemove } from '../../components/confirm-dialog';
 
 type ModelView = InvokeResponse<'models.save'>;
 
@@ -102,8 +103,9 @@ export function ModelsPage(): ReactNode {
               type="button"
               className="button ghost danger-text"
               onClick={() => {
-                if (window.confirm(t('form.confirmRemove', { name: model.label })))
-                  void act(() => bridge?.invoke('models.delete', { id: model.id }));
+                void askRemove(t, model.label).then((confirmed) => {
+                  if (confirmed) void act(() => bridge?.invoke('models.delete', { id: model.id }));
+                });
               }}
             >
               {t('form.remove')}

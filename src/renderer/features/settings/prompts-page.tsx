@@ -9,6 +9,7 @@ import { Field, SaveRow } from './form-controls';
 import { checkRequired, errorMessage, fieldOfError } from './form-rules';
 import { useLoaded } from './use-loaded';
 import { useFormErrors } from './use-form-errors';
+import { askRemove } from '../../components/confirm-dialog';
 
 type Template = InvokeResponse<'prompts.create'>;
 
@@ -20,7 +21,7 @@ export function PromptsPage(): ReactNode {
   const prompts = useLoaded((bridgeNow) => bridgeNow.invoke('prompts.list'));
   const [editing, setEditing] = useState<Template | 'new' | null>(null);
   const remove = async (template: Template): Promise<void> => {
-    if (!window.confirm(t('form.confirmRemove', { name: template.title }))) return;
+    if (!(await askRemove(t, template.title))) return;
     try {
       await bridge?.invoke('prompts.delete', { id: template.id });
       await prompts.reload();

@@ -6,6 +6,7 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { SkillEditor } from './skill-editor';
 import { useLoaded } from './use-loaded';
+import { askRemove } from '../../components/confirm-dialog';
 
 type SkillDetail = InvokeResponse<'skills.get'>;
 
@@ -25,7 +26,7 @@ export function SkillsPage(): ReactNode {
     }
   };
   const remove = async (name: string): Promise<void> => {
-    if (!window.confirm(t('form.confirmRemove', { name }))) return;
+    if (!(await askRemove(t, name))) return;
     try {
       await bridge?.invoke('skills.delete', { name });
       await skills.reload();

@@ -1,0 +1,165 @@
+/**
+ * The sidebar as a person uses it: renaming in place (the row's menu, a double click, the chat
+ * header), deleting after the app's own confirmation (Electron has no window.confirm or
+ * window.prompt, so no browser dialog may appear), and search hits that stay inside the sidebar,
+ * read as text (no Markdown markers), highlight the match and open the conversation at the hit.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-server';
+import { screenshot } from './helpers/browser';
+import { useAppFixture } from './helpers/app-fixture';
+
+const MATH_PROMPT = "Explain how throughput follows «Little»'s law in **queues**";
+const MATH_ANSWER =
+  "# Little's law\n\nThroughput follows **Little's law**: $L = \\lambda W$ for stable queues.\n\n| term | meaning |\n|:--|--:|\n| L | items in the system |";
+const OTHER_PROMPT = 'Suggest a name for a cat';
+
+function script(request: RecordedRequest): ScriptedResponse {
+  const messages = (request.body.messages ?? []) as { role: string; content: string }[];
+  const last = messages.at(-1)?.content ?? '';
+  return { content: last.includes('throughput') ? MATH_ANSWER : 'Call it Pixel.' };
+}
+
+async function ask(page: Page, text: string): Promise<void> {
+  await page.getByTestId('new-chat').click();
+  await page.getByTestId('composer-input').fill(text);
+  await page.getByTestId('composer-input').press('Enter');
+  await expect
+    .poll(() => page.getByTestId('message-assistant').last().getAttribute('data-status'), {
+      timeout: 15_000,
+    })
+    .toBe('complete');
+}
+
+async function titles(page: Page): Promise<string[]> {
+  return page.getByTestId('conversation-item').allTextContents();
+}
+
+describe('e2e: the conversations sidebar', () => {
+  const app = useAppFixture(script);
+  const browserDialogs: string[] = [];
+
+  it('renames in place and deletes after the app asks, with no browser dialog', async () => {
+    const { page } = app().browser;
+    page.on('dialog', (dialog) => {
+      browserDialogs.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await page.goto(app().serve.url);
+    await ask(page, OTHER_PROMPT);
+    await ask(page, MATH_PROMPT);
+
+    // The row's menu → Rename: the title becomes a field in the row; Enter saves.
+    const row = page.getByTestId('conversation-row').first();
+    await row.hover();
+    await row.getByTestId('conversation-row-menu').click();
+    await page.getByTestId('conversation-row-rename').click();
+    const field = page.getByTestId('conversation-title-input');
+    await field.waitFor();
+    expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+    await field.fill('Queueing notes');
+    await field.press('Enter');
+    await expect.poll(() => titles(page)).toContain('Queueing notes');
+    expect(await page.getByTestId('chat-title').textContent()).toBe('Queueing notes');
+
+    // Esc cancels; an empty title saves nothing.
+    await page.getByTestId('conversation-item').first().dblclick();
+    await field.fill('Not this');
+    await field.press('Escape');
+    await field.waitFor({ state: 'detached' });
+    await page.getByTestId('conversation-item').first().dblclick();
+    await field.fill('   ');
+    await field.press('Enter');
+    await field.waitFor({ state: 'detached' });
+    expect(await titles(page)).toContain('Queueing notes');
+
+    // The chat header's Rename edits the title where it is shown.
+    await page.getByTestId('conversation-menu').click();
+    await page.getByTestId('conversation-rename').click();
+    const headerField = page.getByTestId('chat-title-input');
+    await headerField.fill("Little's law");
+    await headerField.press('Enter');
+    await expect.poll(() => page.getByTestId('chat-title').textContent()).toBe("Little's law");
+    await expect.poll(() => titles(page)).toContain("Little's law");
+
+    // Delete asks in the app's own dialog: Cancel keeps the conversation.
+    const before = (await titles(page)).length;
+    await page.getByTestId('conversation-menu').click();
+    await page.getByTestId('conversation-delete').click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain("Little's law");
+    await screenshot(page, 'conversation-delete-confirm');
+    // Cancel has the focus first (a destructive action): Enter right away deletes nothing.
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    expect((await titles(page)).length).toBe(before);
+    // Esc also cancels; the Delete button deletes.
+    await page.getByTestId('conversation-menu').click();
+    await page.getByTestId('conversation-delete').click();
+    await confirm.waitFor();
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect((await titles(page)).length).toBe(before);
+    await page.getByTestId('conversation-menu').click();
+    await page.getByTestId('conversation-delete').click();
+    await page.getByTestId('confirm-accept').click();
+    await expect.poll(async () => (await titles(page)).length).toBe(before - 1);
+    expect(await titles(page)).not.toContain("Little's law");
+    expect(browserDialogs).toEqual([]);
+  }, 90_000);
+
+  it('a search hit stays in the sidebar, reads as text with the match marked, and opens at it', async () => {
+    const { page } = app().browser;
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(app().serve.url);
+    await ask(page, MATH_PROMPT);
+    await page.getByTestId('conversation-search').fill('stable queues');
+    const hit = page.getByTestId('search-hit').first();
+    await hit.waitFor();
+    const snippet = hit.getByTestId('search-hit-snippet');
+    const text = (await snippet.textContent()) ?? '';
+    expect(text).toContain('stable');
+    expect(text).not.toMatch(/\*\*|\$|\||:--|^#/);
+    expect(await snippet.locator('mark').allTextContents()).toEqual(
+      expect.arrayContaining(['stable', 'queues']),
+    );
+    // Inside the sidebar's box, no sideways scrolling, at most two lines of text.
+    const layout = await hit.evaluate((element) => {
+      const sidebar = element.closest('.sidebar')?.getBoundingClientRect();
+      const list = element.closest('.conversation-list');
+      const box = element.getBoundingClientRect();
+      const snippetElement = element.querySelector('.hit-snippet');
+      const lineHeight = snippetElement
+        ? Number.parseFloat(getComputedStyle(snippetElement).lineHeight)
+        : 0;
+      return {
+        inside:
+          sidebar !== undefined &&
+          box.left >= sidebar.left - 0.5 &&
+          box.right <= sidebar.right + 0.5 &&
+          box.width > 0,
+        sideways: list === null ? true : list.scrollWidth > list.clientWidth,
+        lines: snippetElement ? snippetElement.getBoundingClientRect().height / lineHeight : 99,
+      };
+    });
+    expect(layout).toEqual({ inside: true, sideways: false, lines: expect.any(Number) as number });
+    expect(layout.lines).toBeLessThanOrEqual(2.2);
+    await screenshot(page, 'sidebar-search-hit');
+    await hit.click();
+    const answer = page.getByTestId('message-assistant').last();
+    await expect.poll(() => answer.textContent()).toContain('stable queues');
+    // The hit's message is on screen.
+    await expect
+      .poll(() =>
+        answer.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          const list = element.closest('[data-testid="messages"]')?.getBoundingClientRect();
+          return list !== undefined && box.bottom > list.top && box.top < list.bottom;
+        }),
+      )
+      .toBe(true);
+    expect(browserDialogs).toEqual([]);
+  }, 60_000);
+});
