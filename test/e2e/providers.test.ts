@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useAppFixture } from './helpers/app-fixture';
+import { chooseModel } from './helpers/model-picker';
 import { screenshot } from './helpers/browser';
 import { chatScript } from './helpers/chat-script';
 
@@ -162,11 +163,7 @@ describe('e2e: providers and model lists', () => {
     // A conversation with that model gets them.
     await page.getByTestId('settings-close').click();
     await page.getByTestId('new-chat').click();
-    const picker = page.getByTestId('model-picker');
-    const coderId = await picker
-      .locator('option', { hasText: 'qwen3-coder' })
-      .getAttribute('value');
-    await picker.selectOption(coderId ?? '');
+    await chooseModel(page, { text: 'qwen3-coder' });
     for (const [text, count] of [
       ['One', 1],
       ['Two', 2],

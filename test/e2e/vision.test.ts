@@ -12,6 +12,7 @@ import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import type { TestBrowser } from './helpers/browser';
 import { openBrowser, screenshot } from './helpers/browser';
+import { chooseModel } from './helpers/model-picker';
 import type { RunningServe } from './helpers/serve-process';
 import { serveAt } from './helpers/serve-process';
 
@@ -75,9 +76,8 @@ describe('e2e: images to a vision model', () => {
   it('a PNG attached for the saved vision model reaches it as an image part; the turn is marked untrusted', async () => {
     const { page } = browser;
     await page.goto(serve.url);
-    const picker = page.getByTestId('model-picker');
-    await picker.waitFor();
-    await picker.selectOption(visionId);
+    await page.getByTestId('model-picker').waitFor();
+    await chooseModel(page, { id: visionId });
     await page
       .getByTestId('composer-attach-input')
       .setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: RED_PNG });
@@ -108,10 +108,57 @@ describe('e2e: images to a vision model', () => {
     await screenshot(page, 'chat-vision');
   });
 
+  it('the model picker: grouped, searchable, with capability badges, and chosen by keyboard', async () => {
+    const { page } = browser;
+    await page.getByTestId('new-chat').click();
+    const toggle = page.getByTestId('model-picker');
+    await toggle.click();
+    const popover = page.getByTestId('model-picker-popover');
+    await popover.waitFor();
+    const options = popover.getByTestId('model-option');
+    // The default (the saved default, Seeing model) first, then the provider's two models.
+    expect(await options.locator('.model-option-label').allTextContents()).toEqual([
+      'Default: Seeing model',
+      'Seeing model',
+      'Text-only model',
+    ]);
+    expect(await popover.locator('.model-group-title').allTextContents()).toEqual([
+      'Default',
+      new URL(llm.baseUrl).host,
+    ]);
+    const seeing = options.and(page.locator(`[data-model-id="${visionId}"]`));
+    const blind = options.and(page.locator(`[data-model-id="${blindId}"]`));
+    expect(
+      await seeing
+        .locator('[data-badge]')
+        .evaluateAll((badges) => badges.map((badge) => badge.getAttribute('data-badge'))),
+    ).toEqual(['vision', 'prompt-tools', 'context']);
+    expect(await blind.locator('[data-badge="vision"]').count()).toBe(0);
+    await screenshot(page, 'composer-model-picker');
+    // Typing filters; ↓ and Enter choose; the toggle then shows the label.
+    await page.getByTestId('model-picker-search').fill('text');
+    expect(await options.count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await popover.waitFor({ state: 'detached' });
+    expect(await toggle.getAttribute('data-model-id')).toBe(blindId);
+    expect(await toggle.textContent()).toBe('Text-only model');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'model-picker',
+    );
+    // Esc closes without choosing; nothing matches says so.
+    await toggle.click();
+    await page.getByTestId('model-picker-search').fill('no such model');
+    expect(await popover.textContent()).toContain('No model matches');
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'detached' });
+    expect(await toggle.getAttribute('data-model-id')).toBe(blindId);
+    await chooseModel(page, { id: visionId });
+  });
+
   it('a model without vision: the composer says so and the model gets only the description', async () => {
     const { page } = browser;
     await page.getByTestId('new-chat').click();
-    await page.getByTestId('model-picker').selectOption(blindId);
+    await chooseModel(page, { id: blindId });
     await page
       .getByTestId('composer-attach-input')
       .setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: RED_PNG });
@@ -119,9 +166,9 @@ describe('e2e: images to a vision model', () => {
     await hint.waitFor();
     expect(await hint.textContent()).toMatch(/^This model does not take images/);
     // Switching to the vision model removes the hint; back again, it returns.
-    await page.getByTestId('model-picker').selectOption(visionId);
+    await chooseModel(page, { id: visionId });
     await expect.poll(() => hint.count(), POLL).toBe(0);
-    await page.getByTestId('model-picker').selectOption(blindId);
+    await chooseModel(page, { id: blindId });
     await hint.waitFor();
     await screenshot(page, 'composer-vision-hint');
 

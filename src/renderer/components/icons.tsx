@@ -13,6 +13,7 @@ import {
   Download,
   Ellipsis,
   Expand,
+  Eye,
   FileText,
   FolderOpen,
   MessageSquareText,
@@ -81,6 +82,7 @@ export const CloseIcon = icon(X);
 export const FolderIcon = icon(FolderOpen);
 export const NewChatIcon = icon(Plus);
 export const ChevronDownIcon = icon(ChevronDown);
+export const VisionIcon = icon(Eye);
 export const RegenerateIcon = icon(RefreshCw);
 export const EditIcon = icon(SquarePen);
 export const PreviousIcon = icon(ChevronLeft);

@@ -12,6 +12,7 @@ import { UI_EN } from './messages-ui-en';
 import { VERSIONS_EN } from './messages-versions-en';
 import { CONV_SETTINGS_EN } from './messages-convsettings-en';
 import { DIALOG_EN } from './messages-dialog-en';
+import { PICKER_EN } from './messages-picker-en';
 
 /** English UI text (the settings and MCP pages' text lives in their own files). */
 export const EN_MESSAGES = {
@@ -23,6 +24,7 @@ export const EN_MESSAGES = {
   ...VERSIONS_EN,
   ...CONV_SETTINGS_EN,
   ...DIALOG_EN,
+  ...PICKER_EN,
   ...LIGHTBOX_EN,
   ...LOOK_EN,
   ...ELICITATION_EN,

@@ -13,6 +13,7 @@ import { UI_ZH } from './messages-ui-zh';
 import { VERSIONS_ZH } from './messages-versions-zh';
 import { CONV_SETTINGS_ZH } from './messages-convsettings-zh';
 import { DIALOG_ZH } from './messages-dialog-zh';
+import { PICKER_ZH } from './messages-picker-zh';
 
 /** Simplified Chinese UI text. */
 export const ZH_MESSAGES: Record<MessageKey, string> = {
@@ -24,6 +25,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...VERSIONS_ZH,
   ...CONV_SETTINGS_ZH,
   ...DIALOG_ZH,
+  ...PICKER_ZH,
   ...LIGHTBOX_ZH,
   ...LOOK_ZH,
   ...ELICITATION_ZH,

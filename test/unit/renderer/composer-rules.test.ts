@@ -10,6 +10,8 @@ import {
 import type { ConversationTool } from '../../../src/renderer/state/composer-rules';
 import {
   insertIntoComposer,
+  contextLabel,
+  groupModelChoices,
   modelChoices,
   toggleValue,
 } from '../../../src/renderer/state/composer-rules';
@@ -79,23 +81,79 @@ describe('renderer: composer pickers', () => {
 
   it('model choices: the default (environment first, else the saved default), then saved models', () => {
     const models = [model('m1', 'Local'), model('m2', 'Cloud', true)];
-    expect(modelChoices({ models, environmentModel: null })).toEqual([
+    const labels = (list: Parameters<typeof modelChoices>[0]): unknown[] =>
+      modelChoices(list).map(({ id, label, kind }) => ({ id, label, kind }));
+    expect(labels({ models, environmentModel: null })).toEqual([
       { id: null, label: 'Cloud', kind: 'automatic' },
       { id: 'm1', label: 'Local', kind: 'saved' },
       { id: 'm2', label: 'Cloud', kind: 'saved' },
     ]);
     const environmentModel = {
-      baseUrl: 'http://x/v1',
+      baseUrl: 'http://127.0.0.1:11434/v1',
       model: 'env-model',
       toolMode: 'prompt' as const,
       apiKeyMasked: null,
     };
     expect(modelChoices({ models: [], environmentModel })).toEqual([
-      { id: null, label: 'env-model', kind: 'automatic' },
+      {
+        id: null,
+        label: 'env-model',
+        kind: 'automatic',
+        model: 'env-model',
+        provider: 'Ollama',
+        vision: null,
+        toolMode: 'prompt',
+        contextWindow: null,
+      },
     ]);
     expect(modelChoices({ models: [model('m1', 'Local')], environmentModel: null })).toEqual([
-      { id: 'm1', label: 'Local', kind: 'saved' },
+      {
+        id: 'm1',
+        label: 'Local',
+        kind: 'saved',
+        model: 'Local',
+        provider: '127.0.0.1:9',
+        vision: null,
+        toolMode: 'native',
+        contextWindow: 8192,
+      },
     ]);
+  });
+
+  it('model groups: by provider in list order, the default apart, filtered by every word', () => {
+    const choices = modelChoices({
+      models: [
+        { ...model('a', 'GPT fast'), baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+        { ...model('b', 'Qwen coder'), model: 'qwen3-coder' },
+        { ...model('c', 'GPT big', true), baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o' },
+      ],
+      environmentModel: null,
+    });
+    const shape = (query: string): unknown[] =>
+      groupModelChoices(choices, query).map((group) => [
+        group.automatic ? 'default' : group.provider,
+        group.items.map((item) => item.id ?? 'default'),
+      ]);
+    expect(shape('')).toEqual([
+      ['default', ['default']],
+      ['OpenAI', ['a', 'c']],
+      ['127.0.0.1:9', ['b']],
+    ]);
+    expect(shape('openai big')).toEqual([
+      ['default', ['default']],
+      ['OpenAI', ['c']],
+    ]);
+    expect(shape('CODER')).toEqual([['127.0.0.1:9', ['b']]]);
+    expect(shape('nothing like it')).toEqual([]);
+  });
+
+  it('context sizes read as people write them', () => {
+    expect(
+      [512, 8192, 32_768, 128_000, 131_072, 200_000, 1_048_576, 1_000_000, 2_000_000].map(
+        contextLabel,
+      ),
+    ).toEqual(['512', '8K', '32K', '128K', '128K', '200K', '1M', '1M', '2M']);
+    expect(contextLabel(12_345)).toBe('12.3K');
   });
 
   it('a tool switch set back to the model’s default is cleared instead of stored', () => {
