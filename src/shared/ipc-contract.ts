@@ -34,7 +34,7 @@ import {
 } from './ipc/dto-schemas';
 import { publicErrorSchema, turnEventSchema } from './ipc/turn-event-schema';
 import { modelDefaultsSchema } from './ipc/conversation-settings-schema';
-import { attachmentsSchema, chatExtrasMethods } from './ipc/chat-extras-methods';
+import { attachmentsSchema, chatExtrasMethods, toolTogglesSchema } from './ipc/chat-extras-methods';
 import { approvalEvents, approvalMethods } from './ipc/approval-methods';
 import { elicitationEvents, elicitationMethods } from './ipc/elicitation-methods';
 import { samplingEvents, samplingMethods } from './ipc/sampling-methods';
@@ -158,6 +158,8 @@ const chatMethods = {
         tools: z.array(z.string().min(1).max(100)).max(100).optional(),
         /** Files attached to the message (see chat-extras-methods.ts for the caps). */
         attachments: attachmentsSchema.optional(),
+        /** A new conversation's own tool switches, set in the composer before it existed. */
+        toolToggles: toolTogglesSchema.optional(),
         /**
          * Answer the conversation's last question again, replacing its failed, stopped or empty
          * answer (`text` empty, no attachments; needs `conversationId`).
@@ -182,10 +184,11 @@ const chatMethods = {
         );
         if (special.length > 1) return false;
         if (special.length === 1 && request.conversationId === undefined) return false;
+        if (request.toolToggles !== undefined && request.conversationId !== undefined) return false;
         return again
           ? request.text === '' && (request.attachments?.length ?? 0) === 0
           : request.text !== '' || (request.attachments?.length ?? 0) > 0;
-      }, 'a message needs text or an attached file (a retry or a new version: the conversation, and nothing else; an edit: the conversation and the new text)'),
+      }, 'a message needs text or an attached file (a retry or a new version: the conversation, and nothing else; an edit: the conversation and the new text; tool switches: only for a new conversation)'),
     z.object({ turnId: z.string(), conversationId: z.string(), messageId: z.string() }),
   ),
   'chat.cancel': method(

@@ -228,5 +228,36 @@ describe('e2e: files in the browser host (real sandbox, prompt mode)', () => {
       .join('\n');
     expect(system).toContain('### python_execute');
     expect(system).not.toContain('### web_fetch');
-  }, 60_000);
+
+    // A new chat's switches work before its first message, which follows them; it keeps them.
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('tool-toggles-open').click();
+    await page
+      .getByText('For the new conversation: its first message uses these switches.')
+      .waitFor();
+    await expect.poll(() => webFetch.getAttribute('data-layer'), POLL).toBe('model-default');
+    await webFetch.locator('input').uncheck();
+    await expect.poll(() => webFetch.getAttribute('data-layer'), POLL).toBe('conversation-off');
+    await page.keyboard.press('Escape');
+    const firstBefore = llm.requests.length;
+    await page.getByTestId('composer-input').fill('Hello there');
+    await page.getByTestId('composer-send').click();
+    await expect
+      .poll(() => page.getByTestId('message-assistant').last().getAttribute('data-status'), POLL)
+      .toBe('complete');
+    const firstSystem = llm.requests
+      .slice(firstBefore)
+      .map((entry) => (entry.body.messages as { role: string; content: string }[])[0]?.content)
+      .join('\n');
+    expect(firstSystem).toContain('### python_execute');
+    expect(firstSystem).not.toContain('### web_fetch');
+    await page.getByTestId('tool-toggles-open').click();
+    await expect.poll(() => webFetch.getAttribute('data-layer'), POLL).toBe('conversation-off');
+    await page.keyboard.press('Escape');
+    // New chat starts from the defaults again.
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('tool-toggles-open').click();
+    await expect.poll(() => webFetch.getAttribute('data-layer'), POLL).toBe('model-default');
+    await page.keyboard.press('Escape');
+  }, 90_000);
 });

@@ -94,6 +94,11 @@ export interface TurnRequest {
    * model's defaults (or every tool) adjusted by the conversation's own toggles.
    */
   tools?: string[];
+  /**
+   * A new conversation's own tool switches (ignored with `conversationId`: a conversation keeps
+   * its own): stored with it, and this first turn already follows them.
+   */
+  toolToggles?: Record<string, boolean>;
   /** Files attached to the user's message. */
   attachments?: AttachmentInput[];
   /**
@@ -228,7 +233,8 @@ export class ChatService {
     // What the turn builds on is checked before anything changes.
     const basis = existing ? turnBasis(conversations.listMessages(existing.id), request) : null;
     const text = basis?.question ? messageText(basis.question.parts).trim() : request.text.trim();
-    const tools = await this.pickTools(request, existing?.toolToggles ?? {});
+    const newToggles = existing ? {} : (request.toolToggles ?? {});
+    const tools = await this.pickTools(request, existing ? existing.toolToggles : newToggles);
     const conversation =
       existing ??
       conversations.createConversation({
@@ -236,6 +242,9 @@ export class ChatService {
         title: titleFrom(text === '' ? (attachmentInputs[0]?.name ?? '') : text),
         modelId: request.model.id,
       });
+    if (!existing && Object.keys(newToggles).length > 0) {
+      conversations.setConversationToolToggles(conversation.id, newToggles);
+    }
     held.claim ??= claimConversation(conversations, conversation.id, turnId);
     // The conversation remembers the model its last turn used: reopened, it continues with it.
     if (existing && existing.modelId !== request.model.id) {

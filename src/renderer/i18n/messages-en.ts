@@ -89,7 +89,7 @@ export const EN_MESSAGES = {
   'file.reveal': 'Show in folder',
 
   'tools.title': 'Tools in this conversation',
-  'tools.newChatHint': 'Send a first message, then switch tools for this conversation here.',
+  'tools.newChatHint': 'For the new conversation: its first message uses these switches.',
   'tools.loading': 'Loading…',
   'tools.reset': "Reset to the model's defaults",
   'tools.unavailable': 'unavailable',

@@ -87,7 +87,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'file.reveal': '在文件夹中显示',
 
   'tools.title': '本对话可用的工具',
-  'tools.newChatHint': '先发送第一条消息，之后可在这里为本对话开关工具。',
+  'tools.newChatHint': '用于新对话：它的第一条消息就按这些开关执行。',
   'tools.loading': '加载中…',
   'tools.reset': '恢复为模型的默认设置',
   'tools.unavailable': '不可用',

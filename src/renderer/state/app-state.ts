@@ -100,6 +100,13 @@ export interface ChatSlice {
   /** The saved model the composer uses; null: the environment model, else the saved default. */
   modelId: string | null;
   setModelId(id: string | null): void;
+  /**
+   * A new chat's own tool switches, set in the composer before the conversation exists; its
+   * first message sends them (`chat.send`'s `toolToggles`). Cleared by New chat.
+   */
+  draftToolToggles: Record<string, boolean>;
+  /** Sets (true/false) or removes (null) one of the new chat's switches. */
+  setDraftToolToggle(name: string, value: boolean | null): void;
   /** Sends a message (text, files or both); resolves false when it was not sent. */
   send(text: string, files?: readonly PendingAttachment[]): Promise<boolean>;
   /**

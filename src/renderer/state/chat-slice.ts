@@ -83,8 +83,16 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   setModelId(modelId) {
     set({ modelId });
   },
+  draftToolToggles: {},
+  setDraftToolToggle(name, value) {
+    const next = { ...get().draftToolToggles };
+    if (value === null) delete next[name];
+    else next[name] = value;
+    set({ draftToolToggles: next });
+  },
   async send(text, files = []) {
-    const { bridge, activeId, mode, modelId } = get();
+    const { bridge, activeId, mode, modelId, draftToolToggles } = get();
+    const toggles = activeId === null && Object.keys(draftToolToggles).length > 0;
     if (!bridge || (text.trim() === '' && files.length === 0) || get().sendingText !== null)
       return false;
     const shownFiles = files.map((file): ShownFile => ({
@@ -101,12 +109,14 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         ...(activeId ? { conversationId: activeId } : {}),
         ...(modelId ? { modelId } : {}),
         ...(files.length > 0 ? { attachments: attachmentsPayload(files) } : {}),
+        ...(toggles ? { toolToggles: draftToolToggles } : {}),
       });
       set({
         liveTurns: startedTurn(get().liveTurns, sent, text, shownFiles),
         activeId: get().activeId ?? sent.conversationId,
         sendingText: null,
         sendingFiles: [],
+        ...(activeId === null ? { draftToolToggles: {} } : {}),
       });
       if (activeId === null) await get().refreshConversations();
       return true;

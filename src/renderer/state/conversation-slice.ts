@@ -105,6 +105,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         loadingOlder: false,
         focusMessageId: null,
         newChats: get().newChats + 1,
+        draftToolToggles: {},
       });
     },
     deleteExchange: (messageId) =>

@@ -95,6 +95,10 @@ export const conversationToolSchema = z.object({
 });
 
 const toolName = z.string().regex(TOOL_NAME_PATTERN, 'must be a tool name');
+/** A conversation's own tool switches: on or off by tool name (at most 200). */
+export const toolTogglesSchema = z
+  .record(toolName, z.boolean())
+  .refine((record) => Object.keys(record).length <= 200, 'too many tools');
 const filePath = z
   .string()
   .min(1)
@@ -108,10 +112,21 @@ export const chatExtrasMethods = {
   /**
    * A conversation's tools with the layer that decides each (global switch, the conversation's
    * own switch, the model's defaults). `modelId` names the model the composer will use (absent:
-   * the conversation's model). Without `id`: a new chat, which has no switches yet.
+   * the conversation's model). Without `id`: a new chat, whose switches are `toggles` (the
+   * composer keeps them until the first message, which sends them as `chat.send`'s `toolToggles`).
    */
   'conversations.tools': {
-    request: z.object({ id: idSchema.optional(), modelId: idSchema.optional() }).strict(),
+    request: z
+      .object({
+        id: idSchema.optional(),
+        modelId: idSchema.optional(),
+        toggles: toolTogglesSchema.optional(),
+      })
+      .strict()
+      .refine(
+        (request) => request.id === undefined || request.toggles === undefined,
+        'toggles are for a new chat (no id); a conversation keeps its own (conversations.setTools)',
+      ),
     response: conversationTools,
   },
   /** Sets (true/false) or removes (null) some of a conversation's tool switches; `reset` clears all. */

@@ -25,7 +25,12 @@ describe('chat.send and the conversation’s tool switches', () => {
   /** Sends a message and waits for its turn-end; what the store held when turn-end arrived. */
   async function send(
     host: HostFixture,
-    request: { text: string; modelId: string; conversationId?: string },
+    request: {
+      text: string;
+      modelId: string;
+      conversationId?: string;
+      toolToggles?: Record<string, boolean>;
+    },
   ) {
     const events: TurnEvent[] = [];
     const ended = new Promise<{ records: string[]; status: string | undefined }>((resolve) => {
@@ -97,5 +102,47 @@ describe('chat.send and the conversation’s tool switches', () => {
     host.app.stores.settings.setToolAvailability('web_fetch', false);
     await send(host, { text: 'and again', modelId: model.id, conversationId });
     expect(offered(2)).toEqual([]);
+  });
+
+  it("a new chat's switches, set before its first message, drive that turn and are kept", async () => {
+    server = await startScriptedLlmServer(() => ({ content: 'ok' }));
+    const host = openHostFixture();
+    fixture = host;
+    const model = await host.value('models.save', {
+      baseUrl: server.baseUrl,
+      model: 'scripted-model',
+      toolMode: 'prompt',
+      defaultTools: ['save_memory'],
+    });
+    // The composer asks how the switches read for a chat that does not exist yet.
+    const draft = { web_fetch: true, save_memory: false };
+    const rows = await host.value('conversations.tools', { modelId: model.id, toggles: draft });
+    expect(rows.tools.find((row) => row.name === 'web_fetch')).toMatchObject({
+      on: true,
+      layer: 'conversation-on',
+    });
+    expect(rows.tools.find((row) => row.name === 'save_memory')).toMatchObject({
+      on: false,
+      layer: 'conversation-off',
+    });
+    const first = await send(host, { text: 'hello', modelId: model.id, toolToggles: draft });
+    expect(offered(0)).toEqual(['web_fetch']);
+    const { conversationId } = first.sent;
+    expect(host.app.stores.conversations.getConversation(conversationId)?.toolToggles).toEqual(
+      draft,
+    );
+    await send(host, { text: 'again', modelId: model.id, conversationId });
+    expect(offered(1)).toEqual(['web_fetch']);
+
+    // An existing conversation keeps its own switches: toggles with an id are refused.
+    await expect(
+      host.value('chat.send', { text: 'x', conversationId, toolToggles: { web_fetch: false } }),
+    ).rejects.toThrow(/only for a new conversation/);
+    await expect(
+      host.value('conversations.tools', { id: conversationId, toggles: { web_fetch: false } }),
+    ).rejects.toThrow(/toggles are for a new chat/);
+    await expect(
+      host.value('conversations.tools', { toggles: { 'not a tool!': true } }),
+    ).rejects.toThrow(/conversations.tools failed: invalid/);
   });
 });

@@ -62,6 +62,7 @@ async function startTurn(
         ),
         ...(request.conversationId ? { conversationId: request.conversationId } : {}),
         ...(request.tools ? { tools: request.tools } : {}),
+        ...(request.toolToggles ? { toolToggles: request.toolToggles } : {}),
         ...(request.attachments?.length
           ? { attachments: decodeAttachments(request.attachments) }
           : {}),

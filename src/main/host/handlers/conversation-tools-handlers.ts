@@ -25,10 +25,11 @@ export function createConversationToolsHandlers(context: HostContext): Conversat
   const requireConversation = (id: string): Conversation =>
     requireStoredConversation(stores.conversations, id);
   return {
-    'conversations.tools': ({ id, modelId }) => {
+    'conversations.tools': ({ id, modelId, toggles }) => {
       const conversation = id === undefined ? null : requireConversation(id);
+      // A new chat (no id) shows the composer's switches for it, kept until its first message.
       return toolRows(context, modelDefaults(context, modelId ?? conversation?.modelId ?? null), {
-        ...conversation?.toolToggles,
+        ...(conversation ? conversation.toolToggles : toggles),
       });
     },
     'conversations.setTools': ({ id, modelId, toggles, reset }) => {

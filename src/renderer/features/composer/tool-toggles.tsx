@@ -1,7 +1,8 @@
 /**
  * The conversation's tools in a popover: each tool on or off for this conversation, with the
  * layer that decides it (switched off in settings, this conversation's own switch, the model's
- * defaults) and why an unavailable one cannot run. A new chat shows the list read-only.
+ * defaults) and why an unavailable one cannot run. A new chat's switches work too: kept in the
+ * store (`draftToolToggles`) and sent with its first message.
  */
 import type { ReactNode } from 'react';
 import { useCallback, useEffect, useState } from 'react';
@@ -19,6 +20,8 @@ export function ToolToggles(): ReactNode {
   const activeId = useApp((state) => state.activeId);
   const modelId = useApp((state) => state.modelId);
   const showError = useApp((state) => state.showError);
+  const draft = useApp((state) => state.draftToolToggles);
+  const setDraft = useApp((state) => state.setDraftToolToggle);
   const [open, setOpen] = useState(false);
   const [tools, setTools] = useState<ConversationTool[] | null>(null);
   const scope = {
@@ -28,24 +31,33 @@ export function ToolToggles(): ReactNode {
   useEffect(() => {
     if (!open || !bridge) return undefined;
     let current = true;
-    setTools(null);
     bridge
       .invoke('conversations.tools', {
-        ...(activeId ? { id: activeId } : {}),
+        ...(activeId ? { id: activeId } : { toggles: draft }),
         ...(modelId ? { modelId } : {}),
       })
       .then((result) => current && setTools(result.tools), showError);
     return () => {
       current = false;
     };
-  }, [open, bridge, activeId, modelId, showError]);
+  }, [open, bridge, activeId, modelId, showError, draft]);
   const update = (change: { toggles?: Record<string, boolean | null>; reset?: boolean }): void => {
-    if (!bridge || !activeId) return;
+    if (!bridge) return;
+    if (!activeId) {
+      // A new chat: the store keeps the switches (the list reloads from them).
+      for (const [name, value] of Object.entries(change.toggles ?? {})) setDraft(name, value);
+      if (change.reset) for (const name of Object.keys(draft)) setDraft(name, null);
+      return;
+    }
     bridge
       .invoke('conversations.setTools', { ...scope, id: activeId, ...change })
       .then((result) => setTools(result.tools), showError);
   };
-  const onOpenChange = useCallback((next: boolean) => setOpen(next), []);
+  const onOpenChange = useCallback((next: boolean) => {
+    setOpen(next);
+    // Reopened, the list loads afresh (a switch changed elsewhere shows no stale state).
+    if (!next) setTools(null);
+  }, []);
   return (
     <Popover
       label={t('composer.tools')}
@@ -71,7 +83,7 @@ export function ToolToggles(): ReactNode {
               <input
                 type="checkbox"
                 checked={tool.on}
-                disabled={activeId === null || tool.layer === 'global-off'}
+                disabled={tool.layer === 'global-off'}
                 onChange={(event) => {
                   const checked = event.target.checked;
                   // Shown at once; the host's answer then brings the layer.
@@ -88,7 +100,7 @@ export function ToolToggles(): ReactNode {
           </li>
         ))}
       </ul>
-      {activeId !== null && (
+      {(activeId !== null || Object.keys(draft).length > 0) && (
         <button
           type="button"
           className="button ghost"
