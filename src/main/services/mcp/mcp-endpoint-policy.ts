@@ -142,3 +142,22 @@ export async function authServerAddresses(
     signal,
   );
 }
+
+/**
+ * Why a sign-in request or page may not go to `target`, or null. On the service's own host, when
+ * it is local (this machine or the LAN), only the service's own origin is allowed — scheme, host
+ * and port — since any other port there is another program: a server on one local port must not
+ * make the app send requests to the next one. Other hosts are judged by their addresses
+ * (`authServerAddresses`: public only), as is a public service's own host.
+ */
+export function refusedSignInOrigin(service: ServiceUrl, target: URL): string | null {
+  if (!service.local) return null;
+  const host = target.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
+  if (host !== service.hostname.toLowerCase()) return null;
+  const own = new URL(service.url).origin;
+  if (target.origin === own) return null;
+  return `${target.origin} is on the service's local host but is not the service's own address (${own}); on this machine or the LAN, sign-in may only use the service's own origin`;
+}

@@ -5,7 +5,7 @@
  */
 import type { McpService, McpSignInStatus } from '../../../shared/mcp';
 import type { HostResolver, McpOAuthEndpoint, McpOAuthState, SecretStore } from '../../core/ports';
-import { authServerAddresses } from './mcp-endpoint-policy';
+import { authServerAddresses, refusedSignInOrigin } from './mcp-endpoint-policy';
 import type { ServiceUrl } from './mcp-endpoint-policy';
 
 /** The client_name Aivory registers with. */
@@ -75,6 +75,7 @@ export async function oauthEndpoint(
       authServerAddresses(url, hostname, deps.resolver, signal),
     // Plain http only to the service's own host when it is on this machine or the LAN.
     allowsHttp: (hostname) => url.local && sameHost(hostname),
+    refusedOrigin: (target) => refusedSignInOrigin(url, target),
   };
 }
 
