@@ -376,7 +376,7 @@ function checkBrowserUrl(url: URL, config: McpOAuthEndpoint): void {
   if (refused !== null) {
     throw new McpError(
       'unauthorized',
-      `refused to open the sign-in page: ${oneLine(refused, 300)}`,
+      `refused to open the sign-in page: ${oneLine(refused, 800)}`,
     );
   }
   const plainAllowed = url.protocol === 'http:' && config.allowsHttp(url.hostname);
@@ -406,7 +406,7 @@ export function createAuthFetch(config: McpOAuthEndpoint): FetchLike {
     if (url.username !== '' || url.password !== '')
       throw new McpError('unauthorized', 'refused a sign-in address with credentials in it');
     const refused = config.refusedOrigin(url);
-    if (refused !== null) throw new McpError('unauthorized', `refused: ${oneLine(refused, 300)}`);
+    if (refused !== null) throw new McpError('unauthorized', `refused: ${oneLine(refused, 800)}`);
     const signal = AbortSignal.any([
       ...(init?.signal ? [init.signal] : []),
       AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),
