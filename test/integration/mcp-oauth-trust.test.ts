@@ -44,7 +44,11 @@ function services(): McpServices {
 }
 
 /** Another program on this machine: a TCP listener on 127.0.0.1 that counts connections. */
-async function plantListener(): Promise<{ origin: string; connections: () => number; close(): Promise<void> }> {
+async function plantListener(): Promise<{
+  origin: string;
+  connections: () => number;
+  close(): Promise<void>;
+}> {
   let connections = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
@@ -152,9 +156,7 @@ describe('MCP sign-in on a local host: the service’s own origin, or one the us
       const other = await h.test('two', signal());
       expect(other.ok).toBe(false);
       expect(other.message).toContain(`--trust-auth-server ${auth.origin}`);
-      expect([...auth.counts.values()].reduce((sum, count) => sum + count, 0)).toBe(
-        requestsBefore,
-      );
+      expect([...auth.counts.values()].reduce((sum, count) => sum + count, 0)).toBe(requestsBefore);
       expect(h.get('two').oauth).toBeNull();
     } finally {
       await second.close();
@@ -192,7 +194,10 @@ describe('MCP sign-in on a local host: the service’s own origin, or one the us
     await expectInvalid(trust(`${auth.origin}/?x=1`), /without a path, query or fragment/);
     await expectInvalid(trust('ftp://127.0.0.1:21'), /must start with http:\/\/ or https:\/\//);
     await expectInvalid(trust('http://u:p@127.0.0.1:9'), /must not carry credentials/);
-    await expectInvalid(trust('http://127.0.0.2:9000'), /not on the service's host \(127\.0\.0\.1\)/);
+    await expectInvalid(
+      trust('http://127.0.0.2:9000'),
+      /not on the service's host \(127\.0\.0\.1\)/,
+    );
     await expectInvalid(trust('http://localhost:9000'), /not on the service's host/);
     await expectInvalid(trust(lab.origin), /the service's own address, which needs no trust/);
     await expectInvalid(trust(`http://127.0.0.1:1/${'x'.repeat(5000)}`), /longer than 300/);
@@ -210,8 +215,6 @@ describe('MCP sign-in on a local host: the service’s own origin, or one the us
       /only a service on this machine or your local network may trust another origin/,
     );
     // Garbage that never was trusted cannot be taken back either.
-    await expect(h.trustSignInOrigin('lab', auth.origin, false)).rejects.toThrow(
-      /does not trust/,
-    );
+    await expect(h.trustSignInOrigin('lab', auth.origin, false)).rejects.toThrow(/does not trust/);
   });
 });

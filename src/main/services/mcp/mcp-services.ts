@@ -348,7 +348,10 @@ export class McpServices {
   ): Promise<McpServiceView> {
     const service = this.get(idOrName);
     if (service.transport === 'stdio')
-      throw new AivoryError('invalid-input', `"${service.name}" runs locally: there is no sign-in.`);
+      throw new AivoryError(
+        'invalid-input',
+        `"${service.name}" runs locally: there is no sign-in.`,
+      );
     const current = service.oauth?.trustedOrigins ?? [];
     const next = trusted
       ? [...current, origin]
