@@ -49,6 +49,12 @@ export interface McpOAuthConfig {
   /** private_key_jwt: where the client's private key (PEM) is kept, and its JWS algorithm. */
   clientKeyRef: string | null;
   keyAlgorithm: string | null;
+  /**
+   * Other origins (scheme://host:port) on the service's own local host that its sign-in may use,
+   * as the user allowed them — e.g. a local authorization server beside a local MCP server.
+   * Without one, sign-in on a local host uses the service's own origin only.
+   */
+  trustedOrigins: string[];
 }
 
 /** How long an OAuth sign-in waits for the user to finish in the browser. */

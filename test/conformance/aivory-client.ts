@@ -10,6 +10,11 @@
  * enable it, call each tool — exactly as a user would, so every scenario exercises the app's own
  * connection, OAuth sign-in (the browser is `$BROWSER`, set by the test to a redirect follower)
  * and elicitation code.
+ *
+ * A scenario's authorization server is another localhost port than its MCP server's: Aivory
+ * refuses that until the user trusts the origin for the service, and its error names the flag.
+ * The harness answers as the user would — the suite's authorization server is the service's own
+ * — with `aivory mcp edit conformance --trust-auth-server ORIGIN`, and syncs again.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,13 +75,19 @@ async function main(): Promise<number> {
     offInterrupt: () => undefined,
   };
   let captured = '';
+  let errors = '';
   const run = async (args: string[]): Promise<number> => {
     process.stderr.write(`$ aivory ${args.join(' ')}\n`);
+    errors = '';
     return runCli(args, {
       ...io,
       stdout: (text) => {
         captured += text;
         process.stdout.write(text);
+      },
+      stderr: (text) => {
+        errors += text;
+        process.stderr.write(text);
       },
     });
   };
@@ -98,7 +109,13 @@ async function main(): Promise<number> {
       ['mcp', 'enable', SERVICE],
     ];
     for (const step of steps) {
-      const code = await run(step);
+      let code = await run(step);
+      // Asked to trust the scenario's authorization server (another localhost port): yes, once.
+      const trust = /--trust-auth-server (http:\/\/localhost:\d+)\b/.exec(errors)?.[1];
+      if (code !== 0 && step[1] === 'sync' && trust !== undefined) {
+        code = await run(['mcp', 'edit', SERVICE, '--trust-auth-server', trust]);
+        if (code === 0) code = await run(step);
+      }
       if (code !== 0) return code;
     }
     captured = '';

@@ -77,4 +77,58 @@ describe('e2e: OAuth sign-in of an MCP service', () => {
       .poll(() => card.getByTestId('mcp-test-state').getAttribute('data-state'))
       .toBe('connected');
   }, 120_000);
+
+  it('a sign-in through another local port asks: "Allow sign-in through …" stores the trust and signs in', async () => {
+    // A local MCP server whose authorization server runs on another port of 127.0.0.1.
+    const auth = await startOAuthLab();
+    const local = await startOAuthLab({ authorizationServers: [auth.origin], tokenIssuer: auth });
+    try {
+      const { page } = app().browser;
+      await page.goto(app().serve.url);
+      await page.getByTestId('settings-open').click();
+      await page.getByTestId('settings-nav-mcp').click();
+      await page.getByTestId('settings-page-mcp').waitFor();
+      await page.getByTestId('mcp-new').click();
+      await page.getByTestId('mcp-form-name').fill('keycloaked');
+      await page.getByTestId('mcp-form-description').fill('Signs in at a local server.');
+      await page.getByTestId('mcp-form-url').fill(local.url);
+      await page.getByTestId('mcp-form-save').click();
+      const card = page.getByTestId('mcp-service').and(page.locator('[data-name="keycloaked"]'));
+      await card.waitFor();
+
+      await card.getByTestId('mcp-sync').click();
+      const refused = card.getByTestId('mcp-sign-in-refused');
+      await refused.waitFor({ timeout: 30_000 });
+      const text = (await refused.textContent()) ?? '';
+      expect(text).toContain(auth.origin);
+      expect(text).toContain(local.origin);
+      expect(auth.counts.size).toBe(0);
+      // The prompt says it once: not again as the test result.
+      expect(await card.getByTestId('mcp-test-message').count()).toBe(0);
+      expect(await card.getByTestId('mcp-sign-in').getAttribute('data-signed-in')).toBe('false');
+      const allow = card.getByTestId('mcp-trust-origin');
+      expect(await allow.textContent()).toBe(`Allow sign-in through ${auth.origin}`);
+      await screenshot(page, 'mcp-sign-in-trust');
+
+      await allow.click();
+      await expect
+        .poll(() => card.getByTestId('mcp-sign-in').getAttribute('data-signed-in'), {
+          timeout: 30_000,
+        })
+        .toBe('true');
+      await expect
+        .poll(() => card.getByTestId('mcp-test-state').getAttribute('data-state'))
+        .toBe('connected');
+      expect(auth.grants).toEqual(['authorization_code']);
+      expect(local.grants).toEqual([]);
+      expect(await card.getByTestId('mcp-sign-in-refused').count()).toBe(0);
+      expect(await card.getByTestId('mcp-trusted-origins').textContent()).toContain(auth.origin);
+      expect(await card.getByTestId('mcp-sign-in-status').textContent()).toContain(
+        `Signed in at ${auth.origin}`,
+      );
+    } finally {
+      await local.close();
+      await auth.close();
+    }
+  }, 120_000);
 });

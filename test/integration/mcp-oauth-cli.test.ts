@@ -263,3 +263,74 @@ describe('aivory mcp with an OAuth sign-in', () => {
     expect((await runCli(['mcp', 'list', '--json'], env)).stdout.trim()).toBe('[]');
   });
 });
+
+describe('aivory mcp --trust-auth-server (a local authorization server on another port)', () => {
+  let auth: OAuthLab;
+  let lab: OAuthLab;
+  beforeAll(async () => {
+    auth = await startOAuthLab();
+    lab = await startOAuthLab({ authorizationServers: [auth.origin], tokenIssuer: auth });
+  });
+  afterAll(async () => {
+    await lab.close();
+    await auth.close();
+  });
+
+  it('refuses with the flag to use, then signs in through the trusted origin; garbage is refused', async () => {
+    const home = makeDataDir();
+    const env = cliEnv(home, { BROWSER: FOLLOWER });
+    const add = ['mcp', 'add', '--name', 'lab', '--url', lab.url, '--description', 'Who am I.'];
+    expect((await runCli(add, env)).code).toBe(0);
+
+    const refused = await runCli(['mcp', 'sync', 'lab', '--accept'], env);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(`${auth.origin} is on the service's local host`);
+    expect(refused.stderr).toContain(`aivory mcp edit lab --trust-auth-server ${auth.origin}`);
+    expect(auth.counts.size).toBe(0);
+
+    for (const [flags, message] of [
+      [['--trust-auth-server', 'garbage'], 'not an origin (write it as http://host:port)'],
+      [['--trust-auth-server', `${auth.origin}/token`], 'give the origin only'],
+      [['--trust-auth-server', 'http://127.0.0.2:80'], "not on the service's host (127.0.0.1)"],
+      [['--trust-auth-server', lab.origin], "the service's own address, which needs no trust"],
+      [['--untrust-auth-server', auth.origin], 'lab does not trust'],
+    ] as const) {
+      const bad = await runCli(['mcp', 'edit', 'lab', ...flags], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(message);
+    }
+    const untrustOnAdd = await runCli([...add, '--untrust-auth-server', auth.origin], env);
+    expect(untrustOnAdd.code).toBe(2);
+    expect(untrustOnAdd.stderr).toContain('--untrust-auth-server applies to aivory mcp edit only.');
+
+    const trusted = await runCli(['mcp', 'edit', 'lab', '--trust-auth-server', auth.origin], env);
+    expect(trusted.code).toBe(0);
+    expect((await runCli(['mcp', 'list'], env)).stdout).toContain(
+      `sign-in may also use ${auth.origin} (trusted)`,
+    );
+    const synced = await runCli(['mcp', 'sync', 'lab', '--accept'], env);
+    expect(synced.stderr).toContain(`${auth.origin}/authorize?`);
+    expect(synced.code).toBe(0);
+    expect(auth.grants).toEqual(['authorization_code']);
+    expect(lab.grants).toEqual([]);
+
+    // Given on `add` it works from the start; `--untrust-auth-server` takes it back.
+    const second = await runCli(
+      [...add.slice(0, 3), 'lab2', ...add.slice(4), '--trust-auth-server', `${auth.origin}/`],
+      env,
+    );
+    expect(second.code).toBe(0);
+    const list = JSON.parse((await runCli(['mcp', 'list', '--json'], env)).stdout) as {
+      name: string;
+      oauth: { trustedOrigins: string[] } | null;
+    }[];
+    expect(list.find((service) => service.name === 'lab2')?.oauth?.trustedOrigins).toEqual([
+      auth.origin,
+    ]);
+    const taken = await runCli(['mcp', 'edit', 'lab2', '--untrust-auth-server', auth.origin], env);
+    expect(taken.code).toBe(0);
+    const again = await runCli(['mcp', 'test', 'lab2'], env);
+    expect(again.code).not.toBe(0);
+    expect(again.stdout + again.stderr).toContain(`--trust-auth-server ${auth.origin}`);
+  }, 240_000);
+});

@@ -58,6 +58,7 @@ describe('connect deadline and a slow sign-in', () => {
         grant: 'authorization_code',
         resolveAddresses: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
         allowsHttp: () => true,
+        refusedOrigin: () => null,
       },
     };
     const connector = createMcpConnector();

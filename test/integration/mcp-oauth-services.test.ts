@@ -386,6 +386,34 @@ describe('MCP OAuth through McpServices', () => {
       }
     });
 
+    it('on the service’s own local host, only its own origin: a server on another port gets nothing', async () => {
+      // Both on 127.0.0.1, on different ports: the service (lab) names the other as its
+      // authorization server, then points its own metadata's registration endpoint at it.
+      const other = await startOAuthLab();
+      try {
+        lab.knobs.authorizationServers = [other.origin];
+        h = harness();
+        h.browser = h.markerBrowser;
+        await addService();
+        const tested = await h.services.test('lab', signal());
+        expect(tested.ok).toBe(false);
+        expect(tested.message).toContain(other.origin);
+        expect(tested.message).toContain(`not the service's own address (${lab.origin})`);
+        expect(other.counts.size).toBe(0);
+        expect(existsSync(h.markerFile)).toBe(false);
+
+        lab.knobs.authorizationServers = null;
+        lab.knobs.metadata = { registration_endpoint: `${other.origin}/register` };
+        const again = await h.services.test('lab', signal());
+        expect(again.ok).toBe(false);
+        expect(again.message).toContain(other.origin);
+        expect(other.counts.size).toBe(0);
+        expect(existsSync(h.markerFile)).toBe(false);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('never connects to a typed private address of another host (https)', async () => {
       // Node connects to an address literal without a lookup: the check must not rely on one.
       // A TCP listener on 127.0.0.2 (this machine, not the service's host) counts connections.

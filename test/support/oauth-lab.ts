@@ -9,7 +9,8 @@
  *
  * Knobs (all mutable between requests, see `OAuthLabKnobs`): token lifetime, refresh tokens on or
  * off, `/authorize` answering `error=access_denied`, and the `authorization_servers` / endpoint
- * URLs replaced (to plant hostile ones). Every request is counted per path, every `/token` grant
+ * URLs replaced (to plant hostile ones, or another lab as a separate authorization server whose
+ * tokens this one accepts: `tokenIssuer`). Every request is counted per path, every `/token` grant
  * recorded, every issued token kept, so a test can say what happened and what did not.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -37,6 +38,11 @@ export interface OAuthLabKnobs {
    * for `scope` plus this one (step-up).
    */
   requiredScope: string | null;
+  /**
+   * Another lab whose tokens the MCP endpoint accepts too: that lab plays this server's separate
+   * authorization server (with `authorizationServers` naming it), as a local Keycloak would.
+   */
+  tokenIssuer: Pick<OAuthLab, 'findToken'> | null;
 }
 
 export interface OAuthLabOptions extends Partial<OAuthLabKnobs> {
@@ -72,6 +78,8 @@ export interface OAuthLab {
   /** Paths other than the MCP endpoint that received a Bearer Authorization header. */
   bearerElsewhere: string[];
   count(path: string): number;
+  /** The access token as this lab issued it, if it did. */
+  findToken(token: string): IssuedToken | undefined;
   /** Makes every issued access token expired now. */
   expireAccessTokens(): void;
   close(): Promise<void>;
@@ -94,6 +102,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     metadata: options.metadata ?? {},
     scope: options.scope ?? 'mcp:tools',
     requiredScope: options.requiredScope ?? null,
+    tokenIssuer: options.tokenIssuer ?? null,
   };
   const confidential = new Map(Object.entries(options.clients ?? {}));
   const registered = new Map<string, string[]>();
@@ -230,7 +239,10 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
 
   async function mcp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    const issued = bearer === undefined ? undefined : access.get(bearer);
+    const issued =
+      bearer === undefined
+        ? undefined
+        : (access.get(bearer) ?? knobs.tokenIssuer?.findToken(bearer));
     if (issued === undefined || issued.expiresAt <= Date.now()) {
       response
         .writeHead(401, {
@@ -339,6 +351,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     redirects,
     bearerElsewhere,
     count: (path) => counts.get(path) ?? 0,
+    findToken: (token) => access.get(token),
     expireAccessTokens() {
       for (const issued of access.values()) issued.expiresAt = 0;
     },

@@ -52,6 +52,8 @@ Usage:
                                        test, sync and call sign in by themselves when the server asks; chat turns only say so
   aivory mcp add … --client-id ID [--client-secret S | --client-secret-file F|- | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]
                                        A client registered with the authorization server beforehand (secret / key to the secret store)
+  aivory mcp add|edit … --trust-auth-server ORIGIN   (edit … --untrust-auth-server ORIGIN takes it back)
+                                       A local service's sign-in may use another port of its host (e.g. a local Keycloak) only when trusted
   aivory mcp approval N TOOL ask|allow|allow-even-after-web|deny|default
   aivory mcp call N TOOL JSON          Call a tool yourself: no approval prompt (your call is the approval); a tool set to deny refuses
                                        [--elicit ask|decline|accept-defaults] answers the server's questions (see chat options)

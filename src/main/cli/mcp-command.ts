@@ -35,7 +35,7 @@ const APPROVAL_POLICIES: readonly string[] = [
 ];
 
 const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D [--client-id ID [--client-secret S | --client-secret-file F|- | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]] … | edit N [--name …] [--url …] [--header …]… [--keep-headers] | list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
+  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D [--client-id ID [--client-secret S | --client-secret-file F|- | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]] [--trust-auth-server ORIGIN]… … | edit N [--name …] [--url …] [--header …]… [--keep-headers] [--trust-auth-server ORIGIN]… [--untrust-auth-server ORIGIN]… | list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
 
 const MCP_OPTIONS = {
   name: { type: 'string' },
@@ -62,6 +62,8 @@ const MCP_OPTIONS = {
   'client-secret-file': { type: 'string' },
   'client-key-file': { type: 'string' },
   'oauth-grant': { type: 'string' },
+  'trust-auth-server': { type: 'string', multiple: true },
+  'untrust-auth-server': { type: 'string', multiple: true },
 } as const;
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
@@ -86,13 +88,22 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
     case 'add':
     case 'edit': {
       const flags = serviceFlags(values);
+      const trust = values['trust-auth-server'] ?? [];
+      const untrust = values['untrust-auth-server'] ?? [];
+      if (action === 'add' && untrust.length > 0)
+        throw usageError('--untrust-auth-server applies to aivory mcp edit only.');
       const { service, notice } =
         action === 'add'
-          ? await services.add({ name: values.name ?? '', ...flags })
+          ? await services.add({
+              name: values.name ?? '',
+              ...flags,
+              ...(trust.length > 0 ? { trustedOrigins: trust } : {}),
+            })
           : await services.update(required(name), {
               ...(values.name ? { name: values.name } : {}),
               ...flags,
               ...(values['keep-headers'] ? { keepHeaders: true } : {}),
+              ...editedTrust(services.get(required(name)), trust, untrust),
             });
       if (notice) io.stderr(`Notice: ${notice}\n`);
       const word = shellWord(service.name);
@@ -381,6 +392,9 @@ function describeService(service: McpServiceView): string {
       : null,
     service.stale ? 'the server reported changed tools: sync again' : null,
     signInLine(service),
+    (service.oauth?.trustedOrigins ?? []).length > 0
+      ? `sign-in may also use ${(service.oauth?.trustedOrigins ?? []).join(', ')} (trusted)`
+      : null,
   ].filter((item) => item !== null);
   return `${service.icon} ${service.name}\t${state}\t${service.testState}\tfound ${service.toolCount} / callable ${service.callableCount}\t${synced}\t${where}${extra.length ? `\n    ${extra.join('; ')}` : ''}`;
 }
@@ -470,6 +484,33 @@ function serviceFlags(values: {
       ? { maxTimeoutSeconds: seconds(values['max-timeout'], '--max-timeout') }
       : {}),
   };
+}
+
+/**
+ * `--trust-auth-server` / `--untrust-auth-server` on edit: the service's trusted sign-in origins
+ * with these added and those removed (the service checks each); nothing when neither is given.
+ */
+function editedTrust(
+  current: McpService,
+  trust: readonly string[],
+  untrust: readonly string[],
+): { trustedOrigins?: string[] } {
+  if (trust.length === 0 && untrust.length === 0) return {};
+  const normal = (text: string) => {
+    try {
+      return new URL(text.trim()).origin;
+    } catch {
+      return text.trim();
+    }
+  };
+  const stored = current.oauth?.trustedOrigins ?? [];
+  for (const origin of untrust)
+    if (!stored.includes(normal(origin)))
+      throw usageError(
+        `--untrust-auth-server: ${current.name} does not trust ${JSON.stringify(origin.slice(0, 100))} (it trusts ${stored.length > 0 ? stored.join(', ') : 'no other origin'}).`,
+      );
+  const removed = new Set(untrust.map(normal));
+  return { trustedOrigins: [...stored.filter((origin) => !removed.has(origin)), ...trust] };
 }
 
 /** The private key file of `--client-key-file` (read here; the key goes to the SecretStore). */

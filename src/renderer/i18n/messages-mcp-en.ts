@@ -149,4 +149,12 @@ export const MCP_EN = {
   'mcp.signIn.again': 'Sign in again',
   'mcp.signIn.signingIn': 'Waiting for the browser…',
   'mcp.signIn.signOut': 'Sign out',
+  'mcp.trust.refused':
+    'The sign-in of “{name}” was stopped: it wanted to go to {origin}, another program on the service’s host than the service itself ({own}). Nothing was sent there.',
+  'mcp.trust.explain':
+    'Allow it only if {origin} is this service’s own sign-in server (for example a local Keycloak next to it). The trust applies to this service only.',
+  'mcp.trust.allow': 'Allow sign-in through {origin}',
+  'mcp.trust.allowing': 'Signing in…',
+  'mcp.trust.trusted': 'Sign-in may also use {origin} (trusted by you).',
+  'mcp.trust.stop': 'Stop trusting',
 } as const;

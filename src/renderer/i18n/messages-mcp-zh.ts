@@ -147,4 +147,12 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcp.signIn.again': '重新登录',
   'mcp.signIn.signingIn': '等待浏览器…',
   'mcp.signIn.signOut': '退出登录',
+  'mcp.trust.refused':
+    '“{name}”的登录已被拦下：它要访问 {origin}，这是该服务所在主机上的另一个程序，而不是服务本身（{own}）。没有向那里发送任何内容。',
+  'mcp.trust.explain':
+    '仅当 {origin} 确实是此服务自己的登录服务器（例如与它一起运行的本地 Keycloak）时才允许。此信任只对这个服务有效。',
+  'mcp.trust.allow': '允许通过 {origin} 登录',
+  'mcp.trust.allowing': '正在登录…',
+  'mcp.trust.trusted': '登录也可使用 {origin}（你已信任）。',
+  'mcp.trust.stop': '取消信任',
 };

@@ -62,6 +62,13 @@ export const mcpServiceViewSchema = z.object({
   signIn: mcpSignInStatusSchema.nullable(),
   /** A client registered beforehand (its id; the secret never leaves the main process). */
   oauthClientId: z.string().nullable(),
+  /** Other origins of the service's local host the user trusts for its sign-in. */
+  trustedSignInOrigins: z.array(z.string()),
+  /**
+   * The last sign-in was refused for going to this other origin of the service's local host:
+   * the card asks whether to trust it. Null otherwise.
+   */
+  refusedSignInOrigin: z.string().nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
@@ -189,6 +196,16 @@ export const mcpMethods = {
   'mcp.login': {
     request: byId,
     response: z.object({ ok: z.boolean(), message: z.string(), service: mcpServiceViewSchema }),
+  },
+  /**
+   * Trusts (`trusted: true`) or stops trusting another origin (scheme://host:port) of the
+   * service's local host for its sign-in; the service checks it (its own host, which must be local).
+   */
+  'mcp.trustSignInOrigin': {
+    request: z
+      .object({ id: idSchema, origin: z.string().min(1).max(300), trusted: z.boolean() })
+      .strict(),
+    response: mcpServiceViewSchema,
   },
   /** Signs out: the saved tokens are deleted. */
   'mcp.logout': { request: byId, response: mcpServiceViewSchema },

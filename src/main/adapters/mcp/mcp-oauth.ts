@@ -372,6 +372,13 @@ class ServiceProvider implements OAuthClientProvider {
 
 /** Only an http(s) page may be opened in the browser (never file:, javascript:, a custom scheme). */
 function checkBrowserUrl(url: URL, config: McpOAuthEndpoint): void {
+  const refused = config.refusedOrigin(url);
+  if (refused !== null) {
+    throw new McpError(
+      'unauthorized',
+      `refused to open the sign-in page: ${oneLine(refused, 800)}`,
+    );
+  }
   const plainAllowed = url.protocol === 'http:' && config.allowsHttp(url.hostname);
   if (url.protocol !== 'https:' && !plainAllowed) {
     throw new McpError(
@@ -398,6 +405,8 @@ export function createAuthFetch(config: McpOAuthEndpoint): FetchLike {
       );
     if (url.username !== '' || url.password !== '')
       throw new McpError('unauthorized', 'refused a sign-in address with credentials in it');
+    const refused = config.refusedOrigin(url);
+    if (refused !== null) throw new McpError('unauthorized', `refused: ${oneLine(refused, 800)}`);
     const signal = AbortSignal.any([
       ...(init?.signal ? [init.signal] : []),
       AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),

@@ -56,6 +56,7 @@ const oauthConfig = z.object({
   clientSecretRef: z.string().nullable(),
   clientKeyRef: z.string().nullable().default(null),
   keyAlgorithm: z.string().nullable().default(null),
+  trustedOrigins: z.array(z.string()).default([]),
 });
 const secretEntries = z.array(z.object({ name: z.string(), secretRef: z.string() }));
 const toolInfo = mcpToolInfoSchema;

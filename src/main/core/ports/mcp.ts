@@ -94,6 +94,12 @@ export interface McpOAuthEndpoint {
   ) => Promise<readonly { address: string; family: 4 | 6 }[]>;
   /** Whether plain http:// may be used for this authorization server host (the service's local host). */
   allowsHttp: (hostname: string) => boolean;
+  /**
+   * Why a sign-in request or page may not use `url`'s origin, or null when it may. On the
+   * service's own local host only the service's own origin is allowed (scheme, host and port),
+   * so a server on one local port cannot make the app send requests to another local service.
+   */
+  refusedOrigin: (url: URL) => string | null;
 }
 
 /** What a server's refusal asked for: where its metadata is, and which scope. */

@@ -50,6 +50,8 @@ export function createMcpHandlers(context: HostContext): McpHandlers {
       const result = await mcp.login(id, signInSignal());
       return { ...result, service: await viewOf(id) };
     },
+    'mcp.trustSignInOrigin': async ({ id, origin, trusted }) =>
+      serviceView(await mcp.trustSignInOrigin(id, origin, trusted)),
     'mcp.logout': async ({ id }) => {
       await mcp.logout(id);
       return viewOf(id);
@@ -206,6 +208,8 @@ export function serviceView(view: McpServiceView): ServiceView {
     pendingChanges: view.pendingChanges,
     signIn: view.signIn === null ? null : { ...view.signIn },
     oauthClientId: view.oauth?.clientId ?? null,
+    trustedSignInOrigins: [...(view.oauth?.trustedOrigins ?? [])],
+    refusedSignInOrigin: view.refusedSignInOrigin,
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
   };

@@ -25,6 +25,12 @@ const CONNECT_TIMEOUT_MS = 20_000;
 
 export class McpConnections {
   private readonly sessions = new Map<string, Promise<McpSession>>();
+  /**
+   * Per service, the last origin its sign-in was refused for (another port of its local host,
+   * not trusted): what the settings card offers to trust. In memory only; a new attempt or a
+   * change of trust clears it.
+   */
+  readonly refusedOrigins = new Map<string, string>();
 
   constructor(
     private readonly dependencies: Omit<McpServicesDependencies, 'signIn'> & {
@@ -188,6 +194,7 @@ export class McpConnections {
         secrets,
         resolver,
         ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+        onRefusedOrigin: (origin) => this.refusedOrigins.set(service.id, origin),
       }),
       // Every new connection resolves and checks again, and connects to what it checked.
       resolveAddresses: (hostname, lookupSignal) =>

@@ -142,3 +142,79 @@ export async function authServerAddresses(
     signal,
   );
 }
+
+/** At most this many other origins may be trusted for one service's sign-in. */
+export const MAX_TRUSTED_SIGN_IN_ORIGINS = 10;
+
+function bareHost(hostname: string): string {
+  return hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
+}
+
+/**
+ * Why a sign-in request or page may not go to `target`, or null. On the service's own host, when
+ * it is local (this machine or the LAN), only the service's own origin is allowed — scheme, host
+ * and port — since any other port there is another program: a server on one local port must not
+ * make the app send requests to the next one, unless the user trusted that exact origin for this
+ * service (`trusted`, checked by `parseTrustedOrigin` when saved). Other hosts are judged by their
+ * addresses (`authServerAddresses`: public only), as is a public service's own host.
+ */
+export function refusedSignInOrigin(
+  service: ServiceUrl,
+  target: URL,
+  trusted: readonly string[] = [],
+): string | null {
+  if (!service.local) return null;
+  if (bareHost(target.hostname) !== bareHost(service.hostname)) return null;
+  const own = new URL(service.url).origin;
+  if (target.origin === own || trusted.includes(target.origin)) return null;
+  return `${target.origin} is on the service's local host but is not the service's own address (${own}); on this machine or the LAN, sign-in may only use the service's own origin or one you trust for this service`;
+}
+
+/**
+ * A sign-in origin the user trusts for `service` as typed: exactly scheme://host[:port] (a "/"
+ * at the end is allowed), http or https, on the service's own host, which must be local (this
+ * machine or the LAN: the rules for public hosts do not change), and not the service's own
+ * origin (that needs no trust). Returns the origin; throws `invalid-input` with the reason.
+ */
+export function parseTrustedOrigin(service: ServiceUrl, text: string): string {
+  const typed = text.trim();
+  const shown = JSON.stringify(typed.length > 100 ? `${typed.slice(0, 99)}…` : typed);
+  const refuse = (why: string) =>
+    new AivoryError('invalid-input', `Trusted sign-in origin ${shown}: ${why}.`);
+  if (typed.length === 0) throw refuse('it is empty');
+  if (typed.length > 300) throw refuse('it is longer than 300 characters');
+  let url: URL;
+  try {
+    url = new URL(typed);
+  } catch {
+    throw refuse('not an origin (write it as http://host:port)');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw refuse('it must start with http:// or https://');
+  if (url.username !== '' || url.password !== '') throw refuse('it must not carry credentials');
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(typed))
+    throw refuse('give the origin only (scheme://host:port), without a path, query or fragment');
+  const own = new URL(service.url).origin;
+  if (!service.local)
+    throw refuse(
+      `only a service on this machine or your local network may trust another origin on its host, and ${own} is not one`,
+    );
+  if (bareHost(url.hostname) !== bareHost(service.hostname))
+    throw refuse(`it is not on the service's host (${service.hostname})`);
+  if (url.origin === own) throw refuse("it is the service's own address, which needs no trust");
+  return url.origin;
+}
+
+/** `parseTrustedOrigin` for each, without duplicates, at most `MAX_TRUSTED_SIGN_IN_ORIGINS`. */
+export function parseTrustedOrigins(service: ServiceUrl, texts: readonly string[]): string[] {
+  const origins = [...new Set(texts.map((text) => parseTrustedOrigin(service, text)))];
+  if (origins.length > MAX_TRUSTED_SIGN_IN_ORIGINS)
+    throw new AivoryError(
+      'invalid-input',
+      `At most ${MAX_TRUSTED_SIGN_IN_ORIGINS} trusted sign-in origins per service (got ${origins.length}).`,
+    );
+  return origins;
+}

@@ -5,7 +5,7 @@
  */
 import type { McpService, McpSignInStatus } from '../../../shared/mcp';
 import type { HostResolver, McpOAuthEndpoint, McpOAuthState, SecretStore } from '../../core/ports';
-import { authServerAddresses } from './mcp-endpoint-policy';
+import { authServerAddresses, refusedSignInOrigin } from './mcp-endpoint-policy';
 import type { ServiceUrl } from './mcp-endpoint-policy';
 
 /** The client_name Aivory registers with. */
@@ -39,6 +39,11 @@ export interface OAuthEndpointDeps {
   resolver: HostResolver;
   /** An https URL serving this app's Client ID Metadata Document, if the user has one. */
   clientMetadataUrl?: string;
+  /**
+   * Told each origin a sign-in request or page was refused for (another port of the service's
+   * local host, not trusted): the settings card offers to trust it.
+   */
+  onRefusedOrigin?: (origin: string) => void;
 }
 
 /** The OAuth side of an HTTP service's endpoint. */
@@ -75,6 +80,12 @@ export async function oauthEndpoint(
       authServerAddresses(url, hostname, deps.resolver, signal),
     // Plain http only to the service's own host when it is on this machine or the LAN.
     allowsHttp: (hostname) => url.local && sameHost(hostname),
+    refusedOrigin: (target) => {
+      const refused = refusedSignInOrigin(url, target, config?.trustedOrigins ?? []);
+      if (refused === null) return null;
+      deps.onRefusedOrigin?.(target.origin);
+      return `${refused}. If ${target.origin} is the sign-in server of "${service.name}", allow it: aivory mcp edit ${cliWord(service.name)} --trust-auth-server ${target.origin} (or "Allow sign-in through ${target.origin}" on the service in Settings → MCP)`;
+    },
   };
 }
 
@@ -116,6 +127,12 @@ export async function forgetSignIn(
   if (state.tokens === undefined) return;
   delete state.tokens;
   await secrets.set(oauthStateRef(serviceId), JSON.stringify(state));
+}
+
+/** A service name as one shell word (the CLI's `shellWord`, which the services do not import). */
+function cliWord(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 function originOrNull(text: string): string | null {

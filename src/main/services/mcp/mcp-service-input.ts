@@ -3,7 +3,7 @@ import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
 import type { McpTransportKind } from '../../../shared/mcp';
-import { checkServiceUrl } from './mcp-endpoint-policy';
+import { checkServiceUrl, parseTrustedOrigins } from './mcp-endpoint-policy';
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_TIMEOUT_SECONDS = 600;
@@ -30,6 +30,11 @@ export interface McpServiceInput {
   clientKey?: string;
   /** OAuth grant: the user signs in (default), or the client alone (client credentials). */
   oauthGrant?: 'authorization_code' | 'client_credentials';
+  /**
+   * Other origins on the service's own local host its sign-in may use (e.g. a local
+   * authorization server on another port): exactly scheme://host:port each; replaces the list.
+   */
+  trustedOrigins?: string[];
 }
 
 /** OAuth client settings as typed (the secret still in clear, for the SecretStore). */
@@ -55,6 +60,8 @@ export interface ParsedServiceInput {
   maxTimeoutMs: number;
   /** null: OAuth defaults (stdio services never have any). */
   oauth: ParsedOAuthInput | null;
+  /** Other origins of the service's local host trusted for its sign-in (checked). */
+  trustedOrigins: string[];
   notice: string | null;
 }
 
@@ -132,7 +139,12 @@ export function parseServiceInput(
     }
     if ((input.headers ?? []).length > 0)
       throw new AivoryError('invalid-input', 'Headers apply to HTTP services only.');
-    if (input.clientId || input.clientSecret || input.oauthGrant === 'client_credentials')
+    if (
+      input.clientId ||
+      input.clientSecret ||
+      input.oauthGrant === 'client_credentials' ||
+      (input.trustedOrigins ?? []).length > 0
+    )
       throw new AivoryError('invalid-input', 'OAuth settings apply to HTTP services only.');
     return {
       ...common,
@@ -143,6 +155,7 @@ export function parseServiceInput(
       headers: [],
       env: (input.env ?? []).map(parseEnv),
       oauth: null,
+      trustedOrigins: [],
       notice: `This service runs "${[input.command.trim(), ...(input.args ?? [])].join(' ')}" on your machine with your permissions.`,
     };
   }
@@ -160,6 +173,7 @@ export function parseServiceInput(
     headers: (input.headers ?? []).map(parseHeader),
     env: [],
     oauth: parseOAuth(input),
+    trustedOrigins: parseTrustedOrigins(url, input.trustedOrigins ?? []),
     notice: url.notice,
   };
 }

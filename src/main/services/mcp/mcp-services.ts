@@ -87,6 +87,11 @@ export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
   env: { name: string; value: string }[];
   /** The OAuth sign-in (null for stdio services). */
   signIn: McpSignInStatus | null;
+  /**
+   * The last sign-in of this service was refused because it went to another origin of the
+   * service's local host, which the user may trust (`trustSignInOrigin`); null otherwise.
+   */
+  refusedSignInOrigin: string | null;
   toolCount: number;
   callableCount: number;
   pendingChanges: number;
@@ -167,7 +172,7 @@ export class McpServices {
         parsed,
         await this.saveSecrets(id, 'header', parsed.headers),
         await this.saveSecrets(id, 'env', parsed.env),
-        await this.saveOAuth(id, parsed.oauth),
+        withTrust(await this.saveOAuth(id, parsed.oauth), parsed.trustedOrigins),
       ),
     });
     return { service: await this.view(service), notice: parsed.notice };
@@ -206,6 +211,7 @@ export class McpServices {
         ...(current.transport === 'stdio' && changes.transport === undefined
           ? {}
           : await this.oauthInput(current, changes)),
+        ...(changes.trustedOrigins === undefined ? {} : { trustedOrigins: changes.trustedOrigins }),
       },
       current.transport === 'stdio' || this.dependencies.allowLocalCommands(),
     );
@@ -246,6 +252,16 @@ export class McpServices {
         await this.dependencies.secrets.delete(current.oauth.clientKeyRef);
       oauth = await this.saveOAuth(current.id, parsed.oauth);
     }
+    // Trust names other origins of the service's host: it goes when the service moves.
+    const trusted =
+      changes.trustedOrigins !== undefined
+        ? parsed.trustedOrigins
+        : originMoved || parsed.transport === 'stdio'
+          ? []
+          : (current.oauth?.trustedOrigins ?? []);
+    const trustChanged = trusted.join('\n') !== (current.oauth?.trustedOrigins ?? []).join('\n');
+    oauth = withTrust(oauth, trusted);
+    if (trustChanged) this.connections.refusedOrigins.delete(current.id);
     const moved =
       parsed.url !== current.url ||
       parsed.transport !== current.transport ||
@@ -253,7 +269,7 @@ export class McpServices {
       changes.headers !== undefined ||
       changes.env !== undefined ||
       oauthChanged;
-    if (moved) await this.disconnect(current.id);
+    if (moved || trustChanged) await this.disconnect(current.id);
     // A sign-in belongs to the server it was made with, and to the client that made it.
     if (originMoved || oauthChanged || parsed.transport === 'stdio')
       await forgetSignIn(this.dependencies.secrets, current.id, true);
@@ -271,7 +287,13 @@ export class McpServices {
     const dropped = dropHeaders
       ? `The saved request headers (${current.headers.map((entry) => entry.name).join(', ')}) were removed: they were for ${originOf(current.url ?? '')}, not ${originOf(parsed.url ?? '')}. Enter them again, or keep them with --keep-headers.`
       : null;
-    const notice = [parsed.notice, dropped].filter((text): text is string => text !== null);
+    const untrusted =
+      changes.trustedOrigins === undefined && trustChanged
+        ? `The trusted sign-in origins (${(current.oauth?.trustedOrigins ?? []).join(', ')}) were removed: they were trusted for ${originOf(current.url ?? '')}.`
+        : null;
+    const notice = [parsed.notice, dropped, untrusted].filter(
+      (text): text is string => text !== null,
+    );
     return {
       service: await this.view(updated),
       notice: notice.length > 0 ? notice.join(' ') : null,
@@ -281,6 +303,7 @@ export class McpServices {
   async remove(idOrName: string): Promise<void> {
     const service = this.get(idOrName);
     await this.disconnect(service.id);
+    this.connections.refusedOrigins.delete(service.id);
     this.dependencies.store.deleteService(service.id);
     for (const entry of [...service.headers, ...service.env])
       await this.dependencies.secrets.delete(entry.secretRef);
@@ -311,6 +334,35 @@ export class McpServices {
         ? `signed in${status.authServer ? ` at ${status.authServer}` : ''}; ${result.message}`
         : `no sign-in needed; ${result.message}`,
     };
+  }
+
+  /**
+   * Trusts (or stops trusting) another origin of the service's local host for its sign-in — the
+   * user's answer when a sign-in was refused for going there (`refusedSignInOrigin` of the view).
+   * Checked like `--trust-auth-server`; the connection is closed so the next one uses it.
+   */
+  async trustSignInOrigin(
+    idOrName: string,
+    origin: string,
+    trusted: boolean,
+  ): Promise<McpServiceView> {
+    const service = this.get(idOrName);
+    if (service.transport === 'stdio')
+      throw new AivoryError(
+        'invalid-input',
+        `"${service.name}" runs locally: there is no sign-in.`,
+      );
+    const current = service.oauth?.trustedOrigins ?? [];
+    const next = trusted
+      ? [...current, origin]
+      : current.filter((entry) => entry !== origin.trim().replace(/\/$/, ''));
+    if (!trusted && next.length === current.length)
+      throw new AivoryError(
+        'not-found',
+        `"${service.name}" does not trust ${JSON.stringify(origin.slice(0, 100))} for its sign-in.`,
+      );
+    const { service: view } = await this.update(service.id, { trustedOrigins: next });
+    return view;
   }
 
   /** Signs out: the tokens are deleted and the connection closed (the registration is kept). */
@@ -362,6 +414,7 @@ export class McpServices {
   async test(idOrName: string, signal: AbortSignal): Promise<{ ok: boolean; message: string }> {
     const service = this.get(idOrName);
     await this.disconnect(service.id);
+    this.connections.refusedOrigins.delete(service.id);
     try {
       const tools = await this.asUser(service.id, signal, async () =>
         (await this.session(service, signal)).listTools(signal),
@@ -383,6 +436,7 @@ export class McpServices {
     options: { accept: boolean; signal: AbortSignal },
   ): Promise<{ toolCount: number; changes: McpToolChange[] }> {
     const service = this.get(idOrName);
+    this.connections.refusedOrigins.delete(service.id);
     let tools;
     try {
       tools = await this.asUser(service.id, options.signal, async () =>
@@ -634,6 +688,7 @@ export class McpServices {
       clientSecretRef,
       clientKeyRef,
       keyAlgorithm: oauth.clientKey?.algorithm ?? null,
+      trustedOrigins: [],
     };
   }
 
@@ -684,11 +739,35 @@ export class McpServices {
       headers: await mask(service.headers),
       env: await mask(service.env),
       signIn: await signInStatus(this.dependencies.secrets, service),
+      refusedSignInOrigin: this.connections.refusedOrigins.get(service.id) ?? null,
       toolCount: tools.filter((tool) => tool.latest !== null).length,
       callableCount: tools.filter(isCallable).length,
       pendingChanges: diffTools(tools).length,
     };
   }
+}
+
+/**
+ * The stored OAuth settings with `trusted` as the service's trusted sign-in origins; null when
+ * everything is the default (no client, the user signs in, no trust).
+ */
+function withTrust(oauth: McpService['oauth'], trusted: readonly string[]): McpService['oauth'] {
+  const base = oauth ?? {
+    grant: 'authorization_code' as const,
+    clientId: null,
+    clientSecretRef: null,
+    clientKeyRef: null,
+    keyAlgorithm: null,
+    trustedOrigins: [],
+  };
+  const next = { ...base, trustedOrigins: [...trusted] };
+  const defaults =
+    next.grant === 'authorization_code' &&
+    next.clientId === null &&
+    next.clientSecretRef === null &&
+    next.clientKeyRef === null &&
+    next.trustedOrigins.length === 0;
+  return defaults ? null : next;
 }
 
 /** The stored configuration from validated input and the secret references of its values. */

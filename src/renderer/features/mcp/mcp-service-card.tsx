@@ -12,6 +12,7 @@ import { useApp } from '../../state/store';
 import { FieldErrorText, Switch } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
 import type { BridgeTask } from '../settings/use-loaded';
+import { McpSignInTrust } from './mcp-sign-in-trust';
 import { McpDiffView } from './mcp-diff-view';
 import { McpRootsSection } from './mcp-roots-section';
 import { McpServiceForm } from './mcp-service-form';
@@ -65,6 +66,12 @@ export function McpServiceCard(props: {
       await bridge?.invoke('mcp.accept', { id });
       setChanges([]);
     });
+  // A sign-in refused for another origin of the service's host: the trust prompt says it (and
+  // asks), so the same long message is not shown again as the test result or the action's error.
+  const asked = (text: string | null) =>
+    text !== null &&
+    service.refusedSignInOrigin !== null &&
+    text.includes(service.refusedSignInOrigin);
   const endpoint =
     service.transport === 'stdio'
       ? [service.command ?? '', ...service.args].join(' ')
@@ -110,7 +117,7 @@ export function McpServiceCard(props: {
           })}
         </p>
       )}
-      {service.testState === 'error' && service.testMessage && (
+      {service.testState === 'error' && service.testMessage && !asked(service.testMessage) && (
         <p className="check-failed" data-testid="mcp-test-message">
           {service.testMessage}
         </p>
@@ -136,6 +143,7 @@ export function McpServiceCard(props: {
         </p>
       )}
       {changes !== null && <McpDiffView changes={changes} />}
+      <McpSignInTrust service={service} onChanged={props.onChanged} />
       <McpSignInSection service={service} onChanged={props.onChanged} />
       <div className="row-actions">
         <button
@@ -198,7 +206,7 @@ export function McpServiceCard(props: {
           {t('form.remove')}
         </button>
       </div>
-      <FieldErrorText error={error} testId="mcp-error" />
+      <FieldErrorText error={asked(error) ? null : error} testId="mcp-error" />
       {toolsOpen && <McpToolsList serviceId={id} />}
       <McpRootsSection serviceId={id} serviceName={service.name} />
       {editing && (
