@@ -6,6 +6,7 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { SkillEditor } from './skill-editor';
 import { useLoaded } from './use-loaded';
+import { skillLabel } from '../../state/tool-labels';
 
 type SkillDetail = InvokeResponse<'skills.get'>;
 
@@ -44,12 +45,14 @@ export function SkillsPage(): ReactNode {
         {skills.data?.map((skill) => (
           <li key={skill.name} data-testid="skill-item" data-name={skill.name}>
             <span>
-              <strong>
-                {skill.icon} {skill.name}
+              <strong data-testid="skill-label">
+                {skill.icon} {skillLabel(skill, t).name}
               </strong>
               {skill.builtIn && <span className="badge">{t('set.skills.builtIn')}</span>}
               <br />
-              <span className="muted">{skill.whenToUse}</span>
+              <span className="muted" data-testid="skill-about">
+                {skillLabel(skill, t).about}
+              </span>
               {skill.assetCount > 0 && (
                 <span className="muted">
                   {' '}
