@@ -62,7 +62,7 @@ describe('e2e: settings and MCP services in the browser host', () => {
     expect(await python.getAttribute('data-available')).toBe('false');
     expect(await python.textContent()).toContain('请先配置沙盒');
     // A friendly name for people, the real one beside it.
-    expect(await python.locator('.tool-label').textContent()).toBe('运行 Python');
+    expect(await python.locator('.tool-label').textContent()).toBe('Run Python');
     expect(await python.locator('.tool-real-name').textContent()).toBe('python_execute');
 
     await page.getByTestId('settings-search-provider').selectOption('searxng');
