@@ -12,6 +12,7 @@ import './styles/panels.css';
 import './styles/composer.css';
 import './styles/settings.css';
 import './styles/versions.css';
+import './styles/cells.css';
 import './styles/controls.css';
 import './styles/conversations.css';
 import './styles/dialogs.css';

@@ -61,6 +61,9 @@ describe('e2e: settings and MCP services in the browser host', () => {
       .and(page.locator('[data-tool-name="python_execute"]'));
     expect(await python.getAttribute('data-available')).toBe('false');
     expect(await python.textContent()).toContain('请先配置沙盒');
+    // A friendly name for people, the real one beside it.
+    expect(await python.locator('.tool-label').textContent()).toBe('Run Python');
+    expect(await python.locator('.tool-real-name').textContent()).toBe('python_execute');
 
     await page.getByTestId('settings-search-provider').selectOption('searxng');
     await page.getByTestId('settings-search-baseUrl').fill('http://127.0.0.1:8888');

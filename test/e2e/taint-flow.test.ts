@@ -100,10 +100,12 @@ describe('e2e: turn taint in the browser host, over the netns lab', () => {
     expect(JSON.parse((await page.getByTestId('approval-arguments').textContent()) ?? '')).toEqual(
       MCP_ARGUMENTS,
     );
+    // One warning icon under the answer: what it read is its accessible name and tooltip.
     const badge = page.getByTestId('turn-taint');
     await expect
-      .poll(() => badge.textContent())
-      .toBe(`⚠ Read untrusted content: web_fetch ${INJECTION_URL}`);
+      .poll(async () => (await badge.getAttribute('aria-label'))?.split('. ')[0])
+      .toBe(`Read untrusted content: web_fetch ${INJECTION_URL}`);
+    expect(await badge.getAttribute('title')).toBe(await badge.getAttribute('aria-label'));
     await expect.poll(() => traceCard(page, 'web_fetch', 0).getAttribute('data-status')).toBe('ok');
     // The card of the call that tainted the turn is marked, and only that one.
     await expect
@@ -192,9 +194,13 @@ describe('e2e: turn taint in the browser host, over the netns lab', () => {
       .click();
     await expect.poll(() => page.getByTestId('message-assistant').count()).toBe(3);
     const stored = page.getByTestId('message-assistant').first();
-    expect(await stored.getByTestId('turn-taint').textContent()).toBe(
-      `⚠ Read untrusted content: web_fetch ${INJECTION_URL}`,
-    );
+    expect(
+      (await stored.getByTestId('turn-taint').getAttribute('aria-label'))?.split('. ')[0],
+    ).toBe(`Read untrusted content: web_fetch ${INJECTION_URL}`);
+    // The details are on the card that read it.
+    expect(
+      await traceCard(page, 'web_fetch', 0).getByTestId('tool-taint-note').textContent(),
+    ).toContain(`This call read untrusted content: web_fetch ${INJECTION_URL}.`);
     expect(await page.getByTestId('turn-taint').count()).toBe(1);
     expect(await traceCard(page, 'web_fetch', 0).getAttribute('data-tainted')).toBe('true');
     expect(await page.locator('[data-testid="tool-trace"][data-tainted="true"]').count()).toBe(1);

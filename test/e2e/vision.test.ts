@@ -90,8 +90,8 @@ describe('e2e: images to a vision model', () => {
     const answer = page.getByTestId('message-assistant').filter({ hasText: VISION_ANSWER });
     await expect.poll(() => answer.getAttribute('data-status'), POLL).toBe('complete');
     await expect
-      .poll(() => page.getByTestId('turn-taint').first().textContent(), POLL)
-      .toBe('⚠ Read untrusted content: attachment red.png');
+      .poll(() => page.getByTestId('turn-taint').first().getAttribute('aria-label'), POLL)
+      .toMatch(/^Read untrusted content: attachment red\.png\. /);
 
     const request = llm.requests.find((entry) =>
       JSON.stringify(entry.body.messages ?? []).includes(VISION_PROMPT),

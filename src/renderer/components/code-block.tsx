@@ -20,7 +20,12 @@ function loadHighlighter(): Promise<Highlighter> {
 }
 
 /** One code block with its language label and copy button. */
-export function CodeBlock(props: { language: string; text: string }): ReactNode {
+export function CodeBlock(props: {
+  language: string;
+  text: string;
+  /** The copy button's test id (`code-copy` unless told: a code cell's is its own). */
+  copyTestId?: string;
+}): ReactNode {
   const highlighter = useHighlighter(props.language);
   const nodes = useMemo(
     () => highlighter?.highlightCode(props.text, props.language) ?? null,
@@ -34,7 +39,7 @@ export function CodeBlock(props: { language: string; text: string }): ReactNode 
           text={() => props.text}
           label="code.copy"
           className="code-copy"
-          testId="code-copy"
+          testId={props.copyTestId ?? 'code-copy'}
         />
       </div>
       <pre className="code-block" data-language={props.language || undefined}>

@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useT } from '../i18n/use-t';
+import { FailedIcon } from './icons';
 import { ZoomableImage } from './image-lightbox';
 
 /** The click-to-load placeholder, then the image. */
@@ -13,7 +14,23 @@ export function ClickToLoadImage(props: { src: string; alt: string }): ReactNode
   const t = useT();
   const [loaded, setLoaded] = useState(false);
   const host = imageHost(props.src);
-  if (host === null) return <span className="image-blocked">{t('markdown.imageBlocked')}</span>;
+  if (host === null) {
+    const reason = blockedReason(props.src);
+    return (
+      <span
+        className="image-blocked"
+        data-testid="image-blocked"
+        data-reason={reason}
+        title={props.src}
+      >
+        <FailedIcon size={14} />
+        {props.alt !== '' && (
+          <span className="image-blocked-alt">{t('image.alt', { alt: props.alt })}</span>
+        )}
+        <span className="image-blocked-reason">{t(BLOCKED_TEXT[reason])}</span>
+      </span>
+    );
+  }
   if (loaded)
     return (
       <ZoomableImage
@@ -44,6 +61,20 @@ export function ClickToLoadImage(props: { src: string; alt: string }): ReactNode
       {props.alt ? ` — ${props.alt}` : ''}
     </button>
   );
+}
+
+/** Why an image URL is not loaded: only https images are. */
+type BlockedReason = 'http' | 'data' | 'other';
+
+const BLOCKED_TEXT = {
+  http: 'image.notLoadedHttp',
+  data: 'image.notLoadedData',
+  other: 'image.notLoadedOther',
+} as const;
+
+function blockedReason(src: string): BlockedReason {
+  const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(src)?.[1]?.toLowerCase();
+  return scheme === 'http' ? 'http' : scheme === 'data' ? 'data' : 'other';
 }
 
 /** The host of an https image URL; null for anything else (http, data:, javascript:, relative). */

@@ -13,9 +13,11 @@ import { VERSIONS_EN } from './messages-versions-en';
 import { CONV_SETTINGS_EN } from './messages-convsettings-en';
 import { DIALOG_EN } from './messages-dialog-en';
 import { PICKER_EN } from './messages-picker-en';
+import { CELLS_EN } from './messages-cells-en';
 
 /** English UI text (the settings and MCP pages' text lives in their own files). */
 export const EN_MESSAGES = {
+  ...CELLS_EN,
   ...SETTINGS_EN,
   ...MCP_EN,
   ...KEYCHAIN_EN,
@@ -49,11 +51,9 @@ export const EN_MESSAGES = {
   'chat.exportMarkdown': 'Export Markdown',
   'chat.exportJson': 'Export JSON',
   'chat.you': 'You',
-  'chat.taint': '⚠ Read untrusted content: {sources}',
   'chat.taintHelp':
     'After this, MCP calls and fetches that would send data ask first, and memories wait for your confirmation.',
   'chat.assistant': 'Aivory',
-  'chat.reasoning': 'Reasoning',
   'chat.thinking': 'Thinking…',
   'chat.emptyReply': 'The model sent back an empty answer.',
   'chat.retry': 'Retry',
@@ -64,7 +64,6 @@ export const EN_MESSAGES = {
   'message.delete': 'Delete',
   'message.deleteConfirm': 'Delete question and answer?',
   'sidebar.running': 'Answering…',
-  'chat.reasoningLive': 'Reasoning… {seconds} s',
   'chat.protocolRetry':
     'The model wrote a tool call that could not be read; it was asked to write it again ({attempt} of 2).',
   'chat.retryHelp': 'Ask the model again for this answer (the failed one is replaced).',
@@ -123,7 +122,6 @@ export const EN_MESSAGES = {
   'trace.arguments': 'Arguments',
   'trace.result': 'Result',
   'trace.showFull': 'Show full output',
-  'trace.duration': '{ms} ms',
 
   'budget.total': 'total',
   'budget.rounds': 'rounds',
@@ -140,7 +138,6 @@ export const EN_MESSAGES = {
   'stop.interrupted': 'Interrupted: the app closed while this answer was being written.',
 
   'markdown.loadImage': 'Load image from {host}',
-  'markdown.imageBlocked': 'Image not loaded',
   'markdown.diagram': 'Diagram',
   'markdown.diagramFailed': 'This diagram could not be drawn; its code:',
 

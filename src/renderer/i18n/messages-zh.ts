@@ -14,9 +14,11 @@ import { VERSIONS_ZH } from './messages-versions-zh';
 import { CONV_SETTINGS_ZH } from './messages-convsettings-zh';
 import { DIALOG_ZH } from './messages-dialog-zh';
 import { PICKER_ZH } from './messages-picker-zh';
+import { CELLS_ZH } from './messages-cells-zh';
 
 /** Simplified Chinese UI text. */
 export const ZH_MESSAGES: Record<MessageKey, string> = {
+  ...CELLS_ZH,
   ...SETTINGS_ZH,
   ...MCP_ZH,
   ...KEYCHAIN_ZH,
@@ -49,10 +51,8 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'chat.exportMarkdown': '导出 Markdown',
   'chat.exportJson': '导出 JSON',
   'chat.you': '你',
-  'chat.taint': '⚠ 已读取不受信任的内容：{sources}',
   'chat.taintHelp': '此后，MCP 调用和会发送数据的网页请求都会先询问，记忆需要你确认后才会生效。',
   'chat.assistant': 'Aivory',
-  'chat.reasoning': '推理过程',
   'chat.thinking': '思考中…',
   'chat.emptyReply': '模型返回了空回答。',
   'chat.retry': '重试',
@@ -63,7 +63,6 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'message.delete': '删除',
   'message.deleteConfirm': '删除这条提问及其回答？',
   'sidebar.running': '正在回答…',
-  'chat.reasoningLive': '思考中… {seconds} 秒',
   'chat.protocolRetry': '模型写出的工具调用无法解析，已请它重写（第 {attempt} 次，共 2 次）。',
   'chat.retryHelp': '让模型重新回答（替换这次失败的回答）。',
   'chat.attachment': '附件：{name}（{size}）',
@@ -121,7 +120,6 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'trace.arguments': '参数',
   'trace.result': '结果',
   'trace.showFull': '显示完整输出',
-  'trace.duration': '{ms} 毫秒',
 
   'budget.total': '总计',
   'budget.rounds': '轮次',
@@ -137,7 +135,6 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'stop.interrupted': '已中断：写这条回答时应用被关闭了。',
 
   'markdown.loadImage': '加载来自 {host} 的图片',
-  'markdown.imageBlocked': '图片未加载',
   'markdown.diagram': '图表',
   'markdown.diagramFailed': '无法绘制此图表，其代码如下：',
 

@@ -58,7 +58,7 @@ describe('renderer: i18n', () => {
     expect(translate('en', 'setup.testOk', { count: 3 })).toBe(
       'Connected. The server lists 3 models.',
     );
-    expect(translate('zh-CN', 'trace.duration', { ms: 12 })).toBe('12 毫秒');
-    expect(translate('en', 'trace.duration')).toBe('{ms} ms');
+    expect(translate('zh-CN', 'duration.seconds', { seconds: 12 })).toBe('12 秒');
+    expect(translate('en', 'duration.seconds')).toBe('{seconds} s');
   });
 });

@@ -79,7 +79,8 @@ describe('renderer components (static render)', () => {
     expect(html).toContain('data-tool-name="web_fetch" data-status="ok"');
     expect(html).toContain('data-tool-name="web_fetch" data-status="skipped"');
     expect(html).toContain('<span class="tool-status">over budget</span>');
-    expect(html).toContain('<span class="tool-duration">12 ms</span>');
+    // Durations read in seconds (the shared formatter): 12 ms is under a tenth of a second.
+    expect(html).toContain('data-testid="tool-duration">&lt; 0.1 s</span>');
     expect(html).toContain('>web_fetch 2/8 · total 2/48<');
     expect(html).toContain('The tool budget ran out, so the answer uses the results so far.');
   });

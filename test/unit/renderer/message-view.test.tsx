@@ -74,7 +74,8 @@ describe('renderer: long waits show what happens', () => {
     );
     expect(live).toContain('data-live="true"');
     expect(live).toMatch(/<details[^>]*open=""/);
-    expect(live).toContain('Reasoning… 0 s');
+    expect(live).toContain('Thinking… 0 s');
+    expect(live).toContain('class="live-dot"');
     expect(live).toContain('Let me think about tea.');
     const done = renderToStaticMarkup(
       <AssistantMessage
@@ -87,6 +88,7 @@ describe('renderer: long waits show what happens', () => {
     );
     expect(done).not.toContain('data-live');
     expect(done).not.toMatch(/<details[^>]*open=""/);
+    // Not watched while it streamed: how long it took is unknown, so it says what it is.
     expect(done).toContain('>Reasoning<');
   });
 

@@ -21,6 +21,7 @@ import { MoreIcon, PinIcon, UnpinIcon } from '../../components/icons';
 import { MenuButton } from '../../components/menu';
 import { useConversationActions } from '../conversations/conversation-actions';
 import { TitleEditor } from '../conversations/title-editor';
+import { LiveAnnouncer } from './live-announcer';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -254,41 +255,6 @@ function liveTurnElements(turn: ShownTurn): ReactNode[] {
       error={end?.error ?? null}
     />,
   ];
-}
-
-/** The longest answer read out when a turn ends (the rest is on the page). */
-const MAX_ANNOUNCED_CHARS = 2000;
-
-/**
- * The live answer, announced politely to screen readers (a hidden `role="status"` region): "Thinking…"
- * when a turn starts, then, when it ends, its answer as text (or why it stopped). Not every
- * streamed delta: that would read half sentences over each other. The last announcement stays
- * until the next turn, so the reload after `turn-end` does not cut it off.
- */
-function LiveAnnouncer(props: { turn: ShownTurn | null }): ReactNode {
-  const t = useT();
-  const [text, setText] = useState('');
-  const turn = props.turn;
-  const turnId = turn?.turnId ?? null;
-  const ended = turn !== null && turn.end !== null;
-  const answer = ended ? messageText(turn.parts).trim() : '';
-  const stopReason = turn?.end?.stopReason ?? null;
-  const errorMessage = turn?.end?.error?.message ?? '';
-  useEffect(() => {
-    if (turnId === null) return;
-    if (!ended) {
-      setText(t('chat.thinking'));
-      return;
-    }
-    if (stopReason === 'canceled') setText(t('stop.canceled'));
-    else if (stopReason === 'error') setText(t('stop.error', { message: errorMessage }));
-    else setText(answer.slice(0, MAX_ANNOUNCED_CHARS));
-  }, [turnId, ended, answer, stopReason, errorMessage, t]);
-  return (
-    <div className="visually-hidden" role="status" aria-live="polite" data-testid="live-announcer">
-      {text}
-    </div>
-  );
 }
 
 /** An always-visible icon button of the chat header. */

@@ -3,7 +3,7 @@
  * files, with the budget meter and the stop reason in plain words under it.
  */
 import type { ReactNode } from 'react';
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { Fragment, useRef, useState } from 'react';
 import { Markdown } from '../../components/markdown';
 import type { MessagePart, MessageStatus, TurnMode } from '../../../shared/dto';
 import type {
@@ -13,7 +13,6 @@ import type {
   TokenUsage,
 } from '../../../shared/turn-events';
 import { useT } from '../../i18n/use-t';
-import { budgetText } from '../../state/budget-text';
 import type { TurnSummary } from '../../state/app-state';
 import { displayItems } from '../../state/trace-items';
 import type { ToolProgressView } from '../../state/live-turn';
@@ -26,6 +25,9 @@ import type { VersionSwitch } from './message-versions';
 import { QuestionEditor, VersionSwitcher } from './message-versions';
 import { TurnElicitation } from '../elicitation/elicitation-prompt';
 import { ToolTraceCard } from './tool-trace-card';
+import { ReasoningBlock } from './reasoning-block';
+import { BudgetMeter } from './budget-meter';
+import { TaintIcon } from './taint-icon';
 import { OmittedNote } from '../conversations/omitted-note';
 import { messageText } from '../../../shared/message-parts';
 
@@ -141,6 +143,9 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
   const items = displayItems(props.parts, running);
   const body = useRef<HTMLDivElement>(null);
   const markdown = running ? '' : messageText(props.parts).trim();
+  const taintSources = (props.taint ?? [])
+    .map((item) => (item.detail === null ? item.tool : `${item.tool} ${item.detail}`))
+    .join('; ');
   // A server's question shows under the running call (else at the end while the turn runs).
   const questionAt =
     running && props.turnId !== undefined
@@ -170,29 +175,22 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
           switch (item.kind) {
             case 'text':
               return <Markdown key={index} text={item.text} />;
-            case 'reasoning': {
-              // While the model is still reasoning (nothing after it yet), its text shows live
-              // with a timer; afterwards it folds away.
-              const live = running && index === items.length - 1;
+            case 'reasoning':
+              // While the model is still reasoning (nothing after it yet), its text shows live.
               return (
-                <details
+                <ReasoningBlock
                   key={index}
-                  className="reasoning"
-                  open={live || undefined}
-                  data-testid="reasoning"
-                  data-live={live ? 'true' : undefined}
-                >
-                  <summary>{live ? <ReasoningTimer /> : t('chat.reasoning')}</summary>
-                  <div className="reasoning-text">{item.text}</div>
-                </details>
+                  text={item.text}
+                  live={running && index === items.length - 1}
+                />
               );
-            }
             case 'tool':
               return (
                 <Fragment key={item.trace.toolCallId}>
                   <ToolTraceCard
                     trace={item.trace}
                     tainted={item.trace.toolCallId === props.taintedCallId}
+                    {...(taintSources === '' ? {} : { taintSources })}
                     progress={props.progress?.[item.trace.toolCallId] ?? null}
                   />
                   {index === questionAt && <TurnElicitation turnId={props.turnId ?? ''} />}
@@ -219,20 +217,8 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
             })}
           </span>
         )}
-        {props.budget && (
-          <span className="budget-meter" data-testid="budget-meter">
-            {budgetText(props.budget, t('budget.total'))}
-          </span>
-        )}
-        {props.taint && props.taint.length > 0 && (
-          <span className="taint-badge" data-testid="turn-taint" title={t('chat.taintHelp')}>
-            {t('chat.taint', {
-              sources: props.taint
-                .map((item) => (item.detail === null ? item.tool : `${item.tool} ${item.detail}`))
-                .join('; '),
-            })}
-          </span>
-        )}
+        {props.budget && <BudgetMeter budget={props.budget} />}
+        {taintSources !== '' && <TaintIcon sources={taintSources} />}
         <OmittedNote count={props.omittedMessages} />
         <StopReason reason={props.stopReason} status={props.status} error={props.error} />
         {/* Last, so the answer's facts stay put while the toolbar fades in and out. */}
@@ -299,22 +285,6 @@ function StopReason(props: {
       {reason === 'error' && message === ''
         ? t('stop.errorUnknown')
         : t(`stop.${reason}`, { message })}
-    </span>
-  );
-}
-
-/** "Reasoning… 12 s", counting from when it first showed. */
-function ReasoningTimer(): ReactNode {
-  const t = useT();
-  const [startedAt] = useState(() => Date.now());
-  const [now, setNow] = useState(startedAt);
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(timer);
-  }, []);
-  return (
-    <span data-testid="reasoning-timer">
-      {t('chat.reasoningLive', { seconds: Math.floor((now - startedAt) / 1000) })}
     </span>
   );
 }

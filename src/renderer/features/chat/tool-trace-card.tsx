@@ -1,23 +1,28 @@
-/** One tool call as a card: name, status, duration, arguments, a result preview that expands. */
+/**
+ * One tool call as a card: its friendly name, status and duration, the arguments as key/value
+ * rows, a result preview that expands. A python_execute call is a code cell instead
+ * (`code-cell.tsx`). The call that read untrusted content says so, and what it read.
+ */
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n/use-t';
-import type { ToolProgressView } from '../../state/live-turn';
-import type { ToolTrace } from '../../state/trace-items';
+import { PYTHON_TOOL } from '../../state/python-cell';
+import { CodeCell } from './code-cell';
+import { ToolArguments } from './tool-arguments';
+import type { ToolTraceCardProps } from './tool-trace-parts';
+import { ProgressLine, TaintNote, TraceHead } from './tool-trace-parts';
 
 /** Characters of the result shown before "show full output". */
 const PREVIEW_CHARS = 280;
 
 /** The card of one tool call (`data-testid="tool-trace"`). */
-export function ToolTraceCard(props: {
-  trace: ToolTrace;
-  /** This call's result tainted the turn: what it returned came from outside. */
-  tainted?: boolean;
-  /** The running call's latest progress report (live turns only). */
-  progress?: ToolProgressView | null;
-}): ReactNode {
+export function ToolTraceCard(props: ToolTraceCardProps): ReactNode {
+  if (props.trace.name === PYTHON_TOOL) return <CodeCell {...props} />;
+  return <GenericCard {...props} />;
+}
+
+function GenericCard(props: ToolTraceCardProps): ReactNode {
   const t = useT();
   const { trace } = props;
-  const argumentsText = trace.arguments === null ? '' : JSON.stringify(trace.arguments, null, 2);
   const output = trace.output ?? '';
   const long = output.length > PREVIEW_CHARS;
   return (
@@ -29,25 +34,14 @@ export function ToolTraceCard(props: {
       {...(props.tainted ? { 'data-tainted': 'true' } : {})}
     >
       <div className="tool-trace-head">
-        <span className="tool-status-dot" aria-hidden="true" />
-        <span className="tool-name">{trace.name}</span>
-        <span className="tool-status">
-          {t(trace.overBudget ? 'trace.budget' : `trace.${trace.status}`)}
-        </span>
-        {props.tainted && (
-          <span className="tool-tainted" data-testid="tool-tainted" title={t('trace.taintedHelp')}>
-            {t('trace.tainted')}
-          </span>
-        )}
-        {trace.durationMs !== null && (
-          <span className="tool-duration">{t('trace.duration', { ms: trace.durationMs })}</span>
-        )}
+        <TraceHead {...props} />
       </div>
       {trace.output === null && props.progress && <ProgressLine progress={props.progress} />}
-      {argumentsText !== '' && (
+      <TaintNote {...props} />
+      {trace.arguments !== null && (
         <details className="tool-section">
           <summary>{t('trace.arguments')}</summary>
-          <pre>{argumentsText}</pre>
+          <ToolArguments value={trace.arguments} />
         </details>
       )}
       {trace.output !== null && (
@@ -64,22 +58,6 @@ export function ToolTraceCard(props: {
           )}
         </div>
       )}
-    </div>
-  );
-}
-
-/** "message, n/total" and a bar when the total is known (`data-testid="tool-progress"`). */
-function ProgressLine(props: { progress: ToolProgressView }): ReactNode {
-  const t = useT();
-  const { progress, total, message } = props.progress;
-  const count = total === undefined ? `${progress}` : `${progress}/${total}`;
-  const text = message === undefined ? count : `${message}, ${count}`;
-  return (
-    <div className="tool-progress" data-testid="tool-progress">
-      {total !== undefined && (
-        <progress max={total} value={Math.min(progress, total)} aria-label={t('trace.progress')} />
-      )}
-      <span className="tool-progress-text">{text}</span>
     </div>
   );
 }

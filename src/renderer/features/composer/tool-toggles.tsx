@@ -12,6 +12,7 @@ import type { ConversationTool } from '../../state/composer-rules';
 import { toggleValue } from '../../state/composer-rules';
 import { useApp } from '../../state/store';
 import { ToolsIcon } from '../../components/icons';
+import { toolLabel } from '../../state/tool-labels';
 
 /** The "Tools" button and its list (`data-testid="tool-toggle"` per tool). */
 export function ToolToggles(): ReactNode {
@@ -91,7 +92,9 @@ export function ToolToggles(): ReactNode {
                   update({ toggles: { [tool.name]: toggleValue(tool, checked) } });
                 }}
               />
-              <span className="tool-toggle-name">{tool.name}</span>
+              <span className="tool-toggle-name" title={tool.name}>
+                {toolLabel(tool.name, t)}
+              </span>
               <span className="tool-toggle-layer">
                 {t(`tools.layer.${tool.layer}`)}
                 {tool.available ? '' : ` · ${t('tools.unavailable')}`}

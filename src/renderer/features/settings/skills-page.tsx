@@ -7,6 +7,7 @@ import { useApp } from '../../state/store';
 import { SkillEditor } from './skill-editor';
 import { useLoaded } from './use-loaded';
 import { askRemove } from '../../components/confirm-dialog';
+import { skillLabel } from '../../state/tool-labels';
 
 type SkillDetail = InvokeResponse<'skills.get'>;
 
@@ -45,12 +46,14 @@ export function SkillsPage(): ReactNode {
         {skills.data?.map((skill) => (
           <li key={skill.name} data-testid="skill-item" data-name={skill.name}>
             <span>
-              <strong>
-                {skill.icon} {skill.name}
+              <strong data-testid="skill-label">
+                {skill.icon} {skillLabel(skill, t).name}
               </strong>
               {skill.builtIn && <span className="badge">{t('set.skills.builtIn')}</span>}
               <br />
-              <span className="muted">{skill.whenToUse}</span>
+              <span className="muted" data-testid="skill-about">
+                {skillLabel(skill, t).about}
+              </span>
               {skill.assetCount > 0 && (
                 <span className="muted">
                   {' '}

@@ -13,6 +13,7 @@ import { IMAGES_GROUP, SANDBOX_GROUP, SEARCH_GROUP, WEB_GROUP } from './group-sp
 import type { SettingsView } from './group-specs';
 import { SandboxStatusLine } from './sandbox-status';
 import { useLoaded } from './use-loaded';
+import { hasToolLabel, toolLabel } from '../../state/tool-labels';
 
 /** The tools page. */
 export function ToolsPage(): ReactNode {
@@ -73,7 +74,7 @@ function ToolSwitches(): ReactNode {
           >
             <Switch
               checked={tool.enabled}
-              label={<span className="tool-name">{tool.name}</span>}
+              label={<ToolName name={tool.name} />}
               testId={`tool-switch-${tool.name}`}
               onChange={(enabled) => void toggle(tool.name, enabled)}
             />
@@ -99,4 +100,15 @@ export function reasonInUi(t: Translate, tool: { name: string; reason: string | 
   if (tool.name === 'image_generate' && tool.reason?.includes('aivory settings'))
     return t('models.toolsPage.imagesOff');
   return tool.reason ?? '';
+}
+
+/** A tool's friendly name, its real one beside it (what the model and the CLI call it). */
+export function ToolName(props: { name: string }): ReactNode {
+  const t = useT();
+  return (
+    <span className="tool-name-pair">
+      <span className="tool-label">{toolLabel(props.name, t)}</span>
+      {hasToolLabel(props.name) && <code className="tool-real-name">{props.name}</code>}
+    </span>
+  );
 }

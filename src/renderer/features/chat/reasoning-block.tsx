@@ -1,0 +1,57 @@
+/**
+ * The model's reasoning: while it streams, open, under "Thinking… 12 s" with a pulsing dot;
+ * once the answer moves on, folded under "Thought for 12 s" (a click opens it). The time is
+ * measured here, from when the reasoning first showed to when something followed it, so an
+ * answer opened later (reasoning not watched) reads "Reasoning".
+ */
+import type { ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useT } from '../../i18n/use-t';
+import { formatDuration } from '../../state/duration-text';
+
+/** One reasoning part (`data-testid="reasoning"`). */
+export function ReasoningBlock(props: { text: string; live: boolean }): ReactNode {
+  const t = useT();
+  const startedAt = useRef<number | null>(props.live ? Date.now() : null);
+  const [tookMs, setTookMs] = useState<number | null>(null);
+  useEffect(() => {
+    if (props.live || startedAt.current === null || tookMs !== null) return;
+    setTookMs(Date.now() - startedAt.current);
+  }, [props.live, tookMs]);
+  return (
+    <details
+      className="reasoning"
+      open={props.live || undefined}
+      data-testid="reasoning"
+      data-live={props.live ? 'true' : undefined}
+    >
+      <summary data-testid="reasoning-summary">
+        {props.live ? (
+          <ReasoningTimer />
+        ) : tookMs === null ? (
+          t('reasoning.doneUnknown')
+        ) : (
+          t('reasoning.done', { duration: formatDuration(tookMs, t) })
+        )}
+      </summary>
+      <div className="reasoning-text">{props.text}</div>
+    </details>
+  );
+}
+
+/** "Thinking… 12 s" with a live dot, counting from when it first showed. */
+function ReasoningTimer(): ReactNode {
+  const t = useT();
+  const [startedAt] = useState(() => Date.now());
+  const [now, setNow] = useState(startedAt);
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return (
+    <span className="reasoning-live" data-testid="reasoning-timer">
+      <span className="live-dot" aria-hidden="true" />
+      {t('reasoning.live', { seconds: Math.floor((now - startedAt) / 1000) })}
+    </span>
+  );
+}

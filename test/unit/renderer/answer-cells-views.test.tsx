@@ -1,0 +1,75 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { ToolTraceCard } from '../../../src/renderer/features/chat/tool-trace-card';
+import { ToolArguments } from '../../../src/renderer/features/chat/tool-arguments';
+import type { ToolTrace } from '../../../src/renderer/state/trace-items';
+
+const pythonTrace = (fields: Partial<ToolTrace>): ToolTrace => ({
+  toolCallId: 'c1',
+  name: 'python_execute',
+  arguments: { code: 'import math\nprint(math.pi)' },
+  status: 'ok',
+  overBudget: false,
+  durationMs: 8417,
+  output: 'status: ok (812 ms)\nstdout:\n3.14159\n',
+  ...fields,
+});
+
+describe('renderer: tool arguments as people read them', () => {
+  it('a flat object is key/value rows with real line breaks, not an escaped string', () => {
+    const html = renderToStaticMarkup(
+      <ToolArguments value={{ memory_text: 'line one\nline two', limit: 3 }} />,
+    );
+    expect(html).toContain('<dt>memory_text</dt>');
+    expect(html).toContain('<pre class="argument-text">line one\nline two</pre>');
+    expect(html).toContain('<dt>limit</dt><dd><pre class="argument-value">3</pre>');
+    expect(html).not.toContain('\\n');
+  });
+
+  it('nested values are indented JSON; an unparsed string is parsed when it can be', () => {
+    expect(renderToStaticMarkup(<ToolArguments value={{ query: { q: 'tea' } }} />)).toContain(
+      '{\n  &quot;query&quot;: {\n    &quot;q&quot;: &quot;tea&quot;\n  }\n}',
+    );
+    expect(renderToStaticMarkup(<ToolArguments value='{"url":"https://a.example"}' />)).toContain(
+      '<dt>url</dt>',
+    );
+    expect(renderToStaticMarkup(<ToolArguments value="{not json" />)).toContain('{not json');
+  });
+});
+
+describe('renderer: the python_execute code cell', () => {
+  it('done: folded, the code and stdout inside, the duration in seconds, no raw status line', () => {
+    const html = renderToStaticMarkup(<ToolTraceCard trace={pythonTrace({})} />);
+    expect(html).toMatch(/<details class="code-cell-fold" data-testid="code-cell">/);
+    expect(html).toContain('data-language="python"');
+    expect(html).toContain('import math\nprint(math.pi)');
+    expect(html).toContain('data-testid="cell-stdout">3.14159\n</pre>');
+    expect(html).toContain('data-testid="tool-duration">8.4 s</span>');
+    expect(html).toContain('>Run Python</span>');
+    expect(html).not.toContain('status: ok');
+    expect(html).not.toContain('&quot;code&quot;');
+  });
+
+  it('running: open; a failed call shows its last error line outside the fold', () => {
+    const running = renderToStaticMarkup(
+      <ToolTraceCard trace={pythonTrace({ status: 'running', output: null, durationMs: null })} />,
+    );
+    expect(running).toMatch(/<details class="code-cell-fold" data-testid="code-cell" open="">/);
+    const failed = renderToStaticMarkup(
+      <ToolTraceCard
+        trace={pythonTrace({
+          status: 'error',
+          output:
+            'status: error (30 ms)\nstderr:\nTraceback\nZeroDivisionError: division by zero\nerror:\nTraceback\nZeroDivisionError: division by zero',
+        })}
+      />,
+    );
+    expect(failed).toContain('cell-error-summary" aria-label="Error">ZeroDivisionError');
+    const refused = renderToStaticMarkup(
+      <ToolTraceCard
+        trace={pythonTrace({ status: 'error', output: 'The sandbox is not available.' })}
+      />,
+    );
+    expect(refused).toContain('data-testid="cell-other">The sandbox is not available.</pre>');
+  });
+});
