@@ -40,6 +40,23 @@ describe('e2e: the conversations sidebar', () => {
   const app = useAppFixture(script);
   const browserDialogs: string[] = [];
 
+  it('a new chat greets with starter prompts that go into the composer', async () => {
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
+    await page.getByTestId('new-chat').click();
+    const empty = page.getByTestId('empty-chat');
+    await empty.waitFor();
+    expect(await empty.getByRole('heading').textContent()).toBe('What can I help with?');
+    const starters = page.getByTestId('starter-prompt');
+    await expect.poll(() => starters.count()).toBe(4);
+    await screenshot(page, 'chat-empty-state');
+    await starters.nth(1).click();
+    const box = page.getByTestId('composer-input');
+    expect(await box.inputValue()).toMatch(/^Search the web for /);
+    expect(await box.evaluate((element) => element === document.activeElement)).toBe(true);
+    await box.fill('');
+  }, 60_000);
+
   it('renames in place and deletes after the app asks, with no browser dialog', async () => {
     const { page } = app().browser;
     page.on('dialog', (dialog) => {

@@ -27,6 +27,7 @@ import {
   RotateCcw,
   Settings,
   SlidersHorizontal,
+  Sparkles,
   SquarePen,
   Trash2,
   TriangleAlert,
@@ -83,6 +84,7 @@ export const FolderIcon = icon(FolderOpen);
 export const NewChatIcon = icon(Plus);
 export const ChevronDownIcon = icon(ChevronDown);
 export const VisionIcon = icon(Eye);
+export const StarterIcon = icon(Sparkles);
 export const RegenerateIcon = icon(RefreshCw);
 export const EditIcon = icon(SquarePen);
 export const PreviousIcon = icon(ChevronLeft);

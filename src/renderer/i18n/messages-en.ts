@@ -13,6 +13,7 @@ import { VERSIONS_EN } from './messages-versions-en';
 import { CONV_SETTINGS_EN } from './messages-convsettings-en';
 import { DIALOG_EN } from './messages-dialog-en';
 import { PICKER_EN } from './messages-picker-en';
+import { EMPTY_EN } from './messages-empty-en';
 import { CELLS_EN } from './messages-cells-en';
 
 /** English UI text (the settings and MCP pages' text lives in their own files). */
@@ -27,6 +28,7 @@ export const EN_MESSAGES = {
   ...CONV_SETTINGS_EN,
   ...DIALOG_EN,
   ...PICKER_EN,
+  ...EMPTY_EN,
   ...LIGHTBOX_EN,
   ...LOOK_EN,
   ...ELICITATION_EN,

@@ -14,6 +14,7 @@ import { VERSIONS_ZH } from './messages-versions-zh';
 import { CONV_SETTINGS_ZH } from './messages-convsettings-zh';
 import { DIALOG_ZH } from './messages-dialog-zh';
 import { PICKER_ZH } from './messages-picker-zh';
+import { EMPTY_ZH } from './messages-empty-zh';
 import { CELLS_ZH } from './messages-cells-zh';
 
 /** Simplified Chinese UI text. */
@@ -28,6 +29,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...CONV_SETTINGS_ZH,
   ...DIALOG_ZH,
   ...PICKER_ZH,
+  ...EMPTY_ZH,
   ...LIGHTBOX_ZH,
   ...LOOK_ZH,
   ...ELICITATION_ZH,

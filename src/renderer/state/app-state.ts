@@ -107,6 +107,12 @@ export interface ChatSlice {
   draftToolToggles: Record<string, boolean>;
   /** Sets (true/false) or removes (null) one of the new chat's switches. */
   setDraftToolToggle(name: string, value: boolean | null): void;
+  /** Text waiting to be put into the composer (a starter prompt); `seq` tells repeats apart. */
+  composerInsert: { text: string; seq: number } | null;
+  /** Puts `text` into the composer (after what is there) and focuses it. */
+  insertIntoComposer(text: string): void;
+  /** Called by the composer once it took `composerInsert`. */
+  clearComposerInsert(): void;
   /** Sends a message (text, files or both); resolves false when it was not sent. */
   send(text: string, files?: readonly PendingAttachment[]): Promise<boolean>;
   /**

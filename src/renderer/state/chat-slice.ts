@@ -83,6 +83,13 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   setModelId(modelId) {
     set({ modelId });
   },
+  composerInsert: null,
+  insertIntoComposer(text) {
+    set({ composerInsert: { text, seq: (get().composerInsert?.seq ?? 0) + 1 } });
+  },
+  clearComposerInsert() {
+    set({ composerInsert: null });
+  },
   draftToolToggles: {},
   setDraftToolToggle(name, value) {
     const next = { ...get().draftToolToggles };

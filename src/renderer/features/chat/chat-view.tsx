@@ -22,6 +22,7 @@ import { MenuButton } from '../../components/menu';
 import { useConversationActions } from '../conversations/conversation-actions';
 import { TitleEditor } from '../conversations/title-editor';
 import { LiveAnnouncer } from './live-announcer';
+import { EmptyState } from './empty-state';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -185,9 +186,7 @@ export function ChatView(): ReactNode {
       <ChatHeader />
       <LiveAnnouncer turn={lastLive ?? null} />
       <div className="messages" data-testid="messages" ref={scroller}>
-        {messages.length === 0 && live.length === 0 && sendingText === null && (
-          <div className="empty-chat">{t('chat.empty')}</div>
-        )}
+        {messages.length === 0 && live.length === 0 && sendingText === null && <EmptyState />}
         {(start > 0 || hasOlder) && <div ref={sentinel} className="messages-earlier" aria-hidden />}
         {/* One keyed list: a finished turn's message turns into its stored copy in place. */}
         {[...stored, ...live.flatMap(liveTurnElements)]}

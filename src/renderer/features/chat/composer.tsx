@@ -51,6 +51,16 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
   const draft = useComposerDraft(box);
   const { text, attachments } = draft;
   useNoFileNavigation();
+  // A starter prompt (the empty chat's cards) lands here, the box focused to go on typing.
+  const inserted = useApp((state) => state.composerInsert);
+  const clearInserted = useApp((state) => state.clearComposerInsert);
+  const { insertAtEnd } = draft;
+  useEffect(() => {
+    if (inserted === null) return;
+    insertAtEnd(inserted.text);
+    clearInserted();
+    box.current?.focus();
+  }, [inserted, insertAtEnd, clearInserted]);
   const send = useApp((state) => state.send);
   const sending = useApp((state) => state.sendingText !== null);
   const busy = sending || props.runningTurnId !== null;
