@@ -49,8 +49,8 @@ export interface ScriptedLlmServerOptions {
   models?: (string | ({ id: unknown } & Record<string, unknown>))[];
   /**
    * How the app's conversation-title requests (recognised by their instruction) are answered,
-   * apart from the main script so a test's turns keep their responses. Absent: an HTTP 500, so
-   * conversations keep their first-message titles.
+   * apart from the main script so a test's turns keep their responses. Absent: an HTTP 400 (not
+   * retried), so conversations keep their first-message titles.
    */
   titles?: Script;
 }
@@ -99,7 +99,14 @@ export async function startScriptedLlmServer(
         ? scriptedResponse(options.titles, recorded, titleRequests.length - 1)
         : undefined;
       if (scripted === undefined) {
-        sendError(response, 500, 'Scripted LLM server: no title scripted', 'server_error', null);
+        // A 400, which the adapter does not retry: a run does not wait for a second refusal.
+        sendError(
+          response,
+          400,
+          'Scripted LLM server: no title scripted',
+          'invalid_request_error',
+          null,
+        );
         return;
       }
       await streamCompletion(

@@ -15,7 +15,7 @@ import {
   modelOverridesFromEnv,
   resolveConversationModel,
 } from '../services/model-resolution';
-import { usageError } from './cli-errors';
+import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { cliApprover } from './cli-approver';
 import { cliElicitor } from './cli-elicitor';
@@ -150,8 +150,10 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
     io.offInterrupt(onInterrupt);
   }
   const code = reportEnd(turn.end, values.json, io);
-  // How to go on: the id on stderr, after everything else (stdout keeps only the answer).
-  if (!values.json && turn.conversationId !== null) continueLine(io, turn.conversationId);
+  // How to go on: the id on stderr, after everything else (stdout keeps only the answer). A
+  // failed or stopped turn ends with its one error line instead.
+  if (!values.json && code === EXIT_OK && turn.conversationId !== null)
+    continueLine(io, turn.conversationId);
   // A title the model is writing for a new conversation is worth the wait (Ctrl-C ends it).
   await context.titles.settled();
   return code;
