@@ -296,6 +296,60 @@ describe('aivory chat, interactive', () => {
   );
 
   it(
+    '/model switches to a saved model, /tools chooses the tools, /help and unknown commands',
+    async () => {
+      server = await startScriptedLlmServer((request) => ({
+        content: `From ${String(request.body.model)}.`,
+      }));
+      const home = makeDataDir();
+      const added = await runCli(
+        [
+          'models',
+          'add',
+          '--base-url',
+          server.baseUrl,
+          '--model',
+          'other-model',
+          '--label',
+          'Other',
+        ],
+        cliEnv(home),
+      );
+      expect(added.code, added.stderr).toBe(0);
+      const chat = open(['--base-url', server.baseUrl, '--model', 'scripted-model'], cliEnv(home));
+      await chat.until(() => chat.prompts() === 1, 'the first prompt');
+      chat.send('/help');
+      await chat.until(() => chat.prompts() === 2, 'the help');
+      expect(chat.stderr()).toContain('/retry');
+      chat.send('/model');
+      await chat.until(() => chat.prompts() === 3, 'the model list');
+      expect(chat.stderr()).toContain('Model: scripted-model at');
+      expect(chat.stderr()).toMatch(/\S+\tOther\tother-model/);
+      chat.send('/model Other');
+      await chat.until(() => chat.prompts() === 4, 'the switch');
+      chat.send('/tools none');
+      await chat.until(() => chat.prompts() === 5, 'the tools');
+      expect(chat.stderr()).toContain('No tools (chosen for this session).');
+      chat.send('Hi');
+      await chat.until(() => chat.prompts() === 6, 'the answer');
+      expect(chat.stdout()).toBe('From other-model.\n');
+      expect(server.requests.at(-1)?.body.tools).toBeUndefined();
+      chat.send('/tools default');
+      await chat.until(() => chat.prompts() === 7, 'the default tools');
+      expect(chat.stderr()).toMatch(/Tools \(the model's defaults\): .*save_memory/);
+      chat.send('/bogus');
+      await chat.until(() => chat.prompts() === 8, 'the unknown command');
+      expect(chat.stderr()).toContain('unknown command /bogus; /help lists them.');
+      chat.send('/model Missing');
+      await chat.until(() => chat.prompts() === 9, 'the missing model');
+      expect(chat.stderr()).toContain('No saved model "Missing"');
+      chat.send('/quit');
+      expect(await chat.exited).toBe(0);
+    },
+    SESSION_TEST_TIMEOUT_MS,
+  );
+
+  it(
     '--show-reasoning ends the reasoning on its own line, a blank line before the answer',
     async () => {
       server = await startScriptedLlmServer(() => ({
