@@ -333,6 +333,11 @@ export const invokeContract = {
 export const eventContract = {
   /** One TurnEvent of a running turn (all turns: a renderer filters by `turnId`). */
   'turn.event': z.object({ turnId: z.string(), event: turnEventSchema }),
+  /**
+   * A conversation changed outside the renderer's own calls: its model gave it a title after its
+   * first answer (the sidebar and the header show the new title).
+   */
+  'conversations.updated': z.object({ conversation: conversationSchema }),
   ...mcpEvents,
   ...approvalEvents,
   ...elicitationEvents,

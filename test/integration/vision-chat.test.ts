@@ -118,7 +118,10 @@ describe('aivory chat --vision --attach', () => {
     const text = await runCli([...base, 'Hi'], cliEnv(home));
     expect(text.code).toBe(0);
     expect(text.stdout).toBe('Hello!\n');
-    expect(text.stderr).toBe('1,234 tokens in · 56 out\n');
+    // The usage, then the line with the id to continue with (issue 22).
+    expect(text.stderr).toMatch(
+      /^1,234 tokens in · 56 out\nconversation \S+ · continue with: aivory chat --conversation \S+\n$/,
+    );
 
     const json = await runCli([...base, '--json', 'Hi'], cliEnv(home));
     expect(json.stderr).toBe('');

@@ -9,6 +9,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { TITLE_INSTRUCTION } from '../../src/main/services/conversation-titles';
 import type { LlmScript, PlannedCompletion, ScriptedResponse } from './llm-script';
 import { chunkWait, exhaustedMessage, planCompletion, scriptedResponse } from './llm-script';
 
@@ -23,8 +24,13 @@ export interface RecordedRequest {
 export interface ScriptedLlmServer {
   /** `http://127.0.0.1:PORT/v1` */
   baseUrl: string;
-  /** Every request received, in order (chat completions, model listings, rejected ones). */
+  /**
+   * Every request received, in order (chat completions, model listings, rejected ones), except
+   * the app's conversation-title requests, which go to `titleRequests`.
+   */
   requests: RecordedRequest[];
+  /** The conversation-title requests (`conversation-titles.ts`), in order. */
+  titleRequests: RecordedRequest[];
   /** Stops listening and destroys open sockets, so hung responses cannot keep the process alive. */
   close(): Promise<void>;
   /** number of requests whose client disconnected before the response ended */
@@ -41,6 +47,12 @@ export interface ScriptedLlmServerOptions {
    * (with `id`), e.g. OpenRouter's `architecture` / `supported_parameters` fields.
    */
   models?: (string | ({ id: unknown } & Record<string, unknown>))[];
+  /**
+   * How the app's conversation-title requests (recognised by their instruction) are answered,
+   * apart from the main script so a test's turns keep their responses. Absent: an HTTP 400 (not
+   * retried), so conversations keep their first-message titles.
+   */
+  titles?: Script;
 }
 
 export type Script = LlmScript<RecordedRequest>;
@@ -53,6 +65,7 @@ export async function startScriptedLlmServer(
   options: ScriptedLlmServerOptions = {},
 ): Promise<ScriptedLlmServer> {
   const requests: RecordedRequest[] = [];
+  const titleRequests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let completionCount = 0;
   let abortedCount = 0;
@@ -80,6 +93,30 @@ export async function startScriptedLlmServer(
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     const body = parseBody(rawBody);
     const recorded: RecordedRequest = { body: body ?? {}, headers: { ...request.headers }, path };
+    if (isTitleRequest(body)) {
+      titleRequests.push(recorded);
+      const scripted = options.titles
+        ? scriptedResponse(options.titles, recorded, titleRequests.length - 1)
+        : undefined;
+      if (scripted === undefined) {
+        // A 400, which the adapter does not retry: a run does not wait for a second refusal.
+        sendError(
+          response,
+          400,
+          'Scripted LLM server: no title scripted',
+          'invalid_request_error',
+          null,
+        );
+        return;
+      }
+      await streamCompletion(
+        response,
+        planWireCompletion(scripted, body ?? {}, titleRequests.length - 1),
+        scripted,
+        body ?? {},
+      );
+      return;
+    }
     requests.push(recorded);
 
     if (
@@ -193,6 +230,7 @@ export async function startScriptedLlmServer(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    titleRequests,
     abortedRequests: () => abortedCount,
     whenAborted: (count = 1) =>
       count <= abortedCount
@@ -388,6 +426,14 @@ function parseBody(rawBody: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/** A conversation-title request: its system message is the app's title instruction. */
+function isTitleRequest(body: Record<string, unknown> | null): boolean {
+  const messages = body?.messages;
+  if (!Array.isArray(messages)) return false;
+  const first: unknown = messages[0];
+  return isRecord(first) && first.role === 'system' && first.content === TITLE_INSTRUCTION;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

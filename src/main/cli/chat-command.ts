@@ -1,9 +1,11 @@
-/** `aivory chat`: one turn through the same services as the app, stored in a conversation. */
+/**
+ * `aivory chat`: one turn through the same services as the app, stored in a conversation; with no
+ * MESSAGE the interactive chat (`chat-session.ts`).
+ */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TurnMode } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
-import type { TurnEndEvent } from '../../shared/turn-events';
 import type { AppContext } from '../services/app-context';
 import { requireConversation } from '../services/conversation-lookup';
 import type { AttachmentInput } from '../services/attachments';
@@ -13,20 +15,19 @@ import {
   modelOverridesFromEnv,
   resolveConversationModel,
 } from '../services/model-resolution';
-import { EXIT_CANCELED, EXIT_OK, exitCodeFor, usageError } from './cli-errors';
+import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { cliApprover } from './cli-approver';
 import { cliElicitor } from './cli-elicitor';
 import { cliSamplingAsk } from './cli-sampler';
 import { ATTACH_RESOURCE_FLAG, readResourceAttachments, takeResourceFlags } from './chat-resources';
+import { parseServiceList, parseToolList } from './cli-args';
 import { readInputFile } from './input-files';
-import {
-  eventJson,
-  progressThrottle,
-  STOP_REASON_TEXT,
-  traceLine,
-  usageLine,
-} from './trace-format';
+
+export { parseServiceList, parseToolList } from './cli-args';
+import type { PrintedTurn } from './chat-turn';
+import { continueLine, reportEnd, runPrintedTurn } from './chat-turn';
+import { chatSession } from './chat-session';
 
 export async function chatCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
   const { argv: args, resources } = takeResourceFlags(argv);
@@ -49,10 +50,14 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       approve: { type: 'string' },
       elicit: { type: 'string' },
       sampling: { type: 'string' },
+      continue: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       'show-reasoning': { type: 'boolean', default: false },
     },
   });
+  if (values.continue && values.conversation !== undefined)
+    throw usageError('Give --continue (the latest conversation) or --conversation ID, not both.');
+  const conversationId = values.continue ? latestConversation(context) : values.conversation;
   const text = positionals.join(' ');
   // Files first, then the resources' files (read once the turn is ready to run).
   const attachments: AttachmentInput[] = (values.attach ?? []).map((path) => {
@@ -61,28 +66,36 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   });
   const attachmentCount = attachments.length + resources.length;
   const regenerate = values.regenerate
-    ? lastAnswerId(context, values.conversation, text, attachmentCount)
+    ? lastAnswerId(context, conversationId, text, attachmentCount)
     : undefined;
-  if (values.edit !== undefined && !values.conversation)
+  if (values.edit !== undefined && !conversationId)
     throw usageError('--edit needs --conversation ID (the question to edit is in it).');
-  if (regenerate === undefined && text.trim() === '' && attachmentCount === 0)
-    throw usageError('Usage: aivory chat [options] MESSAGE (see aivory --help).');
+  // No message: the interactive chat (a terminal, or lines on standard input).
+  const interactive = regenerate === undefined && text.trim() === '' && attachmentCount === 0;
+  if (interactive && (values.json || values.edit !== undefined || io.lineInput === undefined))
+    throw usageError(
+      values.json
+        ? '--json needs a MESSAGE (the interactive chat prints text).'
+        : 'Usage: aivory chat [options] MESSAGE (see aivory --help).',
+    );
   const mode = parseMode(values.mode);
-  const conversationModelId = values.conversation
-    ? (context.stores.conversations.getConversation(values.conversation)?.modelId ?? null)
+  if (conversationId) requireConversation(context.stores.conversations, conversationId);
+  const conversationModelId = conversationId
+    ? (context.stores.conversations.getConversation(conversationId)?.modelId ?? null)
     : null;
+  const overrides = mergeOverrides(
+    {
+      baseUrl: values['base-url'],
+      apiKey: values['api-key'],
+      model: values.model,
+      toolMode: values['tool-mode'],
+      vision: values.vision,
+    },
+    modelOverridesFromEnv(io.env),
+  );
   const model = await resolveConversationModel(
     conversationModelId,
-    mergeOverrides(
-      {
-        baseUrl: values['base-url'],
-        apiKey: values['api-key'],
-        model: values.model,
-        toolMode: values['tool-mode'],
-        vision: values.vision,
-      },
-      modelOverridesFromEnv(io.env),
-    ),
+    overrides,
     context.stores.settings.listModels(),
     context.secrets,
   );
@@ -90,23 +103,37 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   const tools = parseToolList(values.tools);
   const mcpServices = parseServiceList(values.mcp);
   for (const name of mcpServices ?? []) context.mcp.get(name);
+  const printOptions = { json: values.json, showReasoning: values['show-reasoning'] };
+  if (interactive) {
+    return chatSession(context, io, {
+      ...(conversationId ? { conversationId } : {}),
+      model,
+      overrides,
+      mode,
+      ...(tools ? { tools } : {}),
+      ...(mcpServices ? { mcpServices } : {}),
+      flags: { approve: values.approve, elicit: values.elicit, sampling: values.sampling },
+      print: printOptions,
+    });
+  }
   const approve = cliApprover(values.approve, io);
   const elicit = cliElicitor(values.elicit, io);
   const sample = cliSamplingAsk(values.sampling, io);
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort();
   io.onInterrupt(onInterrupt);
-  let end: TurnEndEvent | null = null;
-  let answerOpen = false;
+  let turn: PrintedTurn;
   try {
     // Read last, once everything else checked out: the servers are asked only for a turn that runs.
     attachments.push(...(await readResourceAttachments(context.mcp, resources, controller.signal)));
-    const events = context.chat.runTurn(
+    turn = await runPrintedTurn(
+      context,
+      io,
       {
         text,
         model,
         mode,
-        ...(values.conversation ? { conversationId: values.conversation } : {}),
+        ...(conversationId ? { conversationId } : {}),
         ...(regenerate ? { regenerate } : {}),
         ...(values.edit === undefined ? {} : { editOf: values.edit }),
         ...(tools ? { tools } : {}),
@@ -116,50 +143,20 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
         elicit,
         ...(sample ? { sample } : {}),
       },
+      printOptions,
       controller.signal,
     );
-    const printProgress = progressThrottle(() => performance.now());
-    for await (const event of events) {
-      if (values.json) {
-        io.stdout(`${eventJson(event)}\n`);
-      } else if (event.type === 'text-delta') {
-        io.stdout(event.text);
-        answerOpen = !event.text.endsWith('\n');
-      } else if (event.type === 'reasoning-delta' && values['show-reasoning']) {
-        io.stderr(io.dim(event.text));
-      } else {
-        const line = printProgress(event) ? traceLine(event) : null;
-        if (line && event.type !== 'budget-update') {
-          if (answerOpen) io.stdout('\n');
-          answerOpen = false;
-          io.stderr(`${io.dim(line)}\n`);
-        }
-      }
-      if (event.type === 'turn-end') end = event;
-    }
   } finally {
     io.offInterrupt(onInterrupt);
   }
-  if (!values.json && answerOpen) io.stdout('\n');
-  return finish(end, values.json, io);
-}
-
-function finish(end: TurnEndEvent | null, json: boolean, io: CliIo): number {
-  if (!end) return EXIT_CANCELED;
-  // What the turn cost, when the provider said (in --json it is turn-end's `usage`).
-  if (!json && end.usage) io.stderr(`${io.dim(usageLine(end.usage))}\n`);
-  if (end.stopReason === 'error') {
-    io.stderr(`aivory: ${end.error?.message ?? 'the turn failed'}\n`);
-    return exitCodeFor(end.error?.code ?? 'internal');
-  }
-  if (end.stopReason === 'canceled') {
-    if (!json) io.stderr('aivory: canceled\n');
-    return EXIT_CANCELED;
-  }
-  if (!json && end.stopReason !== 'completed') {
-    io.stderr(`${io.dim(`[${STOP_REASON_TEXT[end.stopReason]}]`)}\n`);
-  }
-  return EXIT_OK;
+  const code = reportEnd(turn.end, values.json, io);
+  // How to go on: the id on stderr, after everything else (stdout keeps only the answer). A
+  // failed or stopped turn ends with its one error line instead.
+  if (!values.json && code === EXIT_OK && turn.conversationId !== null)
+    continueLine(io, turn.conversationId);
+  // A title the model is writing for a new conversation is worth the wait (Ctrl-C ends it).
+  await context.titles.settled();
+  return code;
 }
 
 /** `--regenerate`: the id of the last answer shown in the conversation, checked. */
@@ -182,30 +179,18 @@ function lastAnswerId(
   return answer.id;
 }
 
-function parseMode(value: string | undefined): TurnMode {
+/** `--continue`: the conversation with the latest activity. */
+function latestConversation(context: AppContext): string {
+  const latest = context.stores.conversations.listConversations()[0];
+  if (!latest)
+    throw new AivoryError(
+      'not-found',
+      'There is no conversation to continue yet. Start one with: aivory chat',
+    );
+  return latest.id;
+}
+
+export function parseMode(value: string | undefined): TurnMode {
   if (value === 'fast' || value === 'normal' || value === 'deep') return value;
   throw new AivoryError('invalid-input', `--mode must be fast, normal or deep, not "${value}".`);
-}
-
-/**
- * `--tools a,b c` → ['a','b','c'] (tool names have no spaces: commas or spaces separate them);
- * "none" → [] (no tools); absent → undefined (defaults).
- */
-export function parseToolList(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return noneMeansEmpty(value.split(/[\s,]+/));
-}
-
-/**
- * `--mcp "Notes Ω/2, files"` → ['Notes Ω/2', 'files']: service names may hold spaces, so only
- * commas separate them (each name trimmed); "none" → []; absent → undefined (defaults).
- */
-export function parseServiceList(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return noneMeansEmpty(value.split(',').map((name) => name.trim()));
-}
-
-function noneMeansEmpty(parts: string[]): string[] {
-  const names = parts.filter((name) => name !== '');
-  return names.length === 1 && names[0] === 'none' ? [] : names;
 }

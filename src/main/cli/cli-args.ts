@@ -39,3 +39,26 @@ export function shellWord(word: string): string {
   if (/^[\w@%+=:,./-]+$/.test(word)) return word;
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
+
+/**
+ * `--tools a,b c` → ['a','b','c'] (tool names have no spaces: commas or spaces separate them);
+ * "none" → [] (no tools); absent → undefined (defaults).
+ */
+export function parseToolList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return noneMeansEmpty(value.split(/[\s,]+/));
+}
+
+/**
+ * `--mcp "Notes Ω/2, files"` → ['Notes Ω/2', 'files']: service names may hold spaces, so only
+ * commas separate them (each name trimmed); "none" → []; absent → undefined (defaults).
+ */
+export function parseServiceList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return noneMeansEmpty(value.split(',').map((name) => name.trim()));
+}
+
+function noneMeansEmpty(parts: string[]): string[] {
+  const names = parts.filter((name) => name !== '');
+  return names.length === 1 && names[0] === 'none' ? [] : names;
+}

@@ -11,6 +11,12 @@ export interface CliIo {
   ask?: (question: string, signal: AbortSignal) => Promise<string>;
   /** Opens an http(s) URL in the system browser (an MCP server's URL, after the user's yes). */
   openUrl?: (url: string) => Promise<void>;
+  /**
+   * Where the interactive chat reads its lines (standard input, a terminal or not) and shows its
+   * prompt (standard error); `terminal` when both are terminals (line editing, history). Absent:
+   * no interactive chat.
+   */
+  lineInput?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; terminal: boolean };
 }
 
 export function processIo(): CliIo {
@@ -28,6 +34,11 @@ export function processIo(): CliIo {
     env: process.env,
     onInterrupt: (listener) => process.on('SIGINT', listener),
     offInterrupt: (listener) => process.off('SIGINT', listener),
+    lineInput: {
+      input: process.stdin,
+      output: process.stderr,
+      terminal: process.stdin.isTTY && process.stderr.isTTY,
+    },
     ...(process.stdin.isTTY ? { ask: askOnTerminal, openUrl: openInBrowser } : {}),
   };
 }

@@ -1,7 +1,8 @@
-/** `aivory conversations list|show|export|tools|set|version|pin|unpin`. */
+/** `aivory conversations list|show|export|tools|set|version|pin|unpin|rename`. */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Message, MessagePart } from '../../shared/dto';
+import { MAX_TITLE_CHARS } from '../../shared/ipc/dto-schemas';
 import type { AppContext } from '../services/app-context';
 import { exportConversation } from '../services/conversation-export';
 import { requireConversation } from '../services/conversation-lookup';
@@ -47,9 +48,9 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     }
     return EXIT_OK;
   }
-  if (!['show', 'export', 'tools', 'set', 'version', 'pin', 'unpin'].includes(action)) {
+  if (!['show', 'export', 'tools', 'set', 'version', 'pin', 'unpin', 'rename'].includes(action)) {
     throw usageError(
-      `Unknown action "${action}". Use list, show ID, export ID, tools ID, set ID, version ID MESSAGE_ID, pin ID or unpin ID.`,
+      `Unknown action "${action}". Use list, show ID, export ID, tools ID, set ID, version ID MESSAGE_ID, pin ID, unpin ID or rename ID TITLE.`,
     );
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
@@ -59,6 +60,13 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     if (!messageId) throw usageError('Usage: aivory conversations version ID MESSAGE_ID');
     stores.conversations.showVersion(id, messageId);
     io.stdout(`The conversation now shows the path through ${messageId}.\n`);
+    return EXIT_OK;
+  }
+  if (action === 'rename') {
+    const title = checkedTitle(positionals.slice(2).join(' '));
+    // The user's title: a title the model writes after the first answer never replaces it.
+    stores.conversations.renameConversation(id, title);
+    io.stdout(`Renamed ${id}: ${title}\n`);
     return EXIT_OK;
   }
   if (action === 'pin' || action === 'unpin') {
@@ -132,6 +140,22 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     );
   }
   return EXIT_OK;
+}
+
+/** Bidi controls and zero-width characters: they reorder or hide what a title says. */
+const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/u;
+
+/** A title the user typed: one line, not empty, at most MAX_TITLE_CHARS, nothing hidden. */
+export function checkedTitle(text: string): string {
+  const title = text.trim();
+  if (title === '') throw usageError('Usage: aivory conversations rename ID TITLE (not empty).');
+  if (/\p{Cc}/u.test(title) || INVISIBLE.test(title))
+    throw usageError(
+      'The title may not contain control characters (line breaks, tabs, escapes) or invisible direction marks.',
+    );
+  if (title.length > MAX_TITLE_CHARS)
+    throw usageError(`The title is too long: at most ${MAX_TITLE_CHARS} characters.`);
+  return title;
 }
 
 /**

@@ -2,10 +2,13 @@
 export const HELP_TEXT = `aivory — Aivory Personal on the command line (same data and services as the desktop app)
 
 Usage:
-  aivory chat [options] MESSAGE        Run one turn and store it in a conversation
+  aivory chat [options] MESSAGE        Run one turn and store it in a conversation (then the id to continue it, on stderr)
+  aivory chat [options]                Chat interactively: one turn per line; Ctrl-C stops an answer, Ctrl-D quits;
+                                       /new, /model [ID], /tools [a,b|none|default], /retry, /help, /quit
   aivory tool NAME JSON                Run one built-in tool directly (same guards and limits as in a turn)
   aivory tools                         List the built-in tools and whether each is available
   aivory conversations list            List conversations, newest first ("pinned" marks pinned ones)
+  aivory conversations rename ID TITLE Give a conversation your own title (a title the model writes never replaces it)
   aivory conversations pin ID | unpin ID
                                        Pin a conversation to the top of the app's list, or unpin it
   aivory conversations show ID [--all-versions]
@@ -80,6 +83,7 @@ chat options:
   --mode MODE             fast (12 tool calls) | normal (48) | deep (150)             default: normal
   --tools a,b,c           Tools for this turn (commas or spaces); "none" for no tools  default: the model's defaults + the conversation's switches
   --conversation ID       Continue a conversation (default: start a new one)
+  --continue              Continue the conversation with the latest activity
   --regenerate            With --conversation and no MESSAGE: write a new version of its last answer
   --edit MESSAGE_ID       With --conversation: ask that question again as MESSAGE (a new version; the conversation forks there)
   --attach FILE           Attach a file (repeatable; ≤ 10 files, 40 MiB each): staged in the sandbox's
@@ -104,8 +108,12 @@ chat options:
                           for this server, N deny), deny every request, or allow each without asking (never
                           with tools; the reply goes to the server only). Default: ask on a terminal, deny otherwise
   --json                  Print one JSON event per line (the TurnEvent union, "type" first)
-  --show-reasoning        Print the model's reasoning (dimmed, on stderr)
-  After the answer, the tokens the provider counted (dimmed, on stderr): "1,234 tokens in · 56 out".
+  --show-reasoning        Print the model's reasoning (dimmed, on stderr, under [reasoning], a blank line before the answer)
+  Files a tool made are listed with their full paths on stderr: "  📎 NAME → PATH".
+  After the answer, the tokens the provider counted (dimmed, on stderr): "1,234 tokens in · 56 out",
+  then how to go on: "conversation ID · continue with: aivory chat --conversation ID" (not with --json).
+  A new conversation is titled by its model after the first answer (a short request; the first message
+  stays the title if it fails).
   Flags win over environment variables, which win over the saved default model.
 
 Environment:

@@ -90,6 +90,10 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
     const name = app.stores.mcp.getService(serviceId)?.name ?? serviceId;
     events.publish('mcp.stale', { serviceId, name });
   });
+  // A conversation's model gave it a title after its first answer: the sidebar shows it.
+  app.titles.onTitled((conversation) => {
+    events.publish('conversations.updated', { conversation });
+  });
   app.mcp.onLibraryChanged((serviceId) => {
     events.publish('mcp.libraryChanged', { serviceId });
   });

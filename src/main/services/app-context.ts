@@ -21,6 +21,7 @@ import { createSaveMemoryTool } from '../tools/save-memory';
 import { createUseSkillTool } from '../tools/use-skill';
 import { SkillsService } from './skills-service';
 import { ChatService } from './chat-service';
+import { ConversationTitles } from './conversation-titles';
 import { SandboxManager } from './sandbox-manager';
 import { McpServices } from './mcp/mcp-services';
 import { loopbackSignIn } from '../adapters/oauth/loopback-sign-in';
@@ -54,6 +55,11 @@ export interface AppContext {
   tools: ToolCatalog;
   settings: SettingsService;
   chat: ChatService;
+  /**
+   * Titles the conversations' models write after their first answer: `onTitled` tells the
+   * windows, `settled` lets the CLI wait for a request under way before it exits.
+   */
+  titles: Pick<ConversationTitles, 'onTitled' | 'settled'>;
   sandbox: SandboxManager;
   /** The user's MCP services (their tools join turns through the chat service). */
   mcp: McpServices;
@@ -165,6 +171,7 @@ export function openAppContext(
     mcp: turnMcp,
     switches: () => stores.settings.getToolAvailability(),
   });
+  const titles = new ConversationTitles({ conversations: stores.conversations, logger });
   const chat = new ChatService({
     conversations: stores.conversations,
     memories: stores.memories,
@@ -179,6 +186,7 @@ export function openAppContext(
     limitOverrides: limitOverridesFromEnv(env),
     attachments: new FileArtifactSink(join(dataDir, 'uploads')),
     prompts: stores.library,
+    titles,
     samplingAlwaysAllow: {
       has: (serviceId) => settings.get('mcp').samplingAlwaysAllow.includes(serviceId),
       add: (serviceId) => {
@@ -198,6 +206,7 @@ export function openAppContext(
     tools,
     settings,
     chat,
+    titles,
     sandbox,
     mcp,
     toolStatus: (name) => tools.status(name),
@@ -207,6 +216,9 @@ export function openAppContext(
     },
     close: async () => {
       try {
+        // A title request still running is given up (the CLI waits for it before closing).
+        titles.stop();
+        await titles.settled();
         await mcp.close();
         return await sandbox.close();
       } finally {

@@ -26,6 +26,7 @@ import type {
   ArtifactSink,
   Clock,
   ConversationStore,
+  ConversationTitler,
   IdGenerator,
   LlmClient,
   Logger,
@@ -159,6 +160,8 @@ export interface ChatServiceDependencies {
   prompts?: Pick<PromptTemplateStore, 'getPromptTemplate'>;
   /** The services whose sampling requests need no approval (`mcp.samplingAlwaysAllow`). */
   samplingAlwaysAllow?: SamplingAlwaysAllow;
+  /** Told about a conversation's first complete answer (a title from its model); absent: none. */
+  titles?: ConversationTitler;
 }
 
 /** Conversation titles are the first words of the first message, cut to this length. */
@@ -442,6 +445,16 @@ export class ChatService {
           record(event);
           // The final write itself may be the one that failed.
           event = writer.failedEnd(event);
+          // The conversation's first complete answer: its model may now give it a short title.
+          if (isFirstAnswer(previous, event)) {
+            this.dependencies.titles?.firstAnswer({
+              conversationId: conversation.id,
+              question: text === '' ? conversation.title : text,
+              answer: event.answer,
+              llm: client,
+              model: request.model.model,
+            });
+          }
         }
         yield event;
       }
@@ -568,6 +581,18 @@ function addUsage(a: TokenUsage | null, b: TokenUsage): TokenUsage {
 function withSampling(client: LlmClient, sampling: SamplingParameters): LlmClient {
   if (Object.keys(sampling).length === 0) return client;
   return { stream: (request, signal) => client.stream({ ...request, ...sampling }, signal) };
+}
+
+/** A complete, non-empty answer in a conversation that had no complete answer before it. */
+function isFirstAnswer(previous: readonly Message[], end: TurnEndEvent): boolean {
+  if (MESSAGE_STATUS_BY_STOP[end.stopReason] !== 'complete' || end.answer.trim() === '')
+    return false;
+  return !previous.some(
+    (message) =>
+      message.role === 'assistant' &&
+      message.status === 'complete' &&
+      messageText(message.parts).trim() !== '',
+  );
 }
 
 function titleFrom(text: string): string {

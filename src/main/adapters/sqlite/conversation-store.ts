@@ -18,6 +18,7 @@ import type {
   MessagePageRequest,
   MessageSearchHit,
   MessagePatch,
+  TitleSource,
   TurnClaim,
 } from '../../core/ports';
 import { replaceSearchEntry, searchMessages } from './message-search';
@@ -108,10 +109,25 @@ export class SqliteConversations implements ConversationStore {
   /** Throws `not-found` when the conversation does not exist. */
   renameConversation(id: string, title: string): void {
     // A new title is not activity: the conversation keeps its place in the list.
-    const sql = 'UPDATE conversations SET title = ? WHERE id = ?';
+    const sql = "UPDATE conversations SET title = ?, title_source = 'user' WHERE id = ?";
     if (this.sql.run(sql, title, id).changes === 0) {
       throw notFound('Conversation', id);
     }
+  }
+
+  getTitleSource(id: string): TitleSource | null {
+    const row = this.sql.get<{ title_source: TitleSource }>(
+      'SELECT title_source FROM conversations WHERE id = ?',
+      id,
+    );
+    return row?.title_source ?? null;
+  }
+
+  /** One statement, so a rename in another process between the check and the write still wins. */
+  setGeneratedTitle(id: string, title: string): boolean {
+    const sql = `UPDATE conversations SET title = ?, title_source = 'generated'
+                 WHERE id = ? AND title_source = 'message'`;
+    return this.sql.run(sql, title, id).changes > 0;
   }
 
   /** Deletes the conversation with its messages, parts, turn records and search entries. */

@@ -49,12 +49,26 @@ export interface MessagePageRequest {
   through?: string;
 }
 
+/**
+ * Where a conversation's title came from: the first message cut short, the model (after the first
+ * answer), or the user (a rename, which always wins).
+ */
+export type TitleSource = 'message' | 'generated' | 'user';
+
 /** The chat service's store (adapters/sqlite/conversation-store.ts behind `SqliteStore`). */
 export interface ConversationStore {
   createConversation(input: { id: string; title: string; modelId: string | null }): Conversation;
   getConversation(id: string): Conversation | null;
   listConversations(): Conversation[];
+  /** The user's title: a generated one never replaces it (`setGeneratedTitle`). */
   renameConversation(id: string, title: string): void;
+  /** Where the title came from; null when the conversation does not exist. */
+  getTitleSource(id: string): TitleSource | null;
+  /**
+   * Replaces the first-message title with one the model wrote: only while the title is still the
+   * first message's (never over the user's, never twice). True when it changed.
+   */
+  setGeneratedTitle(id: string, title: string): boolean;
   setConversationToolToggles(id: string, toggles: Record<string, boolean>): void;
   /** The saved model the conversation's last turn used (null: the default or a one-off model). */
   setConversationModel(id: string, modelId: string | null): void;

@@ -9,6 +9,7 @@
  * - `secrets.ts` — SecretStore
  * - `conversation-store.ts`, `memory-store.ts`, `settings-store.ts`, `library-store.ts`,
  *   `mcp-store.ts` — one store per aggregate; `stores.ts` — AppStores, all of them
+ * - `conversation-titler.ts` — ConversationTitler: a title after the first answer
  * - `web.ts` — WebResourceFetcher, PdfTextExtractor, HostResolver, SearchTransport
  * - `images.ts` — ImageClient
  * - `sandbox.ts` — PythonSandbox, DownloadStager, UploadTarget
@@ -17,6 +18,7 @@
  */
 export * from './artifacts';
 export * from './conversation-store';
+export * from './conversation-titler';
 export * from './images';
 export * from './library-store';
 export * from './llm';

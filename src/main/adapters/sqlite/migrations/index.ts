@@ -18,6 +18,7 @@ import migration012 from './012_conversation_pins';
 import migration013 from './013_mcp_oauth';
 import migration014 from './014_mcp_roots';
 import migration015 from './015_turn_leases';
+import migration016 from './016_title_source';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly string[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];
