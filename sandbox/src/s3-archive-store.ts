@@ -40,7 +40,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
-import type { ArchiveStore } from './archive-store';
+import type { ArchiveStore, Generation } from './archive-store';
 import type { IndexEntry } from './archive-store';
 import { parseSessionIndex } from './archive-store';
 import type { S3ArchiveConfig } from './config';
@@ -245,7 +245,9 @@ export class S3ArchiveStore implements ArchiveStore {
     return size;
   }
 
-  async get(conversationId: string): Promise<Readable | null> {
+  async get(conversationId: string, generation: Generation = 'current'): Promise<Readable | null> {
+    // No previous generation is kept in a bucket yet.
+    if (generation === 'previous') return null;
     const key = this.archiveKey(conversationId);
     const response = await this.call('GetObject', key, { allowMissingKey: true }, (s3) =>
       s3.client.send(new s3.sdk.s3.GetObjectCommand({ Bucket: this.options.bucket, Key: key })),
@@ -266,6 +268,21 @@ export class S3ArchiveStore implements ArchiveStore {
       s3.client.send(new s3.sdk.s3.HeadObjectCommand({ Bucket: this.options.bucket, Key: key })),
     );
     return response !== null;
+  }
+
+  async savedAt(conversationId: string, generation: Generation): Promise<number | null> {
+    if (generation === 'previous') return null;
+    const key = this.archiveKey(conversationId);
+    const response = await this.call('HeadObject', key, { allowMissingKey: true }, (s3) =>
+      s3.client.send(new s3.sdk.s3.HeadObjectCommand({ Bucket: this.options.bucket, Key: key })),
+    );
+    return response?.LastModified?.getTime() ?? null;
+  }
+
+  setAsideDamaged(): Promise<string> {
+    return Promise.reject(
+      new S3ArchiveError('S3 archive store: no previous generation is kept to restore instead'),
+    );
   }
 
   async delete(conversationId: string): Promise<void> {

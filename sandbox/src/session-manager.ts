@@ -32,6 +32,8 @@ import { WorkerSupervisor } from './worker-supervisor';
 import { WorkspaceArchiver } from './workspace-archiver';
 import {
   describe,
+  logOlderSave,
+  olderSaveNotice,
   recoveryNotice,
   unsavedNotice,
   WorkspaceLostError,
@@ -220,7 +222,8 @@ export class SessionManager implements SandboxService {
     const startedAt = performance.now();
     try {
       let restarted = false;
-      let notice: string | undefined;
+      // Set when the session opened from an older save (the newest could not be read).
+      let notice = session.notice;
       if (session.worker.channel.closed) {
         session.worker = await this.workers.restartWorker(session);
         restarted = true;
@@ -248,6 +251,7 @@ export class SessionManager implements SandboxService {
         const { workspaceStamp, workspaceStampBefore } = session.worker.channel;
         this.saves.changed(session, workspaceStamp, workspaceStampBefore);
       }
+      session.notice = undefined;
       return {
         ...result,
         worker_restarted: result.worker_restarted || restarted,
@@ -336,8 +340,8 @@ export class SessionManager implements SandboxService {
     const container = warm ?? (await this.workers.newContainer());
     // The pool refills once the restore is done: creating a container while tar streams the
     // archive in competes with it for the CPU (the restore is what the user is waiting for).
-    const restored = await this.archiver
-      .restore(container.containerId, conversationId, container.extractor)
+    const result = await this.archiver
+      .restore(container.containerId, conversationId, container.extractor, this.now)
       .catch(async (error: unknown) => {
         await this.options.runtime.removeContainer(container.containerId);
         throw error;
@@ -351,7 +355,10 @@ export class SessionManager implements SandboxService {
       running: false,
       lastActivity: this.now(),
       saves: await this.saves.setUp(container.containerId),
+      ...(result.olderSave ? { notice: olderSaveNotice(result.olderSave.savedAt) } : {}),
     };
+    const { restored } = result;
+    logOlderSave(this.options.logger, conversationId, result);
     this.sessions.add(session);
     await this.saveIndex();
     this.options.logger.info('session opened', { session: session.id, restored });
