@@ -24,7 +24,9 @@ import { gzipSync, zstdCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalArchiveStore, PREVIOUS_SUFFIX } from '../src/archive-store';
 import { DockerRuntime } from '../src/docker-runtime';
+import { S3ArchiveStore } from '../src/s3-archive-store';
 import { WorkspaceArchiver } from '../src/workspace-archiver';
+import { startSigV4S3Server } from './support/sigv4-s3-server';
 import type { Fixture } from './support/docker-fixture';
 import { createFixture } from './support/docker-fixture';
 
@@ -162,6 +164,60 @@ describe('a last save that cannot be read', () => {
       /the last save of \/workspace could not be read \(.+\) and there is no older save; the damaged save is kept$/,
     );
     expect(files(directory)).toEqual(before);
+  }, 240_000);
+});
+
+describe('a last save in an S3 bucket that cannot be read', () => {
+  it('restores the save before it from .prev, says so, and keeps the damaged object', async () => {
+    const server = await startSigV4S3Server({
+      accessKeyId: 'AKIDFALLBACK',
+      secretAccessKey: 'fallback-secret',
+      region: 'us-east-1',
+      buckets: ['archives'],
+    });
+    try {
+      const archives = new S3ArchiveStore({
+        endpoint: server.endpoint,
+        bucket: 'archives',
+        region: 'us-east-1',
+        accessKeyId: 'AKIDFALLBACK',
+        secretAccessKey: 'fallback-secret',
+        prefix: 'sandbox',
+      });
+      const first = fixture({ archives });
+      await first.manager.start();
+      const session = await first.manager.createSession('conv-s3');
+      await run(first, session.session_id, "open('first.txt', 'w').write('one ' * 5000)");
+      await first.manager.settled(session.session_id);
+      await run(first, session.session_id, "open('second.txt', 'w').write('two ' * 5000)");
+      await first.manager.settled(session.session_id);
+
+      const bucket = server.buckets.get('archives');
+      const digest = createHash('sha256').update('conv-s3').digest('hex');
+      const key = `sandbox/${digest}.tar.gz`;
+      const stored = bucket?.get(key);
+      if (!stored) throw new Error('no archive in the bucket');
+      const damagedBody = stored.body.subarray(0, Math.floor(stored.body.length / 2));
+      bucket?.set(key, { ...stored, body: damagedBody, size: damagedBody.length });
+      const previousSavedAt = await archives.savedAt('conv-s3', 'previous');
+
+      const next = fixture({ archives });
+      await next.manager.start();
+      const opened = await next.manager.createSession('conv-s3');
+      const listed = await run(next, opened.session_id, LIST);
+      expect(listed.stdout).toBe("[('first.txt', 5000)]\n");
+      expect(listed.workspace_notice).toBe(
+        `/workspace was restored from an older save of ${new Date(previousSavedAt as number).toISOString()} because the last save could not be read; files changed after it are lost.`,
+      );
+      const damagedKeys = [...(bucket?.keys() ?? [])].filter((name) =>
+        name.startsWith(`${key}.damaged-`),
+      );
+      expect(damagedKeys).toHaveLength(1);
+      expect(bucket?.get(damagedKeys[0] as string)?.body.equals(damagedBody)).toBe(true);
+    } finally {
+      for (const created of fixtures.splice(0)) await created.cleanup();
+      await server.close();
+    }
   }, 240_000);
 });
 
