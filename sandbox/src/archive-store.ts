@@ -54,6 +54,11 @@ const READ_CHUNK_BYTES = 1024 * 1024;
 export interface IndexEntry {
   conversation: string;
   started_at: string | null;
+  /**
+   * Set for a kept container (its workspace could not be saved when its session ended; see
+   * kept-containers.ts): since when it is kept, and why. `aivory doctor` lists these.
+   */
+  kept?: { since: string; error: string };
 }
 
 /**
@@ -268,7 +273,15 @@ export function parseSessionIndex(text: string): Record<string, IndexEntry> {
 function indexEntry(value: unknown): IndexEntry | null {
   if (typeof value === 'string') return { conversation: value, started_at: null };
   if (value === null || typeof value !== 'object') return null;
-  const { conversation, started_at: startedAt } = value as Record<string, unknown>;
+  const { conversation, started_at: startedAt, kept } = value as Record<string, unknown>;
   if (typeof conversation !== 'string') return null;
-  return { conversation, started_at: typeof startedAt === 'string' ? startedAt : null };
+  const entry: IndexEntry = {
+    conversation,
+    started_at: typeof startedAt === 'string' ? startedAt : null,
+  };
+  if (kept !== null && typeof kept === 'object') {
+    const { since, error } = kept as Record<string, unknown>;
+    if (typeof since === 'string' && typeof error === 'string') entry.kept = { since, error };
+  }
+  return entry;
 }

@@ -111,6 +111,7 @@ export class SessionManager implements SandboxService {
       runtime: options.runtime,
       archiver: this.archiver,
       logger: options.logger,
+      now: this.now,
     });
     this.workers = new WorkerSupervisor({
       runtime: options.runtime,
@@ -444,6 +445,7 @@ export class SessionManager implements SandboxService {
           containerId: session.containerId,
           startedAt: session.saves.startedAt,
           error: describe(error),
+          since: new Date(this.now()).toISOString(),
         });
         await this.saveIndex();
         return false;

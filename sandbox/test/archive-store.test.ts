@@ -138,4 +138,21 @@ describe('session index', () => {
     });
     expect(parseSessionIndex('not json')).toEqual({});
   });
+
+  it('reads kept containers with since when and why; malformed kept fields are left out', () => {
+    const text = JSON.stringify({
+      c2: {
+        conversation: 'conv-kept',
+        started_at: '2026-12-02T10:00:00.000Z',
+        kept: { since: '2026-12-02T11:00:00.000Z', error: 'ENOSPC' },
+      },
+      c3: { conversation: 'conv-odd', started_at: null, kept: { since: 5 } },
+    });
+    expect(parseSessionIndex(text).c2).toEqual({
+      conversation: 'conv-kept',
+      started_at: '2026-12-02T10:00:00.000Z',
+      kept: { since: '2026-12-02T11:00:00.000Z', error: 'ENOSPC' },
+    });
+    expect(parseSessionIndex(text).c3).toEqual({ conversation: 'conv-odd', started_at: null });
+  });
 });
