@@ -94,7 +94,9 @@ def changed_files(before, after):
 
 
 class Figures:
-    """Saves open pyplot figures as outputs/figure-<n>.png (n counts up per worker life)."""
+    """Saves open pyplot figures as outputs/figure-<n>.png (n counts up per worker life), except
+    those the code already saved to a file with savefig: those are only closed (saving them again
+    would attach the same plot twice, as figure-<n>.png and under the code's own name)."""
 
     def __init__(self, outputs_dir):
         self.outputs_dir = outputs_dir
@@ -120,6 +122,7 @@ class Figures:
         show._aivory = True
         show.__wrapped__ = original
         pyplot.show = show
+        _mark_savefig(getattr(pyplot, "Figure", None))
 
     def save_open(self):
         """Save and close every open figure; returns the paths written."""
@@ -131,7 +134,8 @@ class Figures:
         for num in list(pyplot.get_fignums()):
             fig = pyplot.figure(num)
             try:
-                written.append(self._save(fig))
+                if not getattr(fig, _SAVED_MARK, False):
+                    written.append(self._save(fig))
             except Exception as exc:  # a broken figure must not break the cell's result
                 self.errors.append(f"[aivory] could not save figure {num}: {type(exc).__name__}: {exc}")
             finally:
@@ -155,6 +159,40 @@ class Figures:
             os.unlink(path)
             raise
         return path
+
+
+_SAVED_MARK = "_aivory_saved_to_file"
+
+
+def _names_a_file(target):
+    """Whether a savefig target is a file on disk: a path, or an open file that has one (a
+    BytesIO, a socket or a bare descriptor is not: the figure is still saved as figure-<n>.png)."""
+    if isinstance(target, (str, bytes, os.PathLike)):
+        return True
+    name = getattr(target, "name", None)
+    return isinstance(name, (str, bytes, os.PathLike))
+
+
+def _mark_savefig(figure_class):
+    """Wrap Figure.savefig (pyplot.savefig calls it too) so a figure saved to a file is marked,
+    and save_open leaves it out."""
+    if figure_class is None or getattr(figure_class.savefig, "_aivory", False):
+        return
+    original = figure_class.savefig
+
+    def savefig(self, fname, *args, **kwargs):
+        result = original(self, fname, *args, **kwargs)
+        if _names_a_file(fname):
+            try:
+                setattr(self, _SAVED_MARK, True)
+            except Exception:  # a figure that takes no attributes is simply saved again
+                pass
+        return result
+
+    savefig._aivory = True
+    savefig.__wrapped__ = original
+    savefig.__doc__ = original.__doc__
+    figure_class.savefig = savefig
 
 
 class _PyplotFinder:

@@ -2,8 +2,11 @@
  * Workspace archives, keyed by conversation id, in a local directory. File names are a hash of
  * the id, so no id can name a path. Writes go to a temporary file, flushed to disk and renamed
  * into place: a crash mid-archive never replaces a good archive with half of one. The archive it
- * replaces is kept beside it as `<name>.prev` (one generation), so a save that was complete but
- * unwanted can still be undone by hand (see the README's reliability section). An archive is a tar stream, zstd-
+ * replaces is kept beside it as `<name>.prev` (one generation): a restore that finds the newest
+ * archive damaged restores that one instead (workspace-archiver.ts) and the damaged archive is
+ * kept aside as `<name>.damaged-<time>`, never deleted but by retention or the conversation's
+ * deletion; a save that was complete but unwanted can still be undone by hand (see the README's
+ * reliability section). An archive is a tar stream, zstd-
  * compressed, gzip-compressed (written before zstd) or plain (data that does not compress); the
  * reader tells them apart by their first bytes (workspace-archiver.ts). The names keep the
  * `.tar.gz` suffix whatever the content, so archives written by any version are found.
@@ -22,7 +25,7 @@ import {
   stat,
   writeFile,
 } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -30,6 +33,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const INDEX_FILE = 'sessions.json';
 /** The suffix of the archive before the newest (see `put`). */
 export const PREVIOUS_SUFFIX = '.prev';
+/** The suffix of a newest archive that could not be read, kept aside (see `setAsideDamaged`). */
+export const DAMAGED_SUFFIX = '.damaged-';
+
+/** The newest archive of a conversation, or the one before it (`.prev`). */
+export type Generation = 'current' | 'previous';
+
+/** The name a damaged archive is kept under: `<name>.damaged-<UTC time, no colons>`. */
+export function damagedName(name: string, now: number): string {
+  return `${name}${DAMAGED_SUFFIX}${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
+}
 /** Restores stream archives into `docker exec`; large reads mean fewer socket writes. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
@@ -41,6 +54,11 @@ const READ_CHUNK_BYTES = 1024 * 1024;
 export interface IndexEntry {
   conversation: string;
   started_at: string | null;
+  /**
+   * Set for a kept container (its workspace could not be saved when its session ended; see
+   * kept-containers.ts): since when it is kept, and why. `aivory doctor` lists these.
+   */
+  kept?: { since: string; error: string };
 }
 
 /**
@@ -53,14 +71,22 @@ export interface ArchiveStore {
    * replacing an older one, and returns its size. A stream that fails leaves the older one.
    */
   put(conversationId: string, archive: Readable): Promise<number>;
-  /** The archive for the conversation, or null when there is none. */
-  get(conversationId: string): Promise<Readable | null>;
+  /** The archive for the conversation (by default the newest), or null when there is none. */
+  get(conversationId: string, generation?: Generation): Promise<Readable | null>;
   /**
    * Stores that keep files: the archive opened for reading, or null. Restore reads it into
    * reused buffers instead of a stream's fresh ones (see `copyFileInto`, workspace-archiver.ts).
    */
-  openFile?(conversationId: string): Promise<FileHandle | null>;
+  openFile?(conversationId: string, generation?: Generation): Promise<FileHandle | null>;
   has(conversationId: string): Promise<boolean>;
+  /** When the generation was saved (ms since the epoch), or null when there is none. */
+  savedAt(conversationId: string, generation: Generation): Promise<number | null>;
+  /**
+   * The newest archive could not be read and the previous one was restored instead: keeps the
+   * newest under a `.damaged-<time>` name (deleting nothing) and makes the previous generation
+   * the newest, so the next restore finds what the workspace now holds. Returns the kept name.
+   */
+  setAsideDamaged(conversationId: string, now?: number): Promise<string>;
   delete(conversationId: string): Promise<void>;
   /** Deletes archives older than `retentionDays` (measured against `now`); returns how many. */
   prune(retentionDays: number, now?: number): Promise<number>;
@@ -73,9 +99,12 @@ export interface ArchiveStore {
 export class LocalArchiveStore implements ArchiveStore {
   constructor(private readonly directory: string) {}
 
-  private pathFor(conversationId: string): string {
+  private pathFor(conversationId: string, generation: Generation = 'current'): string {
     const digest = createHash('sha256').update(conversationId).digest('hex');
-    return join(this.directory, `${digest}.tar.gz`);
+    return join(
+      this.directory,
+      `${digest}.tar.gz${generation === 'previous' ? PREVIOUS_SUFFIX : ''}`,
+    );
   }
 
   /** Stores `archive` for the conversation, replacing an older one (never with a failed one). */
@@ -96,8 +125,8 @@ export class LocalArchiveStore implements ArchiveStore {
   }
 
   /** The archive for the conversation, or null when there is none. */
-  async get(conversationId: string): Promise<Readable | null> {
-    const path = this.pathFor(conversationId);
+  async get(conversationId: string, generation: Generation = 'current'): Promise<Readable | null> {
+    const path = this.pathFor(conversationId, generation);
     try {
       await stat(path);
     } catch {
@@ -106,9 +135,12 @@ export class LocalArchiveStore implements ArchiveStore {
     return createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   }
 
-  async openFile(conversationId: string): Promise<FileHandle | null> {
+  async openFile(
+    conversationId: string,
+    generation: Generation = 'current',
+  ): Promise<FileHandle | null> {
     try {
-      return await open(this.pathFor(conversationId), 'r');
+      return await open(this.pathFor(conversationId, generation), 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
@@ -124,9 +156,39 @@ export class LocalArchiveStore implements ArchiveStore {
     }
   }
 
+  async savedAt(conversationId: string, generation: Generation): Promise<number | null> {
+    try {
+      return (await stat(this.pathFor(conversationId, generation))).mtimeMs;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * No data copied (a full disk does not stop it): the newest archive gets a second name
+   * `.damaged-<time>` (a hard link), then the previous one is renamed over the newest (atomic: a
+   * crash leaves either the damaged or the previous archive as the newest, never none).
+   */
+  async setAsideDamaged(conversationId: string, now = Date.now()): Promise<string> {
+    const current = this.pathFor(conversationId);
+    const previous = this.pathFor(conversationId, 'previous');
+    await stat(previous);
+    const kept = damagedName(current, now);
+    await link(current, kept);
+    await rename(previous, current);
+    return basename(kept);
+  }
+
+  /** Removes the conversation's archives: both generations and any kept aside as damaged. */
   async delete(conversationId: string): Promise<void> {
-    await rm(this.pathFor(conversationId), { force: true });
-    await rm(this.pathFor(conversationId) + PREVIOUS_SUFFIX, { force: true });
+    const current = this.pathFor(conversationId);
+    await rm(current, { force: true });
+    await rm(current + PREVIOUS_SUFFIX, { force: true });
+    const names = await readdir(this.directory).catch(() => []);
+    const damaged = basename(current) + DAMAGED_SUFFIX;
+    for (const name of names) {
+      if (name.startsWith(damaged)) await rm(join(this.directory, name), { force: true });
+    }
   }
 
   /** Deletes archives (and stray partial files) older than `retentionDays`; returns how many. */
@@ -139,7 +201,7 @@ export class LocalArchiveStore implements ArchiveStore {
     }
     let removed = 0;
     for (const name of names) {
-      if (!/\.tar\.gz(\.prev)?$|\.partial$/.test(name)) continue;
+      if (!/\.tar\.gz(\.prev|\.damaged-[\dTZ-]+)?$|\.partial$/.test(name)) continue;
       const path = join(this.directory, name);
       const info = await stat(path).catch(() => null);
       if (info && now - info.mtimeMs > retentionDays * DAY_MS) {
@@ -182,9 +244,10 @@ async function keepAsPrevious(target: string): Promise<void> {
   }
   try {
     await rename(linked, target + PREVIOUS_SUFFIX);
-  } catch (error) {
+  } finally {
+    // rename() does nothing when both names are links to one file (the `.prev` of an archive
+    // that was just made the newest by hand): the temporary link is left, so it goes here.
     await rm(linked, { force: true });
-    throw error;
   }
 }
 
@@ -210,7 +273,15 @@ export function parseSessionIndex(text: string): Record<string, IndexEntry> {
 function indexEntry(value: unknown): IndexEntry | null {
   if (typeof value === 'string') return { conversation: value, started_at: null };
   if (value === null || typeof value !== 'object') return null;
-  const { conversation, started_at: startedAt } = value as Record<string, unknown>;
+  const { conversation, started_at: startedAt, kept } = value as Record<string, unknown>;
   if (typeof conversation !== 'string') return null;
-  return { conversation, started_at: typeof startedAt === 'string' ? startedAt : null };
+  const entry: IndexEntry = {
+    conversation,
+    started_at: typeof startedAt === 'string' ? startedAt : null,
+  };
+  if (kept !== null && typeof kept === 'object') {
+    const { since, error } = kept as Record<string, unknown>;
+    if (typeof since === 'string' && typeof error === 'string') entry.kept = { since, error };
+  }
+  return entry;
 }

@@ -15,6 +15,8 @@ export interface KeptContainer {
   startedAt: string | null;
   /** Why its workspace could not be saved. */
   error: string;
+  /** When it was first kept (ISO time; kept across sidecar restarts through the index). */
+  since: string;
 }
 
 export interface KeptContainersOptions {
@@ -24,6 +26,7 @@ export interface KeptContainersOptions {
     info(message: string, fields?: object): void;
     error(message: string, fields?: object): void;
   };
+  now: () => number;
 }
 
 export class KeptContainers {
@@ -58,7 +61,12 @@ export class KeptContainers {
         container: containerId,
         error: describe(error),
       });
-      this.keep(entry.conversation, { containerId, startedAt, error: describe(error) });
+      this.keep(entry.conversation, {
+        containerId,
+        startedAt,
+        error: describe(error),
+        since: entry.kept?.since ?? new Date(this.options.now()).toISOString(),
+      });
       return true;
     }
   }
@@ -82,7 +90,11 @@ export class KeptContainers {
     return Object.fromEntries(
       [...this.kept].map(([conversation, kept]) => [
         kept.containerId,
-        { conversation, started_at: kept.startedAt },
+        {
+          conversation,
+          started_at: kept.startedAt,
+          kept: { since: kept.since, error: kept.error },
+        },
       ]),
     );
   }

@@ -25,6 +25,16 @@
  * Atomicity: a multipart upload replaces the object only at CompleteMultipartUpload; when the
  * stream or a part fails, the upload is aborted and the previous archive stays.
  *
+ * Generations, as in the local store: once the new archive's stream has ended whole (tar exited 0
+ * and the archiver's verify step passed: only then does the stream end), and before the upload is
+ * completed, the archive it replaces is copied server-side (CopyObject, metadata kept) to
+ * `<key>.prev`. A stream that fails never touches `.prev`; an upload that fails after the copy
+ * leaves the newest archive as it was and `.prev` equal to it. Each upload carries its save time
+ * (`x-amz-meta-saved-at`), so `.prev` tells when it was saved, not when it was copied. CopyObject
+ * takes at most 5 GiB: a larger archive is not copied and the stale `.prev` is deleted (no
+ * generation rather than a wrong one). `setAsideDamaged` copies the newest to
+ * `<key>.damaged-<time>`, then `.prev` over the newest.
+ *
  * Checksums: the SDK's default CRC32 checksums (and the aws-chunked bodies they bring) are only
  * sent where an operation requires them, because many S3-compatible servers refuse them. Pruning
  * deletes with DeleteObject, one key per request, for the same reason (DeleteObjects needs a
@@ -40,9 +50,9 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
-import type { ArchiveStore } from './archive-store';
+import type { ArchiveStore, Generation } from './archive-store';
 import type { IndexEntry } from './archive-store';
-import { parseSessionIndex } from './archive-store';
+import { DAMAGED_SUFFIX, damagedName, parseSessionIndex, PREVIOUS_SUFFIX } from './archive-store';
 import type { S3ArchiveConfig } from './config';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -60,6 +70,12 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** A request (body included) with no traffic for this long fails. */
 const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 const MAX_ATTEMPTS = 3;
+/** The largest object one CopyObject copies. */
+const MAX_COPY_BYTES = 5 * 1024 * MIB;
+/** The metadata key (x-amz-meta-saved-at) holding an archive's save time. */
+const SAVED_AT = 'saved-at';
+/** Archive keys the store owns: both generations and damaged ones kept aside. */
+const ARCHIVE_NAME = /\.tar\.gz(\.prev|\.damaged-[\dTZ-]+)?$/;
 /** DeleteObject requests in flight at once while pruning. */
 const PRUNE_CONCURRENCY = 4;
 
@@ -169,9 +185,10 @@ export class S3ArchiveStore implements ArchiveStore {
     return this.options.prefix === '' ? name : `${this.options.prefix}/${name}`;
   }
 
-  private archiveKey(conversationId: string): string {
+  private archiveKey(conversationId: string, generation: Generation = 'current'): string {
     const digest = createHash('sha256').update(conversationId).digest('hex');
-    return this.keyFor(`${digest}${ARCHIVE_SUFFIX}`);
+    const suffix = generation === 'previous' ? PREVIOUS_SUFFIX : '';
+    return this.keyFor(`${digest}${ARCHIVE_SUFFIX}${suffix}`);
   }
 
   async put(conversationId: string, archive: Readable): Promise<number> {
@@ -183,7 +200,8 @@ export class S3ArchiveStore implements ArchiveStore {
     archive.on('error', onError);
     const turn = this.putQueue.then(async () => {
       if (earlyError !== null) throw earlyError;
-      return this.upload(this.archiveKey(conversationId), archive);
+      const key = this.archiveKey(conversationId);
+      return this.upload(key, archive, () => this.keepAsPrevious(key));
     });
     this.putQueue = turn.catch(() => undefined);
     try {
@@ -193,8 +211,15 @@ export class S3ArchiveStore implements ArchiveStore {
     }
   }
 
-  /** Streams `archive` to `key` (multipart past one part); its size. */
-  private async upload(key: string, archive: Readable): Promise<number> {
+  /**
+   * Streams `archive` to `key` (multipart past one part); its size. `beforeEnd` runs once the
+   * whole stream was read (it ended without an error), before the upload is completed.
+   */
+  private async upload(
+    key: string,
+    archive: Readable,
+    beforeEnd: () => Promise<void> = () => Promise.resolve(),
+  ): Promise<number> {
     const { sdk, client } = await this.sdkClient();
     let size = 0;
     const limit = this.maxArchiveBytes;
@@ -210,6 +235,12 @@ export class S3ArchiveStore implements ArchiveStore {
           return;
         }
         done(null, chunk);
+      },
+      flush(done) {
+        beforeEnd().then(
+          () => done(),
+          (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+        );
       },
     });
     // The source's errors reach the upload through `counted`, which fails with them; they are
@@ -228,6 +259,7 @@ export class S3ArchiveStore implements ArchiveStore {
         Key: key,
         Body: counted,
         ContentType: 'application/octet-stream',
+        Metadata: { [SAVED_AT]: new Date().toISOString() },
       },
       partSize: this.partSize,
       queueSize: PART_QUEUE,
@@ -245,8 +277,42 @@ export class S3ArchiveStore implements ArchiveStore {
     return size;
   }
 
-  async get(conversationId: string): Promise<Readable | null> {
-    const key = this.archiveKey(conversationId);
+  /** Copies the archive at `key` (if any) to its `.prev` key (see the header). */
+  private async keepAsPrevious(key: string): Promise<void> {
+    try {
+      await this.copy(key, key + PREVIOUS_SUFFIX, true);
+    } catch (error) {
+      // Refused as too large for one CopyObject (400): no generation rather than a stale one.
+      if (!(error instanceof S3ArchiveError) || error.status !== 400) throw error;
+      const head = await this.head(key);
+      if ((head?.ContentLength ?? 0) <= MAX_COPY_BYTES) throw error;
+      await this.deleteKey(key + PREVIOUS_SUFFIX);
+    }
+  }
+
+  /** CopyObject `from` → `to` (metadata kept); with `allowMissing`, a missing `from` is none. */
+  private async copy(from: string, to: string, allowMissing = false): Promise<void> {
+    const source = `${this.options.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+    await this.call('CopyObject', to, { allowMissingKey: allowMissing }, (s3) =>
+      s3.client.send(
+        new s3.sdk.s3.CopyObjectCommand({
+          Bucket: this.options.bucket,
+          Key: to,
+          CopySource: source,
+          MetadataDirective: 'COPY',
+        }),
+      ),
+    );
+  }
+
+  private head(key: string): Promise<ClientS3.HeadObjectCommandOutput | null> {
+    return this.call('HeadObject', key, { allowMissingKey: true }, (s3) =>
+      s3.client.send(new s3.sdk.s3.HeadObjectCommand({ Bucket: this.options.bucket, Key: key })),
+    );
+  }
+
+  async get(conversationId: string, generation: Generation = 'current'): Promise<Readable | null> {
+    const key = this.archiveKey(conversationId, generation);
     const response = await this.call('GetObject', key, { allowMissingKey: true }, (s3) =>
       s3.client.send(new s3.sdk.s3.GetObjectCommand({ Bucket: this.options.bucket, Key: key })),
     );
@@ -261,15 +327,57 @@ export class S3ArchiveStore implements ArchiveStore {
 
   async has(conversationId: string): Promise<boolean> {
     // HEAD responses have no body, so a missing bucket also reads as "no archive" here.
-    const key = this.archiveKey(conversationId);
-    const response = await this.call('HeadObject', key, { allowMissingKey: true }, (s3) =>
-      s3.client.send(new s3.sdk.s3.HeadObjectCommand({ Bucket: this.options.bucket, Key: key })),
-    );
-    return response !== null;
+    return (await this.head(this.archiveKey(conversationId))) !== null;
   }
 
+  /** The save time the archive was uploaded with, else its LastModified; null without one. */
+  async savedAt(conversationId: string, generation: Generation): Promise<number | null> {
+    const head = await this.head(this.archiveKey(conversationId, generation));
+    if (head === null) return null;
+    const saved = Date.parse(head.Metadata?.[SAVED_AT] ?? '');
+    return Number.isNaN(saved) ? (head.LastModified?.getTime() ?? null) : saved;
+  }
+
+  async setAsideDamaged(conversationId: string, now = Date.now()): Promise<string> {
+    const current = this.archiveKey(conversationId);
+    const previous = this.archiveKey(conversationId, 'previous');
+    if ((await this.head(previous)) === null) {
+      throw new S3ArchiveError(`S3 archive store: there is no ${previous} to restore instead`);
+    }
+    const kept = damagedName(current, now);
+    await this.copy(current, kept);
+    await this.copy(previous, current);
+    return kept.slice(kept.lastIndexOf('/') + 1);
+  }
+
+  /** Deletes the conversation's archives: both generations and any kept aside as damaged. */
   async delete(conversationId: string): Promise<void> {
-    await this.deleteKey(this.archiveKey(conversationId));
+    const current = this.archiveKey(conversationId);
+    await this.deleteKey(current);
+    await this.deleteKey(current + PREVIOUS_SUFFIX);
+    for (const key of await this.listKeys(current + DAMAGED_SUFFIX)) await this.deleteKey(key);
+  }
+
+  /** Every key under `prefix` (all pages). */
+  private async listKeys(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    let continuationToken: string | undefined;
+    do {
+      const token = continuationToken;
+      const page = await this.call('ListObjectsV2', null, {}, (s3) =>
+        s3.client.send(
+          new s3.sdk.s3.ListObjectsV2Command({
+            Bucket: this.options.bucket,
+            Prefix: prefix,
+            ...(token === undefined ? {} : { ContinuationToken: token }),
+          }),
+        ),
+      );
+      for (const object of page?.Contents ?? [])
+        if (object.Key !== undefined) keys.push(object.Key);
+      continuationToken = page?.IsTruncated === true ? page.NextContinuationToken : undefined;
+    } while (continuationToken !== undefined);
+    return keys;
   }
 
   private async deleteKey(key: string): Promise<void> {
@@ -299,7 +407,7 @@ export class S3ArchiveStore implements ArchiveStore {
       for (const object of page?.Contents ?? []) {
         if (object.Key === undefined || object.LastModified === undefined) continue;
         const name = object.Key.slice(prefix.length);
-        if (name.includes('/') || !name.endsWith(ARCHIVE_SUFFIX)) continue;
+        if (name.includes('/') || !ARCHIVE_NAME.test(name)) continue;
         if (now - object.LastModified.getTime() > retentionDays * DAY_MS) expired.push(object.Key);
       }
       continuationToken = page?.IsTruncated === true ? page.NextContinuationToken : undefined;

@@ -61,7 +61,8 @@ export interface ExecResult {
   worker_restarted: boolean;
   /**
    * Set when the session's container had stopped (killed outside the app) and /workspace was
-   * restored from its last save: what happened to the files, in words.
+   * restored from its last save, or when its last save could not be read and an older one was
+   * restored: what happened to the files, in words.
    */
   workspace_notice?: string;
 }

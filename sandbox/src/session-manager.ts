@@ -6,7 +6,8 @@
  *
  * This file composes the parts and owns the session lifecycle; the parts are
  * `session-registry.ts` (live sessions), `warm-pool.ts`, `worker-supervisor.ts` (workers,
- * deadlines, interrupts), `workspace-archiver.ts` (archive/restore) and `file-transfer.ts`.
+ * deadlines, interrupts), `workspace-archiver.ts` (archive/restore), `file-transfer.ts` and
+ * `health.ts` (the health report).
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -14,6 +15,7 @@ import type { ArchiveStore } from './archive-store';
 import type { ContainerLimits } from './container-template';
 import type { DockerRuntime } from './docker-runtime';
 import { checkUploadName, FileTransfer } from './file-transfer';
+import { sandboxHealth } from './health';
 import type {
   ExecRequest,
   ExecResult,
@@ -32,6 +34,8 @@ import { WorkerSupervisor } from './worker-supervisor';
 import { WorkspaceArchiver } from './workspace-archiver';
 import {
   describe,
+  logOlderSave,
+  olderSaveNotice,
   recoveryNotice,
   unsavedNotice,
   WorkspaceLostError,
@@ -47,9 +51,6 @@ export { confineRelative, mimeFor } from './file-transfer';
  * and a stop must end even when the engine or the disk hangs.
  */
 const SHUTDOWN_SAVE_MS = 120_000;
-
-/** runc releases before this have CVE-2024-21626 (container escape through a leaked fd). */
-const MIN_SAFE_RUNC = [1, 1, 12];
 
 export interface SessionManagerOptions {
   runtime: DockerRuntime;
@@ -109,6 +110,7 @@ export class SessionManager implements SandboxService {
       runtime: options.runtime,
       archiver: this.archiver,
       logger: options.logger,
+      now: this.now,
     });
     this.workers = new WorkerSupervisor({
       runtime: options.runtime,
@@ -148,42 +150,14 @@ export class SessionManager implements SandboxService {
     this.warm.refill();
   }
 
-  async health(): Promise<HealthReport> {
-    const { runtime, limits } = this.options;
-    const docker = await runtime.ping();
-    const imagePresent = docker && (await runtime.imagePresent(limits.image));
-    const runc = docker ? await runtime.runcVersion() : null;
-    const engine = docker ? await runtime.engineInfo() : null;
-    const choice = docker ? await runtime.runtimeChoice() : null;
-    const warnings: string[] = [];
-    if (choice && !choice.ok) warnings.push(choice.error);
-    if (!docker)
-      warnings.push('Docker is not reachable: is the daemon running and the socket accessible?');
-    else if (!imagePresent) {
-      warnings.push(
-        `The runner image ${limits.image} is missing. Build it with: npx aivory sandbox image build`,
-      );
-    }
-    if (runc && isOlderThan(runc, MIN_SAFE_RUNC)) {
-      warnings.push(`runc ${runc} is older than 1.1.12 (CVE-2024-21626): update Docker/runc.`);
-    }
-    const chosen = choice?.ok ? choice : null;
-    if (chosen) warnings.push(...chosen.warnings);
-    warnings.push(...this.unsavedWarnings());
-    return {
-      ok: docker && imagePresent && chosen !== null,
-      docker,
-      image: limits.image,
-      image_present: imagePresent,
-      runc_version: runc,
-      engine: engine?.engine ?? null,
-      engine_version: engine?.version ?? null,
-      runtime: chosen?.name ?? null,
-      isolation: chosen?.isolation ?? null,
-      warnings,
-      sessions: this.sessions.size,
-      max_sessions: this.options.maxSessions,
-    };
+  health(): Promise<HealthReport> {
+    return sandboxHealth({
+      runtime: this.options.runtime,
+      image: this.options.limits.image,
+      maxSessions: this.options.maxSessions,
+      sessions: () => this.sessions.all(),
+      kept: () => this.kept.unsaved(),
+    });
   }
 
   createSession(conversationId?: string): Promise<SessionInfo> {
@@ -220,7 +194,8 @@ export class SessionManager implements SandboxService {
     const startedAt = performance.now();
     try {
       let restarted = false;
-      let notice: string | undefined;
+      // Set when the session opened from an older save (the newest could not be read).
+      let notice = session.notice;
       if (session.worker.channel.closed) {
         session.worker = await this.workers.restartWorker(session);
         restarted = true;
@@ -248,6 +223,7 @@ export class SessionManager implements SandboxService {
         const { workspaceStamp, workspaceStampBefore } = session.worker.channel;
         this.saves.changed(session, workspaceStamp, workspaceStampBefore);
       }
+      session.notice = undefined;
       return {
         ...result,
         worker_restarted: result.worker_restarted || restarted,
@@ -336,8 +312,8 @@ export class SessionManager implements SandboxService {
     const container = warm ?? (await this.workers.newContainer());
     // The pool refills once the restore is done: creating a container while tar streams the
     // archive in competes with it for the CPU (the restore is what the user is waiting for).
-    const restored = await this.archiver
-      .restore(container.containerId, conversationId, container.extractor)
+    const result = await this.archiver
+      .restore(container.containerId, conversationId, container.extractor, this.now)
       .catch(async (error: unknown) => {
         await this.options.runtime.removeContainer(container.containerId);
         throw error;
@@ -351,7 +327,10 @@ export class SessionManager implements SandboxService {
       running: false,
       lastActivity: this.now(),
       saves: await this.saves.setUp(container.containerId),
+      ...(result.olderSave ? { notice: olderSaveNotice(result.olderSave.savedAt) } : {}),
     };
+    const { restored } = result;
+    logOlderSave(this.options.logger, conversationId, result);
     this.sessions.add(session);
     await this.saveIndex();
     this.options.logger.info('session opened', { session: session.id, restored });
@@ -437,6 +416,7 @@ export class SessionManager implements SandboxService {
           containerId: session.containerId,
           startedAt: session.saves.startedAt,
           error: describe(error),
+          since: new Date(this.now()).toISOString(),
         });
         await this.saveIndex();
         return false;
@@ -480,23 +460,6 @@ export class SessionManager implements SandboxService {
     await this.saveIndex();
   }
 
-  /** Health warnings for workspaces whose last save failed. */
-  private unsavedWarnings(): string[] {
-    const failed = [
-      ...this.sessions
-        .all()
-        .filter((session) => session.saves.error !== null)
-        .map((session) => ({ conversation: session.conversationId, error: session.saves.error })),
-      ...this.kept
-        .unsaved()
-        .map((kept) => ({ conversation: kept.conversation_id, error: kept.error })),
-    ];
-    return failed.map(
-      ({ conversation, error }) =>
-        `The files of conversation ${conversation} could not be saved (${error ?? 'unknown error'}); its container keeps them and saving is tried again.`,
-    );
-  }
-
   /**
    * A tiny container that references the runner image, so `docker image prune -a` cannot delete
    * it between sessions (the next python_execute would otherwise fail or wait on a rebuild).
@@ -534,14 +497,4 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** The keepalive container's name for an image: one per image per host. */
 export function keepaliveName(image: string): string {
   return `aivory-keepalive-${image.replace(/[^A-Za-z0-9_.-]/g, '-')}`;
-}
-
-function isOlderThan(version: string, minimum: number[]): boolean {
-  const parts = (version.match(/\d+/g) ?? []).slice(0, 3).map(Number);
-  for (let index = 0; index < minimum.length; index++) {
-    const part = parts[index] ?? 0;
-    const floor = minimum[index] ?? 0;
-    if (part !== floor) return part < floor;
-  }
-  return false;
 }

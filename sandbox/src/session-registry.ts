@@ -28,6 +28,11 @@ export interface Session extends WarmContainer {
   lastActivity: number;
   /** Where the workspace stands against its saves (see workspace-saves.ts). */
   saves: SaveState;
+  /**
+   * What the next run's result tells the user about /workspace (`workspace_notice`): set when
+   * the session opened from an older save because the newest could not be read.
+   */
+  notice?: string | undefined;
 }
 
 /** A session's workspace and its saved archive (see workspace-saves.ts). */

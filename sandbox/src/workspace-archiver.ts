@@ -4,11 +4,17 @@
  * sample of the stream compresses, straight into the store. Restore: the stored bytes, decoded by
  * their magic number (zstd, gzip — what older versions wrote — or plain tar), streamed into
  * `tar -x` in the new container. Nothing holds a whole archive in memory.
+ *
+ * A restore that fails because the newest archive cannot be read (a truncated or corrupted file:
+ * the decoder or the tar structure fails when it is read through on the host) empties the
+ * workspace again and restores the previous generation instead; the store keeps the damaged one
+ * aside (archive-store.ts). A restore that fails for another reason (the container died, its
+ * tmpfs is full) is not mistaken for damage: the archive reads fine, and the error stands.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { Socket } from 'node:net';
-import { pipeline, Readable, Transform } from 'node:stream';
-import type { TransformCallback, Writable } from 'node:stream';
+import { pipeline, Readable, Transform, Writable } from 'node:stream';
+import type { TransformCallback } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import {
   constants as zlibConstants,
@@ -17,7 +23,7 @@ import {
   createZstdDecompress,
   zstdCompressSync,
 } from 'node:zlib';
-import type { ArchiveStore } from './archive-store';
+import type { ArchiveStore, Generation } from './archive-store';
 import { WORKSPACE } from './container-template';
 import type { AttachedProcess, DockerRuntime } from './docker-runtime';
 import { SandboxError } from './sandbox-service';
@@ -53,6 +59,21 @@ const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 
 const TAR_CREATE = ['tar', '-c', '-C', WORKSPACE, '.'];
 const TAR_EXTRACT = ['tar', '-x', '-C', WORKSPACE, '--no-same-owner', '--no-same-permissions'];
+/** Empties the workspace a damaged archive was partly unpacked into. */
+const CLEAR_WORKSPACE = ['find', WORKSPACE, '-mindepth', '1', '-delete'];
+const TAR_BLOCK = 512;
+
+/** What a restore found. */
+export interface RestoreResult {
+  /** False when the conversation has no archive (the workspace starts empty). */
+  restored: boolean;
+  /**
+   * Set when the newest archive could not be read and the previous generation was restored:
+   * when that one was saved, why the newest could not be read, and the name it is kept under
+   * (null when keeping it aside failed: it then stays the newest).
+   */
+  olderSave?: { savedAt: number | null; damage: string; keptAs: string | null; keepError?: string };
+}
 
 export class WorkspaceArchiver {
   constructor(
@@ -129,13 +150,73 @@ export class WorkspaceArchiver {
   }
 
   /**
-   * Unpacks the conversation's archive into the container; false when there is none. `ready` is
-   * an extractor started earlier for this container: used if it is still waiting, else ended.
+   * Unpacks the conversation's archive into the container (restored: false when there is none).
+   * `ready` is an extractor started earlier for this container: used if it is still waiting, else
+   * ended. When the newest archive is damaged, the previous generation is restored (see the
+   * header); when that fails too, or there is none, the error says so and no archive is touched.
    */
-  async restore(containerId: string, conversationId: string, ready?: Extractor): Promise<boolean> {
+  async restore(
+    containerId: string,
+    conversationId: string,
+    ready?: Extractor,
+    now: () => number = Date.now,
+  ): Promise<RestoreResult> {
+    try {
+      return {
+        restored: await this.restoreGeneration(containerId, conversationId, 'current', ready),
+      };
+    } catch (error) {
+      const damage = await this.damageOf(conversationId, 'current').catch(() => null);
+      if (damage === null) throw error;
+      return this.restorePrevious(containerId, conversationId, damage, now);
+    }
+  }
+
+  /** The newest archive is damaged (`damage` says how): the previous one, into an empty workspace. */
+  private async restorePrevious(
+    containerId: string,
+    conversationId: string,
+    damage: string,
+    now: () => number,
+  ): Promise<RestoreResult> {
+    const unreadable = `the last save of /workspace could not be read (${damage})`;
+    const savedAt = await this.archives.savedAt(conversationId, 'previous');
+    let restored: boolean;
+    try {
+      const cleared = await this.runtime.run(containerId, CLEAR_WORKSPACE);
+      if (cleared.exitCode !== 0) {
+        throw new Error(`emptying /workspace failed: ${cleared.stderr.toString('utf8').trim()}`);
+      }
+      restored = await this.restoreGeneration(containerId, conversationId, 'previous');
+    } catch (error) {
+      throw restoreFailed(
+        `${unreadable}, and restoring the older save failed too (${describeError(error)}); both saves are kept as they are`,
+      );
+    }
+    if (!restored) {
+      throw restoreFailed(`${unreadable} and there is no older save; the damaged save is kept`);
+    }
+    try {
+      const keptAs = await this.archives.setAsideDamaged(conversationId, now());
+      return { restored: true, olderSave: { savedAt, damage, keptAs } };
+    } catch (error) {
+      return {
+        restored: true,
+        olderSave: { savedAt, damage, keptAs: null, keepError: describeError(error) },
+      };
+    }
+  }
+
+  /** Unpacks one generation into the container; false when there is none. */
+  private async restoreGeneration(
+    containerId: string,
+    conversationId: string,
+    generation: Generation,
+    ready?: Extractor,
+  ): Promise<boolean> {
     let archive: OpenedArchive | null;
     try {
-      archive = await this.open(conversationId);
+      archive = await this.open(conversationId, generation);
     } catch (error) {
       if (ready) discard(ready);
       throw error;
@@ -167,13 +248,33 @@ export class WorkspaceArchiver {
     return true;
   }
 
+  /**
+   * Why the stored generation cannot be read, or null when it can (or is missing): it is read
+   * through on the host, decoded, and its tar headers walked (checksums, sizes, the end).
+   * A store that cannot be reached throws: that is no proof of damage.
+   */
+  async damageOf(conversationId: string, generation: Generation): Promise<string | null> {
+    const archive = await this.open(conversationId, generation);
+    if (!archive) return null;
+    const check = new TarCheck();
+    try {
+      await archive.feed(check);
+    } catch (error) {
+      return describeError(error);
+    }
+    return check.problem();
+  }
+
   /** The stored archive, its first bytes read (they tell the format); null when there is none. */
-  private async open(conversationId: string): Promise<OpenedArchive | null> {
+  private async open(
+    conversationId: string,
+    generation: Generation = 'current',
+  ): Promise<OpenedArchive | null> {
     if (this.archives.openFile) {
-      const file = await this.archives.openFile(conversationId);
+      const file = await this.archives.openFile(conversationId, generation);
       return file && openedFile(file);
     }
-    const stream = await this.archives.get(conversationId);
+    const stream = await this.archives.get(conversationId, generation);
     return stream && openedStream(stream);
   }
 }
@@ -311,8 +412,106 @@ function decoderFor(format: ArchiveFormat): NodeJS.ReadWriteStream | null {
 function restoreFailed(reason: string): SandboxError {
   return new SandboxError(
     'unavailable',
-    `Restoring the archived workspace failed: ${reason.slice(0, 300)}`,
+    `Restoring the archived workspace failed: ${reason.slice(0, 500)}`,
   );
+}
+
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+/**
+ * A sink that walks a tar stream's structure without keeping it: each header's checksum, the
+ * data its size announces, and the end. Not a parser of contents: enough to tell a damaged
+ * archive (cut short, or overwritten) from a good one, as GNU tar -x would judge it.
+ */
+class TarCheck extends Writable {
+  private pending = Buffer.alloc(0);
+  /** Bytes of entry data (and padding) still to skip before the next header. */
+  private skip = 0;
+  private ended = false;
+  private damage: string | null = null;
+  private offset = 0;
+
+  constructor() {
+    super({ highWaterMark: CHUNK_BYTES });
+  }
+
+  override _write(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null) => void,
+  ): void {
+    if (this.ended || this.damage !== null) {
+      callback();
+      return;
+    }
+    let data = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
+    while (data.length > 0 && !this.ended && this.damage === null) {
+      if (this.skip > 0) {
+        const skipped = Math.min(this.skip, data.length);
+        this.skip -= skipped;
+        this.offset += skipped;
+        data = data.subarray(skipped);
+        continue;
+      }
+      if (data.length < TAR_BLOCK) break;
+      this.header(data.subarray(0, TAR_BLOCK));
+      this.offset += TAR_BLOCK;
+      data = data.subarray(TAR_BLOCK);
+    }
+    this.pending = Buffer.from(data);
+    callback();
+  }
+
+  /** Null when the stream held a whole archive; else what is wrong with it. */
+  problem(): string | null {
+    if (this.damage !== null) return this.damage;
+    if (this.ended) return null;
+    if (this.skip > 0 || this.pending.length > 0) {
+      return `the archive ends in the middle of an entry, after ${this.offset + this.pending.length} bytes`;
+    }
+    return this.offset === 0 ? 'the archive is empty' : null;
+  }
+
+  private header(block: Buffer): void {
+    if (block.every((byte) => byte === 0)) {
+      this.ended = true;
+      return;
+    }
+    let sum = 0;
+    for (let index = 0; index < TAR_BLOCK; index++) {
+      sum += index >= 148 && index < 156 ? 0x20 : (block[index] as number);
+    }
+    const stored = parseInt(
+      block.subarray(148, 156).toString('latin1').replace(/\0.*$/s, '').trim(),
+      8,
+    );
+    if (stored !== sum) {
+      this.damage = `a tar header at byte ${this.offset} is corrupted (checksum)`;
+      return;
+    }
+    const size = tarSize(block.subarray(124, 136));
+    if (size === null) {
+      this.damage = `a tar header at byte ${this.offset} has an unreadable size`;
+      return;
+    }
+    this.skip = Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
+  }
+}
+
+/** A tar header's size field: octal text, or GNU's base-256 for sizes of 8 GiB and more. */
+function tarSize(field: Buffer): number | null {
+  if (((field[0] as number) & 0x80) !== 0) {
+    let size = 0;
+    for (let index = 1; index < field.length; index++) size = size * 256 + (field[index] as number);
+    return size;
+  }
+  const text = field.toString('latin1').replace(/\0.*$/s, '').trim();
+  if (text === '') return 0;
+  if (!/^[0-7]+$/.test(text)) return null;
+  return parseInt(text, 8);
 }
 
 /**

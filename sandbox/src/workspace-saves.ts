@@ -13,7 +13,7 @@
 import type { DockerRuntime } from './docker-runtime';
 import type { SaveState, Session } from './session-registry';
 import { freshSaveState } from './session-registry';
-import type { WorkspaceArchiver } from './workspace-archiver';
+import type { RestoreResult, WorkspaceArchiver } from './workspace-archiver';
 
 /** The workspace cannot be saved: its container restarted since it was set up (files are gone). */
 export class WorkspaceLostError extends Error {
@@ -35,7 +35,7 @@ export interface WorkspaceSavesOptions {
 
 /** How a restore after a container restart went, for the message the user reads. */
 export type RecoveryOutcome =
-  | { restored: true; savedAt: number | null }
+  | { restored: true; savedAt: number | null; olderSave?: RestoreResult['olderSave'] }
   | { restored: false; savedAt: null }
   | { failed: string };
 
@@ -106,16 +106,22 @@ export class WorkspaceSaves {
   async recover(session: Session): Promise<RecoveryOutcome> {
     const savedAt = session.saves.savedAt;
     try {
-      const restored = await this.options.archiver.restore(
+      const result = await this.options.archiver.restore(
         session.containerId,
         session.conversationId,
+        undefined,
+        this.options.now,
       );
-      session.saves = await this.setUp(session.containerId, restored ? savedAt : null);
+      const { restored, olderSave } = result;
+      const at = olderSave ? olderSave.savedAt : restored ? savedAt : null;
+      session.saves = await this.setUp(session.containerId, at);
       this.options.logger.warn('workspace restored into a restarted container', {
         session: session.id,
         restored,
       });
-      return restored ? { restored, savedAt } : { restored, savedAt: null };
+      logOlderSave(this.options.logger, session.conversationId, result);
+      if (!restored) return { restored, savedAt: null };
+      return olderSave ? { restored, savedAt: at, olderSave } : { restored, savedAt: at };
     } catch (error) {
       session.saves.needsRestore = true;
       return { failed: describe(error) };
@@ -182,8 +188,31 @@ export function recoveryNotice(outcome: RecoveryOutcome): string {
     return `Restoring /workspace from its last save failed (${outcome.failed}); the saved files are kept and restoring is tried again before the next run.`;
   }
   if (!outcome.restored) return 'There was no save of /workspace yet: it starts empty.';
+  if (outcome.olderSave) return olderSaveNotice(outcome.olderSave.savedAt);
   const when = outcome.savedAt === null ? '' : ` of ${new Date(outcome.savedAt).toISOString()}`;
   return `/workspace was restored from its last save${when}; files changed after it are lost.`;
+}
+
+/** What the user reads when the last save was damaged and the one before it was restored. */
+export function olderSaveNotice(savedAt: number | null): string {
+  const when = savedAt === null ? '' : ` of ${new Date(savedAt).toISOString()}`;
+  return `/workspace was restored from an older save${when} because the last save could not be read; files changed after it are lost.`;
+}
+
+/** Logs a restore that fell back to the previous save (what was damaged, where it is kept). */
+export function logOlderSave(
+  logger: { warn(message: string, fields?: object): void },
+  conversationId: string,
+  result: RestoreResult,
+): void {
+  if (!result.olderSave) return;
+  const { damage, keptAs, keepError } = result.olderSave;
+  logger.warn('the last save could not be read; the save before it was restored', {
+    conversation: conversationId,
+    damage,
+    kept_as: keptAs,
+    ...(keepError === undefined ? {} : { keep_error: keepError }),
+  });
 }
 
 /** What the user reads while the workspace's saves fail (the files are only in the container). */

@@ -83,6 +83,44 @@ describe('LocalArchiveStore generations', () => {
   });
 });
 
+describe('a damaged newest archive', () => {
+  it('is kept aside under .damaged-<time>; the previous one becomes the newest', async () => {
+    const { archives, directory } = store();
+    await archives.put('conv', body('good'));
+    await archives.put('conv', body('damag'));
+    const keptAs = await archives.setAsideDamaged('conv', Date.parse('2026-12-02T18:00:01.5Z'));
+    expect(keptAs).toMatch(/^[0-9a-f]{64}\.tar\.gz\.damaged-2026-12-02T18-00-01-500Z$/);
+    expect(contents(directory)).toEqual({
+      'ARCHIVE.tar.gz': 'good',
+      'ARCHIVE.tar.gz.damaged-2026-12-02T18-00-01-500Z': 'damag',
+    });
+    // The next save makes the restored archive the previous generation; the damaged one stays.
+    await archives.put('conv', body('newer'));
+    expect(contents(directory)).toEqual({
+      'ARCHIVE.tar.gz': 'newer',
+      [`ARCHIVE.tar.gz${PREVIOUS_SUFFIX}`]: 'good',
+      'ARCHIVE.tar.gz.damaged-2026-12-02T18-00-01-500Z': 'damag',
+    });
+    // Deleting the conversation removes it too; pruning ages it out like the others.
+    await archives.delete('conv');
+    expect(contents(directory)).toEqual({});
+    await archives.put('old', body('a'));
+    await archives.put('old', body('b'));
+    await archives.setAsideDamaged('old');
+    const longAgo = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    for (const name of readdirSync(directory)) utimesSync(join(directory, name), longAgo, longAgo);
+    expect(await archives.prune(30)).toBe(2);
+    expect(contents(directory)).toEqual({});
+  });
+
+  it('without a previous archive nothing changes', async () => {
+    const { archives, directory } = store();
+    await archives.put('conv', body('only'));
+    await expect(archives.setAsideDamaged('conv')).rejects.toThrow(/ENOENT/);
+    expect(contents(directory)).toEqual({ 'ARCHIVE.tar.gz': 'only' });
+  });
+});
+
 describe('session index', () => {
   it('reads entries with start times and the bare conversation ids older versions wrote', () => {
     expect(
@@ -99,5 +137,22 @@ describe('session index', () => {
       c2: { conversation: 'conv-new', started_at: '2026-12-02T10:00:00.123Z' },
     });
     expect(parseSessionIndex('not json')).toEqual({});
+  });
+
+  it('reads kept containers with since when and why; malformed kept fields are left out', () => {
+    const text = JSON.stringify({
+      c2: {
+        conversation: 'conv-kept',
+        started_at: '2026-12-02T10:00:00.000Z',
+        kept: { since: '2026-12-02T11:00:00.000Z', error: 'ENOSPC' },
+      },
+      c3: { conversation: 'conv-odd', started_at: null, kept: { since: 5 } },
+    });
+    expect(parseSessionIndex(text).c2).toEqual({
+      conversation: 'conv-kept',
+      started_at: '2026-12-02T10:00:00.000Z',
+      kept: { since: '2026-12-02T11:00:00.000Z', error: 'ENOSPC' },
+    });
+    expect(parseSessionIndex(text).c3).toEqual({ conversation: 'conv-odd', started_at: null });
   });
 });

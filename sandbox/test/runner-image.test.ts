@@ -176,6 +176,38 @@ print(json.dumps(out))
     expect(info.pdf_cjk_font).toBe(true);
   });
 
+  it('attaches a figure saved with savefig once, and still saves figures never saved', () => {
+    requireDockerAndImage();
+    const code = [
+      'import matplotlib.pyplot as plt',
+      'plt.plot([1, 2, 3], [3, 1, 2]); plt.title("signals")',
+      'plt.savefig("outputs/signals.png")',
+      'fig, ax = plt.subplots(); ax.plot([1, 2]); fig.savefig("outputs/axes.png"); plt.show()',
+      'plt.figure(); plt.plot([2, 1])',
+    ].join('\n');
+    const requests = [
+      { id: 1, type: 'exec', code },
+      { id: 2, type: 'shutdown' },
+    ];
+    const r = docker(
+      [...RUN, 'python3', '/opt/aivory/worker.py'],
+      requests.map((req) => JSON.stringify(req) + '\n').join(''),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const result = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((message) => message.id === 1);
+    expect(result).toMatchObject({ status: 'ok', stderr: '', error: null });
+    const outputs = (result?.outputs ?? []) as { path: string }[];
+    expect(outputs.map((output) => output.path)).toEqual([
+      'outputs/axes.png',
+      'outputs/figure-1.png',
+      'outputs/signals.png',
+    ]);
+  });
+
   it('runs the worker: ready, ping, a real matplotlib figure, shutdown', () => {
     requireDockerAndImage();
     const plot = [

@@ -157,6 +157,26 @@ describe('S3ArchiveStore against s3rver', () => {
     await archives.delete('conv-1'); // deleting nothing is fine
   });
 
+  it('keeps generations with s3rver’s CopyObject too, and prunes them by age', async () => {
+    const archives = store({ prefix: 'gens' });
+    await archives.put('conv', Readable.from([Buffer.from('first')]));
+    await archives.put('conv', Readable.from([Buffer.from('second')]));
+    expect((await readAll(await archives.get('conv', 'previous'))).toString()).toBe('first');
+    expect(await archives.savedAt('conv', 'previous')).toBeLessThanOrEqual(
+      (await archives.savedAt('conv', 'current')) as number,
+    );
+    await archives.setAsideDamaged('conv');
+    expect((await readAll(await archives.get('conv'))).toString()).toBe('first');
+    const digest = createHash('sha256').update('conv').digest('hex');
+    const folder = join(directory, BUCKET, 'gens');
+    const stored = readdirSync(folder).filter((name) => name.endsWith('._S3rver_object'));
+    expect(stored.length).toBe(3);
+    for (const name of stored) age(`gens/${name.replace(/\._S3rver_object$/, '')}`, 40 * DAY_MS);
+    expect(stored.every((name) => name.startsWith(digest))).toBe(true);
+    expect(await archives.prune(30)).toBe(3);
+    expect(await archives.has('conv')).toBe(false);
+  });
+
   it('keys objects by a hash of the conversation id, so odd ids are safe', async () => {
     const archives = store();
     const id = '../../etc/passwd:weird id/ü';
@@ -466,6 +486,59 @@ describe('S3ArchiveStore against a Signature V4-verifying server', () => {
     expect((await readAll(await archives.get('conv'))).toString()).toBe('the good archive');
     await archives.delete('conv');
   }, 60_000);
+
+  it('keeps the replaced archive as .prev, only once the new stream ended whole', async () => {
+    const archives = signed({ prefix: 'generations' });
+    const bucket = verifying.buckets.get(BUCKET);
+    const keys = () =>
+      [...(bucket?.keys() ?? [])]
+        .filter((key) => key.startsWith('generations/'))
+        .map((key) => key.replace(/^generations\/[0-9a-f]{64}/, 'ARCHIVE'))
+        .sort();
+    await archives.put('conv', Readable.from([Buffer.from('first')]));
+    expect(await archives.get('conv', 'previous')).toBeNull();
+    expect(await archives.savedAt('conv', 'previous')).toBeNull();
+    const firstSaved = await archives.savedAt('conv', 'current');
+    expect(firstSaved).toBeTypeOf('number');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await archives.put('conv', Readable.from([Buffer.from('second')]));
+    expect((await readAll(await archives.get('conv'))).toString()).toBe('second');
+    expect((await readAll(await archives.get('conv', 'previous'))).toString()).toBe('first');
+    // The copy keeps the first archive's save time, not the time it was copied.
+    expect(await archives.savedAt('conv', 'previous')).toBe(firstSaved);
+    expect(await archives.savedAt('conv', 'current')).toBeGreaterThan(firstSaved as number);
+    expect(keys()).toEqual(['ARCHIVE.tar.gz', 'ARCHIVE.tar.gz.prev']);
+
+    // A stream that fails (tar failed, or the verify step threw) touches neither generation.
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.from('half of a thi'));
+        this.destroy(new Error('tar exited with 2'));
+      },
+    });
+    await expect(archives.put('conv', failing)).rejects.toThrow(/tar exited with 2/);
+    expect((await readAll(await archives.get('conv'))).toString()).toBe('second');
+    expect((await readAll(await archives.get('conv', 'previous'))).toString()).toBe('first');
+
+    // A damaged newest: kept aside, the previous one becomes the newest.
+    const keptAs = await archives.setAsideDamaged('conv', Date.parse('2026-12-02T18:00:01.5Z'));
+    expect(keptAs).toMatch(/^[0-9a-f]{64}\.tar\.gz\.damaged-2026-12-02T18-00-01-500Z$/);
+    expect((await readAll(await archives.get('conv'))).toString()).toBe('first');
+    expect(keys()).toEqual([
+      'ARCHIVE.tar.gz',
+      'ARCHIVE.tar.gz.damaged-2026-12-02T18-00-01-500Z',
+      'ARCHIVE.tar.gz.prev',
+    ]);
+    expect(await archives.savedAt('conv', 'current')).toBe(firstSaved);
+    // Deleting the conversation removes all three.
+    await archives.delete('conv');
+    expect(keys()).toEqual([]);
+    // Without a previous archive nothing is copied.
+    await archives.put('single', Readable.from([Buffer.from('only')]));
+    await expect(archives.setAsideDamaged('single')).rejects.toThrow(/no .*\.prev to restore/);
+    expect(keys()).toEqual(['ARCHIVE.tar.gz']);
+    await archives.delete('single');
+  });
 
   it('uses virtual-hosted URLs (<bucket>.<host>) when path-style is off', async () => {
     const port = new URL(verifying.endpoint).port;

@@ -572,7 +572,14 @@ class Figure:
         self.number = num
         self.label = ""
     def savefig(self, f, **kwargs):
-        f.write(b"\\x89PNG\\r\\n\\x1a\\n" + json.dumps({"label": self.label, "kwargs": kwargs, "backend": os.environ.get("MPLBACKEND")}).encode())
+        data = b"\\x89PNG\\r\\n\\x1a\\n" + json.dumps({"label": self.label, "kwargs": kwargs, "backend": os.environ.get("MPLBACKEND")}).encode()
+        if isinstance(f, (str, os.PathLike)):
+            with open(f, "wb") as out:
+                out.write(data)
+        else:
+            f.write(data)
+def savefig(*args, **kwargs):
+    return list(_figs.values())[-1].savefig(*args, **kwargs)
 def figure(num=None):
     if num is None:
         num = _next[0]
@@ -647,5 +654,42 @@ describe('matplotlib figures', () => {
       'outputs/figure-5.png',
       'outputs/figure-6.png',
     ]);
+  });
+
+  it('does not attach a figure again that the code saved to a file with savefig', async () => {
+    const workspace = tempDir('aivory-ws-');
+    mkdirSync(join(workspace, 'outputs'));
+    const { w } = await startWorker({ PYTHONPATH: fakeMatplotlib() }, workspace);
+    const r = await w.exec(
+      [
+        'import io, matplotlib.pyplot as plt',
+        'plt.figure(); plt.title("signals"); plt.savefig("outputs/signals.png")',
+        'plt.figure(); plt.title("to a buffer"); plt.savefig(io.BytesIO())',
+        'fig = plt.figure(); plt.title("elsewhere"); fig.savefig("chart.png")',
+        'plt.figure(); plt.title("never saved")',
+      ].join('\n'),
+    );
+    expect(r.status, r.error ?? '').toBe('ok');
+    // signals.png once (not also as figure-<n>.png); a buffer is no file, so that one is saved.
+    expect(r.outputs.map((o) => o.path)).toEqual([
+      'outputs/figure-1.png',
+      'outputs/figure-2.png',
+      'outputs/signals.png',
+    ]);
+    const label = (name: string) =>
+      JSON.parse(
+        readFileSync(join(workspace, 'outputs', name))
+          .subarray(8)
+          .toString(),
+      ).label;
+    expect(label('figure-1.png')).toBe('to a buffer');
+    expect(label('figure-2.png')).toBe('never saved');
+    expect(await w.value('plt.get_fignums()')).toBe('[]\n');
+
+    // plt.show() after savefig: the figure is closed, not saved again.
+    const shown = await w.exec(
+      'fig = plt.figure(); plt.title("shown"); fig.savefig("outputs/shown.png"); plt.show()',
+    );
+    expect(shown.outputs.map((o) => o.path)).toEqual(['outputs/shown.png']);
   });
 });

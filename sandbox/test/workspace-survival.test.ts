@@ -224,6 +224,12 @@ describe('a workspace that cannot be saved at shutdown', () => {
     expect(first.logs.map((entry) => entry.message)).toContain(
       'saving a workspace failed; its container is kept',
     );
+    // The index says since when and why (what `aivory doctor` lists).
+    const keptEntry = (await archives.readIndex())[containerId];
+    expect(keptEntry?.kept).toEqual({
+      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+      error: expect.stringMatching(/ENOSPC|no space left/i),
+    });
     expect(
       execFileSync('docker', ['inspect', '-f', '{{.State.Running}}', containerId], {
         encoding: 'utf8',
@@ -238,6 +244,8 @@ describe('a workspace that cannot be saved at shutdown', () => {
         /^The files of conversation conv-full could not be saved \(.*(ENOSPC|no space left).*\); its container keeps them and saving is tried again\.$/i,
       ),
     );
+    // Kept again at this start: still since the first time.
+    expect((await archives.readIndex())[containerId]?.kept?.since).toBe(keptEntry?.kept?.since);
     // Its conversation takes the container over: the files are there.
     const resumed = await second.manager.createSession('conv-full');
     expect(resumed).toMatchObject({ created: true, restored: true });

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
@@ -275,6 +278,40 @@ describe('aivory CLI', () => {
     const offline = await runCli(['doctor'], cliEnv(home));
     expect(offline.code).toBe(1);
     expect(offline.stdout).toContain('✗ model: No model configured.');
+  });
+
+  it('doctor lists sandbox workspaces kept in their containers because they could not be saved', async () => {
+    const archives = mkdtempSync(join(tmpdir(), 'aivory-kept-'));
+    const containerId = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2';
+    writeFileSync(
+      join(archives, 'sessions.json'),
+      JSON.stringify({
+        [containerId]: {
+          conversation: 'conv-full',
+          started_at: '2026-12-02T10:00:00.000Z',
+          kept: {
+            since: '2026-12-02T11:30:00.000Z',
+            error: 'ENOSPC: no space left on device, write',
+          },
+        },
+        f00d: { conversation: 'conv-live', started_at: '2026-12-02T10:00:00.000Z' },
+      }),
+    );
+    const result = await runCli(['doctor'], cliEnv(home, { SANDBOX_ARCHIVE_DIR: archives }));
+    expect(result.stdout).toContain(
+      '✗ sandbox files of conversation conv-full: not saved; kept in the running container a1b2c3d4e5f6 since 2026-12-02T11:30:00.000Z (ENOSPC: no space left on device, write).\n' +
+        '  The files exist only in that container: do not remove it (docker rm) or restart Docker until they are saved.\n' +
+        `  Free disk space for ${archives} (or fix the archive store), then start Aivory again: it saves them at start,\n` +
+        '  and opening the conversation takes the container over with its files.\n',
+    );
+    expect(result.stdout).not.toContain('conv-live');
+    expect(result.code).toBe(1);
+    // Nothing kept: no such line.
+    const none = await runCli(
+      ['doctor'],
+      cliEnv(home, { SANDBOX_ARCHIVE_DIR: mkdtempSync(join(tmpdir(), 'aivory-none-')) }),
+    );
+    expect(none.stdout).not.toContain('sandbox files of conversation');
   });
 
   it('search is offered only when configured; its key goes to the secret store and is shown masked', async () => {

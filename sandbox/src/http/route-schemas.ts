@@ -81,7 +81,7 @@ export const execResultSchema = z.strictObject({
     .string()
     .optional()
     .describe(
-      'Set when the container had stopped and /workspace was restored from its last save: what happened to the files.',
+      'Set when the container had stopped and /workspace was restored from its last save, or when the last save could not be read and an older one was restored: what happened to the files.',
     ),
 });
 

@@ -23,6 +23,8 @@ interface StoredObject {
   lastModified: Date;
   /** How many parts it was uploaded in; 0 for a single PUT. */
   parts: number;
+  /** The x-amz-meta-* headers it was stored with (CopyObject copies them). */
+  metadata?: Record<string, string>;
 }
 
 /** A request body as received: hashed on the fly, kept only when needed. */
@@ -121,7 +123,12 @@ export async function startSigV4S3Server(options: SigV4S3ServerOptions): Promise
   /** uploadId → its key and parts */
   const uploads = new Map<
     string,
-    { bucket: string; key: string; parts: Map<number, StoredPart> }
+    {
+      bucket: string;
+      key: string;
+      parts: Map<number, StoredPart>;
+      metadata: Record<string, string>;
+    }
   >();
   const failures: FailureRule[] = [];
   /** `<uploadId>/<partNumber>` → hex SHA-256 of the part */
@@ -191,6 +198,15 @@ export async function startSigV4S3Server(options: SigV4S3ServerOptions): Promise
     return expected === signature ? null : 'SignatureDoesNotMatch';
   }
 
+  /** The request's x-amz-meta-* headers, by name without the prefix. */
+  function metadataOf(request: IncomingMessage): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(request.headers)
+        .filter(([name, value]) => name.startsWith('x-amz-meta-') && typeof value === 'string')
+        .map(([name, value]) => [name.slice('x-amz-meta-'.length), value as string]),
+    );
+  }
+
   function handle(request: IncomingMessage, response: ServerResponse, body: Received): void {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const problem = verify(request, url, body);
@@ -252,17 +268,38 @@ export async function startSigV4S3Server(options: SigV4S3ServerOptions): Promise
     if (handleMultipart(request, response, url, bucketName, bucket, key, body)) return;
     const object = bucket.get(key);
     switch (request.method) {
-      case 'PUT':
+      case 'PUT': {
+        const copySource = request.headers['x-amz-copy-source'];
+        if (typeof copySource === 'string') {
+          // CopyObject: `<bucket>/<key>` (URL-encoded), metadata copied with the bytes.
+          const [sourceBucket = '', ...sourceKey] = decodeURIComponent(copySource)
+            .replace(/^\//, '')
+            .split('/');
+          const source = buckets.get(sourceBucket)?.get(sourceKey.join('/'));
+          if (source === undefined) {
+            sendError(response, 404, 'NoSuchKey', 'The specified key does not exist.');
+            return;
+          }
+          const lastModified = new Date();
+          bucket.set(key, { ...source, lastModified });
+          response.writeHead(200, { 'content-type': 'application/xml' });
+          response.end(
+            `<?xml version="1.0" encoding="UTF-8"?><CopyObjectResult><ETag>"${source.sha256.slice(0, 32)}"</ETag><LastModified>${lastModified.toISOString()}</LastModified></CopyObjectResult>`,
+          );
+          return;
+        }
         bucket.set(key, {
           body: keepBodies ? body.body : Buffer.alloc(0),
           size: body.size,
           sha256: body.sha256,
           lastModified: new Date(),
           parts: 0,
+          metadata: metadataOf(request),
         });
         response.writeHead(200, { etag: `"${body.md5}"` });
         response.end();
         return;
+      }
       case 'GET':
       case 'HEAD':
         if (object === undefined) {
@@ -274,6 +311,12 @@ export async function startSigV4S3Server(options: SigV4S3ServerOptions): Promise
           'content-length': object.body.length,
           etag: `"${object.sha256.slice(0, 32)}"`,
           'last-modified': object.lastModified.toUTCString(),
+          ...Object.fromEntries(
+            Object.entries(object.metadata ?? {}).map(([name, value]) => [
+              `x-amz-meta-${name}`,
+              value,
+            ]),
+          ),
         });
         response.end(request.method === 'GET' ? object.body : undefined);
         return;
@@ -299,7 +342,7 @@ export async function startSigV4S3Server(options: SigV4S3ServerOptions): Promise
     const uploadId = url.searchParams.get('uploadId');
     if (request.method === 'POST' && url.searchParams.has('uploads')) {
       const id = randomUUID();
-      uploads.set(id, { bucket: bucketName, key, parts: new Map() });
+      uploads.set(id, { bucket: bucketName, key, parts: new Map(), metadata: metadataOf(request) });
       multipart.created += 1;
       response.writeHead(200, { 'content-type': 'application/xml' });
       response.end(
@@ -356,6 +399,7 @@ export async function startSigV4S3Server(options: SigV4S3ServerOptions): Promise
         sha256,
         lastModified: new Date(),
         parts: parts.length,
+        metadata: upload.metadata,
       });
       uploads.delete(uploadId);
       multipart.completed += 1;

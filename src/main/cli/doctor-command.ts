@@ -3,6 +3,7 @@
  * as a diagnostic. Checks the data directory, the model server, and for every tool whether it
  * reaches models and, if not, which layer stops it (global switch > model defaults > backend).
  */
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toPublicError } from '../../shared/errors';
@@ -58,6 +59,7 @@ export async function doctorCommand(
     }),
   );
   checks.push(...(await toolChecks(context)));
+  checks.push(...(await keptWorkspaceChecks(context.dataDir, io.env)));
   checks.push(...(await mcpChecks(context)));
   const limit = await toolLimitCheck(context);
   if (limit !== null) checks.push(limit);
@@ -184,6 +186,59 @@ async function sandboxDetail(context: AppContext): Promise<string> {
   } catch (error) {
     return `${status.state} sandbox at ${status.url} does not answer: ${toPublicError(error).message}`;
   }
+}
+
+/**
+ * Sandbox workspaces that could not be saved when their session ended (a full disk, an
+ * unreachable store) and whose containers were kept running with the files: listed in the local
+ * sidecar's session index (`sessions.json` beside the archives; its entries are described by
+ * `IndexEntry` in sandbox/src/archive-store.ts). One check each, with what to do.
+ */
+export async function keptWorkspaceChecks(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<DoctorCheck[]> {
+  const archives = env.SANDBOX_ARCHIVE_DIR ?? join(dataDir, 'sandbox', 'archives');
+  let text: string;
+  try {
+    text = await readFile(join(archives, 'sessions.json'), 'utf8');
+  } catch {
+    return [];
+  }
+  return keptWorkspaces(text).map((kept) => ({
+    subject: `sandbox files of conversation ${kept.conversation}`,
+    ok: false,
+    detail: [
+      `not saved; kept in the running container ${kept.containerId.slice(0, 12)} since ${kept.since} (${kept.error}).`,
+      `  The files exist only in that container: do not remove it (docker rm) or restart Docker until they are saved.`,
+      `  Free disk space for ${archives} (or fix the archive store), then start Aivory again: it saves them at start,`,
+      `  and opening the conversation takes the container over with its files.`,
+    ].join('\n'),
+  }));
+}
+
+/**
+ * The kept containers in a session index's JSON text: `{ <container id>: { conversation,
+ * started_at, kept?: { since, error } } }`; anything malformed is left out.
+ */
+function keptWorkspaces(
+  text: string,
+): { containerId: string; conversation: string; since: string; error: string }[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return [];
+  return Object.entries(parsed).flatMap(([containerId, entry]: [string, unknown]) => {
+    if (entry === null || typeof entry !== 'object') return [];
+    const { conversation, kept } = entry as { conversation?: unknown; kept?: unknown };
+    if (typeof conversation !== 'string' || kept === null || typeof kept !== 'object') return [];
+    const { since, error } = kept as { since?: unknown; error?: unknown };
+    if (typeof since !== 'string' || typeof error !== 'string') return [];
+    return [{ containerId, conversation, since, error }];
+  });
 }
 
 /**
