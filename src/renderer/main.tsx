@@ -13,6 +13,7 @@ import './styles/composer.css';
 import './styles/settings.css';
 import './styles/versions.css';
 import './styles/controls.css';
+import './styles/shell.css';
 
 const root = document.getElementById('root');
 if (root) {

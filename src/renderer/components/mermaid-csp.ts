@@ -1,0 +1,98 @@
+/**
+ * Runs one mermaid render without a single Content-Security-Policy report. Mermaid draws in the
+ * live page (it measures text there), writing `style="…"` attributes (d3's `attr('style')`) and a
+ * `<style>` element into the SVG, and its strict mode then re-parses the SVG through DOMPurify
+ * (DOMParser); under the app's `style-src 'self'` every one of those is refused and logged —
+ * dozens of console errors per diagram, while the refused styles were never applied anyway.
+ * During the render (renders are queued one at a time in mermaid-render.ts):
+ * - `setAttribute('style', v)` writes `data-aivory-style` instead (what CSP refused: the same
+ *   drawing), and the `<style>` element mermaid creates is an inert element of another namespace
+ *   that serialises as `<style>` but is never applied;
+ * - `DOMParser.parseFromString` and `innerHTML` (DOMPurify's parse) see `style` attributes renamed
+ *   and each `<style>` block replaced by an empty `<g>` placeholder, so the parsed copy holds no
+ *   style;
+ * `restoreStyles` puts both back into the SVG text, which is shown as an `<img>` (an image
+ * document applies its own styles, runs no script and loads nothing).
+ */
+
+const STYLE_ATTRIBUTE = 'data-aivory-style';
+const INERT_NAMESPACE = 'urn:aivory:inert';
+const PLACEHOLDER = 'data-aivory-style-block';
+
+/** What the parse hook took out of the SVG text: the `<style>` blocks, by placeholder index. */
+interface Stash {
+  blocks: string[];
+}
+
+/** The SVG text with styles moved out of CSP's way (pure: unit-tested). */
+export function hideStyles(text: string, stash: Stash): string {
+  return text
+    .replace(/<style>([\s\S]*?)<\/style>/g, (block) => {
+      stash.blocks.push(block);
+      return `<g ${PLACEHOLDER}="${stash.blocks.length - 1}"></g>`;
+    })
+    .replace(/(<[^<>]*?\s)style=/g, `$1${STYLE_ATTRIBUTE}=`);
+}
+
+/** The SVG text with the styles back (pure: unit-tested). */
+export function restoreStyles(text: string, stash: Stash): string {
+  return text
+    .replace(
+      new RegExp(`<g ${PLACEHOLDER}="(\\d+)"\\s*(?:/>|></g>)`, 'g'),
+      (_match, index: string) => stash.blocks[Number(index)] ?? '',
+    )
+    .replace(new RegExp(`(<[^<>]*?\\s)${STYLE_ATTRIBUTE}=`, 'g'), '$1style=');
+}
+
+/** Runs `render` (a mermaid render returning SVG text) with the hooks above in place. */
+export async function withoutInlineStyles(render: () => Promise<string>): Promise<string> {
+  const stash: Stash = { blocks: [] };
+  const elementProto = Element.prototype;
+  const parserProto = DOMParser.prototype;
+  const setAttribute = elementProto.setAttribute;
+  const parseFromString = parserProto.parseFromString;
+  const createElement = document.createElement;
+  const innerHTML = Object.getOwnPropertyDescriptor(elementProto, 'innerHTML');
+  elementProto.setAttribute = function (this: Element, name: string, value: string): void {
+    setAttribute.call(this, name.toLowerCase() === 'style' ? STYLE_ATTRIBUTE : name, value);
+  };
+  parserProto.parseFromString = function (
+    this: DOMParser,
+    text: string,
+    type: DOMParserSupportedType,
+  ): Document {
+    // DOMPurify passes TrustedHTML where the browser has Trusted Types: read it as text.
+    return parseFromString.call(this, hideStyles(String(text), stash), type);
+  };
+  if (innerHTML?.set) {
+    const set = innerHTML.set;
+    Object.defineProperty(elementProto, 'innerHTML', {
+      ...innerHTML,
+      set(this: Element, value: unknown) {
+        set.call(
+          this,
+          value === null || value === undefined ? value : hideStyles(String(value), stash),
+        );
+      },
+    });
+  }
+  document.createElement = function (
+    this: Document,
+    tagName: string,
+    options?: ElementCreationOptions,
+  ): HTMLElement {
+    if (tagName.toLowerCase() === 'style')
+      return this.createElementNS(INERT_NAMESPACE, 'style') as HTMLElement;
+    return createElement.call(this, tagName, options);
+  } as typeof document.createElement;
+  try {
+    const svg = await render();
+    // Styles still in the text (mermaid's own serialisation) stay; placeholders are restored.
+    return restoreStyles(svg, stash);
+  } finally {
+    elementProto.setAttribute = setAttribute;
+    parserProto.parseFromString = parseFromString;
+    document.createElement = createElement;
+    if (innerHTML) Object.defineProperty(elementProto, 'innerHTML', innerHTML);
+  }
+}
