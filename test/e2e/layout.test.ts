@@ -82,7 +82,14 @@ async function overflowing(page: Page, selector: string): Promise<string[]> {
   return page.evaluate((query) => {
     const found: string[] = [];
     const root = document.documentElement;
-    if (root.scrollWidth > root.clientWidth + 1) found.push(`page ${root.scrollWidth}`);
+    if (root.scrollWidth > root.clientWidth + 1) {
+      // Name the widest elements past the window's right edge (what to fix).
+      const past = [...document.body.querySelectorAll('*')]
+        .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1)
+        .slice(0, 5)
+        .map((element) => `${element.tagName}.${String(element.className)}`);
+      found.push(`page ${root.scrollWidth}: ${past.join(', ')}`);
+    }
     for (const element of document.querySelectorAll(query)) {
       if (element.scrollWidth > element.clientWidth + 1)
         found.push(`${element.className} ${element.scrollWidth} > ${element.clientWidth}`);
@@ -133,7 +140,13 @@ describe('e2e: the app shell at desktop, minimum and phone sizes', () => {
     const answer = page.getByTestId('message-assistant').last();
     await answer.locator('.code-block .hljs-keyword').first().waitFor();
     await answer.locator('.katex').first().waitFor();
-    await answer.getByTestId('mermaid-diagram').waitFor();
+    // The diagram is drawn (its SVG is a valid image), with no CSP report on the way.
+    const diagram = answer.getByTestId('mermaid-diagram');
+    await expect
+      .poll(() =>
+        diagram.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth),
+      )
+      .toBeGreaterThan(0);
 
     // The question is a bubble at the column's right, not a full-width band.
     const question = page.getByTestId('message-user').last();
@@ -255,6 +268,9 @@ describe('e2e: the app shell at desktop, minimum and phone sizes', () => {
     expect(paragraph?.width ?? 0).toBeGreaterThan(300);
     await screenshot(page, 'layout-390');
 
+    // Settings is at the drawer's foot.
+    await page.getByTestId('sidebar-toggle').click();
+    await screenshot(page, 'layout-390-drawer');
     await page.getByTestId('settings-open').click();
     for (const id of SETTINGS_PAGES) {
       await page.getByTestId(`settings-nav-${id}`).click();

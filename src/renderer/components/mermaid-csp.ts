@@ -5,9 +5,9 @@
  * (DOMParser); under the app's `style-src 'self'` every one of those is refused and logged —
  * dozens of console errors per diagram, while the refused styles were never applied anyway.
  * During the render (renders are queued one at a time in mermaid-render.ts):
- * - `setAttribute('style', v)` writes `data-aivory-style` instead (what CSP refused: the same
- *   drawing), and the `<style>` element mermaid creates is an inert element of another namespace
- *   that serialises as `<style>` but is never applied;
+ * - `setAttribute('style', v)` sets `style.cssText` (CSSOM, which the CSP allows), and the
+ *   `<style>` element mermaid creates is an inert element of another namespace that serialises as
+ *   `<style>` but is never applied in the page;
  * - `DOMParser.parseFromString` and `innerHTML` (DOMPurify's parse) see `style` attributes renamed
  *   and each `<style>` block replaced by an empty `<g>` placeholder, so the parsed copy holds no
  *   style;
@@ -54,7 +54,13 @@ export async function withoutInlineStyles(render: () => Promise<string>): Promis
   const createElement = document.createElement;
   const innerHTML = Object.getOwnPropertyDescriptor(elementProto, 'innerHTML');
   elementProto.setAttribute = function (this: Element, name: string, value: string): void {
-    setAttribute.call(this, name.toLowerCase() === 'style' ? STYLE_ATTRIBUTE : name, value);
+    // Through CSSOM, which the CSP allows (and which d3's own `.style()` already uses).
+    if (
+      name.toLowerCase() === 'style' &&
+      (this instanceof HTMLElement || this instanceof SVGElement)
+    )
+      this.style.cssText = value;
+    else setAttribute.call(this, name, value);
   };
   parserProto.parseFromString = function (
     this: DOMParser,
