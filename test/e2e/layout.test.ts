@@ -165,6 +165,7 @@ describe('e2e: the app shell at desktop, minimum and phone sizes', () => {
     await expect
       .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
       .toBe('dark');
+    await expect.poll(() => diagram.getAttribute('data-theme')).toBe('dark');
     await screenshot(page, 'layout-1440-dark');
     await page.emulateMedia({ colorScheme: 'light' });
 
@@ -222,6 +223,7 @@ describe('e2e: the app shell at desktop, minimum and phone sizes', () => {
     await page.getByTestId('message-assistant').last().waitFor();
     const messages = await page.getByTestId('messages').boundingBox();
     expect(messages?.height ?? 0).toBeGreaterThanOrEqual(480 * 0.55);
+    await page.getByTestId('mermaid-diagram').waitFor();
     // Narrow: the drawer starts closed, the chat takes the whole width.
     expect(await sidebarState(page)).toBe('closed');
     expect(await sidebarWidth(page)).toBe(0);
@@ -262,7 +264,7 @@ describe('e2e: the app shell at desktop, minimum and phone sizes', () => {
     await page.getByTestId('conversation-item').filter({ hasText: 'Remember' }).first().click();
     await expect.poll(() => sidebarState(page)).toBe('closed');
     const answer = page.getByTestId('message-assistant').last();
-    await answer.locator('.code-block').first().waitFor();
+    await answer.getByTestId('mermaid-diagram').waitFor();
     expect(await overflowing(page, '.chat, .messages, .composer, .chat-header')).toEqual([]);
     const paragraph = await answer.locator('.message-body p').first().boundingBox();
     expect(paragraph?.width ?? 0).toBeGreaterThan(300);
