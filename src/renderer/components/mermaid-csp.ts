@@ -15,34 +15,10 @@
  * document applies its own styles, runs no script and loads nothing).
  */
 
-const STYLE_ATTRIBUTE = 'data-aivory-style';
+import type { Stash } from './mermaid-csp-text';
+import { hideStyles, restoreStyles } from './mermaid-csp-text';
+
 const INERT_NAMESPACE = 'urn:aivory:inert';
-const PLACEHOLDER = 'data-aivory-style-block';
-
-/** What the parse hook took out of the SVG text: the `<style>` blocks, by placeholder index. */
-interface Stash {
-  blocks: string[];
-}
-
-/** The SVG text with styles moved out of CSP's way (pure: unit-tested). */
-export function hideStyles(text: string, stash: Stash): string {
-  return text
-    .replace(/<style>([\s\S]*?)<\/style>/g, (block) => {
-      stash.blocks.push(block);
-      return `<g ${PLACEHOLDER}="${stash.blocks.length - 1}"></g>`;
-    })
-    .replace(/(<[^<>]*?\s)style=/g, `$1${STYLE_ATTRIBUTE}=`);
-}
-
-/** The SVG text with the styles back (pure: unit-tested). */
-export function restoreStyles(text: string, stash: Stash): string {
-  return text
-    .replace(
-      new RegExp(`<g ${PLACEHOLDER}="(\\d+)"\\s*(?:/>|></g>)`, 'g'),
-      (_match, index: string) => stash.blocks[Number(index)] ?? '',
-    )
-    .replace(new RegExp(`(<[^<>]*?\\s)${STYLE_ATTRIBUTE}=`, 'g'), '$1style=');
-}
 
 /** Runs `render` (a mermaid render returning SVG text) with the hooks above in place. */
 export async function withoutInlineStyles(render: () => Promise<string>): Promise<string> {

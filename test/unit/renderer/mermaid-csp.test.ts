@@ -1,10 +1,10 @@
 /**
- * mermaid-csp.ts's text half: the SVG text DOMPurify parses holds no style attribute and no
+ * mermaid-csp-text.ts (the text half of mermaid-csp.ts): the SVG text DOMPurify parses holds no style attribute and no
  * `<style>` element (the page's CSP would log each), and the styles come back whole afterwards.
  * The e2e layout test checks the whole render logs nothing in the real page.
  */
 import { describe, expect, it } from 'vitest';
-import { hideStyles, restoreStyles } from '../../../src/renderer/components/mermaid-csp';
+import { hideStyles, restoreStyles } from '../../../src/renderer/components/mermaid-csp-text';
 
 const SVG =
   '<svg id="m" style="max-width: 360px;" viewBox="0 0 1 1"><style>#m .node > rect{fill:#fff;}</style>' +
