@@ -1,5 +1,5 @@
 /**
- * The app shell: loading, first-run setup, or the sidebar + chat; settings over it; errors; the
+ * The app shell: loading, first-run setup, or the sidebar + chat (`features/layout`); settings over it; errors; the
  * keyboard shortcuts; the saved theme applied once the bridge is up.
  */
 import type { ReactNode } from 'react';
@@ -8,9 +8,8 @@ import { ConfirmDialogHost } from './components/confirm-dialog';
 import { ApprovalPrompt } from './features/approval/approval-prompt';
 import { ElicitationPrompt } from './features/elicitation/elicitation-prompt';
 import { SamplingPrompt } from './features/sampling/sampling-prompt';
-import { ChatView } from './features/chat/chat-view';
 import { McpStaleBanner } from './features/mcp/mcp-stale-banner';
-import { ConversationList } from './features/conversations/conversation-list';
+import { AppLayout } from './features/layout/app-layout';
 import { SettingsPanel } from './features/settings/settings-panel';
 import { SetupScreen } from './features/setup/setup-screen';
 import { KeyboardShortcuts } from './features/shortcuts/keyboard-shortcuts';
@@ -41,12 +40,7 @@ export function App(): ReactNode {
       <McpStaleBanner />
       {phase === 'loading' && <div className="loading">{t('app.loading')}</div>}
       {phase === 'setup' && <SetupScreen />}
-      {phase === 'ready' && (
-        <div className="layout">
-          <ConversationList />
-          <ChatView />
-        </div>
-      )}
+      {phase === 'ready' && <AppLayout />}
       {settingsOpen && <SettingsPanel />}
       <ApprovalPrompt />
       <ElicitationPrompt />

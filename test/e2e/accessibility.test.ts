@@ -2,7 +2,8 @@
  * e2e: accessibility of the main screens, checked by axe-core in the real page (`aivory serve` +
  * the scripted model, Chromium), in light and dark: the first-run setup screen, the chat with a
  * finished answer (a tool trace card, Markdown with code), its menus open, every settings page and
- * the shortcuts help sheet. Any `serious` or `critical` violation fails the test and is printed
+ * the shortcuts help sheet; then the sidebar folded away (wide), the drawer over the chat and
+ * settings at 390 wide. Any `serious` or `critical` violation fails the test and is printed
  * (rule, impact, help, the elements and why). Then the menus and pins by keyboard: the header's
  * "more" menu (arrows, Esc gives focus back), the sidebar row menu pinning a conversation to the
  * top (the Pinned group), the message toolbar reachable by Tab, and the finished answer
@@ -272,6 +273,48 @@ describe('e2e accessibility: chat, menus, settings and the shortcuts sheet', () 
     await page.keyboard.press('Tab');
     expect(await focusedTestId(page)).toBe('message-copy-text');
   }, 90_000);
+});
+
+describe('e2e accessibility: the narrow and collapsed layouts', () => {
+  const app = useAppFixture(script);
+
+  it('the drawer, the collapsed sidebar and settings at 390 wide have no serious axe violations, light and dark', async () => {
+    const { page } = app().browser;
+    await page.goto(app().serve.url);
+    await page.getByTestId('composer-input').fill('Hello there');
+    await page.getByTestId('composer-input').press('Enter');
+    const answer = page.getByTestId('message-assistant').last();
+    await expect.poll(() => answer.getAttribute('data-status')).toBe('complete');
+    const layout = page.getByTestId('layout');
+    const { audit, check } = axeAudit(page);
+    for (const scheme of ['light', 'dark'] as const) {
+      await setScheme(page, scheme);
+      // Wide, the sidebar folded away (Ctrl+B) and back.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.keyboard.press('Control+b');
+      await expect.poll(() => layout.getAttribute('data-sidebar')).toBe('closed');
+      await audit(`collapsed ${scheme}`);
+      await page.keyboard.press('Control+b');
+      await expect.poll(() => layout.getAttribute('data-sidebar')).toBe('open');
+      // A phone: the chat, the drawer open over it, settings with its navigation as tabs.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect.poll(() => layout.getAttribute('data-narrow')).toBe('true');
+      await audit(`chat 390 ${scheme}`);
+      await page.getByTestId('sidebar-toggle').click();
+      await page.getByTestId('sidebar-backdrop').waitFor();
+      await audit(`drawer 390 ${scheme}`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('sidebar-backdrop').waitFor({ state: 'detached' });
+      await page.getByTestId('sidebar-toggle').click();
+      await page.getByTestId('settings-open').click();
+      await page.getByTestId('settings-page-general').waitFor();
+      await audit(`settings 390 ${scheme}`);
+      await page.getByTestId('settings-close').click();
+      await page.getByTestId('settings-panel').waitFor({ state: 'detached' });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    check();
+  }, 120_000);
 });
 
 async function groups(page: Page): Promise<string[]> {

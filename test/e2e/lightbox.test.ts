@@ -95,13 +95,17 @@ describe('e2e: image lightbox and dark diagrams in the browser host', () => {
     await page.keyboard.press('+');
     await page.keyboard.press('+');
     await expect.poll(async () => viewport.getAttribute('class')).toContain('pannable');
-    const before = await image.evaluate((element: HTMLImageElement) => element.style.transform);
+    const before = await image.evaluate(
+      (element: HTMLImageElement) => getComputedStyle(element).transform,
+    );
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 - 80, box.y + box.height / 2 - 40, { steps: 4 });
     await page.mouse.up();
     await expect
-      .poll(() => image.evaluate((element: HTMLImageElement) => element.style.transform))
+      .poll(() =>
+        image.evaluate((element: HTMLImageElement) => getComputedStyle(element).transform),
+      )
       .not.toBe(before);
     await dialog.waitFor(); // a drag is no click beside the image: still open
 

@@ -5,6 +5,15 @@
  */
 import type { LucideIcon } from 'lucide-react';
 import {
+  Brain,
+  Cpu,
+  PanelLeftClose,
+  PanelLeftOpen,
+  ScrollText,
+  Settings2,
+  Sparkles,
+} from 'lucide-react';
+import {
   Check,
   ChevronDown,
   ChevronLeft,
@@ -27,7 +36,6 @@ import {
   RotateCcw,
   Settings,
   SlidersHorizontal,
-  Sparkles,
   SquarePen,
   Trash2,
   TriangleAlert,
@@ -89,3 +97,10 @@ export const RegenerateIcon = icon(RefreshCw);
 export const EditIcon = icon(SquarePen);
 export const PreviousIcon = icon(ChevronLeft);
 export const NextIcon = icon(ChevronRight);
+export const SidebarOpenIcon = icon(PanelLeftOpen);
+export const SidebarCloseIcon = icon(PanelLeftClose);
+export const GeneralIcon = icon(Settings2);
+export const ModelsIcon = icon(Cpu);
+export const SkillsIcon = icon(Sparkles);
+export const PromptTemplatesIcon = icon(ScrollText);
+export const MemoryIcon = icon(Brain);

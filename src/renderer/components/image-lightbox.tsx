@@ -155,6 +155,17 @@ export function ImageLightbox(props: { image: LightboxImage; onClose(): void }):
     action();
   };
 
+  // Size and place the picture through CSSOM custom properties (the CSP allows no style
+  // attribute); `.lightbox-image.placed` in content.css reads them.
+  useLayoutEffect(() => {
+    const element = picture.current;
+    if (element === null || natural === null || zoom === null) return;
+    element.style.setProperty('--lightbox-width', `${natural.width}px`);
+    element.style.setProperty('--lightbox-height', `${natural.height}px`);
+    element.style.setProperty('--lightbox-x', `${zoom.x}px`);
+    element.style.setProperty('--lightbox-y', `${zoom.y}px`);
+    element.style.setProperty('--lightbox-scale', String(zoom.scale));
+  }, [natural, zoom]);
   const pannable = zoom !== null && geometry !== null && canPan(zoom, geometry);
   const onPointerDown = (event: PointerEvent<HTMLDivElement>): void => {
     if (event.button !== 0) return;
@@ -264,22 +275,13 @@ export function ImageLightbox(props: { image: LightboxImage; onClose(): void }):
         >
           <img
             ref={picture}
-            className={`lightbox-image${zoom === null ? ' measuring' : ''}${image.dark ? ' dark' : ''}`}
+            className={`lightbox-image${zoom === null ? ' measuring' : ''}${natural !== null && zoom !== null ? ' placed' : ''}${image.dark ? ' dark' : ''}`}
             src={image.src}
             alt={image.alt}
             referrerPolicy="no-referrer"
             draggable={false}
             data-testid="lightbox-image"
             data-scale={zoom === null ? undefined : zoom.scale.toFixed(4)}
-            style={
-              natural === null || zoom === null
-                ? undefined
-                : {
-                    width: `${natural.width}px`,
-                    height: `${natural.height}px`,
-                    transform: `translate(-50%, -50%) translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.scale})`,
-                  }
-            }
             onLoad={(event) => measureImage(event.currentTarget)}
           />
         </div>

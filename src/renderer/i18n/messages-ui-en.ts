@@ -5,6 +5,9 @@ export const UI_EN = {
   'ui.theme.light': 'Light',
   'ui.theme.dark': 'Dark',
 
+  'layout.showSidebar': 'Show the sidebar',
+  'layout.hideSidebar': 'Hide the sidebar',
+
   'shortcuts.title': 'Keyboard shortcuts',
   'shortcuts.close': 'Close',
   'shortcuts.new-chat': 'New chat',
@@ -12,6 +15,7 @@ export const UI_EN = {
   'shortcuts.focus-composer': 'Go to the message box',
   'shortcuts.previous-conversation': 'Previous conversation',
   'shortcuts.next-conversation': 'Next conversation',
+  'shortcuts.toggle-sidebar': 'Show or hide the sidebar',
   'shortcuts.stop': 'Stop the running answer (Esc in a dialog closes the dialog)',
   'shortcuts.help': 'Show this list (outside text fields)',
   'shortcuts.browserNote':

@@ -8,6 +8,9 @@ export const UI_ZH: Record<keyof typeof UI_EN, string> = {
   'ui.theme.light': '浅色',
   'ui.theme.dark': '深色',
 
+  'layout.showSidebar': '显示侧栏',
+  'layout.hideSidebar': '隐藏侧栏',
+
   'shortcuts.title': '键盘快捷键',
   'shortcuts.close': '关闭',
   'shortcuts.new-chat': '新对话',
@@ -15,6 +18,7 @@ export const UI_ZH: Record<keyof typeof UI_EN, string> = {
   'shortcuts.focus-composer': '跳到输入框',
   'shortcuts.previous-conversation': '上一个对话',
   'shortcuts.next-conversation': '下一个对话',
+  'shortcuts.toggle-sidebar': '显示或隐藏侧栏',
   'shortcuts.stop': '停止正在生成的回答（在对话框中按 Esc 则关闭对话框）',
   'shortcuts.help': '显示此列表（焦点不在输入框时）',
   'shortcuts.browserNote':

@@ -37,4 +37,14 @@ describe('renderer source rules', () => {
         expect(source.includes('window.aivory'), file).toBe(false);
     }
   });
+
+  it('no component sets a style attribute (the CSP refuses inline styles: use a class)', () => {
+    const styleProp = /\bstyle=\{/;
+    expect(styleProp.test('<img style={{ width: 1 }} />')).toBe(true);
+    for (const file of files(RENDERER).filter((path) => path.endsWith('.tsx'))) {
+      const source = readFileSync(file, 'utf8');
+      expect(styleProp.test(source), file).toBe(false);
+      expect(/setAttribute\(\s*['"]style['"]/.test(source), file).toBe(false);
+    }
+  });
 });

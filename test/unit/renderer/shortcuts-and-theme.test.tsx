@@ -15,6 +15,7 @@ import {
 } from '../../../src/renderer/features/shortcuts/shortcut-keys';
 import { ShortcutHelp } from '../../../src/renderer/features/shortcuts/shortcut-help';
 import { asThemeSetting, resolveTheme } from '../../../src/renderer/features/theme/theme';
+import { sidebarView } from '../../../src/renderer/features/layout/sidebar-state';
 
 function press(key: string, modifiers: Partial<KeyPress> = {}): KeyPress {
   const code = /^[a-z]$/i.test(key) ? `Key${key.toUpperCase()}` : key;
@@ -38,13 +39,14 @@ const LINUX: KeyContext = {
 const MAC: KeyContext = { ...LINUX, mac: true };
 
 describe('shortcut keys', () => {
-  it('Ctrl elsewhere, ⌘ on a Mac: N, K, L, ↑, ↓', () => {
+  it('Ctrl elsewhere, ⌘ on a Mac: N, K, L, ↑, ↓, B', () => {
     const cases: [string, string][] = [
       ['n', 'new-chat'],
       ['k', 'search'],
       ['l', 'focus-composer'],
       ['ArrowUp', 'previous-conversation'],
       ['ArrowDown', 'next-conversation'],
+      ['b', 'toggle-sidebar'],
     ];
     for (const [key, action] of cases) {
       expect(shortcutFor(press(key, { ctrlKey: true }), LINUX), key).toBe(action);
@@ -111,7 +113,27 @@ describe('shortcut keys', () => {
     expect(shortcutKeys('stop', true)).toEqual(['Esc']);
     expect(shortcutKeys('regenerate', false)).toEqual(['Ctrl', 'Shift', 'R']);
     expect(shortcutKeys('regenerate', true)).toEqual(['⌘', 'Shift', 'R']);
-    expect(SHORTCUT_ORDER).toHaveLength(8);
+    expect(shortcutKeys('toggle-sidebar', false)).toEqual(['Ctrl', 'B']);
+    expect(shortcutKeys('toggle-sidebar', true)).toEqual(['⌘', 'B']);
+    expect(SHORTCUT_ORDER).toHaveLength(9);
+  });
+
+  it('⌘/Ctrl+B shows or hides the sidebar also while typing, never in a dialog', () => {
+    const typing = { ...LINUX, inTextField: true, textFieldHasText: true };
+    expect(shortcutFor(press('b', { ctrlKey: true }), typing)).toBe('toggle-sidebar');
+    expect(shortcutFor(press('b', { ctrlKey: true }), { ...LINUX, dialogOpen: true })).toBeNull();
+    // A Russian layout: the key says "и", the physical key is B.
+    expect(shortcutFor({ ...press('и', { ctrlKey: true }), code: 'KeyB' }, LINUX)).toBe(
+      'toggle-sidebar',
+    );
+  });
+
+  it('the sidebar: a column in a wide window (open unless collapsed), a drawer in a narrow one', () => {
+    expect(sidebarView(false, false, false)).toEqual({ narrow: false, open: true });
+    expect(sidebarView(false, true, true)).toEqual({ narrow: false, open: false });
+    // Narrow: the drawer decides; the wide preference does not open it.
+    expect(sidebarView(true, false, false)).toEqual({ narrow: true, open: false });
+    expect(sidebarView(true, true, true)).toEqual({ narrow: true, open: true });
   });
 
   it('⌘/Ctrl+Shift+R regenerates (any layout), also from a text field, never in a dialog', () => {

@@ -6,6 +6,16 @@
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
+import type { IconProps } from '../../components/icons';
+import {
+  GeneralIcon,
+  McpIcon,
+  MemoryIcon,
+  ModelsIcon,
+  PromptTemplatesIcon,
+  SkillsIcon,
+  ToolsIcon,
+} from '../../components/icons';
 import { ModalDialog } from '../../components/modal-dialog';
 import type { MessageKey } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
@@ -40,6 +50,17 @@ const PAGE_LABELS: Record<SettingsPageId, MessageKey> = {
   memory: 'set.nav.memory',
 };
 
+/** Each page's icon in the navigation (decoration: the label names the page). */
+const PAGE_ICONS: Record<SettingsPageId, (props: IconProps) => ReactNode> = {
+  general: GeneralIcon,
+  models: ModelsIcon,
+  tools: ToolsIcon,
+  mcp: McpIcon,
+  skills: SkillsIcon,
+  prompts: PromptTemplatesIcon,
+  memory: MemoryIcon,
+};
+
 /** The settings dialog. */
 export function SettingsPanel(): ReactNode {
   const t = useT();
@@ -60,19 +81,23 @@ export function SettingsPanel(): ReactNode {
           {NAVIGATION.map((group, index) => (
             <div key={index} className="settings-nav-group">
               {group.title && <h2>{t(group.title)}</h2>}
-              {group.pages.map((id) => (
-                <button
-                  key={id}
-                  type="button"
-                  className={`settings-nav-item${id === page ? ' active' : ''}`}
-                  aria-current={id === page ? 'page' : undefined}
-                  data-autofocus={id === page ? true : undefined}
-                  data-testid={`settings-nav-${id}`}
-                  onClick={() => setPage(id)}
-                >
-                  {t(PAGE_LABELS[id])}
-                </button>
-              ))}
+              {group.pages.map((id) => {
+                const Icon = PAGE_ICONS[id];
+                return (
+                  <button
+                    key={id}
+                    type="button"
+                    className={`settings-nav-item${id === page ? ' active' : ''}`}
+                    aria-current={id === page ? 'page' : undefined}
+                    data-autofocus={id === page ? true : undefined}
+                    data-testid={`settings-nav-${id}`}
+                    onClick={() => setPage(id)}
+                  >
+                    <Icon />
+                    <span>{t(PAGE_LABELS[id])}</span>
+                  </button>
+                );
+              })}
             </div>
           ))}
         </nav>

@@ -13,6 +13,7 @@ export type ShortcutAction =
   | 'focus-composer'
   | 'previous-conversation'
   | 'next-conversation'
+  | 'toggle-sidebar'
   | 'stop'
   | 'regenerate'
   | 'help';
@@ -47,6 +48,7 @@ const COMMAND_KEYS: Readonly<Record<string, ShortcutAction>> = {
   l: 'focus-composer',
   ArrowUp: 'previous-conversation',
   ArrowDown: 'next-conversation',
+  b: 'toggle-sidebar',
 };
 
 /** The shortcuts in the order the help sheet lists them. */
@@ -56,6 +58,7 @@ export const SHORTCUT_ORDER: readonly ShortcutAction[] = [
   'focus-composer',
   'previous-conversation',
   'next-conversation',
+  'toggle-sidebar',
   'stop',
   'regenerate',
   'help',
@@ -116,6 +119,8 @@ export function shortcutKeys(action: ShortcutAction, mac: boolean): readonly str
       return [command, '↑'];
     case 'next-conversation':
       return [command, '↓'];
+    case 'toggle-sidebar':
+      return [command, 'B'];
     case 'stop':
       return ['Esc'];
     case 'regenerate':

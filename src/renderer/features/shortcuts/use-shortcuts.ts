@@ -1,7 +1,7 @@
 /**
  * The one keydown handler of the app's shortcuts (`shortcut-keys.ts` says which press is which
  * action): installed on window while the chat screen shows, it runs the store's own actions —
- * newChat, openConversation, stop — and moves focus to the sidebar search or the composer. A
+ * newChat, openConversation, stop — shows or hides the sidebar (`features/layout`) and moves focus to the sidebar search or the composer. A
  * press a dialog already handled (defaultPrevented: Esc closing settings) is left alone, and no
  * shortcut works while a dialog (settings, the approval card, the help sheet, a composer
  * popover) is open: there Esc closes the dialog and nothing else.
@@ -9,6 +9,7 @@
 import { useEffect, useRef } from 'react';
 import { appStore } from '../../state/store';
 import { shownOrder } from '../conversations/date-groups';
+import { toggleSidebar } from '../layout/sidebar-state';
 import type { ShortcutAction } from './shortcut-keys';
 import { isMacPlatform, neighbourConversation, shortcutFor } from './shortcut-keys';
 
@@ -74,6 +75,9 @@ function run(action: ShortcutAction, openHelp: () => void): void {
       if (id !== null) void state.openConversation(id);
       return;
     }
+    case 'toggle-sidebar':
+      toggleSidebar();
+      return;
     case 'stop': {
       const turnId = runningTurnId();
       if (turnId !== null) void state.stop(turnId);
