@@ -37,7 +37,20 @@ async function titles(page: Page): Promise<string[]> {
 }
 
 describe('e2e: the conversations sidebar', () => {
-  const app = useAppFixture(script);
+  // The title the model gives a conversation after its first answer (conversation-titles.ts);
+  // the cat's is held until the test has seen the answer, so only the host's event can bring it.
+  let releaseTitle: () => void = () => undefined;
+  const titleHeld = new Promise<void>((resolve) => {
+    releaseTitle = resolve;
+  });
+  const app = useAppFixture(script, {
+    llm: {
+      titles: (request) =>
+        JSON.stringify(request.body.messages ?? []).includes('cat')
+          ? { content: '"Naming a **cat**"', pauseAfterChunks: { count: 1, until: titleHeld } }
+          : { content: "Little's law" },
+    },
+  });
   const browserDialogs: string[] = [];
 
   it('a new chat greets with starter prompts that go into the composer', async () => {
@@ -65,6 +78,13 @@ describe('e2e: the conversations sidebar', () => {
     });
     await page.goto(app().serve.url);
     await ask(page, OTHER_PROMPT);
+    // After the first answer the model names the conversation (its quotes and Markdown dropped);
+    // the sidebar shows it when it comes, without a reload.
+    await expect.poll(() => titles(page)).toContain(OTHER_PROMPT);
+    await expect.poll(() => app().llm.titleRequests.length).toBe(1);
+    releaseTitle();
+    await expect.poll(() => titles(page)).toContain('Naming a cat');
+    expect(app().llm.titleRequests.length).toBe(1);
     await ask(page, MATH_PROMPT);
 
     // The row's menu → Rename: the title becomes a field in the row; Enter saves.

@@ -29,6 +29,17 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
       'turn.event',
       batchPerFrame((payload) => get().receiveTurnEvent(payload)),
     );
+    // A title generated after a conversation's first answer (or any change the host announces).
+    bridge.onEvent('conversations.updated', ({ conversation }) => {
+      const list = get().conversations;
+      if (list.some((item) => item.id === conversation.id)) {
+        set({
+          conversations: list.map((item) => (item.id === conversation.id ? conversation : item)),
+        });
+      } else {
+        void get().refreshConversations();
+      }
+    });
     try {
       const [status, settings] = await Promise.all([
         bridge.invoke('app.status'),
