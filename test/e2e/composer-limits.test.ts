@@ -98,7 +98,7 @@ async function sendAndWaitForAnswer(page: Page, text: string): Promise<void> {
 
 /**
  * The notes lie inside the composer, their buttons wholly, and nothing in them scrolls sideways.
- * (The page itself is not checked at 390 wide: the sidebar keeps its 260 px there.)
+ * (The whole page at 390 wide is layout.test.ts's to check.)
  */
 async function notesFit(page: Page): Promise<void> {
   const composer = await page.getByTestId('composer').boundingBox();
