@@ -89,6 +89,10 @@ describe('e2e: images to a vision model', () => {
 
     const answer = page.getByTestId('message-assistant').filter({ hasText: VISION_ANSWER });
     await expect.poll(() => answer.getAttribute('data-status'), POLL).toBe('complete');
+    // The answer names its model as the picker does (the label; the model's name as tooltip).
+    const modelName = answer.getByTestId('message-model');
+    await expect.poll(() => modelName.textContent(), POLL).toBe('Seeing model');
+    expect(await modelName.getAttribute('title')).toBe('scripted-model');
     await expect
       .poll(() => page.getByTestId('turn-taint').first().getAttribute('aria-label'), POLL)
       .toMatch(/^Read untrusted content: attachment red\.png\. /);

@@ -96,6 +96,8 @@ export const turnSummarySchema = z.object({
   messageId: z.string(),
   /** The model that wrote the answer (its name as sent), or null for older turns. */
   model: z.string().nullable(),
+  /** The saved model's label (as the model picker shows it), when it still exists. */
+  modelLabel: z.string().nullable().optional(),
   stopReason: z.union([stopReasonSchema, z.literal('interrupted')]),
   toolCalls: z.record(z.string(), z.number()),
   durationMs: z.number(),

@@ -45,13 +45,15 @@ export function createConversationHandlers(context: HostContext): ConversationHa
   /** One page of the shown path with its versions and turn summaries. */
   const readPage = (id: string, request: MessagePageRequest): MessagePageView => {
     const page = stores.conversations.listMessagePage(id, request);
+    // Answers name their model as the picker does: the saved model's label, when it exists.
+    const labels = new Map(stores.settings.listModels().map((model) => [model.id, model.label]));
     return {
       messages: page.messages,
       older: page.older,
       versions: stores.conversations.listVersionsOf(id, page.messages),
       turns: stores.conversations
         .listTurnRecordsOf(page.messages.map((message) => message.id))
-        .map(turnSummary),
+        .map((record) => turnSummary(record, labels)),
     };
   };
   return {
@@ -110,11 +112,15 @@ export function createConversationHandlers(context: HostContext): ConversationHa
 }
 
 /** What the renderer shows of a turn beside its answer. */
-function turnSummary(record: TurnRecord): MessagePageView['turns'][number] {
+function turnSummary(
+  record: TurnRecord,
+  labels: ReadonlyMap<string, string>,
+): MessagePageView['turns'][number] {
   return {
     turnId: record.id,
     messageId: record.messageId,
     model: record.modelName,
+    modelLabel: record.modelId === null ? null : (labels.get(record.modelId) ?? null),
     stopReason: record.stopReason,
     toolCalls: record.toolCalls,
     durationMs: record.durationMs,

@@ -130,6 +130,7 @@ export function ChatView(): ReactNode {
               stopReason={turns[message.id]?.stopReason ?? null}
               error={turns[message.id]?.error ?? null}
               model={turns[message.id]?.model ?? null}
+              modelLabel={turns[message.id]?.modelLabel ?? null}
               usage={turns[message.id]?.usage ?? null}
               {...versionOf(message.id)}
               omittedMessages={turns[message.id]?.omittedMessages ?? 0}

@@ -53,6 +53,8 @@ export interface AssistantMessageProps {
   onRetry?: () => void;
   /** The model that wrote the answer, when known. */
   model?: string | null;
+  /** Its saved label (shown, with the model's name as the tooltip), when known. */
+  modelLabel?: string | null;
   /** The live turn's latest malformed-call retry (prompt mode), while it runs. */
   protocolRetry?: number | null;
   /**
@@ -205,8 +207,12 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
       <div className="message-footer">
         {props.versions && <VersionSwitcher versions={props.versions} />}
         {props.model && (
-          <span className="message-model muted" data-testid="message-model">
-            {props.model}
+          <span
+            className="message-model muted"
+            data-testid="message-model"
+            title={props.modelLabel ? props.model : undefined}
+          >
+            {props.modelLabel ?? props.model}
           </span>
         )}
         {props.usage && (
