@@ -188,5 +188,24 @@ describe('e2e: images to a vision model', () => {
     expect(typeof user?.content).toBe('string');
     expect(user?.content).toContain('- red.png (image/png, 70 B)');
     expect(await page.getByTestId('turn-taint').count()).toBe(0);
+
+    // Regenerate with another saved model: the new version names the model that wrote it.
+    await expect
+      .poll(() => answer.getByTestId('message-model').textContent(), POLL)
+      .toBe('Text-only model');
+    const last = page.getByTestId('message-assistant').last();
+    await last.hover();
+    await last.getByTestId('message-regenerate-mode').click();
+    await page.getByTestId('message-regenerate-model').filter({ hasText: 'Seeing model' }).click();
+    await expect
+      .poll(() => page.getByTestId('version-count').last().textContent(), POLL)
+      .toBe('2/2');
+    const rewritten = page.getByTestId('message-assistant').last();
+    await expect.poll(() => rewritten.getAttribute('data-status'), POLL).toBe('complete');
+    await expect
+      .poll(() => rewritten.getByTestId('message-model').textContent(), POLL)
+      .toBe('Seeing model');
+    // The composer keeps its own model.
+    expect(await page.getByTestId('model-picker').getAttribute('data-model-id')).toBe(blindId);
   });
 });

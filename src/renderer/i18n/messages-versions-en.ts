@@ -2,7 +2,8 @@
 export const VERSIONS_EN = {
   'message.regenerate': 'Regenerate',
   'message.regenerateHelp': 'Write a new version of this answer (the other versions are kept)',
-  'message.regenerateIn': 'Regenerate in a mode…',
+  'message.regenerateIn': 'Regenerate in a mode or with another model…',
+  'message.regenerateWith': 'Regenerate with {model}',
   'message.regenerateMode': 'Regenerate: {mode}',
   'message.edit': 'Edit',
   'message.editHelp': 'Edit this question and send it again (the conversation forks here)',

@@ -4,7 +4,8 @@ import type { VERSIONS_EN } from './messages-versions-en';
 export const VERSIONS_ZH: Record<keyof typeof VERSIONS_EN, string> = {
   'message.regenerate': '重新生成',
   'message.regenerateHelp': '生成这条回答的新版本（其他版本保留）',
-  'message.regenerateIn': '选择模式重新生成…',
+  'message.regenerateIn': '选择模式或其他模型重新生成…',
+  'message.regenerateWith': '用 {model} 重新生成',
   'message.regenerateMode': '重新生成：{mode}',
   'message.edit': '编辑',
   'message.editHelp': '编辑这条提问并重新发送（对话从这里分支）',

@@ -6,6 +6,7 @@ import type { AivoryBridge } from '../bridge/bridge';
 import type { LanguageSetting, Locale } from '../i18n/i18n';
 import type { PendingAttachment, ShownFile } from './attachment-rules';
 import type { LiveTurn } from './live-turn';
+import type { ModelChoice } from './composer-rules';
 
 /** Which screen shows. */
 export type Phase = 'loading' | 'setup' | 'ready';
@@ -15,6 +16,7 @@ export type TurnSummary = InvokeResponse<'conversations.get'>['turns'][number];
 export type SearchHit = InvokeResponse<'conversations.search'>[number];
 
 /** A live turn plus the user's text while it is not yet among the loaded messages. */
+
 export interface ShownTurn extends LiveTurn {
   userText: string | null;
   /** The files sent with that text (not yet stored, so without paths). */
@@ -122,9 +124,12 @@ export interface ChatSlice {
   retry(failedMessageId: string): Promise<boolean>;
   /**
    * Writes a new version of an answer of the open conversation (its question is asked again), in
-   * `mode` (default: the composer's).
+   * `mode` (default: the composer's), with the saved model `modelId` (default: the composer's).
    */
-  regenerate(answerId: string, mode?: TurnMode): Promise<boolean>;
+  regenerate(answerId: string, mode?: TurnMode, modelId?: string): Promise<boolean>;
+  /** The models the composer's picker offers (kept here for "regenerate with another model"). */
+  modelChoices: ModelChoice[];
+  setModelChoices(choices: ModelChoice[]): void;
   /** Asks a question of the open conversation again as `text`: a new version, answered anew. */
   editAndResend(questionId: string, text: string): Promise<boolean>;
   stop(turnId: string): Promise<void>;

@@ -45,6 +45,8 @@ async function resend(
   set: SetState,
   request: ({ retry: true } | { regenerate: string } | { editOf: string; text: string }) & {
     mode?: TurnMode;
+    /** A saved model instead of the composer's. */
+    modelId?: string;
   },
   keep: (messages: AppState['messages']) => AppState['messages'],
   question?: { text: string; files: ShownFile[] },
@@ -55,9 +57,9 @@ async function resend(
     const sent = await bridge.invoke('chat.send', {
       text: '',
       mode,
+      ...(modelId ? { modelId } : {}),
       ...request,
       conversationId: activeId,
-      ...(modelId ? { modelId } : {}),
     });
     set({
       liveTurns: startedTurn(get().liveTurns, sent, question?.text ?? null, question?.files ?? []),
@@ -139,9 +141,17 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       messages.filter((message) => message.id !== failedMessageId),
     );
   },
-  regenerate(answerId, mode) {
+  modelChoices: [],
+  setModelChoices(choices) {
+    set({ modelChoices: choices });
+  },
+  regenerate(answerId, mode, modelId) {
     // The question stays; the answer and what followed it leave the shown path.
-    const request = { regenerate: answerId, ...(mode ? { mode } : {}) };
+    const request = {
+      regenerate: answerId,
+      ...(mode ? { mode } : {}),
+      ...(modelId ? { modelId } : {}),
+    };
     return resend(get, set, request, (messages) => {
       const index = messages.findIndex((message) => message.id === answerId);
       return index === -1 ? messages : messages.slice(0, index);

@@ -137,7 +137,10 @@ export function ChatView(): ReactNode {
               {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
               {...(busy || message.status === 'streaming'
                 ? {}
-                : { onRegenerate: (mode?: TurnMode) => void regenerate(message.id, mode) })}
+                : {
+                    onRegenerate: (mode?: TurnMode, modelId?: string) =>
+                      void regenerate(message.id, mode, modelId),
+                  })}
             />
           ),
         ),

@@ -13,6 +13,7 @@ import type {
   TokenUsage,
 } from '../../../shared/turn-events';
 import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
 import type { TurnSummary } from '../../state/app-state';
 import { displayItems } from '../../state/trace-items';
 import type { ToolProgressView } from '../../state/live-turn';
@@ -248,10 +249,18 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
   );
 }
 
-/** Regenerate (in the composer's mode), and a menu to regenerate in a chosen mode. */
-function RegenerateActions(props: { onRegenerate: (mode?: TurnMode) => void }): ReactNode {
+/**
+ * Regenerate (in the composer's mode and model), and a menu to regenerate in a chosen mode or
+ * with another saved model (the new version then names the model that wrote it).
+ */
+function RegenerateActions(props: {
+  onRegenerate: (mode?: TurnMode, modelId?: string) => void;
+}): ReactNode {
   const t = useT();
   const modes: readonly TurnMode[] = ['fast', 'normal', 'deep'];
+  const models = useApp((state) => state.modelChoices).filter(
+    (choice): choice is typeof choice & { id: string } => choice.id !== null,
+  );
   return (
     <>
       <ToolbarButton
@@ -266,12 +275,20 @@ function RegenerateActions(props: { onRegenerate: (mode?: TurnMode) => void }): 
         icon={<ChevronDownIcon />}
         testId="message-regenerate-mode"
         className="message-action"
-        items={modes.map((mode) => ({
-          id: mode,
-          testId: `message-regenerate-${mode}`,
-          label: t('message.regenerateMode', { mode: t(`mode.${mode}`) }),
-          onSelect: () => props.onRegenerate(mode),
-        }))}
+        items={[
+          ...modes.map((mode) => ({
+            id: mode,
+            testId: `message-regenerate-${mode}`,
+            label: t('message.regenerateMode', { mode: t(`mode.${mode}`) }),
+            onSelect: () => props.onRegenerate(mode),
+          })),
+          ...models.map((model) => ({
+            id: `model-${model.id}`,
+            testId: 'message-regenerate-model',
+            label: t('message.regenerateWith', { model: model.label }),
+            onSelect: () => props.onRegenerate(undefined, model.id),
+          })),
+        ]}
       />
     </>
   );

@@ -28,7 +28,8 @@ export function ModelPicker(): ReactNode {
   const settingsOpen = useApp((state) => state.settingsOpen);
   const modelId = useApp((state) => state.modelId);
   const setModelId = useApp((state) => state.setModelId);
-  const [choices, setChoices] = useState<ModelChoice[]>([]);
+  const choices = useApp((state) => state.modelChoices);
+  const setChoices = useApp((state) => state.setModelChoices);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
@@ -47,7 +48,7 @@ export function ModelPicker(): ReactNode {
     return () => {
       current = false;
     };
-  }, [bridge, settingsOpen]);
+  }, [bridge, settingsOpen, setChoices]);
   useEffect(() => {
     // A model removed in the settings falls back to the default.
     if (modelId !== null && choices.length > 0 && !choices.some((choice) => choice.id === modelId))
