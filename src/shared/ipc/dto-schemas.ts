@@ -16,12 +16,10 @@ import { conversationSettingsSchema, modelDefaultsSchema } from './conversation-
 import { MCP_LOG_LEVELS } from '../mcp';
 
 /** Longest user message the composer may send (the renderer reads it from `limits.ts`). */
-export { MAX_MESSAGE_CHARS } from './limits';
+export { MAX_MESSAGE_CHARS, MAX_TITLE_CHARS } from './limits';
 
 /** Longest id the contract accepts (ids are short prefixes + random parts). */
 export const MAX_ID_CHARS = 200;
-/** Longest conversation title. */
-export const MAX_TITLE_CHARS = 200;
 /** Longest URL a model or sandbox endpoint may have. */
 export const MAX_URL_CHARS = 2048;
 

@@ -4,6 +4,9 @@
  * The schema modules re-export them.
  */
 
+/** Longest conversation title (the user's own or a generated one). */
+export const MAX_TITLE_CHARS = 200;
+
 /** Longest user message text `chat.send` accepts, after trimming (a long pasted document). */
 export const MAX_MESSAGE_CHARS = 100_000;
 /** Files one message may carry (the chat service's MAX_ATTACHMENTS_PER_MESSAGE). */

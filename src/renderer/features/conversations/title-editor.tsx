@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useEffect, useRef } from 'react';
-import { MAX_TITLE_CHARS } from '../../../shared/ipc/dto-schemas';
+import { MAX_TITLE_CHARS } from '../../../shared/ipc/limits';
 import { useT } from '../../i18n/use-t';
 
 export function TitleEditor(props: {
