@@ -178,6 +178,28 @@ describe('untrustedArgumentCheck (MCP input schemas)', () => {
     expect(check({ path: '/', colour: 'red' })).toBe('unknown argument "colour"');
   });
 
+  it('counts a required property with a default as present, and leaves the arguments alone', () => {
+    // @playwright/mcp's browser_take_screenshot marks `scale` required and gives it a default.
+    const check = untrustedArgumentCheck({
+      type: 'object',
+      properties: {
+        scale: { type: 'string', enum: ['css', 'device'], default: 'css' },
+        options: {
+          type: 'object',
+          properties: { quality: { type: 'integer', default: 80 } },
+          required: ['quality'],
+        },
+        filename: { type: 'string' },
+      },
+      required: ['scale', 'filename'],
+    });
+    const args = { filename: 'page.png', options: {} };
+    expect(check(args)).toBeNull();
+    expect(args).toEqual({ filename: 'page.png', options: {} });
+    expect(check({ scale: 'css' })).toBe('"filename" must be a string');
+    expect(check({ filename: 'a', scale: 'print' })).toBe('"scale" must be "css" or "device"');
+  });
+
   it('summarises anyOf instead of listing every branch', () => {
     const check = untrustedArgumentCheck({
       type: 'object',

@@ -119,6 +119,10 @@ const MAX_CACHED_UNTRUSTED = 64;
  * The check for a schema from an MCP server. The arguments must be a JSON object; past that,
  * the schema is checked when it is small enough and compiles after sanitising, and ignored
  * otherwise (the server checks its own input anyway). Never throws.
+ *
+ * A property the schema gives a `default` counts as present: servers often list such a
+ * property as required (@playwright/mcp's screenshot `scale`) and fill it themselves. The
+ * defaults are filled into a copy for the check only; the server gets the model's arguments.
  */
 export function untrustedArgumentCheck(schema: unknown): ArgumentCheck {
   let compiled: { validate: ValidateFunction | null } | null = null;
@@ -128,7 +132,7 @@ export function untrustedArgumentCheck(schema: unknown): ArgumentCheck {
     const { validate } = compiled;
     if (validate === null) return null;
     try {
-      if (validate(args)) return null;
+      if (validate(structuredClone(args))) return null;
       return schemaErrorMessage(validate.errors ?? [], { trusted: false });
     } catch {
       return null;
@@ -158,6 +162,7 @@ function compileUntrusted(schema: unknown): ValidateFunction | null {
       verbose: true,
       validateFormats: false,
       validateSchema: false,
+      useDefaults: true,
       meta: false,
       addUsedSchema: false,
       logger: false,
