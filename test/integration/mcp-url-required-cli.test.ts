@@ -43,7 +43,10 @@ describe('aivory mcp call / chat and a server that needs a link opened first', (
     expect(piped.stderr).toContain(
       `MCP server "accounts" (a third-party server, not Aivory) needs you to open a web page before the tool can run:\n  ${LINK_MESSAGE}\n  URL: ${server.origin}/link/`,
     );
-    expect(piped.stderr).toContain('Declined (no terminal to ask');
+    expect(piped.stderr).toContain(
+      'Declined (no terminal to ask). Run the command on a terminal to be asked, or open the URL yourself and run it again.',
+    );
+    expect(piped.stderr).not.toContain('accept-defaults');
     expect(piped.stdout).toContain(
       `The MCP server needs the user to open a link (${server.origin}) before this tool can run, which you cannot do for them; the user did not (declined).`,
     );

@@ -46,12 +46,26 @@ export function cliElicitor(flag: string | undefined, io: CliIo): McpElicitor {
   return async (request, signal) => {
     io.stderr(`\n${header(request)}\n`);
     if (mode === 'decline') {
-      io.stderr('Declined (no terminal to ask; --elicit accept-defaults sends the defaults).\n');
+      io.stderr(`${declineNote(request, flag === undefined)}\n`);
       return { action: 'decline' };
     }
     if (mode === 'accept-defaults') return acceptDefaults(request, io);
     return request.mode === 'url' ? askUrl(request, io, signal) : askForm(request, io, signal);
   };
+}
+
+/**
+ * Why the request was declined and what would help. `--elicit accept-defaults` is offered only
+ * for a form: a web page is never opened without a yes on a terminal, whatever the flag.
+ */
+function declineNote(request: McpElicitation, noTerminal: boolean): string {
+  const why = noTerminal ? 'no terminal to ask' : '--elicit decline';
+  if (request.mode === 'url') {
+    return `Declined (${why}). Run the command on a terminal to be asked, or open the URL yourself and run it again.`;
+  }
+  return noTerminal
+    ? `Declined (${why}; --elicit accept-defaults sends the defaults).`
+    : `Declined (${why}).`;
 }
 
 function header(request: McpElicitation): string {
