@@ -39,23 +39,21 @@ describe('a turn killed with SIGKILL mid-stream', () => {
       });
       child.on('exit', () => reject(new Error('the CLI exited before it was killed')));
     });
-    // Longer than the flush interval, so what was streamed is on disk, then a real SIGKILL.
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    // Until a flush has put more than 300 characters on disk (read by another process), then a
+    // real SIGKILL.
+    await expect
+      .poll(async () => storedAnswer(await exportJson(conversationId, home)).length, {
+        timeout: 20_000,
+        interval: 100,
+      })
+      .toBeGreaterThan(300);
     child.kill('SIGKILL');
     const result = await finished;
     expect(result.signal).toBe('SIGKILL');
 
-    const exported = await runCli(
-      ['conversations', 'export', conversationId, '--format', 'json'],
-      cliEnv(home),
-    );
-    expect(exported.code).toBe(0);
-    const document = JSON.parse(exported.stdout) as {
-      messages: { role: string; status: string; parts: { kind: string; text?: string }[] }[];
-    };
-    const assistant = document.messages[1];
-    expect(assistant?.status).toBe('interrupted');
-    const text = assistant?.parts.find((part) => part.kind === 'text')?.text ?? '';
+    const document = await exportJson(conversationId, home);
+    expect(document.messages[1]?.status).toBe('interrupted');
+    const text = storedAnswer(document);
     expect(text.length).toBeGreaterThan(300);
     expect(words.startsWith(text)).toBe(true);
     expect(text.length).toBeLessThan(words.length);
@@ -64,3 +62,21 @@ describe('a turn killed with SIGKILL mid-stream', () => {
     expect(shown.stdout).toContain('assistant [interrupted]:');
   });
 });
+
+interface ExportedConversation {
+  messages: { role: string; status: string; parts: { kind: string; text?: string }[] }[];
+}
+
+async function exportJson(conversationId: string, home: string): Promise<ExportedConversation> {
+  const exported = await runCli(
+    ['conversations', 'export', conversationId, '--format', 'json'],
+    cliEnv(home),
+  );
+  expect(exported.code).toBe(0);
+  return JSON.parse(exported.stdout) as ExportedConversation;
+}
+
+/** The answer's text as stored so far ('' before the first flush). */
+function storedAnswer(document: ExportedConversation): string {
+  return document.messages[1]?.parts.find((part) => part.kind === 'text')?.text ?? '';
+}

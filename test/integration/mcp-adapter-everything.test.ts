@@ -209,14 +209,17 @@ describe('server-everything over Streamable HTTP', () => {
     );
     const reasons: string[] = [];
     second.onClose((reason) => reasons.push(reason));
+    // The server's first progress report: the call is running there when it dies.
+    let running!: () => void;
+    const inFlight = new Promise<void>((resolve) => (running = resolve));
     const pending = failure(
       second.callTool(
         'trigger-long-running-operation',
         { duration: 20, steps: 20 },
-        call({ timeoutMs: 30_000 }),
+        call({ timeoutMs: 30_000, onProgress: () => running() }),
       ),
     );
-    await new Promise((done) => setTimeout(done, 500));
+    await inFlight;
     const started = Date.now();
     await server.stop();
     const error = await pending;
@@ -305,14 +308,16 @@ describe('server-everything over legacy SSE', () => {
   it('fails an in-flight call promptly and fires onClose when the server dies', async () => {
     const reasons: string[] = [];
     session.onClose((reason) => reasons.push(reason));
+    let running!: () => void;
+    const inFlight = new Promise<void>((resolve) => (running = resolve));
     const pending = failure(
       session.callTool(
         'trigger-long-running-operation',
         { duration: 20, steps: 20 },
-        call({ timeoutMs: 30_000 }),
+        call({ timeoutMs: 30_000, onProgress: () => running() }),
       ),
     );
-    await new Promise((done) => setTimeout(done, 500));
+    await inFlight;
     const started = Date.now();
     await server.stop();
     const error = await pending;
