@@ -4,17 +4,13 @@
  * answer ends as a denial: when the turn is canceled (its signal aborts), when the wait times out,
  * and when no window or socket is connected (or the last one leaves).
  */
-import type { z } from 'zod';
-import type { approvalSettledReasonSchema } from '../../shared/ipc/approval-methods';
+import { USER_APPROVAL_WAIT_MS } from '../core/ports';
 import type { ApprovalAnswer, ApprovalRequest, Approver, IdGenerator } from '../core/ports';
 import type { EventHub } from './event-hub';
+import { PendingRequests } from './pending-requests';
 
-/** How long one request waits for an answer (the MCP tool's own limit is the same). */
-export const DEFAULT_APPROVAL_WAIT_MS = 5 * 60_000;
-
-type SettledReason = z.infer<typeof approvalSettledReasonSchema>;
-
-type Settle = (answer: ApprovalAnswer, reason: SettledReason) => void;
+/** How long one request waits for an answer: the one approval wait of the app. */
+export const DEFAULT_APPROVAL_WAIT_MS = USER_APPROVAL_WAIT_MS;
 
 /** What the broker needs. */
 export interface ApprovalBrokerOptions {
@@ -26,12 +22,19 @@ export interface ApprovalBrokerOptions {
 
 /** Pending approval requests of one host, keyed by `approvalId`. */
 export class ApprovalBroker {
-  private readonly pending = new Map<string, Settle>();
-  private readonly waitMs: number;
+  private readonly requests: PendingRequests<ApprovalAnswer>;
+  private readonly events: EventHub;
 
-  constructor(private readonly options: ApprovalBrokerOptions) {
-    this.waitMs = options.waitMs ?? DEFAULT_APPROVAL_WAIT_MS;
-    options.events.onEmpty(() => this.denyAll('disconnected'));
+  constructor(options: ApprovalBrokerOptions) {
+    this.events = options.events;
+    this.requests = new PendingRequests({
+      events: options.events,
+      ids: options.ids,
+      kind: 'approval',
+      waitMs: options.waitMs ?? DEFAULT_APPROVAL_WAIT_MS,
+      settled: (approvalId, answer, reason) =>
+        options.events.publish('approval.settled', { approvalId, answer, reason }),
+    });
   }
 
   /** The Approver of one turn; `turnId()` names the turn once it has started. */
@@ -45,53 +48,38 @@ export class ApprovalBroker {
     turnId: string | null,
     signal: AbortSignal,
   ): Promise<ApprovalAnswer> {
-    if (signal.aborted) return Promise.resolve('deny');
-    if (this.options.events.size === 0) return Promise.resolve('deny');
-    const approvalId = this.options.ids.next('approval');
-    return new Promise<ApprovalAnswer>((resolve) => {
-      const onAbort = (): void => settle('deny', 'canceled');
-      const timer = setTimeout(() => settle('deny', 'timeout'), this.waitMs);
-      timer.unref?.();
-      const settle = (answer: ApprovalAnswer, reason: SettledReason): void => {
-        if (!this.pending.delete(approvalId)) return;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.options.events.publish('approval.settled', { approvalId, answer, reason });
-        resolve(answer);
-      };
-      this.pending.set(approvalId, settle);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.options.events.publish('approval.request', {
-        approvalId,
-        kind: request.kind ?? 'mcp',
-        turnId,
-        conversationId: request.conversationId,
-        toolName: request.toolName,
-        service: request.service,
-        tool: request.tool,
-        arguments: request.arguments,
-        readOnlyHint: request.readOnlyHint,
-        destructiveHint: request.destructiveHint,
-        reason: request.reason ?? null,
-        taint: request.taint ? [...request.taint] : [],
-      });
+    return this.requests.ask({
+      signal,
+      nobody: 'deny',
+      aborted: 'deny',
+      onAbort: () => ({ answer: 'deny', reason: 'canceled' }),
+      unanswered: 'deny',
+      extra: undefined,
+      publish: (approvalId) =>
+        this.events.publish('approval.request', {
+          approvalId,
+          kind: request.kind ?? 'mcp',
+          turnId,
+          conversationId: request.conversationId,
+          toolName: request.toolName,
+          service: request.service,
+          tool: request.tool,
+          arguments: request.arguments,
+          readOnlyHint: request.readOnlyHint,
+          destructiveHint: request.destructiveHint,
+          reason: request.reason ?? null,
+          taint: request.taint ? [...request.taint] : [],
+        }),
     });
   }
 
   /** The user's answer; false when the request is unknown or already over. */
   answer(approvalId: string, answer: ApprovalAnswer): boolean {
-    const settle = this.pending.get(approvalId);
-    if (!settle) return false;
-    settle(answer, 'answered');
-    return true;
+    return this.requests.answer(approvalId, answer);
   }
 
   /** Number of requests waiting for an answer. */
   get size(): number {
-    return this.pending.size;
-  }
-
-  private denyAll(reason: SettledReason): void {
-    for (const settle of [...this.pending.values()]) settle('deny', reason);
+    return this.requests.size;
   }
 }

@@ -7,22 +7,16 @@
  * window leaves; accepted as `completed` when the server says a URL elicitation is complete (the
  * signal aborts with ElicitationCompleted). Settling says only the action, never the values.
  */
-import type { z } from 'zod';
-import type { elicitationSettledReasonSchema } from '../../shared/ipc/elicitation-methods';
 import { AivoryError } from '../../shared/errors';
 import { checkContent, completedBy, describeProblem } from '../../shared/mcp-elicitation';
 import type { IdGenerator, McpElicitationAnswer, McpElicitor } from '../core/ports';
 import type { EventHub } from './event-hub';
+import { PendingRequests } from './pending-requests';
 
 /** How long one request waits for an answer. */
 export const DEFAULT_ELICITATION_WAIT_MS = 10 * 60_000;
 
-type SettledReason = z.infer<typeof elicitationSettledReasonSchema>;
-
-interface Pending {
-  settle: (answer: McpElicitationAnswer, reason: SettledReason) => void;
-  fields: Parameters<typeof checkContent>[0];
-}
+type Fields = Parameters<typeof checkContent>[0];
 
 export interface ElicitationBrokerOptions {
   events: EventHub;
@@ -33,51 +27,50 @@ export interface ElicitationBrokerOptions {
 
 /** Pending elicitation requests of one host, keyed by `elicitationId`. */
 export class ElicitationBroker {
-  private readonly pending = new Map<string, Pending>();
-  private readonly waitMs: number;
+  private readonly requests: PendingRequests<McpElicitationAnswer, Fields, 'completed'>;
+  private readonly events: EventHub;
 
-  constructor(private readonly options: ElicitationBrokerOptions) {
-    this.waitMs = options.waitMs ?? DEFAULT_ELICITATION_WAIT_MS;
-    options.events.onEmpty(() => this.cancelAll('disconnected'));
+  constructor(options: ElicitationBrokerOptions) {
+    this.events = options.events;
+    this.requests = new PendingRequests({
+      events: options.events,
+      ids: options.ids,
+      kind: 'elicitation',
+      waitMs: options.waitMs ?? DEFAULT_ELICITATION_WAIT_MS,
+      settled: (elicitationId, answer, reason) =>
+        options.events.publish('elicitation.settled', {
+          elicitationId,
+          action: answer.action,
+          reason,
+        }),
+    });
   }
 
   /** The elicitor of one turn; `turnId()` names the turn, `conversationId()` its conversation. */
   elicitorFor(turnId: () => string | null, conversationId: () => string | null): McpElicitor {
     return (request, signal) =>
-      new Promise<McpElicitationAnswer>((resolve) => {
-        if (signal.aborted) return resolve({ action: 'cancel' });
-        if (this.options.events.size === 0) return resolve({ action: 'decline' });
-        const elicitationId = this.options.ids.next('elicitation');
-        const onAbort = (): void =>
+      this.requests.ask({
+        signal,
+        nobody: { action: 'decline' },
+        aborted: { action: 'cancel' },
+        onAbort: () =>
           completedBy(signal)
-            ? settle({ action: 'accept', content: {} }, 'completed')
-            : settle({ action: 'cancel' }, 'canceled');
-        const timer = setTimeout(() => settle({ action: 'cancel' }, 'timeout'), this.waitMs);
-        timer.unref?.();
-        const settle = (answer: McpElicitationAnswer, reason: SettledReason): void => {
-          if (!this.pending.delete(elicitationId)) return;
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          this.options.events.publish('elicitation.settled', {
+            ? { answer: { action: 'accept', content: {} }, reason: 'completed' }
+            : { answer: { action: 'cancel' }, reason: 'canceled' },
+        unanswered: { action: 'cancel' },
+        extra: request.fields,
+        publish: (elicitationId) =>
+          this.events.publish('elicitation.request', {
             elicitationId,
-            action: answer.action,
-            reason,
-          });
-          resolve(answer);
-        };
-        this.pending.set(elicitationId, { settle, fields: request.fields });
-        signal.addEventListener('abort', onAbort, { once: true });
-        this.options.events.publish('elicitation.request', {
-          elicitationId,
-          turnId: turnId(),
-          conversationId: conversationId(),
-          service: request.service,
-          mode: request.mode,
-          message: request.message,
-          fields: request.fields,
-          url: request.url ?? null,
-          ...(request.retry === true ? { retry: true } : {}),
-        });
+            turnId: turnId(),
+            conversationId: conversationId(),
+            service: request.service,
+            mode: request.mode,
+            message: request.message,
+            fields: request.fields,
+            url: request.url ?? null,
+            ...(request.retry === true ? { retry: true } : {}),
+          }),
       });
   }
 
@@ -86,29 +79,23 @@ export class ElicitationBroker {
    * does not pass its fields' rules throws (the window shows the error; the request stays open).
    */
   answer(elicitationId: string, answer: McpElicitationAnswer): boolean {
-    const pending = this.pending.get(elicitationId);
-    if (!pending) return false;
+    const fields = this.requests.extraOf(elicitationId);
+    if (fields === undefined) return false;
     if (answer.action === 'accept') {
-      const checked = checkContent(pending.fields, answer.content);
+      const checked = checkContent(fields, answer.content);
       if (!checked.ok) {
         throw new AivoryError(
           'invalid-input',
           `The answer to "${checked.field}" does not fit the form: ${describeProblem(checked.problem)}.`,
         );
       }
-      pending.settle({ action: 'accept', content: checked.content }, 'answered');
-      return true;
+      return this.requests.answer(elicitationId, { action: 'accept', content: checked.content });
     }
-    pending.settle(answer, 'answered');
-    return true;
+    return this.requests.answer(elicitationId, answer);
   }
 
   /** Number of requests waiting for an answer. */
   get size(): number {
-    return this.pending.size;
-  }
-
-  private cancelAll(reason: SettledReason): void {
-    for (const pending of [...this.pending.values()]) pending.settle({ action: 'cancel' }, reason);
+    return this.requests.size;
   }
 }

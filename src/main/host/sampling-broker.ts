@@ -5,16 +5,13 @@
  * window or socket is connected, when the call ends (its signal aborts), the wait times out or
  * the last window leaves.
  */
-import type { z } from 'zod';
-import type { samplingSettledReasonSchema } from '../../shared/ipc/sampling-methods';
 import type { IdGenerator, McpSamplingDecision } from '../core/ports';
 import type { McpSamplingAsk } from '../services/turn-sampling';
 import type { EventHub } from './event-hub';
+import { PendingRequests } from './pending-requests';
 
 /** How long one request waits for an answer. */
 export const DEFAULT_SAMPLING_WAIT_MS = 10 * 60_000;
-
-type SettledReason = z.infer<typeof samplingSettledReasonSchema>;
 
 export interface SamplingBrokerOptions {
   events: EventHub;
@@ -25,60 +22,52 @@ export interface SamplingBrokerOptions {
 
 /** Pending sampling approvals of one host, keyed by `samplingId`. */
 export class SamplingBroker {
-  private readonly pending = new Map<
-    string,
-    (decision: McpSamplingDecision, reason: SettledReason) => void
-  >();
-  private readonly waitMs: number;
+  private readonly requests: PendingRequests<McpSamplingDecision>;
+  private readonly events: EventHub;
 
-  constructor(private readonly options: SamplingBrokerOptions) {
-    this.waitMs = options.waitMs ?? DEFAULT_SAMPLING_WAIT_MS;
-    options.events.onEmpty(() => {
-      for (const settle of [...this.pending.values()]) settle('deny', 'disconnected');
+  constructor(options: SamplingBrokerOptions) {
+    this.events = options.events;
+    this.requests = new PendingRequests({
+      events: options.events,
+      ids: options.ids,
+      kind: 'sampling',
+      waitMs: options.waitMs ?? DEFAULT_SAMPLING_WAIT_MS,
+      settled: (samplingId, decision, reason) =>
+        options.events.publish('sampling.settled', { samplingId, decision, reason }),
     });
   }
 
   /** The approval of one turn; `turnId()` names the turn, `conversationId()` its conversation. */
   askFor(turnId: () => string | null, conversationId: () => string | null): McpSamplingAsk {
     return (prompt, signal) =>
-      new Promise<McpSamplingDecision>((resolve) => {
-        if (signal.aborted || this.options.events.size === 0) return resolve('deny');
-        const samplingId = this.options.ids.next('sampling');
-        const onAbort = (): void => settle('deny', 'canceled');
-        const timer = setTimeout(() => settle('deny', 'timeout'), this.waitMs);
-        timer.unref?.();
-        const settle = (decision: McpSamplingDecision, reason: SettledReason): void => {
-          if (!this.pending.delete(samplingId)) return;
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          this.options.events.publish('sampling.settled', { samplingId, decision, reason });
-          resolve(decision);
-        };
-        this.pending.set(samplingId, settle);
-        signal.addEventListener('abort', onAbort, { once: true });
-        this.options.events.publish('sampling.request', {
-          samplingId,
-          turnId: turnId(),
-          conversationId: conversationId(),
-          service: prompt.service,
-          model: prompt.model,
-          systemPrompt: prompt.systemPrompt,
-          messages: prompt.messages,
-          maxTokens: prompt.maxTokens,
-        });
+      this.requests.ask({
+        signal,
+        nobody: 'deny',
+        aborted: 'deny',
+        onAbort: () => ({ answer: 'deny', reason: 'canceled' }),
+        unanswered: 'deny',
+        extra: undefined,
+        publish: (samplingId) =>
+          this.events.publish('sampling.request', {
+            samplingId,
+            turnId: turnId(),
+            conversationId: conversationId(),
+            service: prompt.service,
+            model: prompt.model,
+            systemPrompt: prompt.systemPrompt,
+            messages: prompt.messages,
+            maxTokens: prompt.maxTokens,
+          }),
       });
   }
 
   /** The user's decision: false when the request is unknown or already over. */
   answer(samplingId: string, decision: McpSamplingDecision): boolean {
-    const settle = this.pending.get(samplingId);
-    if (!settle) return false;
-    settle(decision, 'answered');
-    return true;
+    return this.requests.answer(samplingId, decision);
   }
 
   /** Number of requests waiting for an answer. */
   get size(): number {
-    return this.pending.size;
+    return this.requests.size;
   }
 }

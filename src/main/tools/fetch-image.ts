@@ -17,7 +17,8 @@ import type {
 import { builtInArgumentCheck } from './arguments/argument-check';
 import { downloadName } from './web-download-name';
 import { downloadPublicImage } from './public-image';
-import { TAINTED_FETCH_APPROVAL_WAIT_MS, taintedFetchGate } from './tainted-fetch-gate';
+import { USER_APPROVAL_WAIT_MS } from '../core/ports';
+import { taintedFetchGate } from './tainted-fetch-gate';
 
 export {
   checkImageMediaType,
@@ -55,7 +56,7 @@ export function createFetchImageTool(dependencies: FetchImageDependencies): Tool
     name: FETCH_IMAGE_NAME,
     description: FETCH_IMAGE_DESCRIPTION,
     inputSchema: JSON.parse(FETCH_IMAGE_SCHEMA_JSON) as Record<string, unknown>,
-    timeoutMs: (dependencies.timeoutMs ?? DEFAULT_TIMEOUT_MS) + TAINTED_FETCH_APPROVAL_WAIT_MS,
+    timeoutMs: (dependencies.timeoutMs ?? DEFAULT_TIMEOUT_MS) + USER_APPROVAL_WAIT_MS,
     validate,
     // The image comes from a model-chosen address; its bytes are untrusted (and python_execute
     // may read them), so the call taints the turn with its URL.

@@ -5,6 +5,7 @@
  * is asked through the turn's Approver; with nobody to ask, or a denial, it is refused with a
  * line the model reads.
  */
+import { USER_APPROVAL_WAIT_MS } from '../core/ports';
 import type { ApprovalAnswer, ToolContext } from '../core/ports';
 import type { TaintReason } from '../../shared/turn-events';
 
@@ -14,12 +15,6 @@ const FETCHING_TOOLS: ReadonlySet<string> = new Set(['web_fetch', 'fetch_image']
 /** Why a fetch needs the user's approval in a tainted turn (the approval card and CLI show it). */
 export const TAINTED_FETCH_REASON =
   'this page was found after reading untrusted content and would send data in its address';
-
-/**
- * How long the approval prompt may wait (as for MCP calls); a tool's deadline includes it, the
- * fetches keep their own.
- */
-export const TAINTED_FETCH_APPROVAL_WAIT_MS = 5 * 60_000;
 
 /**
  * Null, at once, when `toolName` may open `url` without asking (the turn is not tainted, the URL
@@ -46,10 +41,7 @@ async function askUser(
     return `not fetched: ${TAINTED_FETCH_REASON}, and nobody could be asked (non-interactive run: use --approve all, or fetch the address without its query)`;
   }
   let answer: ApprovalAnswer;
-  const signal = AbortSignal.any([
-    context.signal,
-    AbortSignal.timeout(TAINTED_FETCH_APPROVAL_WAIT_MS),
-  ]);
+  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(USER_APPROVAL_WAIT_MS)]);
   try {
     answer = await context.approve(
       {

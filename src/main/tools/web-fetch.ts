@@ -15,7 +15,8 @@ import type {
   WebResourceFetcher,
 } from '../core/ports';
 import { builtInArgumentCheck } from './arguments/argument-check';
-import { TAINTED_FETCH_APPROVAL_WAIT_MS, taintedFetchGate } from './tainted-fetch-gate';
+import { USER_APPROVAL_WAIT_MS } from '../core/ports';
+import { taintedFetchGate } from './tainted-fetch-gate';
 import { checkPageMediaType, PAGE_ACCEPT, readPage } from './web-page-content';
 
 export const WEB_FETCH_NAME = 'web_fetch';
@@ -50,7 +51,7 @@ export function createWebFetchTool(dependencies: WebFetchDependencies): Tool {
     name: WEB_FETCH_NAME,
     description: WEB_FETCH_DESCRIPTION,
     inputSchema: JSON.parse(WEB_FETCH_SCHEMA_JSON) as Record<string, unknown>,
-    timeoutMs: (dependencies.timeoutMs ?? DEFAULT_TIMEOUT_MS) + TAINTED_FETCH_APPROVAL_WAIT_MS,
+    timeoutMs: (dependencies.timeoutMs ?? DEFAULT_TIMEOUT_MS) + USER_APPROVAL_WAIT_MS,
     validate: (args) => {
       const urls = requestedUrls(args);
       return typeof urls === 'string' ? urls : null;

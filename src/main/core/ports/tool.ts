@@ -69,6 +69,13 @@ export interface ApprovalRequest {
  */
 export type ApprovalAnswer = 'once' | 'conversation' | 'always' | 'deny';
 
+/**
+ * How long a call waits for the user's approval before it counts as denied: the one figure for
+ * MCP calls, a tainted turn's web fetches and the desktop's approval cards, so a tool's own
+ * deadline (its limit plus this wait) always outlasts the card.
+ */
+export const USER_APPROVAL_WAIT_MS = 5 * 60_000;
+
 /** Asks the user; resolves 'deny' when the signal aborts or nobody can answer. */
 export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
 

@@ -7,7 +7,7 @@
  * handed to the orchestrator, which shows them to a vision model).
  */
 import type { McpService, McpToolInfo } from '../../../shared/mcp';
-import { McpError, McpSignInRequired } from '../../core/ports';
+import { McpError, McpSignInRequired, USER_APPROVAL_WAIT_MS } from '../../core/ports';
 import type {
   ApprovalAnswer,
   ArtifactSink,
@@ -26,8 +26,6 @@ import { describeFailure } from './mcp-services';
 
 /** Result text the model gets at most (characters). */
 export const MCP_MAX_OUTPUT_CHARS = 50_000;
-/** How long an approval prompt waits before it counts as a denial. */
-export const APPROVAL_TIMEOUT_MS = 5 * 60_000;
 const MAX_DESCRIPTION_CHARS = 4000;
 /** Why an MCP call asks in a tainted turn (the approval card and CLI show it). */
 export const TAINTED_CALL_REASON =
@@ -117,7 +115,7 @@ function toTool(
     inputSchema,
     // The service's own deadline (extended by progress) runs inside; this outer one also covers
     // the approval prompt.
-    timeoutMs: service.maxTimeoutMs + APPROVAL_TIMEOUT_MS + 5_000,
+    timeoutMs: service.maxTimeoutMs + USER_APPROVAL_WAIT_MS + 5_000,
     // The server's schema is untrusted: checked within bounds, ignored when it cannot be.
     validate: untrustedArgumentCheck(inputSchema),
     // Whatever a server returns is untrusted content: a call taints the turn.
@@ -270,7 +268,7 @@ async function askWithTimeout(
   context: ToolContext,
   request: Parameters<NonNullable<ToolContext['approve']>>[0],
 ): Promise<ApprovalAnswer> {
-  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(APPROVAL_TIMEOUT_MS)]);
+  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(USER_APPROVAL_WAIT_MS)]);
   try {
     return await (context.approve?.(request, signal) ?? Promise.resolve('deny'));
   } catch {
