@@ -4,7 +4,7 @@
  * rootless Podman 4.3.1 on cgroups v1 here; rootless Docker documents `name=rootless`).
  */
 import { describe, expect, it } from 'vitest';
-import type { EngineInfo } from '../src/docker-runtime';
+import type { EngineInfo } from '../src/engine-policy';
 import {
   chooseRuntime,
   dockerLimits,
@@ -14,7 +14,7 @@ import {
   podmanLimits,
   prlimitArgs,
   processRlimit,
-} from '../src/docker-runtime';
+} from '../src/engine-policy';
 import { sessionContainerOptions } from '../src/container-template';
 
 const limits = {

@@ -6,7 +6,8 @@
  */
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DockerRuntime, ISOLATION_CONTAINER, ISOLATION_GVISOR } from '../src/docker-runtime';
+import { DockerRuntime } from '../src/docker-runtime';
+import { ISOLATION_CONTAINER, ISOLATION_GVISOR } from '../src/engine-policy';
 import type { Fixture } from './support/docker-fixture';
 import { createFixture, DOCKER_SOCKET } from './support/docker-fixture';
 import type { TestEngine } from './support/engine-fixture';

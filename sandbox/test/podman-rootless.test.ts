@@ -8,7 +8,8 @@
  */
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DockerRuntime, ISOLATION_ROOTLESS } from '../src/docker-runtime';
+import { DockerRuntime } from '../src/docker-runtime';
+import { ISOLATION_ROOTLESS } from '../src/engine-policy';
 import type { Fixture } from './support/docker-fixture';
 import { createFixture } from './support/docker-fixture';
 import type { TestEngine } from './support/engine-fixture';

@@ -6,7 +6,8 @@
  */
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DockerRuntime, ISOLATION_CONTAINER } from '../src/docker-runtime';
+import { DockerRuntime } from '../src/docker-runtime';
+import { ISOLATION_CONTAINER } from '../src/engine-policy';
 import type { Fixture } from './support/docker-fixture';
 import { createFixture } from './support/docker-fixture';
 import type { TestEngine } from './support/engine-fixture';
