@@ -5,7 +5,7 @@
  * the contract's schemas and the renderer judge a URL the same way.
  */
 import { z } from 'zod';
-import { quotedValue } from './invisible-characters';
+import { quotedValue } from './untrusted-text';
 import { MAX_URL_CHARS } from './ipc/dto-schemas';
 
 /** What an endpoint URL may be, for messages ("Allowed: …"). */

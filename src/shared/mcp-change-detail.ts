@@ -5,21 +5,7 @@
  * reorder what the user reads) and every piece is bounded, saying how much was left out.
  */
 import type { McpToolChange, McpToolInfo } from './mcp';
-
-/** Control characters (C0, DEL, C1), bidi controls and zero-width / invisible formatting. */
-// eslint-disable-next-line no-control-regex
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/gu;
-
-/**
- * Untrusted server text on one line: hidden characters become spaces, whitespace runs one space,
- * and at most `max` characters (code points) with "… (+N characters)" when cut.
- */
-export function cleanServerText(text: string, max: number): string {
-  const flat = text.replace(HIDDEN, ' ').replace(/\s+/gu, ' ').trim();
-  const points = Array.from(flat);
-  if (points.length <= max) return flat;
-  return `${points.slice(0, max).join('')}… (+${points.length - max} characters)`;
-}
+import { boundedLine } from './untrusted-text';
 
 export interface McpChangeDetail {
   /** The old and new description, when it changed (or the new one of an added tool). */
@@ -37,8 +23,8 @@ export function changeDetail(change: McpToolChange, max = 1000): McpChangeDetail
   const description =
     kinds.includes('description') || kinds.includes('added')
       ? {
-          before: before === null ? null : cleanServerText(before.description, max),
-          after: after === null ? null : cleanServerText(after.description, max),
+          before: before === null ? null : boundedLine(before.description, max),
+          after: after === null ? null : boundedLine(after.description, max),
         }
       : null;
   return {
@@ -61,7 +47,7 @@ function schemaChanges(before: McpToolInfo, after: McpToolInfo): string[] {
   const oldRequired = required(before.inputSchema);
   const newRequired = required(after.inputSchema);
   for (const [name, schema] of newProps) {
-    const label = cleanServerText(name, 80);
+    const label = boundedLine(name, 80);
     const previous = oldProps.get(name);
     if (previous === undefined) {
       const flags = [typeOf(schema), newRequired.has(name) ? 'required' : null].filter(Boolean);
@@ -71,15 +57,15 @@ function schemaChanges(before: McpToolInfo, after: McpToolInfo): string[] {
     }
   }
   for (const name of oldProps.keys()) {
-    if (!newProps.has(name)) lines.push(`- ${cleanServerText(name, 80)}`);
+    if (!newProps.has(name)) lines.push(`- ${boundedLine(name, 80)}`);
   }
   for (const name of newRequired) {
     if (!oldRequired.has(name) && oldProps.has(name))
-      lines.push(`~ ${cleanServerText(name, 80)}: now required`);
+      lines.push(`~ ${boundedLine(name, 80)}: now required`);
   }
   for (const name of oldRequired) {
     if (!newRequired.has(name) && newProps.has(name))
-      lines.push(`~ ${cleanServerText(name, 80)}: no longer required`);
+      lines.push(`~ ${boundedLine(name, 80)}: no longer required`);
   }
   const keys = new Set([...Object.keys(before.inputSchema), ...Object.keys(after.inputSchema)]);
   for (const key of [...keys].sort()) {
@@ -87,7 +73,7 @@ function schemaChanges(before: McpToolInfo, after: McpToolInfo): string[] {
     const oldValue = before.inputSchema[key];
     const newValue = after.inputSchema[key];
     if (stable(oldValue) !== stable(newValue)) {
-      lines.push(`~ schema "${cleanServerText(key, 80)}": ${shown(oldValue)} → ${shown(newValue)}`);
+      lines.push(`~ schema "${boundedLine(key, 80)}": ${shown(oldValue)} → ${shown(newValue)}`);
     }
   }
   if (lines.length === 0) lines.push('~ schema changed');
@@ -100,7 +86,7 @@ function annotationChanges(before: McpToolInfo, after: McpToolInfo): string[] {
   const lines: string[] = [];
   for (const key of [...new Set([...Object.keys(oldHints), ...Object.keys(newHints)])].sort()) {
     if (stable(oldHints[key]) !== stable(newHints[key])) {
-      lines.push(`${cleanServerText(key, 80)}: ${shown(oldHints[key])} → ${shown(newHints[key])}`);
+      lines.push(`${boundedLine(key, 80)}: ${shown(oldHints[key])} → ${shown(newHints[key])}`);
     }
   }
   return capped(lines);
@@ -125,14 +111,14 @@ function required(schema: Record<string, unknown>): Set<string> {
 function typeOf(schema: unknown): string {
   if (typeof schema !== 'object' || schema === null) return 'any';
   const type = (schema as Record<string, unknown>)['type'];
-  if (typeof type === 'string') return cleanServerText(type, 40);
-  if (Array.isArray(type)) return cleanServerText(type.map(String).join(' | '), 60);
+  if (typeof type === 'string') return boundedLine(type, 40);
+  if (Array.isArray(type)) return boundedLine(type.map(String).join(' | '), 60);
   return 'any';
 }
 
 function shown(value: unknown): string {
   if (value === undefined) return '(none)';
-  return cleanServerText(stable(value), MAX_SCHEMA_CHARS);
+  return boundedLine(stable(value), MAX_SCHEMA_CHARS);
 }
 
 /** JSON with sorted keys, so key order is no change. */

@@ -5,7 +5,7 @@
  */
 import { AivoryError } from '../../shared/errors';
 import { MAX_URL_CHARS } from '../../shared/ipc/dto-schemas';
-import { cleanServerText } from '../../shared/mcp-change-detail';
+import { boundedLine } from '../../shared/untrusted-text';
 import type { McpServices } from '../services/mcp/mcp-services';
 import type { ResourceFile } from '../services/mcp/resource-attachments';
 import { resourceFiles } from '../services/mcp/resource-attachments';
@@ -98,7 +98,7 @@ export async function readResourceAttachments(
       files.push(...resourceFiles(contents, request.uri));
     } catch (error) {
       if (!(error instanceof AivoryError)) throw error;
-      const message = cleanServerText(error.message, MESSAGE_CHARS);
+      const message = boundedLine(error.message, MESSAGE_CHARS);
       const said =
         error.code === 'not-found'
           ? `${message.replace(/\.$/, '')} (see aivory mcp list).`
@@ -111,5 +111,5 @@ export async function readResourceAttachments(
 
 /** A user-given name or URI as it appears in an error: one line, bounded, quoted. */
 function shown(text: string): string {
-  return JSON.stringify(cleanServerText(text, SHOWN_CHARS));
+  return JSON.stringify(boundedLine(text, SHOWN_CHARS));
 }

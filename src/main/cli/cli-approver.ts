@@ -3,7 +3,7 @@
  * read untrusted content also web_fetch addresses that would send data to a new site. `none`
  * gives no approver: such calls are refused with a reason the model reads and the turn goes on.
  */
-import { revealInvisibleCharacters } from '../../shared/invisible-characters';
+import { revealInvisibleCharacters } from '../../shared/untrusted-text';
 import type { ApprovalAnswer, Approver } from '../core/ports';
 import { usageError } from './cli-errors';
 import type { CliIo } from './cli-io';

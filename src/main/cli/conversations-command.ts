@@ -16,6 +16,7 @@ import {
   describeConversationSettings,
   describeConversationSummary,
 } from './settings-flags';
+import { hasInvisibleCharacters } from '../../shared/untrusted-text';
 
 export function conversationsCommand(argv: string[], context: AppContext, io: CliIo): number {
   const { values, positionals } = parseArgs({
@@ -142,14 +143,11 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
   return EXIT_OK;
 }
 
-/** Bidi controls and zero-width characters: they reorder or hide what a title says. */
-const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/u;
-
 /** A title the user typed: one line, not empty, at most MAX_TITLE_CHARS, nothing hidden. */
 export function checkedTitle(text: string): string {
   const title = text.trim();
   if (title === '') throw usageError('Usage: aivory conversations rename ID TITLE (not empty).');
-  if (/\p{Cc}/u.test(title) || INVISIBLE.test(title))
+  if (hasInvisibleCharacters(title))
     throw usageError(
       'The title may not contain control characters (line breaks, tabs, escapes) or invisible direction marks.',
     );

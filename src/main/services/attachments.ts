@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { MessagePart } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
-import { stripInvisibleCharacters } from '../../shared/invisible-characters';
+import { stripInvisibleCharacters } from '../../shared/untrusted-text';
 import type { ArtifactReference } from '../../shared/turn-events';
 import { neutraliseProtocolMarkup } from '../core/orchestrator/prompt-protocol';
 import type { ArtifactSink, ChatImage, ImageFile } from '../core/ports';

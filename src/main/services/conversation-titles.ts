@@ -15,6 +15,7 @@ import type {
   LlmRequest,
   Logger,
 } from '../core/ports';
+import { keepingLines } from '../../shared/untrusted-text';
 
 /** The instruction of every title request (the scripted test server recognises it). */
 export const TITLE_INSTRUCTION =
@@ -149,9 +150,6 @@ async function readReply(answer: FirstAnswer, signal: AbortSignal): Promise<stri
   return reply;
 }
 
-/** Bidi controls, zero-width characters and the BOM: they reorder or hide what the title says. */
-const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
-const CONTROL = /\p{Cc}/gu;
 const QUOTES = `"'\`“”‘’„«»‹›「」『』《》〈〉`;
 const EDGE_QUOTES = new RegExp(`^[${QUOTES}\\s]+|[${QUOTES}\\s]+$`, 'gu');
 
@@ -163,13 +161,11 @@ const EDGE_QUOTES = new RegExp(`^[${QUOTES}\\s]+|[${QUOTES}\\s]+$`, 'gu');
 export function sanitizeTitle(reply: string): string | null {
   const withoutThinking = reply.replace(/<think>[^]*?(<\/think>|$)/gi, '');
   const line =
-    withoutThinking
-      .replace(INVISIBLE, '')
-      .split(/\r\n|[\n\r\u2028\u2029]/)
+    keepingLines(withoutThinking)
+      .split('\n')
       .map((candidate) => candidate.trim())
       .find((candidate) => candidate !== '') ?? '';
   let title = line
-    .replace(CONTROL, ' ')
     .replace(/^(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, '')
     .replace(/^(title|标题|題名|タイトル)\s*[:：]\s*/iu, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')

@@ -5,7 +5,7 @@
  */
 import type { ModelConfig, ToolMode } from '../../shared/dto';
 import { ENDPOINT_URL_RULE, endpointUrlProblem } from '../../shared/endpoint-url';
-import { quotedValue } from '../../shared/invisible-characters';
+import { quotedValue } from '../../shared/untrusted-text';
 import { AivoryError } from '../../shared/errors';
 import type { SecretStore } from '../core/ports';
 import type { ResolvedModel } from './chat-service';

@@ -11,6 +11,7 @@
  */
 import type { ToolProgressEvent, TurnEvent } from '../../shared/turn-events';
 import type { Clock, Tool, ToolContext, ToolProgress } from '../core/ports';
+import { flatLine } from '../../shared/untrusted-text';
 
 /** Least time between two events of one call (ms); a report that completes always passes. */
 export const PROGRESS_MIN_INTERVAL_MS = 250;
@@ -24,10 +25,7 @@ const MAX_QUEUED = 64;
 /** A server's progress message as one line: control and format characters removed, bounded. */
 export function cleanProgressMessage(text: unknown): string | undefined {
   if (typeof text !== 'string') return undefined;
-  const line = text
-    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const line = flatLine(text);
   if (line === '') return undefined;
   const chars = [...line];
   return chars.length > PROGRESS_MAX_MESSAGE_CHARS

@@ -4,6 +4,7 @@
  * the bytes. Path separators, `..`, control and bidi-override characters, Windows device names
  * and over-long names cannot survive, so the name can only ever address a file in that folder.
  */
+import { stripInvisibleCharacters } from '../../shared/untrusted-text';
 
 /** Characters kept in the stem: a readable name, not a paragraph. */
 export const MAX_STEM_CHARS = 80;
@@ -20,10 +21,8 @@ export function downloadName(
 ): string {
   const candidate = requested?.trim() ? requested : lastPathSegment(sourceUrl);
   const base = candidate.split(/[\\/]/).pop() ?? '';
-  const cleaned = base
-    .normalize('NFC')
-    // Control and format characters: NUL, newlines, bidi overrides (x\u202Egnp.exe), zero-width.
-    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+  // Hidden characters out first: NUL, newlines, bidi overrides (x\u202Egnp.exe), zero-width.
+  const cleaned = stripInvisibleCharacters(base.normalize('NFC'))
     .replace(/[^\p{L}\p{N}._-]+/gu, '_')
     .replace(/_+/g, '_')
     .replace(/^[._-]+|[._-]+$/g, '');

@@ -11,7 +11,7 @@ import {
   MAX_ATTACHMENTS_TOTAL_BYTES,
 } from '../../shared/ipc/limits';
 import type { MessageKey } from '../i18n/i18n';
-import { stripInvisibleCharacters } from '../../shared/invisible-characters';
+import { stripInvisibleCharacters } from '../../shared/untrusted-text';
 
 /** A file waiting in the composer. */
 export interface PendingAttachment {

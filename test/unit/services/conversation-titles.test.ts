@@ -243,7 +243,8 @@ describe('sanitizeTitle', () => {
     expect(sanitizeTitle('<think>pondering</think>\n\n[Tea](https://x.example) notes')).toBe(
       'Tea notes',
     );
-    expect(sanitizeTitle('a\u202Eevil\u200B\u0007 title')).toBe('aevil title');
+    // Each hidden character a space (the one rule of shared/untrusted-text.ts), spaces folded.
+    expect(sanitizeTitle('a\u202Eevil\u200B\u0007 title')).toBe('a evil title');
     expect(sanitizeTitle('- «Tea»')).toBe('Tea');
   });
 

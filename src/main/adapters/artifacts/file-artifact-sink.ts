@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { stripInvisibleCharacters } from '../../../shared/invisible-characters';
+import { stripInvisibleCharacters } from '../../../shared/untrusted-text';
 import type { ArtifactReference } from '../../../shared/turn-events';
 import type { ArtifactSink } from '../../core/ports';
 

@@ -22,13 +22,8 @@ import type {
   McpSession,
 } from '../../core/ports';
 import { scopedAbort } from './mcp-abort';
-import {
-  classifyFailure,
-  EXITED_DURING_HANDSHAKE,
-  isParseError,
-  oneLine,
-  seconds,
-} from './mcp-errors';
+import { classifyFailure, EXITED_DURING_HANDSHAKE, isParseError, seconds } from './mcp-errors';
+import { oneLine } from '../../../shared/untrusted-text';
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import { resolveLimits } from './mcp-limits';
 import type { McpConnectorOptions, McpLimits } from './mcp-limits';

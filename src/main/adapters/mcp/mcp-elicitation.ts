@@ -27,6 +27,7 @@ import type {
   McpElicitationOption,
   McpElicitationRequest,
 } from '../../../shared/mcp-elicitation';
+import { hasInvisibleCharacters, keepingLines, oneLine } from '../../../shared/untrusted-text';
 
 /** Most fields one form may have. */
 export const MAX_ELICITATION_FIELDS = 50;
@@ -41,10 +42,6 @@ const MAX_NAME_CHARS = 100;
 const MAX_ELICITATION_ID_CHARS = 200;
 /** Most URL elicitations one "URL elicitation required" error (-32042) may ask for. */
 export const MAX_REQUIRED_ELICITATIONS = 3;
-
-/** Control, format (zero-width, bidi) and line/paragraph separators. */
-const HIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const HIDDEN_BUT_NEWLINE = /[\p{Cf}\u2028\u2029]|(?![\n])\p{Cc}/gu;
 
 /** What the client offers: elicitation (form with defaults applied, and URL) only when asked. */
 export function elicitationCapability(options: { elicitation: boolean }): ClientCapabilities {
@@ -227,7 +224,7 @@ export function normaliseElicitation(params: unknown): McpElicitationRequest {
       typeof id === 'string' &&
       id !== '' &&
       id.length <= MAX_ELICITATION_ID_CHARS &&
-      id === id.replace(HIDDEN, '');
+      !hasInvisibleCharacters(id);
     return {
       mode: 'url',
       message,
@@ -251,7 +248,7 @@ export function normaliseElicitation(params: unknown): McpElicitationRequest {
 }
 
 function normaliseField(name: string, raw: unknown, required: boolean): McpElicitationField {
-  if (name.length > MAX_NAME_CHARS || name !== name.replace(HIDDEN, ''))
+  if (name.length > MAX_NAME_CHARS || hasInvisibleCharacters(name))
     refuse('a field name is too long or holds control characters');
   const property = asRecord(raw);
   const shown = clean(typeof property.title === 'string' ? property.title : '', MAX_TITLE_CHARS);
@@ -357,7 +354,7 @@ function option(value: unknown, label: string | undefined): McpElicitationOption
   if (
     typeof value !== 'string' ||
     value.length > MAX_OPTION_VALUE_CHARS ||
-    value !== value.replace(HIDDEN, '')
+    hasInvisibleCharacters(value)
   )
     refuse('a choice is not a plain string');
   const shown = clean(label ?? value, MAX_TITLE_CHARS);
@@ -380,14 +377,11 @@ function checkedUrl(url: string): string {
 
 /** Untrusted text: hidden characters out (newlines kept in a message), spaces folded, bounded. */
 function clean(text: string, max: number, keepNewlines = false): string {
-  const visible = keepNewlines
-    ? text
-        .replace(/\r\n?/g, '\n')
-        .replace(HIDDEN_BUT_NEWLINE, ' ')
-        .replace(/[ \t]+/g, ' ')
-        .replace(/\n{3,}/g, '\n\n')
-    : text.replace(HIDDEN, ' ').replace(/\s+/g, ' ');
-  const trimmed = visible.trim();
+  if (!keepNewlines) return oneLine(text, max);
+  const trimmed = keepingLines(text)
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   const chars = [...trimmed];
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : trimmed;
 }

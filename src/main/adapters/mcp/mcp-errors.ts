@@ -9,6 +9,7 @@ import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/ty
 import { isAbortError } from '../../../shared/errors';
 import { McpError } from '../../core/ports';
 import type { McpFailureKind } from '../../core/ports';
+import { oneLine } from '../../../shared/untrusted-text';
 
 /** JSON-RPC error code of the failures the adapter injects for a request (see McpLink). */
 export const INJECTED_FAILURE_CODE = -32_097;
@@ -32,18 +33,6 @@ const FAILURE_KINDS: ReadonlySet<string> = new Set<McpFailureKind>([
   'canceled',
   'other',
 ]);
-
-/** Control characters (C0, DEL, C1), bidi controls and zero-width characters, and whitespace. */
-/* eslint-disable no-control-regex -- these are the characters it removes */
-const HIDDEN_RUN =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\s]+/gu;
-/* eslint-enable no-control-regex */
-
-/** Flattens untrusted or multi-line text to one bounded line. */
-export function oneLine(text: string, max = 200): string {
-  const flat = text.replace(HIDDEN_RUN, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
 
 /** The first string `code` on the error, its `cause` chain or an AggregateError's members. */
 export function errorCode(error: unknown, depth = 0): string {

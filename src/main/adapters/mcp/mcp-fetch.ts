@@ -9,7 +9,8 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { McpError } from '../../core/ports';
 import { pinnedLookup } from '../fetch/http-exchange';
 import { guardBody } from './mcp-body-guard';
-import { ADDRESS_BLOCKED, networkFailure, oneLine } from './mcp-errors';
+import { ADDRESS_BLOCKED, networkFailure } from './mcp-errors';
+import { oneLine } from '../../../shared/untrusted-text';
 
 /** What the fetch tells the connection about; see McpLink. */
 export interface McpFetchEvents {

@@ -17,7 +17,7 @@ import type {
   McpToolAnnotations,
   McpToolInfo,
 } from '../../core/ports';
-import { oneLine } from './mcp-errors';
+import { hasInvisibleCharacters, oneLine } from '../../../shared/untrusted-text';
 
 type Json = Record<string, unknown>;
 
@@ -103,9 +103,6 @@ export function normaliseAnnotations(value: unknown): McpToolAnnotations | null 
   return Object.keys(annotations).length === 0 ? null : annotations;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
 /** A checker for one tools/list (it remembers names to refuse duplicates). */
 export function toolNormaliser(server: string): (item: unknown, index: number) => McpToolInfo {
   const names = new Set<string>();
@@ -117,7 +114,7 @@ export function toolNormaliser(server: string): (item: unknown, index: number) =
       typeof name !== 'string' ||
       name === '' ||
       name.length > MAX_TOOL_NAME ||
-      CONTROL_CHARACTERS.test(name)
+      hasInvisibleCharacters(name)
     ) {
       throw new McpError(
         'protocol',

@@ -8,7 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { McpLogEntry, McpLogLevel } from '../../core/ports';
-import { oneLine } from './mcp-errors';
+import { oneLine } from '../../../shared/untrusted-text';
 
 /** Longest logged message (characters). */
 export const MAX_LOG_TEXT_CHARS = 2000;

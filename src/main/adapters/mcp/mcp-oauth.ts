@@ -35,7 +35,8 @@ import type {
   McpOAuthState,
   McpSignIn,
 } from '../../core/ports';
-import { ADDRESS_BLOCKED, errorCode, networkFailure, oneLine } from './mcp-errors';
+import { ADDRESS_BLOCKED, errorCode, networkFailure } from './mcp-errors';
+import { oneLine } from '../../../shared/untrusted-text';
 import { pinnedAgent } from './mcp-fetch';
 
 /** Longest wait for one discovery / registration / token answer. */

@@ -4,7 +4,7 @@
  * Nothing here trusts a field's type; anything unexpected becomes a short note.
  */
 import type { McpCallResult, McpImage, McpResourceContents } from '../../core/ports';
-import { oneLine } from './mcp-errors';
+import { oneLine } from '../../../shared/untrusted-text';
 import { formatBytes } from './mcp-limits';
 
 type Json = Record<string, unknown>;

@@ -22,6 +22,7 @@ import type {
   McpSamplingRequest,
 } from '../../../shared/mcp-sampling';
 import { openQuestions } from './mcp-elicitation';
+import { keepingLines } from '../../../shared/untrusted-text';
 
 /** Most messages one request may carry. */
 export const MAX_SAMPLING_MESSAGES = 50;
@@ -31,9 +32,6 @@ const MAX_STOP_SEQUENCES = 4;
 const MAX_STOP_CHARS = 100;
 /** The JSON-RPC code the SDK's examples use for "User rejected sampling request". */
 export const SAMPLING_REJECTED_CODE = -1;
-
-/** Control (newline and tab kept), format (zero-width, bidi) and line/paragraph separators. */
-const HIDDEN_BUT_NEWLINE = /[\p{Cf}\u2028\u2029]|(?![\n\t])\p{Cc}/gu;
 
 /** What the client offers: sampling without tools, only when asked. */
 export function samplingCapability(options: { sampling: boolean }): ClientCapabilities {
@@ -139,7 +137,7 @@ function partText(raw: unknown): string {
 
 /** Untrusted text: hidden characters out (newlines kept), line ends unified. */
 function clean(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(HIDDEN_BUT_NEWLINE, ' ').trim();
+  return keepingLines(text, { tabs: true }).trim();
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -22,13 +22,7 @@ import type {
 } from '../../core/ports';
 import { scopedAbort } from './mcp-abort';
 import { askerOf, openQuestions, requiredElicitations } from './mcp-elicitation';
-import {
-  classifyFailure,
-  isSdkTotalTimeout,
-  oneLine,
-  seconds,
-  serverErrorMessage,
-} from './mcp-errors';
+import { classifyFailure, isSdkTotalTimeout, seconds, serverErrorMessage } from './mcp-errors';
 import type { FailureContext } from './mcp-errors';
 import type { McpLimits } from './mcp-limits';
 import type { McpLink } from './mcp-link';
@@ -51,6 +45,7 @@ import {
 } from './mcp-results';
 import { SET_LEVEL_TIMEOUT_MS, setServerLogLevel } from './mcp-logging';
 import { sendRootsChanged } from './mcp-roots';
+import { oneLine } from '../../../shared/untrusted-text';
 
 /** Any JSON object: results are checked by hand, field by field. */
 const AnyResult = z.looseObject({});

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '../../core/ports';
 import type { McpEndpoint } from '../../core/ports';
-import { oneLine } from './mcp-errors';
+import { oneLine } from '../../../shared/untrusted-text';
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import type { McpFetchEvents } from './mcp-fetch';
 import type { McpLimits } from './mcp-limits';

@@ -9,6 +9,7 @@
  */
 import type { ListedModel } from '../../../shared/provider-presets';
 import { AivoryError } from '../../../shared/errors';
+import { stripInvisibleCharacters } from '../../../shared/untrusted-text';
 
 /** More ids than any provider lists today (OpenRouter: a few hundred). */
 export const MAX_LISTED_MODELS = 4000;
@@ -25,15 +26,10 @@ export interface ModelListing {
   truncated: boolean;
 }
 
-// C0/C1 controls, zero-width and bidi formatting characters, the BOM and line separators.
-const UNSAFE_CHARACTERS =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
-
 /** The cleaned id, or null when nothing usable remains or it is too long. */
 export function cleanModelId(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const cleaned = value.replace(UNSAFE_CHARACTERS, '').trim();
+  const cleaned = stripInvisibleCharacters(value).trim();
   if (cleaned === '' || cleaned.length > MAX_MODEL_ID_CHARS) return null;
   return cleaned;
 }

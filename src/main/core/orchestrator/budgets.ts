@@ -4,7 +4,7 @@
  */
 import type { TurnMode } from '../../../shared/dto';
 import { AivoryError } from '../../../shared/errors';
-import { quotedValue } from '../../../shared/invisible-characters';
+import { quotedValue } from '../../../shared/untrusted-text';
 import type { BudgetCounter } from '../../../shared/turn-events';
 
 /** Per-tool caps per turn. save_memory, use_skill and MCP tools have none (total only). */

@@ -10,7 +10,8 @@ import type {
   McpToolRecord,
 } from '../../../shared/mcp';
 import { canonicalJson } from '../../core/orchestrator/canonical-json';
-import { changeDetail, cleanServerText } from '../../../shared/mcp-change-detail';
+import { changeDetail } from '../../../shared/mcp-change-detail';
+import { boundedLine } from '../../../shared/untrusted-text';
 
 export function diffTools(records: readonly McpToolRecord[]): McpToolChange[] {
   const changes: McpToolChange[] = [];
@@ -75,7 +76,7 @@ export function describeChange(change: McpToolChange): string {
     added || change.kinds.includes('removed')
       ? change.kinds[0]
       : `${change.kinds.join(', ')} changed`;
-  const lines = [`${sign} ${cleanServerText(change.tool, 120)}: ${what}`];
+  const lines = [`${sign} ${boundedLine(change.tool, 120)}: ${what}`];
   const detail = changeDetail(change, added ? ADDED_DESCRIPTION_CHARS : CHANGED_DESCRIPTION_CHARS);
   if (detail.description !== null) {
     if (added) lines.push(`    description: ${detail.description.after ?? ''}`);

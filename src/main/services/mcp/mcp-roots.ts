@@ -16,10 +16,7 @@ import {
 } from '../../../shared/mcp-roots';
 import type { McpRoot } from '../../../shared/mcp-roots';
 import type { Logger, McpConnectOptions, McpSession, McpStore } from '../../core/ports';
-
-/** Control characters (C0, DEL, C1) and bidi controls: never in a path or a label. */
-// eslint-disable-next-line no-control-regex -- these are the characters it refuses
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+import { hasInvisibleCharacters } from '../../../shared/untrusted-text';
 
 export interface McpRootsDependencies {
   store: Pick<McpStore, 'listRoots' | 'setRoots'>;
@@ -105,7 +102,7 @@ export class McpRoots {
 /** A path as given: absolute, bounded, without control characters; normalised. */
 function checkedPath(dir: string): string {
   if (dir.trim() === '') throw new AivoryError('invalid-input', 'A folder path is required.');
-  if (dir.length > MAX_MCP_ROOT_PATH_CHARS || HIDDEN.test(dir)) {
+  if (dir.length > MAX_MCP_ROOT_PATH_CHARS || hasInvisibleCharacters(dir)) {
     throw new AivoryError('invalid-input', 'That folder path is not valid.');
   }
   if (!isAbsolute(dir)) {
@@ -132,7 +129,7 @@ async function existingFolder(dir: string): Promise<string> {
   if (!(await stat(path)).isDirectory()) {
     throw new AivoryError('invalid-input', `${given} is a file, not a folder.`);
   }
-  if (path.length > MAX_MCP_ROOT_PATH_CHARS || HIDDEN.test(path)) {
+  if (path.length > MAX_MCP_ROOT_PATH_CHARS || hasInvisibleCharacters(path)) {
     throw new AivoryError('invalid-input', 'That folder path is not valid.');
   }
   return path;
@@ -142,7 +139,7 @@ async function existingFolder(dir: string): Promise<string> {
 function checkedName(name: string | undefined): string | undefined {
   const trimmed = name?.trim() ?? '';
   if (trimmed === '') return undefined;
-  if (trimmed.length > MAX_MCP_ROOT_NAME_CHARS || HIDDEN.test(trimmed)) {
+  if (trimmed.length > MAX_MCP_ROOT_NAME_CHARS || hasInvisibleCharacters(trimmed)) {
     throw new AivoryError(
       'invalid-input',
       `A folder's name is one line of at most ${MAX_MCP_ROOT_NAME_CHARS} characters.`,

@@ -2,6 +2,7 @@
  * Turns the HTML-flavoured text search backends return (Brave wraps matches in <strong>, SearXNG
  * passes engines' markup and entities through) into plain text for the model.
  */
+import { flatLine } from '../../../shared/untrusted-text';
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -43,19 +44,13 @@ const INLINE_TAGS = new Set([
   'sub',
 ]);
 const ENTITY = /&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/g;
-/** Control characters other than tab and newline; they only confuse the model and terminals. */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
 
 /**
  * Plain text: tags removed, entities decoded, then tags removed again (so an escaped
  * `&lt;b&gt;` cannot come back as markup), control characters dropped, whitespace collapsed.
  */
 export function cleanText(text: string): string {
-  return stripTags(decodeEntities(stripTags(text)))
-    .replace(CONTROL, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return flatLine(stripTags(decodeEntities(stripTags(text))));
 }
 
 /** `text` cut to `maxChars` at a word boundary when one is near, with an ellipsis. */

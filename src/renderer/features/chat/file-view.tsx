@@ -5,7 +5,7 @@
  * "open" and "show in folder".
  */
 import type { ReactNode } from 'react';
-import { stripInvisibleCharacters } from '../../../shared/invisible-characters';
+import { stripInvisibleCharacters } from '../../../shared/untrusted-text';
 import { openableKindByName } from '../../../shared/openable-files';
 import { PaperclipIcon } from '../../components/icons';
 import { ZoomableImage } from '../../components/image-lightbox';

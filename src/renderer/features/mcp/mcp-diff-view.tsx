@@ -6,7 +6,8 @@
  */
 import type { ReactNode } from 'react';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
-import { changeDetail, cleanServerText } from '../../../shared/mcp-change-detail';
+import { changeDetail } from '../../../shared/mcp-change-detail';
+import { boundedLine } from '../../../shared/untrusted-text';
 import { useT } from '../../i18n/use-t';
 
 type Change = InvokeResponse<'mcp.diff'>[number];
@@ -45,7 +46,7 @@ function ChangeRow({ change }: { change: Change }): ReactNode {
   const lines = [...detail.schema, ...detail.annotations];
   return (
     <li data-testid="mcp-diff-row" data-tool={change.tool} data-kinds={change.kinds.join(',')}>
-      <code>{cleanServerText(change.tool, 120)}</code>{' '}
+      <code>{boundedLine(change.tool, 120)}</code>{' '}
       {change.kinds.map((kind) => (
         <span key={kind} className={`badge diff-${kind}`}>
           {t(`mcp.kind.${kind}`)}
@@ -92,7 +93,7 @@ function schemaText(info: Change['before']): string {
   // Keep the layout (newlines, indents) but drop anything hidden, per line.
   const cleaned = text
     .split('\n')
-    .map((line) => (/^\s*/.exec(line)?.[0] ?? '') + cleanServerText(line, SCHEMA_CHARS))
+    .map((line) => (/^\s*/.exec(line)?.[0] ?? '') + boundedLine(line, SCHEMA_CHARS))
     .join('\n');
   return cleaned.length > SCHEMA_CHARS
     ? `${cleaned.slice(0, SCHEMA_CHARS)}… (+${cleaned.length - SCHEMA_CHARS})`

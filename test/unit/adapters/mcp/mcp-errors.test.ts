@@ -6,7 +6,6 @@ import {
   injectedFailure,
   INJECTED_FAILURE_CODE,
   networkFailure,
-  oneLine,
   serverErrorMessage,
 } from '../../../../src/main/adapters/mcp/mcp-errors';
 import type { FailureContext } from '../../../../src/main/adapters/mcp/mcp-errors';
@@ -119,12 +118,5 @@ describe('classifyFailure', () => {
     expect(classifyFailure(new Error('SSE error: HTTP 401'), context, 'n', recorded)).toBe(
       recorded,
     );
-  });
-});
-
-describe('oneLine', () => {
-  it('flattens control characters and bounds the length', () => {
-    expect(oneLine('a\nb\tc\u0000d')).toBe('a b c d');
-    expect(oneLine('x'.repeat(300), 10)).toBe(`${'x'.repeat(9)}…`);
   });
 });
