@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { isIP } from 'node:net';
-import type { RuntimeSetting } from './docker-runtime';
-import { RUNTIME_SETTINGS } from './docker-runtime';
+import type { RuntimeSetting } from './engine-policy';
+import { RUNTIME_SETTINGS } from './engine-policy';
 
 /** Validated sidecar settings. Sizes are in bytes, durations in the unit their name says. */
 export interface SandboxConfig {
