@@ -6,7 +6,9 @@ const root = import.meta.dirname;
 
 /**
  * The one build (`npm run build` = `electron-vite build`; also run by `prepare` on install and by
- * `bin/aivory.js` when the sources are newer than the build):
+ * `bin/aivory.js` when the sources are newer than the build). It keeps electron-vite's default name:
+ * electron-vite 6 refuses a config named `vite.config.*` ("config file cannot be named
+ * vite.config.ts"), since that name means a plain Vite config, which this file is not.
  * - main → out/main: `index.js` (the Electron main process) and `cli.js` (the `aivory` command and
  *   `aivory serve`), ESM, sharing chunks. Dependencies stay external (electron-builder ships
  *   node_modules; native modules unpacked) except the sandbox workspace package, whose TypeScript
@@ -42,7 +44,8 @@ export default defineConfig({
   preload: {
     build: {
       outDir: resolve(root, 'out/preload'),
-      // electron-vite wants a Node target for preloads; Electron 45's Node is 22.
+      // electron-vite wants a Node target for preloads. Electron 45 embeds Node 24; node22 is the
+      // floor main uses too (the CLI runs on Node >= 22.12), which Electron's Node meets.
       target: 'node22',
       minify: false,
       externalizeDeps: false,

@@ -5,10 +5,14 @@
  * streams through exec (`tar`, `cat`), because putArchive/getArchive fail on a read-only root and
  * on tmpfs mounts (measured here; moby#22020).
  */
+import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import Docker from 'dockerode';
 import type { ContainerLimits } from './container-template';
+import type { RuntimeChoice, RuntimeSetting } from './engine-policy';
+import { chooseRuntime, engineInfoFrom, isPodman } from './engine-policy';
+import type { CgroupLimit, DockerInfo, EngineInfo, EngineKind, PodmanInfo } from './engine-policy';
 import {
   MANAGED_LABEL,
   sessionContainerOptions,
@@ -16,16 +20,11 @@ import {
   WORKSPACE,
 } from './container-template';
 import { demultiplex } from './exec-demux';
-import type { EngineInfo, RuntimeChoice, RuntimeSetting } from './engine-policy';
-import {
-  chooseRuntime,
-  dockerLimits,
-  podmanLimits,
-  prlimitArgs,
-  processRlimit,
-} from './engine-policy';
 
 import { SandboxError } from './sandbox-service';
+
+// The policy moved to engine-policy.ts; its importers still find it here.
+export * from './engine-policy';
 
 /** Output kept from a helper command (kill, stat, mkdir): they print little; this bounds a surprise. */
 const MAX_COLLECTED_BYTES = 4 * 1024 * 1024;
@@ -70,15 +69,8 @@ export class DockerRuntime {
   async engineInfo(): Promise<EngineInfo | null> {
     try {
       const [version, info] = await Promise.all([this.docker.version(), this.docker.info()]);
-      const podman = (version.Components ?? []).some((component) => /podman/i.test(component.Name));
-      const details = info as { Runtimes?: Record<string, unknown>; DefaultRuntime?: string };
-      return {
-        engine: podman ? 'podman' : 'docker',
-        version: version.Version,
-        runtimes: Object.keys(details.Runtimes ?? {}).sort(),
-        defaultRuntime: details.DefaultRuntime ?? 'runc',
-        ...(podman ? podmanLimits(await this.libpodInfo()) : dockerLimits(info)),
-      };
+      const podman = isPodman(version) ? await this.libpodInfo() : null;
+      return engineInfoFrom(version, info as DockerInfo, podman);
     } catch {
       return null;
     }
@@ -88,14 +80,14 @@ export class DockerRuntime {
    * Podman's own `GET /libpod/info` (beside its Docker-compatible API on the same socket). Its
    * libpod routes need a version prefix (unversioned is 404); any version matches.
    */
-  private libpodInfo(): Promise<Parameters<typeof podmanLimits>[0]> {
+  private libpodInfo(): Promise<PodmanInfo> {
     return new Promise((resolve, reject) => {
       this.docker.modem.dial(
         { path: '/v4.0.0/libpod/info', method: 'GET', statusCodes: { 200: true }, options: {} },
         (error: unknown, body: unknown) =>
           error
             ? reject(error instanceof Error ? error : new Error(String(error)))
-            : resolve(body as Parameters<typeof podmanLimits>[0]),
+            : resolve(body as PodmanInfo),
       );
     });
   }
@@ -327,6 +319,61 @@ export class DockerRuntime {
     const exitCode = await process.exited;
     return { exitCode, stdout: await stdout, stderr: await stderr };
   }
+}
+
+/**
+ * RLIMIT_NPROC for a container, or undefined for none. Where the engine cannot apply the pids
+ * limit, RLIMIT_NPROC at the session's pids limit is what stops a fork bomb. It is weaker: the
+ * kernel counts it per uid in the user namespace, and every container of a rootless engine user
+ * shares one user namespace, so uid 1000 of all sessions (and the keepalive) draws on one count
+ * of `pidsLimit`: a fork bomb is bounded, but while it lasts other sessions cannot start
+ * processes either. The keepalive gets the same number, not its 16: its start would fail with
+ * the sessions' processes already counted.
+ */
+export function processRlimit(
+  choice: { engine: EngineKind; unenforcedLimits: CgroupLimit[] },
+  limits: ContainerLimits,
+): number | undefined {
+  if (choice.unenforcedLimits.includes('processes')) return limits.pidsLimit;
+  return choice.engine === 'podman' ? hostProcessLimit() : undefined;
+}
+
+/**
+ * RLIMIT_NPROC for Podman containers whose pids limit the engine applies. Rootful Podman
+ * otherwise asks runc for 4194304, and raising a hard limit needs CAP_SYS_RESOURCE: where the
+ * host lacks it (this project's CI VM), every start fails ("error setting rlimit type 6:
+ * operation not permitted"). `podman system service` itself runs with 32768 there, so that, or
+ * our own hard limit if lower. Docker sets no nproc limit; the pids limit is what bounds a
+ * session on either engine.
+ */
+const PODMAN_NPROC = 32_768;
+
+function hostProcessLimit(): number {
+  try {
+    const hard = /^Max processes\s+\S+\s+(\d+)/m.exec(
+      readFileSync('/proc/self/limits', 'utf8'),
+    )?.[1];
+    return hard === undefined ? PODMAN_NPROC : Math.min(PODMAN_NPROC, Number(hard));
+  } catch {
+    return PODMAN_NPROC;
+  }
+}
+
+/**
+ * Rootless Podman's Docker-compatible API drops HostConfig.Ulimits (its compat create handler
+ * copies them only `if !rootless.IsRootless()`; measured: nofile 20000, nproc 32768 instead of
+ * 4096 and the pids limit). An exec'd process would have inherited the container's rlimits, so
+ * each exec instead starts under util-linux's prlimit (in the runner image), which lowers its
+ * own soft and hard limits (no privilege needed; user code cannot raise them) and execs the
+ * command. Everything the session runs descends from an exec (the worker), so this covers it.
+ */
+export function prlimitArgs(ulimits: { Name?: string; Soft?: number; Hard?: number }[]): string[] {
+  const limits = ulimits
+    .filter(
+      (limit) => limit.Name !== undefined && limit.Soft !== undefined && limit.Hard !== undefined,
+    )
+    .map((limit) => `--${limit.Name}=${limit.Soft}:${limit.Hard}`);
+  return limits.length === 0 ? [] : ['prlimit', ...limits, '--'];
 }
 
 function collect(stream: Readable): Promise<Buffer> {

@@ -1,12 +1,10 @@
 /**
- * The container engine's policy, apart from the adapter that talks to it (`docker-runtime.ts`):
- * which OCI runtime a session runs under (`chooseRuntime`), which cgroup limits the engine
- * really enforces (`dockerLimits`, `podmanLimits`, `limitsWarning`), and the process limits put
- * in their place (`processRlimit`, `prlimitArgs`). Pure functions of what the engine reported,
- * tested without an engine (`sandbox/test/engine-limits.test.ts`).
+ * The container engine's policy, without the engine client: what an engine's `/version`, `/info`
+ * and Podman's `/libpod/info` mean for a sandbox (rootless, limits it cannot apply) and which OCI
+ * runtime sessions get for a setting. Pure, so the cheap start-up check (`engine-check.ts`) and the
+ * dockerode adapter (`docker-runtime.ts`) share it without loading dockerode for the check.
  */
-import { readFileSync } from 'node:fs';
-import type { ContainerLimits, OciRuntime } from './container-template';
+import type { OciRuntime } from './container-template';
 
 /** `sandbox.runtime` / SANDBOX_RUNTIME: which OCI runtime session containers run under. */
 export type RuntimeSetting = 'runc' | 'runsc' | 'auto';
@@ -166,57 +164,40 @@ export function chooseRuntime(setting: RuntimeSetting, info: EngineInfo): Runtim
   };
 }
 
-/**
- * RLIMIT_NPROC for a container, or undefined for none. Where the engine cannot apply the pids
- * limit, RLIMIT_NPROC at the session's pids limit is what stops a fork bomb. It is weaker: the
- * kernel counts it per uid in the user namespace, and every container of a rootless engine user
- * shares one user namespace, so uid 1000 of all sessions (and the keepalive) draws on one count
- * of `pidsLimit`: a fork bomb is bounded, but while it lasts other sessions cannot start
- * processes either. The keepalive gets the same number, not its 16: its start would fail with
- * the sessions' processes already counted.
- */
-export function processRlimit(
-  choice: { engine: EngineKind; unenforcedLimits: CgroupLimit[] },
-  limits: ContainerLimits,
-): number | undefined {
-  if (choice.unenforcedLimits.includes('processes')) return limits.pidsLimit;
-  return choice.engine === 'podman' ? hostProcessLimit() : undefined;
+/** Podman's `/libpod/info`, as far as the policy reads it. */
+export type PodmanInfo = Parameters<typeof podmanLimits>[0];
+
+/** Docker's `/info`, as far as the policy reads it. */
+export type DockerInfo = Parameters<typeof dockerLimits>[0] & {
+  Runtimes?: Record<string, unknown>;
+  DefaultRuntime?: string;
+};
+
+/** The parts of Docker's `/version` the policy reads. */
+export interface EngineVersion {
+  Version: string;
+  Components?: { Name: string; Version?: string }[];
+}
+
+/** Podman answers `/version` with a Podman component; Docker with its own. */
+export function isPodman(version: EngineVersion): boolean {
+  return (version.Components ?? []).some((component) => /podman/i.test(component.Name));
 }
 
 /**
- * RLIMIT_NPROC for Podman containers whose pids limit the engine applies. Rootful Podman
- * otherwise asks runc for 4194304, and raising a hard limit needs CAP_SYS_RESOURCE: where the
- * host lacks it (this project's CI VM), every start fails ("error setting rlimit type 6:
- * operation not permitted"). `podman system service` itself runs with 32768 there, so that, or
- * our own hard limit if lower. Docker sets no nproc limit; the pids limit is what bounds a
- * session on either engine.
+ * EngineInfo from `/version`, `/info` and, for Podman, `/libpod/info` (`podman` is null for
+ * Docker).
  */
-const PODMAN_NPROC = 32_768;
-
-function hostProcessLimit(): number {
-  try {
-    const hard = /^Max processes\s+\S+\s+(\d+)/m.exec(
-      readFileSync('/proc/self/limits', 'utf8'),
-    )?.[1];
-    return hard === undefined ? PODMAN_NPROC : Math.min(PODMAN_NPROC, Number(hard));
-  } catch {
-    return PODMAN_NPROC;
-  }
-}
-
-/**
- * Rootless Podman's Docker-compatible API drops HostConfig.Ulimits (its compat create handler
- * copies them only `if !rootless.IsRootless()`; measured: nofile 20000, nproc 32768 instead of
- * 4096 and the pids limit). An exec'd process would have inherited the container's rlimits, so
- * each exec instead starts under util-linux's prlimit (in the runner image), which lowers its
- * own soft and hard limits (no privilege needed; user code cannot raise them) and execs the
- * command. Everything the session runs descends from an exec (the worker), so this covers it.
- */
-export function prlimitArgs(ulimits: { Name?: string; Soft?: number; Hard?: number }[]): string[] {
-  const limits = ulimits
-    .filter(
-      (limit) => limit.Name !== undefined && limit.Soft !== undefined && limit.Hard !== undefined,
-    )
-    .map((limit) => `--${limit.Name}=${limit.Soft}:${limit.Hard}`);
-  return limits.length === 0 ? [] : ['prlimit', ...limits, '--'];
+export function engineInfoFrom(
+  version: EngineVersion,
+  info: DockerInfo,
+  podman: PodmanInfo | null,
+): EngineInfo {
+  return {
+    engine: podman ? 'podman' : 'docker',
+    version: version.Version,
+    runtimes: Object.keys(info.Runtimes ?? {}).sort(),
+    defaultRuntime: info.DefaultRuntime ?? 'runc',
+    ...(podman ? podmanLimits(podman) : dockerLimits(info)),
+  };
 }

@@ -12,9 +12,8 @@ import {
   ISOLATION_ROOTLESS,
   limitsWarning,
   podmanLimits,
-  prlimitArgs,
-  processRlimit,
 } from '../src/engine-policy';
+import { prlimitArgs, processRlimit } from '../src/docker-runtime';
 import { sessionContainerOptions } from '../src/container-template';
 
 const limits = {

@@ -51,7 +51,7 @@ const PASSING = [
 ];
 
 /**
- * Scenarios left out on purpose, with the reason (README, "MCP"): each needs a capability a
+ * Scenarios left out on purpose, with the reason (docs/mcp.md): each needs a capability a
  * personal desktop app does not offer.
  */
 const LEFT_OUT: Record<string, string> = {

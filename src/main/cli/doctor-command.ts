@@ -182,9 +182,11 @@ async function sandboxDetail(context: AppContext): Promise<string> {
     const runtime = health.runtime
       ? `, runtime ${health.runtime} — ${health.isolation ?? 'isolation unknown'}`
       : '';
-    return `${status.state} sandbox at ${status.url}: docker ${health.docker ? 'ok' : 'unreachable'}${engine}, image ${health.image}${runtime}${warnings}`;
+    // A local sidecar started on first use has its address once health() started it.
+    return `${status.state} sandbox at ${client.url ?? 'loopback'}: docker ${health.docker ? 'ok' : 'unreachable'}${engine}, image ${health.image}${runtime}${warnings}`;
   } catch (error) {
-    return `${status.state} sandbox at ${status.url} does not answer: ${toPublicError(error).message}`;
+    const where = client.url === null ? '' : ` at ${client.url}`;
+    return `${status.state} sandbox${where} does not answer: ${toPublicError(error).message}`;
   }
 }
 

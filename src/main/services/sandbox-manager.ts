@@ -3,12 +3,20 @@
  * an external sandbox (address + key from settings, else SANDBOX_BASE_URL / SANDBOX_API_KEY), or a
  * local sidecar this process starts on loopback with a random key when Docker and the runner image
  * are there, or none — then python_execute is hidden and the status says why ("请先配置沙盒").
+ *
+ * Deciding that a local sidecar can run is a cheap check over the engine's socket
+ * (`@aivory/sandbox/engine-check`, no dockerode). Without a warm pool (the CLI) the sidecar itself
+ * — dockerode, the HTTP server — starts with the client's first request, so `aivory tools` or a
+ * turn that never runs Python does not pay for it; with one (the app, `aivory serve`) it starts at
+ * once, so the warm container is ready by the first call.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { RunningSidecar } from '@aivory/sandbox';
+import type { SandboxConfig } from '@aivory/sandbox/engine-check';
 import { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
 import type { Logger, SecretStore } from '../core/ports';
+import { AivoryError, toPublicError } from '../../shared/errors';
 import type { SettingsService } from './settings-service';
 
 /** The seed's status line when no sandbox can be used. */
@@ -16,7 +24,8 @@ export const SANDBOX_NOT_CONFIGURED = '请先配置沙盒';
 
 export type SandboxStatus =
   | { state: 'external'; url: string }
-  | { state: 'local'; url: string }
+  /** `url` is null while a sidecar started on first use has not started. */
+  | { state: 'local'; url: string | null }
   | { state: 'unavailable'; reason: string };
 
 export interface SandboxManagerOptions {
@@ -31,7 +40,10 @@ export interface SandboxManagerOptions {
 
 export class SandboxManager {
   private resolved: Promise<{ client: SandboxClient | null; status: SandboxStatus }> | null = null;
-  private local: RunningSidecar | null = null;
+  /** The local sidecar, started or starting. */
+  private local: Promise<RunningSidecar> | null = null;
+  /** Counts decisions: a client from an earlier one (before reset or close) starts nothing. */
+  private generation = 0;
 
   constructor(private readonly options: SandboxManagerOptions) {}
 
@@ -45,6 +57,7 @@ export class SandboxManager {
   async reset(): Promise<void> {
     const pending = this.resolved;
     this.resolved = null;
+    this.generation += 1;
     if (pending) await pending.catch(() => undefined);
     await this.close();
   }
@@ -54,9 +67,16 @@ export class SandboxManager {
    * one line per workspace that could not be saved (its container was kept with the files).
    */
   async close(): Promise<string[]> {
-    const local = this.local;
+    this.generation += 1;
+    const starting = this.local;
     this.local = null;
-    if (!local) return [];
+    if (!starting) return [];
+    let local: RunningSidecar;
+    try {
+      local = await starting;
+    } catch {
+      return []; // it never started: nothing to save
+    }
     const report = await local.close();
     return report.unsaved.map((unsaved) => {
       const line = unsavedWorkspaceLine(unsaved.conversation_id, unsaved.error);
@@ -85,12 +105,12 @@ export class SandboxManager {
   }
 
   private async startLocal(): Promise<{ client: SandboxClient | null; status: SandboxStatus }> {
-    const { env, dataDir, logger } = this.options;
+    const { env, dataDir } = this.options;
     const apiKey = randomBytes(24).toString('base64url');
-    // Loaded only when a local sidecar is wanted (dockerode and the sidecar are not small).
-    const { DockerRuntime, loadSandboxConfig, startSidecar } = await import('@aivory/sandbox');
+    // The configuration and the engine check only; dockerode and the sidecar load when it starts.
+    const { checkEngine, loadSandboxConfig } = await import('@aivory/sandbox/engine-check');
     const saved = this.options.settings.get('sandbox');
-    let config;
+    let config: SandboxConfig;
     try {
       config = loadSandboxConfig({
         ...env,
@@ -109,30 +129,54 @@ export class SandboxManager {
     } catch (error) {
       return unavailable(`the local sandbox configuration is invalid: ${String(error)}`);
     }
-    const runtime = new DockerRuntime(config.dockerSocket, config.runtime);
-    if (!(await runtime.ping())) {
-      return unavailable(
-        `Docker is not reachable at ${config.dockerSocket} (install Docker and start it, or Podman's socket service, or set a sandbox address)`,
-      );
-    }
-    const choice = await runtime.runtimeChoice();
-    if (!choice.ok) return unavailable(choice.error);
-    if (!(await runtime.imagePresent(config.image))) {
+    const check = await checkEngine(config.dockerSocket, config.runtime, config.image);
+    if (!check.ok) {
+      if (check.problem === 'unreachable') {
+        return unavailable(
+          `Docker is not reachable at ${config.dockerSocket} (install Docker and start it, or Podman's socket service, or set a sandbox address)`,
+        );
+      }
+      if (check.problem === 'runtime') return unavailable(check.error);
       return unavailable(
         `the runner image ${config.image} is missing (build it: npx aivory sandbox image build)`,
       );
     }
+    const generation = this.generation;
+    const start = async (): Promise<string> => {
+      if (generation !== this.generation) {
+        throw new AivoryError(
+          'connection',
+          'The local sandbox was stopped (settings changed or the app is closing).',
+        );
+      }
+      this.local ??= this.startSidecar(config);
+      try {
+        return (await this.local).url;
+      } catch (error) {
+        this.local = null; // the next request tries again
+        throw new AivoryError(
+          'connection',
+          `The local sandbox could not start: ${toPublicError(error).message}`,
+        );
+      }
+    };
+    if ((this.options.warmPool ?? 0) > 0) {
+      const url = await start();
+      return { client: new SandboxClient(url, apiKey), status: { state: 'local', url } };
+    }
+    return { client: new SandboxClient(start, apiKey), status: { state: 'local', url: null } };
+  }
+
+  private async startSidecar(config: SandboxConfig): Promise<RunningSidecar> {
+    const { logger } = this.options;
+    const { startSidecar } = await import('@aivory/sandbox');
     const sidecarLog = (level: 'info' | 'warn' | 'error') => (message: string, fields?: object) =>
       logger[level](`sandbox: ${message}`, fields ? { ...fields } : undefined);
-    this.local = await startSidecar(config, {
+    return startSidecar(config, {
       info: sidecarLog('info'),
       warn: sidecarLog('warn'),
       error: sidecarLog('error'),
     });
-    return {
-      client: new SandboxClient(this.local.url, apiKey),
-      status: { state: 'local', url: this.local.url },
-    };
   }
 }
 

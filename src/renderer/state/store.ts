@@ -1,6 +1,7 @@
 /**
  * The renderer's one store (zustand, slices pattern). Components read it through `useApp` with
- * narrow selectors; nothing else imports zustand.
+ * narrow selectors; besides this file only the slices (`*-slice.ts`, for zustand's
+ * `StateCreator` type) import zustand.
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';

@@ -33,7 +33,11 @@ export const MAX_FILE_PATH_CHARS = 4096;
  */
 export const MAX_REQUEST_FRAME_BYTES =
   Math.ceil((MAX_ATTACHMENTS_TOTAL_BYTES * 4) / 3) + 4 * 1024 * 1024;
-/** Largest asset the settings page uploads in one message (the WebSocket frame is 4 MiB). */
+/**
+ * Largest skill asset the settings page uploads in one message: under 4 MiB once in base64, the
+ * frame limit when it was set. The frame is now MAX_REQUEST_FRAME_BYTES (about 137 MiB); the cap
+ * stays because a skill's asset is a small reference file, not an attachment.
+ */
 export const MAX_ASSET_UPLOAD_BYTES = 2_900_000;
 /** Highest request id a WebSocket client may use before wrapping around. */
 export const MAX_REQUEST_ID = 2 ** 31 - 1;

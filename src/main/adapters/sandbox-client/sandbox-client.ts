@@ -27,16 +27,25 @@ export interface SandboxHealth {
 }
 
 export class SandboxClient {
-  private readonly baseUrl: string;
+  /** The address once known (a local sidecar started on first use has none before). */
+  private baseUrl: string | null;
+  private readonly address: () => Promise<string>;
 
+  /**
+   * `baseUrl` is the sidecar's address, or a function that starts a local sidecar and gives its
+   * address: then the sidecar starts with the first request, not before (`aivory tools` and a
+   * turn that never runs Python do not pay for it).
+   */
   constructor(
-    baseUrl: string,
+    baseUrl: string | (() => Promise<string>),
     private readonly apiKey: string,
   ) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.baseUrl = typeof baseUrl === 'string' ? trimSlashes(baseUrl) : null;
+    this.address = typeof baseUrl === 'string' ? () => Promise.resolve(baseUrl) : baseUrl;
   }
 
-  get url(): string {
+  /** The sidecar's address, or null while a sidecar started on first use has not started. */
+  get url(): string | null {
     return this.baseUrl;
   }
 
@@ -145,10 +154,11 @@ export class SandboxClient {
     signal: AbortSignal | undefined,
     timeoutMs: number,
   ): Promise<Response> {
+    const baseUrl = (this.baseUrl ??= trimSlashes(await this.address()));
     const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, {
+      response = await fetch(`${baseUrl}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${this.apiKey}`,
@@ -166,7 +176,7 @@ export class SandboxClient {
           : describeNetworkError(error);
       throw new AivoryError(
         'connection',
-        `Cannot reach the sandbox at ${this.baseUrl}: ${reason}. Is it running?`,
+        `Cannot reach the sandbox at ${baseUrl}: ${reason}. Is it running?`,
       );
     }
     if (response.ok) return response;
@@ -174,7 +184,7 @@ export class SandboxClient {
     if (response.status === 401) {
       throw new AivoryError(
         'auth',
-        `The sandbox at ${this.baseUrl} rejected the key (HTTP 401): the sandbox key in settings must match the sidecar's SANDBOX_API_KEY.`,
+        `The sandbox at ${baseUrl} rejected the key (HTTP 401): the sandbox key in settings must match the sidecar's SANDBOX_API_KEY.`,
       );
     }
     throw new AivoryError(
@@ -202,4 +212,8 @@ function describeNetworkError(error: unknown): string {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND') return 'host not found';
   return cause instanceof Error ? cause.message : String(cause);
+}
+
+function trimSlashes(url: string): string {
+  return url.replace(/\/+$/, '');
 }

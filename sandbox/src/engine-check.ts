@@ -1,0 +1,112 @@
+/**
+ * The cheap start-up check of a local sandbox (`@aivory/sandbox/engine-check`): is the engine
+ * there, does it take the runtime setting, is the runner image present. Three or four plain HTTP
+ * requests over the engine's socket with `node:http`, so deciding that python_execute is available
+ * does not load dockerode (and ssh2, protobufjs, …), which costs more than the rest of
+ * `aivory tools` together. The sidecar, started on first use, loads it. Also re-exports the
+ * configuration, which the check needs first.
+ */
+import { request } from 'node:http';
+import type { DockerInfo, EngineVersion, PodmanInfo, RuntimeChoice } from './engine-policy';
+import { chooseRuntime, engineInfoFrom, isPodman } from './engine-policy';
+import type { RuntimeSetting } from './engine-policy';
+
+export type { SandboxConfig } from './config';
+export { ConfigError, loadSandboxConfig } from './config';
+
+/** A hung engine socket must not hang the start: past this the engine counts as unreachable. */
+const REQUEST_TIMEOUT_MS = 10_000;
+/** `/info` is a few KiB, Podman's `/libpod/info` tens; this bounds a surprise. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export type EngineCheck =
+  | { ok: true; choice: Extract<RuntimeChoice, { ok: true }> }
+  | { ok: false; problem: 'unreachable' }
+  | { ok: false; problem: 'runtime'; error: string }
+  | { ok: false; problem: 'image' };
+
+interface EngineAnswer {
+  status: number;
+  body: string;
+}
+
+/** GET `path` on the engine's socket; rejects when it does not answer. */
+function get(socketPath: string, path: string): Promise<EngineAnswer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      // One connection per request, closed after it (no keep-alive pool left behind).
+      {
+        socketPath,
+        path,
+        method: 'GET',
+        headers: { host: 'docker' },
+        agent: false,
+        timeout: REQUEST_TIMEOUT_MS,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_BODY_BYTES) {
+            response.destroy(new Error(`the engine's answer to ${path} is too large`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        );
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer to ${path} in time`)));
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+async function getJson<T>(socketPath: string, path: string): Promise<T> {
+  const answer = await get(socketPath, path);
+  if (answer.status !== 200) throw new Error(`${path}: HTTP ${answer.status}`);
+  return JSON.parse(answer.body) as T;
+}
+
+/**
+ * The same three questions, in the same order, as `DockerRuntime.ping`, `runtimeChoice` and
+ * `imagePresent` answer with dockerode.
+ */
+export async function checkEngine(
+  socketPath: string,
+  setting: RuntimeSetting,
+  image: string,
+): Promise<EngineCheck> {
+  try {
+    const ping = await get(socketPath, '/_ping');
+    if (ping.status !== 200) return { ok: false, problem: 'unreachable' };
+  } catch {
+    return { ok: false, problem: 'unreachable' };
+  }
+  let choice: RuntimeChoice;
+  try {
+    const [version, info] = await Promise.all([
+      getJson<EngineVersion>(socketPath, '/version'),
+      getJson<DockerInfo>(socketPath, '/info'),
+    ]);
+    // Podman's libpod routes need a version prefix (unversioned is 404); any version matches.
+    const podman = isPodman(version)
+      ? await getJson<PodmanInfo>(socketPath, '/v4.0.0/libpod/info')
+      : null;
+    choice = chooseRuntime(setting, engineInfoFrom(version, info, podman));
+  } catch {
+    choice = { ok: false, error: 'The container engine is not reachable.' };
+  }
+  if (!choice.ok) return { ok: false, problem: 'runtime', error: choice.error };
+  try {
+    const inspected = await get(socketPath, `/images/${encodeURI(image)}/json`);
+    if (inspected.status !== 200) return { ok: false, problem: 'image' };
+  } catch {
+    return { ok: false, problem: 'image' };
+  }
+  return { ok: true, choice };
+}
