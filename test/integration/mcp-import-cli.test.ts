@@ -6,13 +6,14 @@
  * held for review, then a working call once accepted; export round-trips without secrets;
  * malformed files give one line and exit 2.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EverythingServer } from '../support/mcp-everything-server';
 import { EVERYTHING_SCRIPT, startEverythingServer } from '../support/mcp-everything-server';
-import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
+import { AIVORY_BIN, cliEnv, makeDataDir, runCli } from '../support/run-cli';
 
 const ENV_SECRET = 'env-secret-value-0123456789';
 const HEADER_SECRET = 'sk-header-secret-abcdefghijkl';
@@ -143,6 +144,13 @@ describe('aivory mcp import / export with server-everything', () => {
     expect(imported.stdout).toMatch(/✓ remote everything: ok, \d+ tools held for review/);
     expect(imported.stdout).toMatch(/✓ local: ok, \d+ tools held for review/);
     expectSecretStored(home, HEADER_SECRET);
+    expect((await runCli(['mcp', 'accept', 'remote everything'], env)).code).toBe(0);
+    expect((await runCli(['mcp', 'enable', 'remote everything'], env)).code).toBe(0);
+    const echo = await runCli(
+      ['mcp', 'call', 'remote everything', 'echo', '{"message":"over http"}'],
+      env,
+    );
+    expect(echo).toMatchObject({ code: 0, stdout: 'Echo: over http\n' });
 
     // Cursor: the URL only, a header from the user's environment; a name taken is skipped.
     const cursor = configFile(
@@ -313,5 +321,93 @@ describe('aivory mcp import / export with server-everything', () => {
       enabled: false,
       callableCount: 0,
     });
+  }, 60_000);
+});
+
+/** Runs the CLI on a pseudo-terminal (util-linux `script`), answering each prompt as it shows. */
+function runOnTerminal(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  answers: [RegExp, string][],
+): Promise<{ code: number | null; output: string }> {
+  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, AIVORY_BIN, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let seen = 0;
+  let next = 0;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    const answer = answers[next];
+    if (answer && answer[0].test(output.slice(seen))) {
+      seen = output.length;
+      next += 1;
+      child.stdin.write(`${answer[1]}\r`);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      child.stdin.destroy();
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('aivory mcp import and add --enable on a terminal', () => {
+  let http: EverythingServer;
+  beforeAll(async () => {
+    http = await startEverythingServer('streamableHttp');
+  }, 60_000);
+  afterAll(async () => {
+    await http.stop();
+  });
+
+  it('asks a password input without echoing it, then asks to import', async () => {
+    const { home, env } = await homeWithLocalCommands();
+    const file = configFile(
+      'mcp.json',
+      JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'key', description: 'Server key', password: true }],
+        servers: {
+          asked: { type: 'http', url: http.url, headers: { 'X-Key': '${input:key}' } },
+        },
+      }),
+    );
+    const run = await runOnTerminal(['mcp', 'import', file], env, [
+      [/Server key: /, INPUT_SECRET],
+      [/Import 1 service\? \[y\/N\] /, 'y'],
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('header X-Key = inp…rqpo (from input key)');
+    expect(run.output).toMatch(/✓ asked: ok, \d+ tools held for review/);
+    expect(run.output).not.toContain(INPUT_SECRET);
+    expectSecretStored(home, INPUT_SECRET);
+  }, 60_000);
+
+  it('add --enable shows the tools and enables once the user accepts', async () => {
+    const { env } = await homeWithLocalCommands();
+    const run = await runOnTerminal(
+      [
+        'mcp',
+        'add',
+        '--name',
+        'tty',
+        '--url',
+        http.url,
+        '--description',
+        'Test tools.',
+        '--enable',
+      ],
+      env,
+      [[/Accept these tools and enable tty\? \[y\/N\] /, 'y']],
+    );
+    expect(run.code).toBe(0);
+    expect(run.output).toContain('+ echo: added');
+    expect(run.output).toMatch(/Accepted \d+ tools; tty is enabled\./);
+    expect((await list(env))[0]).toMatchObject({ name: 'tty', enabled: true });
   }, 60_000);
 });

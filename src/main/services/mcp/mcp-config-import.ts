@@ -10,12 +10,13 @@
 import { parse, printParseErrorCode } from 'jsonc-parser';
 import type { ParseError } from 'jsonc-parser';
 import { AivoryError } from '../../../shared/errors';
+import { MAX_MCP_IMPORT_CHARS } from '../../../shared/ipc/limits';
 import type { McpTransportKind } from '../../../shared/mcp';
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import { checkServiceUrl } from './mcp-endpoint-policy';
 
 /** The largest config read (a real one is a few KiB). */
-export const MAX_IMPORT_BYTES = 512 * 1024;
+export const MAX_IMPORT_BYTES = MAX_MCP_IMPORT_CHARS;
 /** The most services one import plans; the rest are skipped, counted in one line. */
 export const MAX_IMPORT_ENTRIES = 50;
 const MAX_NAME_CHARS = 64;
