@@ -110,6 +110,11 @@ export const LAYERS = [
     packages: [
       { name: 'zod', why: 'settings and MCP input schemas' },
       {
+        name: 'jsonc-parser',
+        why: "VS Code's own JSONC reader (comments, trailing commas, error offsets) for imported MCP configs",
+        only: ['src/main/services/mcp/mcp-config-import.ts'],
+      },
+      {
         name: '@aivory/sandbox',
         why: 'the sidecar package, loaded when a local sandbox starts',
         only: ['src/main/services/sandbox-manager.ts'],

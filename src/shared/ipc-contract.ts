@@ -40,6 +40,7 @@ import { elicitationEvents, elicitationMethods } from './ipc/elicitation-methods
 import { samplingEvents, samplingMethods } from './ipc/sampling-methods';
 import { libraryEditMethods } from './ipc/library-methods';
 import { mcpEvents, mcpMethods } from './ipc/mcp-methods';
+import { mcpImportMethods } from './ipc/mcp-import-methods';
 import { mcpRootsMethods } from './ipc/mcp-roots-methods';
 import { settingsPageMethods } from './ipc/settings-methods';
 import { secretsMethods } from './ipc/secrets-methods';
@@ -320,6 +321,7 @@ export const invokeContract = {
   ...chatExtrasMethods,
   ...mcpMethods,
   ...mcpRootsMethods,
+  ...mcpImportMethods,
   ...secretsMethods,
   ...conversationSettingsMethods,
   ...approvalMethods,

@@ -9,6 +9,8 @@ export interface CliIo {
   offInterrupt(listener: () => void): void;
   /** Asks a question on the terminal; absent when stdin is not a terminal. */
   ask?: (question: string, signal: AbortSignal) => Promise<string>;
+  /** Like `ask`, but what is typed is not echoed (a password); absent without a terminal. */
+  askHidden?: (question: string, signal: AbortSignal) => Promise<string>;
   /** Opens an http(s) URL in the system browser (an MCP server's URL, after the user's yes). */
   openUrl?: (url: string) => Promise<void>;
   /**
@@ -39,7 +41,9 @@ export function processIo(): CliIo {
       output: process.stderr,
       terminal: process.stdin.isTTY && process.stderr.isTTY,
     },
-    ...(process.stdin.isTTY ? { ask: askOnTerminal, openUrl: openInBrowser } : {}),
+    ...(process.stdin.isTTY
+      ? { ask: askOnTerminal, askHidden: askHiddenOnTerminal, openUrl: openInBrowser }
+      : {}),
   };
 }
 
@@ -64,5 +68,30 @@ async function askOnTerminal(question: string, signal: AbortSignal): Promise<str
     return await terminal.question(question, { signal });
   } finally {
     terminal.close();
+  }
+}
+
+/**
+ * Asks without echoing the answer: readline writes through a stream that goes silent once the
+ * question is shown (Node has no built-in hidden prompt).
+ */
+async function askHiddenOnTerminal(question: string, signal: AbortSignal): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const { Writable } = await import('node:stream');
+  let muted = false;
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (!muted) process.stderr.write(chunk);
+      done();
+    },
+  });
+  const terminal = createInterface({ input: process.stdin, output, terminal: true });
+  try {
+    const answer = terminal.question(question, { signal });
+    muted = true;
+    return await answer;
+  } finally {
+    terminal.close();
+    process.stderr.write('\n');
   }
 }

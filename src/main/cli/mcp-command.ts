@@ -22,6 +22,13 @@ import { mcpCallSampler } from './cli-sampler';
 import { joinOptionValues, shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
+import {
+  IMPORT_USAGE,
+  enableAfterAdd,
+  mcpExport,
+  mcpImport,
+  toolCount,
+} from './mcp-import-command';
 import { mcpRootsCommand } from './mcp-roots-command';
 import { progressThrottle, traceLine } from './trace-format';
 
@@ -34,8 +41,14 @@ const APPROVAL_POLICIES: readonly string[] = [
   'default',
 ];
 
-const USAGE =
-  'Usage: aivory mcp add --name N (--url URL | --command CMD) --description D [--client-id ID [--client-secret S | --client-secret-file F|- | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]] [--trust-auth-server ORIGIN]… … | edit N [--name …] [--url …] [--header …]… [--keep-headers] [--trust-auth-server ORIGIN]… [--untrust-auth-server ORIGIN]… | list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N | approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON | prompts N | prompt N NAME [k=v]… | resources N | resource N URI | enable N | disable N | remove N';
+const USAGE = `Usage: aivory mcp ACTION …  (aivory --help lists every option)
+  add --name N (--url URL | --command CMD) --description D [--enable [--yes]] …
+  edit N [--name …] [--url …] [--header …]… [--keep-headers] …
+  import FILE|- [--yes] [--input ID=VALUE]… | export [--file F]
+  list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N
+  approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON
+  prompts N | prompt N NAME [k=v]… | resources N | resource N URI | roots N
+  enable N | disable N | remove N`;
 
 const MCP_OPTIONS = {
   name: { type: 'string' },
@@ -64,6 +77,10 @@ const MCP_OPTIONS = {
   'oauth-grant': { type: 'string' },
   'trust-auth-server': { type: 'string', multiple: true },
   'untrust-auth-server': { type: 'string', multiple: true },
+  enable: { type: 'boolean', default: false },
+  yes: { type: 'boolean', default: false },
+  input: { type: 'string', multiple: true },
+  file: { type: 'string' },
 } as const;
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
@@ -90,6 +107,8 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       const flags = serviceFlags(values);
       const trust = values['trust-auth-server'] ?? [];
       const untrust = values['untrust-auth-server'] ?? [];
+      if (values.enable && action !== 'add')
+        throw usageError('--enable applies to aivory mcp add (then: aivory mcp enable NAME).');
       if (action === 'add' && untrust.length > 0)
         throw usageError('--untrust-auth-server applies to aivory mcp edit only.');
       const { service, notice } =
@@ -107,6 +126,10 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
             });
       if (notice) io.stderr(`Notice: ${notice}\n`);
       const word = shellWord(service.name);
+      if (values.enable) {
+        print(`Added ${service.name} (${service.id}).`);
+        return enableAfterAdd(service.name, values.yes, context, io, signal);
+      }
       print(
         values.json
           ? JSON.stringify(service)
@@ -150,7 +173,7 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       const result = await services.sync(required(name), { accept: values.accept, signal });
       if (values.json) print(JSON.stringify(result));
       else {
-        print(`Found ${result.toolCount} tools.`);
+        print(`Found ${toolCount(result.toolCount)}.`);
         printChanges(result.changes, values.accept, required(name), print);
       }
       return EXIT_OK;
@@ -249,6 +272,12 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       }
       return EXIT_OK;
     }
+    case 'import':
+      if (rest.length > 0) throw usageError(IMPORT_USAGE);
+      return mcpImport(name, { yes: values.yes, input: values.input ?? [] }, context, io, signal);
+    case 'export':
+      if (name !== undefined) throw usageError('Usage: aivory mcp export [--file F]');
+      return mcpExport(values.file, context, io);
     case 'roots':
       return mcpRootsCommand(context, io, name, { ...values, json: values.json });
     case 'call':

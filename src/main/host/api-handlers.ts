@@ -26,6 +26,7 @@ import { createElicitationHandlers } from './handlers/elicitation-handlers';
 import { createSamplingHandlers } from './handlers/sampling-handlers';
 import { createLibraryEditHandlers } from './handlers/library-edit-handlers';
 import { createMcpHandlers } from './handlers/mcp-handlers';
+import { createMcpImportHandlers } from './handlers/mcp-import-handlers';
 import { createMcpRootsHandlers } from './handlers/mcp-roots-handlers';
 import { createSettingsPageHandlers } from './handlers/settings-page-handlers';
 import { createSecretsHandlers } from './handlers/secrets-handlers';
@@ -48,6 +49,7 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
     ...createFilesHandlers(context),
     ...createMcpHandlers(context),
     ...createMcpRootsHandlers(context),
+    ...createMcpImportHandlers(context),
     ...createApprovalHandlers(context),
     ...createElicitationHandlers(context),
     ...createSamplingHandlers(context),

@@ -41,3 +41,5 @@ export const MAX_REQUEST_FRAME_BYTES =
 export const MAX_ASSET_UPLOAD_BYTES = 2_900_000;
 /** Highest request id a WebSocket client may use before wrapping around. */
 export const MAX_REQUEST_ID = 2 ** 31 - 1;
+/** Longest MCP config `mcp.importPlan` / `mcp.import` read (a real one is a few KiB). */
+export const MAX_MCP_IMPORT_CHARS = 512 * 1024;

@@ -18,7 +18,11 @@ import type { HostContext } from '../host-context';
 /** A test, sync or library call gives up after this long (the service's own limits are inside). */
 export const MCP_REQUEST_TIMEOUT_MS = 60_000;
 
-type McpMethod = Extract<keyof ApiHandlers, `mcp.${string}`>;
+/** `mcp.importPlan` / `mcp.import` live in `mcp-import-handlers.ts`. */
+type McpMethod = Exclude<
+  Extract<keyof ApiHandlers, `mcp.${string}`>,
+  'mcp.importPlan' | 'mcp.import'
+>;
 type McpHandlers = Pick<ApiHandlers, McpMethod>;
 type ServiceView = z.infer<typeof mcpServiceViewSchema>;
 

@@ -420,7 +420,7 @@ export class McpServices {
         (await this.session(service, signal)).listTools(signal),
       );
       const session = await this.session(service, signal);
-      const message = `connected to ${session.serverName} ${session.serverVersion}: ${tools.length} tools`;
+      const message = `connected to ${session.serverName} ${session.serverVersion}: ${tools.length} ${tools.length === 1 ? 'tool' : 'tools'}`;
       this.record(service.id, 'connected', message);
       return { ok: true, message };
     } catch (error) {
@@ -452,7 +452,11 @@ export class McpServices {
     const changes = diffTools(store.listTools(service.id));
     if (options.accept) store.acceptLatest(service.id);
     store.updateService(service.id, { syncedAt: clock.now(), stale: false });
-    this.record(service.id, 'connected', `${tools.length} tools`);
+    this.record(
+      service.id,
+      'connected',
+      `${tools.length} ${tools.length === 1 ? 'tool' : 'tools'}`,
+    );
     return { toolCount: tools.length, changes };
   }
 

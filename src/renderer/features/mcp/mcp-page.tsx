@@ -1,6 +1,6 @@
 /**
  * 能力与集成 → MCP 服务: the user's services as cards (test, sync, diff, accept, enable, approvals,
- * remove), the new-service form, the seed's empty state, and the "allow local command servers"
+ * remove), the new-service form, the import dialog (a Claude Desktop / VS Code / Cursor config), the seed's empty state, and the "allow local command servers"
  * switch, and the advanced settings (server log levels, the OAuth client metadata URL). A server announcing changed tools (`mcp.stale`) refreshes the list.
  */
 import type { ReactNode } from 'react';
@@ -10,6 +10,7 @@ import { useApp } from '../../state/store';
 import { Switch } from '../settings/form-controls';
 import { useLoaded } from '../settings/use-loaded';
 import { McpAdvancedSection } from './mcp-advanced-section';
+import { McpImportDialog } from './mcp-import-dialog';
 import { McpServiceCard } from './mcp-service-card';
 import { McpServiceForm } from './mcp-service-form';
 
@@ -20,6 +21,7 @@ export function McpPage(): ReactNode {
   const showError = useApp((state) => state.showError);
   const list = useLoaded((bridgeNow) => bridgeNow.invoke('mcp.list'));
   const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
   const { reload } = list;
   useEffect(() => bridge?.onEvent('mcp.stale', () => void reload()), [bridge, reload]);
   const allowLocal = async (allow: boolean): Promise<void> => {
@@ -56,14 +58,27 @@ export function McpPage(): ReactNode {
           onCancel={() => setAdding(false)}
         />
       ) : (
-        <button
-          type="button"
-          className="button primary"
-          data-testid="mcp-new"
-          onClick={() => setAdding(true)}
-        >
-          ＋ {t('mcp.new')}
-        </button>
+        <div className="form-actions">
+          <button
+            type="button"
+            className="button primary"
+            data-testid="mcp-new"
+            onClick={() => setAdding(true)}
+          >
+            ＋ {t('mcp.new')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="mcp-import"
+            onClick={() => setImporting(true)}
+          >
+            {t('mcp.import.open')}
+          </button>
+        </div>
+      )}
+      {importing && (
+        <McpImportDialog onImported={() => void reload()} onClose={() => setImporting(false)} />
       )}
       <section className="settings-block">
         <Switch

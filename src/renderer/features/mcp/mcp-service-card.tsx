@@ -129,7 +129,8 @@ export function McpServiceCard(props: {
               count: service.toolCount,
               time: new Date(service.syncedAt).toLocaleString(locale),
             })}
-        {service.syncedAt !== null && ` · ${t('mcp.callable', { count: service.callableCount })}`}
+        {service.syncedAt !== null &&
+          ` · ${service.callableCount === 1 ? t('mcp.callableOne') : t('mcp.callable', { count: service.callableCount })}`}
       </p>
       {service.syncedAt === null && <p className="field-hint">{t('mcp.enableNeedsSync')}</p>}
       {service.stale && (
@@ -139,7 +140,9 @@ export function McpServiceCard(props: {
       )}
       {service.pendingChanges > 0 && (
         <p className="notice" data-testid="mcp-pending">
-          {t('mcp.pending', { count: service.pendingChanges })}
+          {service.pendingChanges === 1
+            ? t('mcp.pendingOne')
+            : t('mcp.pending', { count: service.pendingChanges })}
         </p>
       )}
       {changes !== null && <McpDiffView changes={changes} />}
