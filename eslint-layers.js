@@ -91,7 +91,7 @@ export const LAYERS = [
       {
         name: 'undici',
         why: 'MCP HTTP connections and OAuth requests pinned to checked addresses (an Agent with its own lookup)',
-        only: ['src/main/adapters/mcp/mcp-fetch.ts', 'src/main/adapters/mcp/mcp-oauth.ts'],
+        only: ['src/main/adapters/mcp/mcp-fetch.ts', 'src/main/adapters/mcp/mcp-oauth-fetch.ts'],
       },
       { name: 'zod', why: 'checks of stored JSON and server answers' },
     ],

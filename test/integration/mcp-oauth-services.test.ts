@@ -29,8 +29,9 @@ import { startOAuthLab } from '../support/oauth-lab';
 import { recordingLogger } from '../support/turn-harness';
 
 const FOLLOWER = `${resolve('node_modules/.bin/tsx')} ${resolve('test/support/oauth-browser.ts')}`;
+/** The message names the service in its command (every service here is "lab"). */
 const SIGN_IN_MESSAGE =
-  /needs you to sign in \(OAuth\); sign in from the service's card in Settings → MCP or run aivory mcp login/;
+  /needs you to sign in \(OAuth\); sign in from the service's card in Settings → MCP or run aivory mcp login lab$/;
 
 interface Harness {
   home: string;
@@ -251,7 +252,7 @@ describe('MCP OAuth through McpServices', () => {
     await expect(
       (async () => (await h.services.session(service, signal())).listTools(signal()))(),
     ).rejects.toThrow(
-      /needs more permission than your sign-in grants \(mcp:tools mcp:admin\); sign in again from the service's card in Settings → MCP or run aivory mcp login/,
+      /needs more permission than your sign-in grants \(mcp:tools mcp:admin\); sign in again from the service's card in Settings → MCP or run aivory mcp login lab$/,
     );
     expect(h.signIns).toBe(1);
     // No pointless refresh either (a refresh never widens the scope).

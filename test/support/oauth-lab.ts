@@ -8,7 +8,8 @@
  * PKCE S256 checked, refresh_token and client_credentials).
  *
  * Knobs (all mutable between requests, see `OAuthLabKnobs`): token lifetime, refresh tokens on or
- * off, `/authorize` answering `error=access_denied`, and the `authorization_servers` / endpoint
+ * off, `/authorize` answering `error=access_denied` (and with or without `iss`), `/token` answering
+ * an OAuth error, and the `authorization_servers` / endpoint
  * URLs replaced (to plant hostile ones, or another lab as a separate authorization server whose
  * tokens this one accepts: `tokenIssuer`). Every request is counted per path, every `/token` grant
  * recorded, every issued token kept, so a test can say what happened and what did not.
@@ -29,8 +30,12 @@ export interface OAuthLabKnobs {
   deny: string | null;
   /** Replaces the PRM's `authorization_servers`. */
   authorizationServers: string[] | null;
-  /** Replaces fields of the authorization server metadata (endpoints, issuer). */
-  metadata: Record<string, string>;
+  /** Replaces fields of the authorization server metadata (endpoints, issuer, flags). */
+  metadata: Record<string, unknown>;
+  /** The `iss` of `/authorize`'s redirect (RFC 9207): none, this lab's issuer, or another. */
+  iss: 'none' | 'right' | 'wrong';
+  /** `/token` answers every request with this OAuth error (status 400) instead. */
+  tokenError: { error: string; error_description: string } | null;
   /** The scope granted (and advertised). */
   scope: string;
   /**
@@ -75,6 +80,8 @@ export interface OAuthLab {
   refreshTokens: string[];
   /** Every redirect_uri /authorize sent the browser back to. */
   redirects: string[];
+  /** The body of every dynamic registration request, in order. */
+  registrations: Record<string, unknown>[];
   /** Paths other than the MCP endpoint that received a Bearer Authorization header. */
   bearerElsewhere: string[];
   count(path: string): number;
@@ -82,6 +89,8 @@ export interface OAuthLab {
   findToken(token: string): IssuedToken | undefined;
   /** Makes every issued access token expired now. */
   expireAccessTokens(): void;
+  /** Forgets every dynamically registered client (a server restarted without its registry). */
+  forgetClients(): void;
   close(): Promise<void>;
 }
 
@@ -103,6 +112,8 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     scope: options.scope ?? 'mcp:tools',
     requiredScope: options.requiredScope ?? null,
     tokenIssuer: options.tokenIssuer ?? null,
+    iss: options.iss ?? 'none',
+    tokenError: options.tokenError ?? null,
   };
   const confidential = new Map(Object.entries(options.clients ?? {}));
   const registered = new Map<string, string[]>();
@@ -114,6 +125,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
   const accessTokens: IssuedToken[] = [];
   const refreshTokens: string[] = [];
   const redirects: string[] = [];
+  const registrations: Record<string, unknown>[] = [];
   const bearerElsewhere: string[] = [];
   let origin = '';
 
@@ -181,7 +193,9 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     const grant = form.get('grant_type') ?? '';
     grants.push(grant);
     const clientId = clientOf(request, form);
-    if (clientId === null) return send(response, 401, { error: 'invalid_client' });
+    if (clientId === null)
+      return send(response, 401, { error: 'invalid_client', error_description: 'unknown client' });
+    if (knobs.tokenError !== null) return send(response, 400, knobs.tokenError);
     if (grant === 'authorization_code') {
       const pending = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
@@ -212,6 +226,9 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     const clientId = url.searchParams.get('client_id') ?? '';
     const redirectUri = url.searchParams.get('redirect_uri') ?? '';
     const uris = registered.get(clientId);
+    // Neither an unknown client nor an unregistered redirect URI may be redirected to.
+    if (uris === undefined && !confidential.has(clientId))
+      return send(response, 400, { error: 'invalid_client', error_description: 'unknown client' });
     if (uris === undefined || !uris.includes(redirectUri))
       return send(response, 400, { error: 'invalid_request' });
     if (url.searchParams.get('code_challenge_method') !== 'S256')
@@ -219,6 +236,8 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     const back = new URL(redirectUri);
     const state = url.searchParams.get('state');
     if (state !== null) back.searchParams.set('state', state);
+    if (knobs.iss !== 'none')
+      back.searchParams.set('iss', knobs.iss === 'right' ? origin : 'https://mix-up.example');
     if (knobs.deny !== null) {
       back.searchParams.set('error', 'access_denied');
       back.searchParams.set('error_description', knobs.deny);
@@ -320,6 +339,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
         .then((body) => {
           if (url.pathname === '/token') return token(request, response, body);
           const metadata = JSON.parse(body) as Record<string, unknown>;
+          registrations.push(metadata);
           const clientId = `lab-client-${randomBytes(6).toString('hex')}`;
           const uris = Array.isArray(metadata.redirect_uris)
             ? metadata.redirect_uris.map(String)
@@ -349,11 +369,15 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     accessTokens,
     refreshTokens,
     redirects,
+    registrations,
     bearerElsewhere,
     count: (path) => counts.get(path) ?? 0,
     findToken: (token) => access.get(token),
     expireAccessTokens() {
       for (const issued of access.values()) issued.expiresAt = 0;
+    },
+    forgetClients() {
+      registered.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -56,6 +56,9 @@ Usage:
   aivory mcp export [--file F]         The saved services as mcpServers JSON (secret values left out)
   aivory mcp login N | logout N         OAuth sign-in (the page opens in $BROWSER or your browser; the link is printed)
                                        test, sync and call sign in by themselves when the server asks; chat turns only say so
+                                       An authorization server's error ends the sign-in at once; a client registration it
+                                       forgot (invalid_client) is made again by itself. login --new-client: register anew
+                                       logout keeps the registration; logout --forget-client drops it too
   aivory mcp add … --client-id ID [--client-secret S | --client-secret-file F|- | --client-key-file PEM] [--oauth-grant authorization-code|client-credentials]
                                        A client registered with the authorization server beforehand (secret / key to the secret store)
   aivory mcp add|edit … --trust-auth-server ORIGIN   (edit … --untrust-auth-server ORIGIN takes it back)

@@ -81,6 +81,8 @@ const MCP_OPTIONS = {
   yes: { type: 'boolean', default: false },
   input: { type: 'string', multiple: true },
   file: { type: 'string' },
+  'new-client': { type: 'boolean', default: false },
+  'forget-client': { type: 'boolean', default: false },
 } as const;
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
@@ -151,16 +153,19 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       return EXIT_OK;
     }
     case 'login': {
-      const result = await services.login(required(name), signal);
+      const result = await services.login(required(name), signal, {
+        newClient: values['new-client'],
+      });
       print(`${result.ok ? '✓' : '✗ sign-in failed:'} ${result.message}`);
       return result.ok ? EXIT_OK : EXIT_FAILED;
     }
     case 'logout': {
-      const was = await services.logout(required(name));
+      const forget = values['forget-client'];
+      const was = await services.logout(required(name), { forgetClient: forget });
+      const label = services.get(required(name)).name;
       print(
-        was
-          ? `Signed out of ${services.get(required(name)).name}: its tokens were deleted.`
-          : `${services.get(required(name)).name} was not signed in.`,
+        (was ? `Signed out of ${label}: its tokens were deleted.` : `${label} was not signed in.`) +
+          (forget ? ' Its client registration was dropped: the next sign-in registers anew.' : ''),
       );
       return EXIT_OK;
     }

@@ -25,6 +25,7 @@ import { ConversationTitles } from './conversation-titles';
 import { SandboxManager } from './sandbox-manager';
 import { McpServices } from './mcp/mcp-services';
 import { loopbackSignIn } from '../adapters/oauth/loopback-sign-in';
+import { cliWord } from './mcp/mcp-oauth-state';
 import { openBrowser } from '../adapters/oauth/open-browser';
 import { SIGN_IN_TIMEOUT_MS } from '../../shared/mcp';
 import { mcpStderrLog, mcpStderrLogPath } from './mcp/mcp-stderr-log';
@@ -137,7 +138,7 @@ export function openAppContext(
           if (!opened && options.signInLinkSeen === false)
             throw new McpError(
               'unauthorized',
-              `${service.name} needs you to sign in (OAuth), but no browser could be opened and there is no terminal to show its link: run aivory mcp login in a terminal, or set $BROWSER`,
+              `${service.name} needs you to sign in (OAuth), but no browser could be opened and there is no terminal to show its link: run aivory mcp login ${cliWord(service.name)} in a terminal, or set $BROWSER`,
             );
         },
       }),

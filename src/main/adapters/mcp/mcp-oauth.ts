@@ -3,7 +3,9 @@
  * Protected Resource Metadata and Authorization Server Metadata discovery (RFC 9728 / 8414 with
  * the spec's fallbacks and the 2025-03-26 paths), registration (pre-registered, Client ID
  * Metadata Document, dynamic), authorization code + PKCE S256 with the `resource` parameter,
- * scope selection and step-up, refresh, and client_credentials.
+ * scope selection and step-up, refresh, and client_credentials. What the SDK does not check or
+ * say (RFC 8414 issuer, the authorization request asked before the browser, OAuth errors as the
+ * server wrote them) is in mcp-oauth-checks.ts; the auth requests' fetch in mcp-oauth-fetch.ts.
  *
  * The service's fetch (mcp-fetch.ts) asks `authorization()` for the Bearer header of each request
  * and hands a 401 (or a 403 `insufficient_scope`) to `challenge()`, which signs in and says
@@ -26,34 +28,49 @@ import type {
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
-import { fetch as undiciFetch } from 'undici';
-import { McpError, McpSignInRequired } from '../../core/ports';
+import { McpAuthorizationRefused, McpError, McpSignInRequired } from '../../core/ports';
 import type {
   McpAuthChallenge,
   McpOAuthEndpoint,
   McpOAuthState,
   McpSignIn,
 } from '../../core/ports';
-import { ADDRESS_BLOCKED, errorCode, networkFailure } from './mcp-errors';
 import { oneLine } from '../../../shared/untrusted-text';
-import { pinnedAgent } from './mcp-fetch';
+import { checkBrowserUrl, createAuthFetch } from './mcp-oauth-fetch';
+import {
+  checkAuthorizationRequest,
+  checkMetadataIssuer,
+  recordOAuthErrors,
+  refusalOf,
+  type RecordedError,
+} from './mcp-oauth-checks';
 
-/** Longest wait for one discovery / registration / token answer. */
-const AUTH_REQUEST_TIMEOUT_MS = 30_000;
 /** The redirect URL of a non-interactive attempt (refresh only; a redirect fails before use). */
 const LOOPBACK_PLACEHOLDER = 'http://127.0.0.1/callback';
-/** Largest metadata or token answer read. */
-const AUTH_BODY_MAX_BYTES = 256 * 1024;
+/** OAuth errors that say the authorization server does not (or no longer) know the client. */
+const CLIENT_REFUSALS = new Set(['invalid_client', 'unauthorized_client']);
 
 /** The message of a sign-in the user must make (a chat turn shows it as is). */
-function signInNeeded(server: string, challenge: McpAuthChallenge): McpSignInRequired {
+function signInNeeded(
+  server: string,
+  challenge: McpAuthChallenge,
+  serviceName?: string,
+): McpSignInRequired {
+  // The command names the service: a user with several services knows which one to sign in to.
+  const command = `aivory mcp login${serviceName === undefined ? '' : ` ${shellWord(serviceName)}`}`;
   return new McpSignInRequired(
     challenge.stepUp
-      ? `${server} needs more permission than your sign-in grants${challenge.scope ? ` (${oneLine(challenge.scope, 120)})` : ''}; sign in again from the service's card in Settings → MCP or run aivory mcp login`
-      : `${server} needs you to sign in (OAuth); sign in from the service's card in Settings → MCP or run aivory mcp login`,
+      ? `${server} needs more permission than your sign-in grants${challenge.scope ? ` (${oneLine(challenge.scope, 120)})` : ''}; sign in again from the service's card in Settings → MCP or run ${command}`
+      : `${server} needs you to sign in (OAuth); sign in from the service's card in Settings → MCP or run ${command}`,
     challenge,
   );
+}
+
+/** A service name as one shell word (as the CLI's `shellWord` writes it). */
+function shellWord(word: string): string {
+  const line = oneLine(word, 100);
+  if (/^[\w@%+=:,./-]+$/.test(line)) return line;
+  return `'${line.replaceAll("'", `'\\''`)}'`;
 }
 
 /**
@@ -106,7 +123,7 @@ export class McpOAuth {
     if (this.config.grant === 'authorization_code') {
       // More scope, or nothing to refresh: only the user can sign in.
       if (challenge.stepUp || typeof state.tokens?.refresh_token !== 'string')
-        throw signInNeeded(server, challenge);
+        throw signInNeeded(server, challenge, this.config.serviceName);
       this.provider.redirectUrl = state.redirectUrl ?? LOOPBACK_PLACEHOLDER;
     }
     try {
@@ -114,12 +131,13 @@ export class McpOAuth {
         this.provider,
         authOptions(this.serverUrl, challenge, this.authFetch),
       );
-      if (result !== 'AUTHORIZED') throw signInNeeded(server, challenge);
+      if (result !== 'AUTHORIZED') throw signInNeeded(server, challenge, this.config.serviceName);
       return true;
     } catch (error) {
       if (error instanceof McpError) throw error;
       // A refresh the server refused: the user signs in again.
-      if (this.config.grant === 'authorization_code') throw signInNeeded(server, challenge);
+      if (this.config.grant === 'authorization_code')
+        throw signInNeeded(server, challenge, this.config.serviceName);
       throw new McpError(
         'unauthorized',
         `getting a token from ${server}'s authorization server failed: ${describe(error)}`,
@@ -169,6 +187,10 @@ function describe(error: unknown): string {
 /**
  * The user's sign-in (see McpConnector.signIn): a fresh authorization — never a refresh — through
  * the loopback listener and the browser, then the code for tokens; saved through `config.save`.
+ * Discovery is made anew (the resource may have moved to another authorization server: the SDK
+ * then registers again, the saved client being stamped with the old issuer). When the server no
+ * longer knows the saved registration (`invalid_client`, or it answers the authorization request
+ * itself), the registration is dropped and made again, once.
  */
 export async function interactiveSignIn(
   config: McpOAuthEndpoint,
@@ -178,7 +200,8 @@ export async function interactiveSignIn(
   signal: AbortSignal,
 ): Promise<void> {
   const server = serverUrl.origin;
-  let state = await config.load();
+  let state: McpOAuthState = { ...(await config.load()) };
+  delete state.discovery;
   const access: StateAccess = {
     load: async () => state,
     save: async (next) => {
@@ -187,30 +210,57 @@ export async function interactiveSignIn(
     },
   };
   const provider = new ServiceProvider(config, server, access);
-  const fetchFn = createAuthFetch(config);
+  const recorded: RecordedError = { last: null };
+  const fetchFn = recordOAuthErrors(createAuthFetch(config), server, recorded);
   try {
     if (config.grant === 'authorization_code') {
       provider.redirectUrl = await user.open(state.redirectUrl, signal);
       provider.session = user;
-      provider.fresh = true;
     }
     const options = authOptions(serverUrl, challenge, fetchFn);
-    let result = await auth(provider, options);
-    if (result === 'REDIRECT') {
-      const code = await provider.awaitCode(signal);
-      provider.fresh = false;
-      result = await auth(provider, { ...options, authorizationCode: code });
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await signInOnce(provider, options, recorded, signal);
+        break;
+      } catch (error) {
+        if (attempt > 0 || !provider.mayRegisterAgain(error)) throw error;
+        await provider.forgetClient();
+      }
     }
-    if (result !== 'AUTHORIZED') throw signInNeeded(server, challenge);
     if (provider.redirectUrl !== undefined)
       await access.save({ ...state, redirectUrl: provider.redirectUrl });
   } catch (error) {
     if (error instanceof McpError) throw error;
     if (signal.aborted) throw new McpError('canceled', `signing in to ${server} was canceled`);
-    throw new McpError('unauthorized', `signing in to ${server} failed: ${describe(error)}`);
+    // The server's own words (the SDK may have retried and thrown its own).
+    throw (
+      recorded.last ??
+      refusalOf(error, server) ??
+      new McpError('unauthorized', `signing in to ${server} failed: ${describe(error)}`)
+    );
   } finally {
     user.close();
   }
+}
+
+/** One pass of the sign-in: discovery (and registration), the browser, the code for tokens. */
+async function signInOnce(
+  provider: ServiceProvider,
+  options: ReturnType<typeof authOptions>,
+  recorded: RecordedError,
+  signal: AbortSignal,
+): Promise<void> {
+  recorded.last = null;
+  provider.beginAttempt();
+  let result = await auth(provider, options);
+  if (result === 'REDIRECT') {
+    // A registration made just now is known; a saved one may have been forgotten.
+    if (!provider.registeredNow) await provider.checkRequest(options.fetchFn, signal);
+    const code = await provider.awaitCode(signal);
+    provider.fresh = false;
+    result = await auth(provider, { ...options, authorizationCode: code });
+  }
+  if (result !== 'AUTHORIZED') throw provider.signInNeeded();
 }
 
 /** The SDK's view of a service's OAuth client, over the saved state. */
@@ -222,6 +272,10 @@ class ServiceProvider implements OAuthClientProvider {
   fresh = false;
   /** private_key_jwt: signs a fresh client assertion for each token request. */
   readonly addClientAuthentication: AddClientAuthentication | undefined;
+  /** A client was registered (or named by its metadata URL) during this attempt. */
+  registeredNow = false;
+  /** The authorization server refused the client at the token endpoint (the SDK dropped it). */
+  private clientRefused = false;
   private verifier = '';
   private expectedState = '';
   private authorizationUrl: URL | null = null;
@@ -271,6 +325,10 @@ class ServiceProvider implements OAuthClientProvider {
       response_types: ['code'],
       // A desktop app cannot keep a secret: a public client, PKCE protects the code.
       token_endpoint_auth_method: 'none',
+      // OpenID Connect Registration (which MCP's dynamic registration follows): a native app, so
+      // a loopback http:// redirect URI is accepted (the default "web" refuses it). The SDK's
+      // type does not list the field; registerClient sends the object as it is.
+      ...{ application_type: 'native' },
     };
   }
 
@@ -300,7 +358,54 @@ class ServiceProvider implements OAuthClientProvider {
   }
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+    const before = (await this.load()).client?.client_id;
+    if (before !== client.client_id) this.registeredNow = true;
     await this.save({ ...(await this.load()), client: client as McpOAuthState['client'] });
+  }
+
+  /** Starts a pass of the interactive sign-in. */
+  beginAttempt(): void {
+    this.fresh = this.session !== null;
+    this.registeredNow = false;
+    this.clientRefused = false;
+  }
+
+  /**
+   * Whether `error` says the authorization server does not know the saved client — an
+   * `invalid_client` / `unauthorized_client` answer, or the authorization request answered
+   * without a redirect — and a new registration may cure it: a client this app registered
+   * (never one the user entered), and not one registered in this very attempt.
+   */
+  mayRegisterAgain(error: unknown): boolean {
+    if (this.config.client !== undefined || this.registeredNow) return false;
+    if (this.clientRefused) return true;
+    return (
+      error instanceof McpAuthorizationRefused &&
+      (error.beforeRedirect || CLIENT_REFUSALS.has(error.code))
+    );
+  }
+
+  /** Drops the saved registration (the next pass registers again). */
+  async forgetClient(): Promise<void> {
+    const state = { ...(await this.load()) };
+    delete state.client;
+    await this.save(state);
+  }
+
+  signInNeeded(): McpSignInRequired {
+    return signInNeeded(this.server, { stepUp: false }, this.config.serviceName);
+  }
+
+  /** Asks the authorization endpoint first (mcp-oauth-checks.ts, `checkAuthorizationRequest`). */
+  async checkRequest(fetchFn: FetchLike, signal: AbortSignal): Promise<void> {
+    if (this.authorizationUrl === null || this.redirectUrl === undefined) return;
+    await checkAuthorizationRequest(
+      this.authorizationUrl,
+      this.redirectUrl,
+      fetchFn,
+      this.server,
+      signal,
+    );
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -323,10 +428,19 @@ class ServiceProvider implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return (await this.load()).discovery as OAuthDiscoveryState | undefined;
+    const cached = (await this.load()).discovery as OAuthDiscoveryState | undefined;
+    if (cached === undefined) return undefined;
+    // Saved before the issuer was checked: looked up again (and refused when it still differs).
+    try {
+      checkMetadataIssuer(cached);
+    } catch {
+      return undefined;
+    }
+    return cached;
   }
 
   async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
+    checkMetadataIssuer(discovery);
     await this.save({ ...(await this.load()), discovery: { ...discovery } });
   }
 
@@ -334,6 +448,7 @@ class ServiceProvider implements OAuthClientProvider {
     scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
   ): Promise<void> {
     const state = { ...(await this.load()) };
+    if (scope === 'all') this.clientRefused = true;
     if (scope === 'all' || scope === 'tokens') delete state.tokens;
     if ((scope === 'all' || scope === 'client') && this.config.client === undefined)
       delete state.client;
@@ -357,114 +472,29 @@ class ServiceProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
-    if (this.session === null) throw signInNeeded(this.server, { stepUp: false });
+    if (this.session === null) throw this.signInNeeded();
     checkBrowserUrl(authorizationUrl, this.config);
     this.authorizationUrl = authorizationUrl;
   }
 
-  /** Shows the authorization URL and waits for the browser to come back with the code. */
+  /**
+   * Shows the authorization URL and waits for the browser to come back with the code; the
+   * redirect's `iss` is checked against the metadata's issuer (RFC 9207), required when the
+   * metadata says the server sends it.
+   */
   async awaitCode(signal: AbortSignal): Promise<string> {
     const url = this.authorizationUrl;
     this.authorizationUrl = null;
-    if (this.session === null || url === null) throw signInNeeded(this.server, { stepUp: false });
-    return this.session.authorize(url, this.expectedState, signal);
+    if (this.session === null || url === null) throw this.signInNeeded();
+    const metadata = (await this.load()).discovery?.authorizationServerMetadata as
+      { issuer?: unknown; authorization_response_iss_parameter_supported?: unknown } | undefined;
+    const issuer =
+      typeof metadata?.issuer === 'string'
+        ? {
+            expected: metadata.issuer,
+            required: metadata.authorization_response_iss_parameter_supported === true,
+          }
+        : undefined;
+    return this.session.authorize(url, this.expectedState, signal, issuer);
   }
-}
-
-/** Only an http(s) page may be opened in the browser (never file:, javascript:, a custom scheme). */
-function checkBrowserUrl(url: URL, config: McpOAuthEndpoint): void {
-  const refused = config.refusedOrigin(url);
-  if (refused !== null) {
-    throw new McpError(
-      'unauthorized',
-      `refused to open the sign-in page: ${oneLine(refused, 800)}`,
-    );
-  }
-  const plainAllowed = url.protocol === 'http:' && config.allowsHttp(url.hostname);
-  if (url.protocol !== 'https:' && !plainAllowed) {
-    throw new McpError(
-      'unauthorized',
-      `refused to open the sign-in page ${oneLine(`${url.protocol}//${url.host}`, 80)}: an authorization server must use https://`,
-    );
-  }
-  if (url.username !== '' || url.password !== '')
-    throw new McpError('unauthorized', 'refused a sign-in page address with credentials in it');
-}
-
-/**
- * The fetch for discovery, registration and token requests: the address rules for every host, no
- * redirects (an answer is used as it is), a deadline, and at most AUTH_BODY_MAX_BYTES read.
- */
-export function createAuthFetch(config: McpOAuthEndpoint): FetchLike {
-  const agent = pinnedAgent(config.resolveAddresses);
-  return async (input, init) => {
-    const url = new URL(input);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && config.allowsHttp(url.hostname)))
-      throw new McpError(
-        'unauthorized',
-        `refused ${oneLine(url.origin, 100)} for sign-in: an authorization server must use https://`,
-      );
-    if (url.username !== '' || url.password !== '')
-      throw new McpError('unauthorized', 'refused a sign-in address with credentials in it');
-    const refused = config.refusedOrigin(url);
-    if (refused !== null) throw new McpError('unauthorized', `refused: ${oneLine(refused, 800)}`);
-    const signal = AbortSignal.any([
-      ...(init?.signal ? [init.signal] : []),
-      AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),
-    ]);
-    // Node connects to an address literal without a lookup, so the pinned agent never checks
-    // one: a typed address is checked here.
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) !== 0) {
-      await config.resolveAddresses(literal, signal).catch((error: unknown) => {
-        throw new McpError(
-          'other',
-          `blocked: ${oneLine(error instanceof Error ? error.message : String(error), 300)}`,
-        );
-      });
-    }
-    let response: Response;
-    try {
-      response = (await undiciFetch(url, {
-        ...(init as Parameters<typeof undiciFetch>[1]),
-        redirect: 'manual',
-        signal,
-        dispatcher: agent,
-      })) as unknown as Response;
-    } catch (error) {
-      // A host the address rules refused ends the sign-in naming it: left a TypeError ("fetch
-      // failed"), the SDK takes it for a missing document and goes on with its fallbacks.
-      if (errorCode(error) === ADDRESS_BLOCKED) throw networkFailure(error, url.origin) ?? error;
-      throw error;
-    }
-    const body = await boundedText(response, url.origin);
-    return new Response(NULL_BODY.has(response.status) ? null : body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
-}
-
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-
-async function boundedText(response: Response, origin: string): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > AUTH_BODY_MAX_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new McpError(
-        'too-large',
-        `${oneLine(origin, 100)} sent a sign-in answer over ${AUTH_BODY_MAX_BYTES / 1024} KiB`,
-      );
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

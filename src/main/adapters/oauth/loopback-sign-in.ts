@@ -2,13 +2,16 @@
  * The user's part of an OAuth sign-in (RFC 8252, native apps): a listener on 127.0.0.1 that
  * exists for this one sign-in, the authorization page shown in the user's browser, and the
  * redirect back with the code. Only a redirect carrying this sign-in's `state` ends it; anything
- * else gets a 400 and the wait goes on (another local program cannot inject a code). The listener
- * closes when the sign-in ends, fails, is canceled or times out.
+ * else gets a 400 and the wait goes on (another local program cannot inject a code). An error
+ * redirect ends it at once with the server's words (McpAuthorizationRefused); so does an `iss`
+ * that is not the expected issuer, or none where the server says it sends one (RFC 9207). The
+ * listener closes when the sign-in ends, fails, is canceled or times out.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpError } from '../../core/ports';
+import { McpAuthorizationRefused, McpError } from '../../core/ports';
 import type { McpSignIn } from '../../core/ports';
+import { oneLine } from '../../../shared/untrusted-text';
 
 /** Where the browser comes back to. */
 const CALLBACK_PATH = '/callback';
@@ -29,6 +32,7 @@ export function loopbackSignIn(options: LoopbackSignInOptions): McpSignIn {
   let server: Server | null = null;
   let waiting: ((outcome: { code: string } | { error: McpError }) => void) | null = null;
   let expectedState = '';
+  let issuer: { expected: string; required: boolean } | undefined;
 
   const answer = (request: IncomingMessage, response: ServerResponse): void => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -41,6 +45,12 @@ export function loopbackSignIn(options: LoopbackSignInOptions): McpSignIn {
       page(response, 400, 'This sign-in link is not the one Aivory is waiting for.');
       return;
     }
+    const mixUp = issuerProblem(url.searchParams.get('iss'), issuer);
+    if (mixUp !== null) {
+      page(response, 400, `Sign-in did not finish (${mixUp}). You can close this tab.`);
+      waiting({ error: new McpError('unauthorized', `the sign-in answer was refused: ${mixUp}`) });
+      return;
+    }
     const error = url.searchParams.get('error');
     const code = url.searchParams.get('code');
     if (error !== null || code === null || code === '') {
@@ -51,8 +61,12 @@ export function loopbackSignIn(options: LoopbackSignInOptions): McpSignIn {
           : `${error}${description ? `: ${description}` : ''}`,
       );
       page(response, 400, `Sign-in did not finish (${reason}). You can close this tab.`);
+      const message = `the sign-in was not completed: ${reason}`;
       waiting({
-        error: new McpError('unauthorized', `the sign-in was not completed: ${reason}`),
+        error:
+          error === null
+            ? new McpError('unauthorized', message)
+            : new McpAuthorizationRefused(clean(error), message),
       });
       return;
     }
@@ -71,8 +85,9 @@ export function loopbackSignIn(options: LoopbackSignInOptions): McpSignIn {
       return `http://127.0.0.1:${bound}${CALLBACK_PATH}`;
     },
 
-    async authorize(authorizationUrl, state, signal) {
+    async authorize(authorizationUrl, state, signal, expectedIssuer) {
       expectedState = state;
+      issuer = expectedIssuer;
       const outcome = new Promise<{ code: string } | { error: McpError }>((resolve) => {
         waiting = resolve;
         const timer = setTimeout(
@@ -138,10 +153,28 @@ function listen(
   });
 }
 
-/** Untrusted text for a page or a message: one line, no control characters, bounded. */
+/**
+ * RFC 9207: an `iss` in the redirect must name the authorization server the request went to (a
+ * mix-up otherwise), and one that advertises `iss` must send it. Null when the answer may be used.
+ */
+function issuerProblem(
+  iss: string | null,
+  issuer: { expected: string; required: boolean } | undefined,
+): string | null {
+  if (issuer === undefined) return null;
+  if (iss === null)
+    return issuer.required
+      ? `it has no iss parameter, which ${clean(issuer.expected)} says it sends (RFC 9207)`
+      : null;
+  // RFC 9207 §2.4: simple string comparison.
+  return iss === issuer.expected
+    ? null
+    : `it names the authorization server ${clean(iss)}, not ${clean(issuer.expected)} (RFC 9207 iss)`;
+}
+
+/** Untrusted text for a page or a message: one line, nothing hidden, bounded. */
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, MAX_ERROR_CHARS);
+  return oneLine(text, MAX_ERROR_CHARS);
 }
 
 function page(response: ServerResponse, status: number, text: string): void {

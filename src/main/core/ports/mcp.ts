@@ -73,6 +73,8 @@ export interface McpOAuthState {
 export interface McpOAuthEndpoint {
   load(): Promise<McpOAuthState>;
   save(state: McpOAuthState): Promise<void>;
+  /** The service's name, for the messages that tell the user how to sign in. */
+  serviceName?: string;
   /** The client_name given to dynamic registration. */
   clientName: string;
   /**
@@ -116,9 +118,16 @@ export interface McpSignIn {
   open(preferredUrl: string | undefined, signal: AbortSignal): Promise<string>;
   /**
    * Shows `authorizationUrl` to the user (browser, printed link) and waits for the redirect with
-   * this `state`; resolves with the authorization code.
+   * this `state`; resolves with the authorization code. `issuer` (RFC 9207): an `iss` in the
+   * redirect must equal `issuer.expected`, and must be there when `issuer.required`. An error
+   * redirect rejects with McpAuthorizationRefused.
    */
-  authorize(authorizationUrl: URL, state: string, signal: AbortSignal): Promise<string>;
+  authorize(
+    authorizationUrl: URL,
+    state: string,
+    signal: AbortSignal,
+    issuer?: { expected: string; required: boolean },
+  ): Promise<string>;
   close(): void;
 }
 
@@ -165,6 +174,23 @@ export class McpSignInRequired extends McpError {
   ) {
     super('unauthorized', message);
     this.name = 'McpSignInRequired';
+  }
+}
+
+/**
+ * The authorization server refused the sign-in with an OAuth error (RFC 6749 §4.1.2.1 / §5.2):
+ * `code` is its `error` (e.g. `invalid_client`, `access_denied`), the message says it with its
+ * `error_description`, one line and bounded. `beforeRedirect`: it answered the authorization
+ * request itself instead of redirecting back — an unknown client or redirect URI.
+ */
+export class McpAuthorizationRefused extends McpError {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly beforeRedirect = false,
+  ) {
+    super('unauthorized', message);
+    this.name = 'McpAuthorizationRefused';
   }
 }
 

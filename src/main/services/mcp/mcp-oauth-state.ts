@@ -64,6 +64,7 @@ export async function oauthEndpoint(
   return {
     load: () => loadOAuthState(deps.secrets, service.id),
     save: (state) => deps.secrets.set(oauthStateRef(service.id), JSON.stringify(state)),
+    serviceName: service.name,
     clientName: CLIENT_NAME,
     ...(config?.clientId != null
       ? {
@@ -113,7 +114,10 @@ export async function signInStatus(
   };
 }
 
-/** Signs out: the tokens go; `everything` also drops the registration and discovery. */
+/**
+ * Signs out: the tokens go; `everything` also drops the registration and discovery (the next
+ * sign-in registers anew and looks the authorization server up again).
+ */
 export async function forgetSignIn(
   secrets: SecretStore,
   serviceId: string,
@@ -130,7 +134,7 @@ export async function forgetSignIn(
 }
 
 /** A service name as one shell word (the CLI's `shellWord`, which the services do not import). */
-function cliWord(word: string): string {
+export function cliWord(word: string): string {
   if (/^[\w@%+=:,./-]+$/.test(word)) return word;
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }

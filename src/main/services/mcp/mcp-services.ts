@@ -314,17 +314,27 @@ export class McpServices {
 
   /**
    * Signs in to the service with OAuth (its browser page, then back to a loopback listener) and
-   * connects; a server that needs no sign-in just connects. A sign-in made before is replaced.
+   * connects; a server that needs no sign-in just connects. A sign-in made before is replaced;
+   * `newClient` also drops the client registration, so a new one is made.
    */
-  async login(idOrName: string, signal: AbortSignal): Promise<{ ok: boolean; message: string }> {
+  async login(
+    idOrName: string,
+    signal: AbortSignal,
+    options: { newClient?: boolean } = {},
+  ): Promise<{ ok: boolean; message: string }> {
     const service = this.get(idOrName);
     if (service.transport === 'stdio')
       throw new AivoryError(
         'invalid-input',
         `"${service.name}" runs locally: there is no sign-in.`,
       );
+    if (options.newClient === true && service.oauth?.clientId != null)
+      throw new AivoryError(
+        'invalid-input',
+        `"${service.name}" signs in with the client ID you entered (${service.oauth.clientId}): there is no registration to make again. Change it with aivory mcp edit.`,
+      );
     await this.disconnect(service.id);
-    await forgetSignIn(this.dependencies.secrets, service.id, false);
+    await forgetSignIn(this.dependencies.secrets, service.id, options.newClient === true);
     const result = await this.test(service.id, signal);
     if (!result.ok) return result;
     const status = await signInStatus(this.dependencies.secrets, service);
@@ -365,12 +375,15 @@ export class McpServices {
     return view;
   }
 
-  /** Signs out: the tokens are deleted and the connection closed (the registration is kept). */
-  async logout(idOrName: string): Promise<boolean> {
+  /**
+   * Signs out: the tokens are deleted and the connection closed. The client registration is kept
+   * (a sign-in registers again by itself if the server forgot it) unless `forgetClient`.
+   */
+  async logout(idOrName: string, options: { forgetClient?: boolean } = {}): Promise<boolean> {
     const service = this.get(idOrName);
     const before = await signInStatus(this.dependencies.secrets, service);
     await this.disconnect(service.id);
-    await forgetSignIn(this.dependencies.secrets, service.id, false);
+    await forgetSignIn(this.dependencies.secrets, service.id, options.forgetClient === true);
     return before?.signedIn === true;
   }
 
