@@ -41,7 +41,15 @@ export function MessageList<Row extends ListRow>(props: MessageListProps<Row>): 
   /** The row holding keyboard focus: kept mounted even when scrolled out of view. */
   const focusedKey = useRef<string | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
+  // The list starts below the scroller's top padding: offsets are counted from there. Read at
+  // once when the scroller exists (another conversation opened), else after the first commit.
+  const [scrollMargin, setScrollMargin] = useState(() =>
+    scroller.current === null ? 0 : topPadding(scroller.current),
+  );
+  // A conversation opens at its end (or at a search hit): starting there, the first render
+  // already has the rows that will show, not the first ones and then the last ones.
+  const initialTarget =
+    scrollToKey === null ? -1 : rows.findIndex((row) => row.key === scrollToKey);
   const getItemKey = useCallback((index: number) => rows[index]?.key ?? index, [rows]);
   const rangeExtractor = useCallback(
     (range: Range) => {
@@ -62,6 +70,12 @@ export function MessageList<Row extends ListRow>(props: MessageListProps<Row>): 
     rangeExtractor,
     overscan: OVERSCAN,
     scrollMargin,
+    initialOffset: () => {
+      const view = scroller.current?.clientHeight ?? 0;
+      return initialTarget >= 0
+        ? Math.max(0, initialTarget * ESTIMATED_ROW_PX - view / 2)
+        : Math.max(0, rows.length * ESTIMATED_ROW_PX - view);
+    },
     anchorTo: 'end',
     directDomUpdates: true,
     // `top`, not a transform: a transformed row would become the containing block of the
@@ -69,10 +83,9 @@ export function MessageList<Row extends ListRow>(props: MessageListProps<Row>): 
     directDomUpdatesMode: 'position',
   });
 
-  // The list starts below the scroller's top padding: offsets are counted from there.
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element !== null) setScrollMargin(Number.parseFloat(getComputedStyle(element).paddingTop));
+    if (element !== null) setScrollMargin(topPadding(element));
   }, [scroller]);
 
   // A search hit: scroll it to the middle of the view (the library corrects the offset as the
@@ -119,4 +132,9 @@ export function MessageList<Row extends ListRow>(props: MessageListProps<Row>): 
       })}
     </div>
   );
+}
+
+/** The scroller's top padding in px. */
+function topPadding(element: HTMLElement): number {
+  return Number.parseFloat(getComputedStyle(element).paddingTop);
 }
