@@ -247,6 +247,11 @@ export const LAYERS = [
         why: 'diagrams, loaded lazily, strict mode, shown as an SVG image (mermaid-render.ts)',
         only: ['src/renderer/components/mermaid-render.ts'],
       },
+      {
+        name: '@tanstack/react-virtual',
+        why: 'the virtualised message list: only the rows on screen are rendered (message-list.tsx)',
+        only: ['src/renderer/features/chat/message-list.tsx'],
+      },
     ],
     builtins: [],
     literalDynamicImports: true,

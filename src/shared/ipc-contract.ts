@@ -92,6 +92,12 @@ const messagePageSchema = z.object({
   older: z.string().nullable(),
 });
 
+/** The messages after a loaded window opened around a search hit, towards the path's end. */
+const newerPageSchema = messagePageSchema.omit({ older: true }).extend({
+  /** The page's last message when more follow (pass it as `after` to `conversations.newer`); null: the page reaches the end. */
+  newer: z.string().nullable(),
+});
+
 const conversationMethods = {
   'conversations.list': method(empty, z.array(conversationSchema)),
   /** Full-text search over message text (SQLite FTS5); best match first. */
@@ -116,6 +122,23 @@ const conversationMethods = {
   'conversations.older': method(
     z.object({ id: idSchema, from: idSchema, through: idSchema.optional() }).strict(),
     messagePageSchema,
+  ),
+  /**
+   * A window of the shown path around `messageId` (a search hit far back): a page up to it and a
+   * page after it, so opening it never reads everything from there to the end;
+   * `conversations.older` and `conversations.newer` read on from either side.
+   */
+  'conversations.around': method(
+    z.object({ id: idSchema, messageId: idSchema }).strict(),
+    messagePageSchema.extend({
+      conversation: conversationSchema,
+      newer: newerPageSchema.shape.newer,
+    }),
+  ),
+  /** The page of the shown path right after `after` (a window's `newer`). */
+  'conversations.newer': method(
+    z.object({ id: idSchema, after: idSchema }).strict(),
+    newerPageSchema,
   ),
   /** Shows another version of a message (and the newest path under it). */
   'conversations.showVersion': method(z.object({ id: idSchema, messageId: idSchema }).strict(), ok),

@@ -60,17 +60,24 @@ export interface ConversationSlice {
   older: string | null;
   /** True while an older page is being read. */
   loadingOlder: boolean;
+  /** The last loaded message when more follow it (a window around a search hit); null: none. */
+  newer: string | null;
+  /** True while a newer page is being read. */
+  loadingNewer: boolean;
   /** A message to scroll to once shown (a search hit); null: none. */
   focusMessageId: string | null;
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
   /**
    * Opens a conversation on its latest page (again: keeps the older pages loaded when they still
-   * lead to it); with `focusMessageId`, loads back to that message and asks to scroll to it.
+   * lead to it); with `focusMessageId`, loads a window around that message and asks to scroll
+   * to it.
    */
   openConversation(id: string, focusMessageId?: string): Promise<void>;
   /** Starts reading the page before the loaded ones; false when there is none or one is on its way. */
   loadOlder(): boolean;
+  /** Starts reading the page after the loaded ones; false when there is none or one is on its way. */
+  loadNewer(): boolean;
   /** The focused message has been scrolled to. */
   clearFocus(): void;
   /**

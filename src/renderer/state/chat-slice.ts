@@ -64,6 +64,8 @@ async function resend(
     set({
       liveTurns: startedTurn(get().liveTurns, sent, question?.text ?? null, question?.files ?? []),
       messages: keep(get().messages),
+      // What followed is replaced: the window (if one was open far back) now ends here.
+      newer: null,
     });
     return true;
   } catch (error) {
@@ -111,6 +113,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       path: null,
     }));
     set({ sendingText: text, sendingFiles: shownFiles });
+    // A window far back (a search hit) is open: the question goes at the end, so show the end.
+    if (activeId !== null && get().newer !== null) void get().openConversation(activeId);
     try {
       const sent = await bridge.invoke('chat.send', {
         text,

@@ -1,7 +1,13 @@
 /** Conversations: the list, search, the open conversation's messages (a page at a time), rename/pin/delete/export. */
 import type { StateCreator } from 'zustand';
 import type { AppState, ConversationSlice, ShownTurn } from './app-state';
-import { pathOfPage, withLatestPage, withOlderPage, withoutMessages } from './message-pages';
+import {
+  pathOfPage,
+  withLatestPage,
+  withNewerPage,
+  withOlderPage,
+  withoutMessages,
+} from './message-pages';
 
 /** The conversation slice. */
 export const createConversationSlice: StateCreator<AppState, [], [], ConversationSlice> = (
@@ -29,6 +35,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     versions: {},
     older: null,
     loadingOlder: false,
+    newer: null,
+    loadingNewer: false,
     focusMessageId: null,
     refreshConversations: () =>
       guarded(async (bridge) => set({ conversations: await bridge.invoke('conversations.list') })),
@@ -44,8 +52,11 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       }),
     openConversation: (id, focusMessageId) =>
       guarded(async (bridge) => {
-        const through = focusMessageId === undefined ? {} : { through: focusMessageId };
-        const loaded = await bridge.invoke('conversations.get', { id, ...through });
+        // A search hit opens a window around it (not everything from it to the end).
+        const loaded =
+          focusMessageId === undefined
+            ? await bridge.invoke('conversations.get', { id })
+            : await bridge.invoke('conversations.around', { id, messageId: focusMessageId });
         const loadedIds = new Set(loaded.messages.map((message) => message.id));
         const liveTurns: Record<string, ShownTurn> = {};
         for (const turn of Object.values(get().liveTurns)) {
@@ -70,6 +81,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
           ...(state.activeId !== id ? { modelId: loaded.conversation.modelId } : {}),
           ...path,
           loadingOlder: false,
+          loadingNewer: false,
           focusMessageId: focusMessageId ?? null,
           liveTurns,
         });
@@ -92,6 +104,24 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       });
       return true;
     },
+    loadNewer() {
+      const { bridge, activeId: id, newer: after, loadingNewer } = get();
+      if (bridge === null || id === null || after === null || loadingNewer) return false;
+      set({ loadingNewer: true });
+      void guarded(async () => {
+        try {
+          const page = await bridge.invoke('conversations.newer', { id, after });
+          const state = get();
+          if (state.activeId !== id || state.newer !== after) return;
+          const path = withNewerPage(state, after, page);
+          if (path !== null) set(path);
+          else await get().openConversation(id);
+        } finally {
+          if (get().activeId === id) set({ loadingNewer: false });
+        }
+      });
+      return true;
+    },
     clearFocus: () => set({ focusMessageId: null }),
     newChats: 0,
     newChat() {
@@ -103,6 +133,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         versions: {},
         older: null,
         loadingOlder: false,
+        newer: null,
+        loadingNewer: false,
         focusMessageId: null,
         newChats: get().newChats + 1,
         draftToolToggles: {},

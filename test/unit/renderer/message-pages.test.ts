@@ -5,6 +5,7 @@ import type { LoadedPath } from '../../../src/renderer/state/message-pages';
 import {
   pathOfPage,
   withLatestPage,
+  withNewerPage,
   withOlderPage,
   withoutMessages,
 } from '../../../src/renderer/state/message-pages';
@@ -73,5 +74,21 @@ describe('message pages', () => {
       ...ids(pathOfPage(page(0, 10, null))),
       ...ids(pathOfPage(page(12, 20, 'm9'))),
     ]);
+  });
+
+  it('puts a newer page after a window around a search hit, and refuses one that does not fit', () => {
+    const window = pathOfPage({ ...page(10, 20, 'm9'), newer: 'm19' });
+    const next = { messages: range(20, 30), turns: [], versions: {}, newer: 'm29' };
+    const merged = withNewerPage(window, 'm19', next);
+    expect(ids(merged)).toEqual(ids(pathOfPage(page(10, 30, 'm9'))));
+    expect(merged?.newer).toBe('m29');
+    expect(merged?.older).toBe('m9');
+    expect(withNewerPage(window, 'm18', next)).toBeNull();
+    // An empty page while more were announced: the path changed; the caller reloads.
+    expect(withNewerPage(window, 'm19', { ...next, messages: [], newer: null })).toBeNull();
+    // The latest page read again over a window does not keep the window.
+    const again = withLatestPage(window, page(40, 50, 'm39'));
+    expect(ids(again)).toEqual(ids(pathOfPage(page(40, 50, 'm39'))));
+    expect(again.newer).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import type {
   ConversationStore,
   MessagePage,
   MessagePageRequest,
+  NewerMessagePage,
   MessageSearchHit,
   MessagePatch,
   TitleSource,
@@ -299,6 +300,49 @@ export class SqliteConversations implements ConversationStore {
       const parts = this.partsOf(rows.map((row) => row.id));
       const messages = rows.reverse().map((row) => toMessage(row, parts.get(row.id) ?? []));
       return { messages, older: oldest?.parent_id ?? null };
+    });
+  }
+
+  /**
+   * The messages after `request.after` on the shown path. The path is linked child to parent
+   * only, so the walk goes back from its end to `after` reading ids alone (a primary-key lookup
+   * per message, a few milliseconds for 20,000); only the page's own messages get their parts.
+   */
+  listNewerPage(
+    conversationId: string,
+    request: { after: string; limit: number },
+  ): NewerMessagePage | null {
+    return this.sql.read(() => {
+      this.requireMessageIn(request.after, conversationId);
+      const limit = Math.max(1, Math.trunc(request.limit));
+      // Leaf first: the rows before `after` are the messages after it, the nearest last.
+      const walk = this.sql.all<{ id: string }>(
+        `WITH RECURSIVE walk(id, parent_id, depth) AS (
+           SELECT m.id, m.parent_id, 0 FROM conversations c
+           JOIN messages m ON m.id = c.active_leaf_id WHERE c.id = @conversationId
+           UNION ALL
+           SELECT m.id, m.parent_id, w.depth + 1 FROM messages m JOIN walk w ON m.id = w.parent_id
+           WHERE w.id <> @after AND w.depth < 1000000)
+         SELECT id FROM walk ORDER BY depth`,
+        { conversationId, after: request.after },
+      );
+      const at = walk.findIndex((row) => row.id === request.after);
+      if (at < 0) return null;
+      const pageIds = walk
+        .slice(Math.max(0, at - limit), at)
+        .map((row) => row.id)
+        .reverse();
+      const rows = this.sql.all<MessageRow>(
+        'SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?))',
+        JSON.stringify(pageIds),
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const parts = this.partsOf(pageIds);
+      const messages = pageIds.flatMap((id) => {
+        const row = byId.get(id);
+        return row === undefined ? [] : [toMessage(row, parts.get(id) ?? [])];
+      });
+      return { messages, newer: at > limit ? (pageIds.at(-1) ?? null) : null };
     });
   }
 

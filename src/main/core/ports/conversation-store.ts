@@ -49,6 +49,13 @@ export interface MessagePageRequest {
   through?: string;
 }
 
+/** A page of the shown path after a message, first message first. */
+export interface NewerMessagePage {
+  messages: Message[];
+  /** The page's last message when more follow it on the path (the next `after`); null: none. */
+  newer: string | null;
+}
+
 /**
  * Where a conversation's title came from: the first message cut short, the model (after the first
  * answer), or the user (a rename, which always wins).
@@ -99,6 +106,15 @@ export interface ConversationStore {
    * never by the conversation's length. Throws `not-found` when `from` is not in the conversation.
    */
   listMessagePage(conversationId: string, request: MessagePageRequest): MessagePage;
+  /**
+   * At most `limit` messages of the shown path right after `after`, first message first (a
+   * window opened around a search hit reads on towards the end with it). Throws `not-found`
+   * when `after` is not in the conversation; null when it is not on the shown path.
+   */
+  listNewerPage(
+    conversationId: string,
+    request: { after: string; limit: number },
+  ): NewerMessagePage | null;
   /** Every message, every version, in creation order. */
   listAllMessages(conversationId: string): Message[];
   /** For each message that has other versions, all their ids (its own included), oldest first. */

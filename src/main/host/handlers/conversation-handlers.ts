@@ -3,7 +3,7 @@
  * shown messages a page at a time (latest first) with their versions and turn summaries, show another version, rename, pin, delete (a
  * conversation, or one question with its answer), export as Markdown or JSON text.
  */
-import type { Conversation, TurnRecord } from '../../../shared/dto';
+import type { Conversation, Message, TurnRecord } from '../../../shared/dto';
 import type { MessagePageRequest } from '../../core/ports';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { exportConversation } from '../../services/conversation-export';
@@ -18,6 +18,8 @@ type ConversationHandlers = Pick<
   | 'conversations.search'
   | 'conversations.get'
   | 'conversations.older'
+  | 'conversations.around'
+  | 'conversations.newer'
   | 'conversations.rename'
   | 'conversations.pin'
   | 'conversations.delete'
@@ -29,10 +31,13 @@ type ConversationHandlers = Pick<
 type MessagePageView = InvokeResponse<'conversations.older'>;
 
 /**
- * Messages per page: more than the renderer shows at first (use-message-window.ts), and a read
+ * Messages per page: several screens of rows (the list renders only those in view), and a read
  * of a few milliseconds at most.
  */
 export const MESSAGE_PAGE_SIZE = 100;
+
+/** Messages read before a search hit when a window opens around it (the hit included). */
+export const AROUND_BEFORE = 50;
 
 /** Longest file name stem an export gets from its conversation title. */
 const MAX_FILE_STEM_CHARS = 60;
@@ -45,16 +50,24 @@ export function createConversationHandlers(context: HostContext): ConversationHa
   /** One page of the shown path with its versions and turn summaries. */
   const readPage = (id: string, request: MessagePageRequest): MessagePageView => {
     const page = stores.conversations.listMessagePage(id, request);
+    return { ...describe(id, page.messages), older: page.older };
+  };
+  /** What the messages of a page show beside them: their versions and turn summaries. */
+  const describe = (id: string, messages: Message[]): Omit<MessagePageView, 'older'> => {
     // Answers name their model as the picker does: the saved model's label, when it exists.
     const labels = new Map(stores.settings.listModels().map((model) => [model.id, model.label]));
     return {
-      messages: page.messages,
-      older: page.older,
-      versions: stores.conversations.listVersionsOf(id, page.messages),
+      messages,
+      versions: stores.conversations.listVersionsOf(id, messages),
       turns: stores.conversations
-        .listTurnRecordsOf(page.messages.map((message) => message.id))
+        .listTurnRecordsOf(messages.map((message) => message.id))
         .map((record) => turnSummary(record, labels)),
     };
+  };
+  /** The page after `after` on the shown path; null when `after` is not on it. */
+  const readNewer = (id: string, after: string): InvokeResponse<'conversations.newer'> | null => {
+    const page = stores.conversations.listNewerPage(id, { after, limit: MESSAGE_PAGE_SIZE });
+    return page === null ? null : { ...describe(id, page.messages), newer: page.newer };
   };
   return {
     'conversations.list': () => stores.conversations.listConversations(),
@@ -74,6 +87,27 @@ export function createConversationHandlers(context: HostContext): ConversationHa
         limit: MESSAGE_PAGE_SIZE,
         ...(through === undefined ? {} : { through }),
       });
+    },
+    'conversations.around': ({ id, messageId }) => {
+      const conversation = requireConversation(id);
+      const after = readNewer(id, messageId);
+      // Not on the shown path (another version shown since the search): its latest page.
+      if (after === null)
+        return { conversation, ...readPage(id, { limit: MESSAGE_PAGE_SIZE }), newer: null };
+      const before = readPage(id, { from: messageId, limit: AROUND_BEFORE });
+      return {
+        conversation,
+        messages: [...before.messages, ...after.messages],
+        turns: [...before.turns, ...after.turns],
+        versions: { ...before.versions, ...after.versions },
+        older: before.older,
+        newer: after.newer,
+      };
+    },
+    'conversations.newer': ({ id, after }) => {
+      requireConversation(id);
+      // Off the path (another version shown meanwhile): nothing after it; the renderer reloads.
+      return readNewer(id, after) ?? { messages: [], turns: [], versions: {}, newer: null };
     },
     'conversations.rename': ({ id, title }) => {
       requireConversation(id);

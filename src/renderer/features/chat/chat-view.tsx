@@ -5,16 +5,18 @@
  */
 import type { ReactNode } from 'react';
 import { useEffect, useMemo, useState } from 'react';
-import type { TurnMode } from '../../../shared/dto';
+import type { Message, TurnMode } from '../../../shared/dto';
 import { messageText } from '../../../shared/message-parts';
 import { useT } from '../../i18n/use-t';
 import { budgetFromToolCalls, storedBudget } from '../../state/budget-text';
-import type { ShownTurn } from '../../state/app-state';
 import { useApp } from '../../state/store';
 import { AssistantMessage, UserMessage } from './message-view';
 import type { VersionSwitch } from './message-versions';
 import { Composer } from './composer';
-import { useMessageWindow } from './use-message-window';
+import { MessageList } from './message-list';
+import type { ChatRow } from './chat-rows';
+import { chatRows, liveAnswer } from './chat-rows';
+import { usePageLoading } from './use-page-loading';
 import { useStickToBottom } from './use-stick-to-bottom';
 import { ConversationSettingsButton } from '../conversations/conversation-settings-dialog';
 import { MoreIcon, PinIcon, UnpinIcon } from '../../components/icons';
@@ -39,20 +41,13 @@ export function ChatView(): ReactNode {
   );
   const liveIds = new Set(live.map((turn) => turn.messageId));
   const running = live.find((turn) => turn.end === null) ?? null;
-  // Stored messages re-render only when they change, not on every streamed delta; a long
-  // conversation renders from its end (use-message-window.ts).
   const hasOlder = useApp((state) => state.older !== null);
+  const hasNewer = useApp((state) => state.newer !== null);
   const loadOlder = useApp((state) => state.loadOlder);
+  const loadNewer = useApp((state) => state.loadNewer);
+  const openConversation = useApp((state) => state.openConversation);
   const focusMessageId = useApp((state) => state.focusMessageId);
   const clearFocus = useApp((state) => state.clearFocus);
-  const focusIndex =
-    focusMessageId === null ? -1 : messages.findIndex((message) => message.id === focusMessageId);
-  const { start, sentinel } = useMessageWindow(
-    activeId,
-    messages,
-    { hasOlder, loadOlder },
-    focusIndex < 0 ? 0 : messages.length - focusIndex,
-  );
   const liveKey = [...liveIds].join(' ');
   const retry = useApp((state) => state.retry);
   const deleteExchange = useApp((state) => state.deleteExchange);
@@ -89,69 +84,25 @@ export function ChatView(): ReactNode {
       },
     };
   };
-  const stored = useMemo(
-    () =>
-      messages
-        .slice(start)
-        .filter((message) => !liveIds.has(message.id))
-        .map((message) =>
-          message.role === 'user' ? (
-            <UserMessage
-              key={message.id}
-              messageId={message.id}
-              text={messageText(message.parts)}
-              {...versionOf(message.id)}
-              {...(busy
-                ? {}
-                : {
-                    onDelete: () => void deleteExchange(message.id),
-                    onEdit: (text: string) => void editAndResend(message.id, text),
-                  })}
-              files={message.parts.flatMap((part) =>
-                part.kind === 'attachment' ? [part.attachment] : [],
-              )}
-            />
-          ) : (
-            <AssistantMessage
-              key={message.id}
-              messageId={message.id}
-              parts={message.parts}
-              status={message.status}
-              budget={
-                budgets[message.id] ??
-                storedBudget(turns[message.id]) ??
-                budgetFromToolCalls(
-                  turns[message.id]?.turnId ?? '',
-                  turns[message.id]?.toolCalls ?? {},
-                )
-              }
-              taint={turns[message.id]?.taint?.reasons ?? []}
-              taintedCallId={turns[message.id]?.taint?.toolCallId ?? null}
-              stopReason={turns[message.id]?.stopReason ?? null}
-              error={turns[message.id]?.error ?? null}
-              model={turns[message.id]?.model ?? null}
-              modelLabel={turns[message.id]?.modelLabel ?? null}
-              usage={turns[message.id]?.usage ?? null}
-              {...versionOf(message.id)}
-              omittedMessages={turns[message.id]?.omittedMessages ?? 0}
-              {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
-              {...(busy || message.status === 'streaming'
-                ? {}
-                : {
-                    onRegenerate: (mode?: TurnMode, modelId?: string) =>
-                      void regenerate(message.id, mode, modelId),
-                  })}
-            />
-          ),
-        ),
-    // liveIds is read through liveKey, its string form.
+  // The list's rows change only when messages come or go, not on every streamed delta: a live
+  // row names its turn, whose current state is read when it renders.
+  const liveShape = live
+    .map((turn) => `${turn.turnId}:${turn.messageId ?? ''}:${turn.userText !== null}`)
+    .join(' ');
+  const sending = sendingText !== null;
+  const rows = useMemo(
+    () => chatRows(messages, liveIds, live, sending),
+    // liveIds and live are read through liveKey and liveShape, their string forms.
+    [messages, liveKey, liveShape, sending],
+  );
+  // A stored message's element is built once and reused until what it shows changes, so a
+  // streamed delta does not re-render the stored rows on screen (React skips an equal element).
+  const storedElements = useMemo(
+    () => new Map<string, ReactNode>(),
     // versionOf reads versions, showVersion and busy.
     [
-      messages,
       turns,
       budgets,
-      liveKey,
-      start,
       retriable,
       retry,
       deleteExchange,
@@ -162,28 +113,109 @@ export function ChatView(): ReactNode {
       editAndResend,
     ],
   );
+  const storedElement = (message: Message): ReactNode => {
+    const cached = storedElements.get(message.id);
+    if (cached !== undefined) return cached;
+    const element =
+      message.role === 'user' ? (
+        <UserMessage
+          messageId={message.id}
+          text={messageText(message.parts)}
+          {...versionOf(message.id)}
+          {...(busy
+            ? {}
+            : {
+                onDelete: () => void deleteExchange(message.id),
+                onEdit: (text: string) => void editAndResend(message.id, text),
+              })}
+          files={message.parts.flatMap((part) =>
+            part.kind === 'attachment' ? [part.attachment] : [],
+          )}
+        />
+      ) : (
+        <AssistantMessage
+          messageId={message.id}
+          parts={message.parts}
+          status={message.status}
+          budget={
+            budgets[message.id] ??
+            storedBudget(turns[message.id]) ??
+            budgetFromToolCalls(turns[message.id]?.turnId ?? '', turns[message.id]?.toolCalls ?? {})
+          }
+          taint={turns[message.id]?.taint?.reasons ?? []}
+          taintedCallId={turns[message.id]?.taint?.toolCallId ?? null}
+          stopReason={turns[message.id]?.stopReason ?? null}
+          error={turns[message.id]?.error ?? null}
+          model={turns[message.id]?.model ?? null}
+          modelLabel={turns[message.id]?.modelLabel ?? null}
+          usage={turns[message.id]?.usage ?? null}
+          {...versionOf(message.id)}
+          omittedMessages={turns[message.id]?.omittedMessages ?? 0}
+          {...(message.id === retriable ? { onRetry: () => void retry(message.id) } : {})}
+          {...(busy || message.status === 'streaming'
+            ? {}
+            : {
+                onRegenerate: (mode?: TurnMode, modelId?: string) =>
+                  void regenerate(message.id, mode, modelId),
+              })}
+        />
+      );
+    storedElements.set(message.id, element);
+    return element;
+  };
+  const renderRow = (row: ChatRow): ReactNode => {
+    switch (row.kind) {
+      case 'stored':
+        return storedElement(row.message);
+      case 'live-user':
+      case 'live-answer': {
+        const turn = liveTurns[row.turnId];
+        if (turn === undefined) return null;
+        return row.kind === 'live-user' ? (
+          <UserMessage text={turn.userText ?? ''} files={turn.userFiles} />
+        ) : (
+          liveAnswer(turn)
+        );
+      }
+      case 'sending-user':
+        return <UserMessage text={sendingText ?? ''} files={sendingFiles} />;
+      case 'sending-answer':
+        return (
+          <AssistantMessage
+            parts={[]}
+            status="streaming"
+            budget={null}
+            stopReason={null}
+            error={null}
+          />
+        );
+    }
+  };
   const lastLive = live.at(-1);
-  const { scroller, atBottom, jumpToBottom, follow } = useStickToBottom(activeId);
+  // Following the end waits while a search hit is scrolled to, and in a window far back.
+  const { scroller, atBottom, jumpToBottom, follow } = useStickToBottom(
+    activeId,
+    hasNewer || focusMessageId !== null,
+  );
+  usePageLoading(scroller, { hasOlder, hasNewer, loadOlder, loadNewer }, messages.length);
   useEffect(() => {
     follow();
   }, [messages.length, lastLive?.parts, sendingText, follow]);
-  // A search hit: once its message is rendered, scroll to it (instead of following the end).
-  // One that is not loaded (no longer on the shown path) is dropped: nothing to scroll to.
+  // A search hit that is not loaded (no longer on the shown path) is dropped: nothing to show.
+  const focusLoaded =
+    focusMessageId !== null && messages.some((message) => message.id === focusMessageId);
   useEffect(() => {
-    if (focusMessageId === null) return;
-    if (focusIndex < 0) {
-      clearFocus();
-      return;
-    }
-    if (focusIndex < start) return;
-    const element = document.querySelector(`[data-message-id="${CSS.escape(focusMessageId)}"]`);
-    element?.scrollIntoView({ block: 'center' });
-    clearFocus();
-  }, [focusMessageId, focusIndex, start, clearFocus]);
+    if (focusMessageId !== null && !focusLoaded) clearFocus();
+  }, [focusMessageId, focusLoaded, clearFocus]);
   // Sending is a wish to see the answer: follow it again.
   useEffect(() => {
     if (sendingText !== null) jumpToBottom();
   }, [sendingText, jumpToBottom]);
+  // "Jump to latest" from a window far back reads the latest page first.
+  const jumpToLatest = (): void => {
+    if (hasNewer && activeId !== null) void openConversation(activeId);
+    jumpToBottom();
+  };
 
   return (
     <main className="chat">
@@ -191,28 +223,22 @@ export function ChatView(): ReactNode {
       <LiveAnnouncer turn={lastLive ?? null} />
       <div className="messages" data-testid="messages" ref={scroller}>
         {messages.length === 0 && live.length === 0 && sendingText === null && <EmptyState />}
-        {(start > 0 || hasOlder) && <div ref={sentinel} className="messages-earlier" aria-hidden />}
         {/* One keyed list: a finished turn's message turns into its stored copy in place. */}
-        {[...stored, ...live.flatMap(liveTurnElements)]}
-        {sendingText !== null && (
-          <>
-            <UserMessage text={sendingText} files={sendingFiles} />
-            <AssistantMessage
-              parts={[]}
-              status="streaming"
-              budget={null}
-              stopReason={null}
-              error={null}
-            />
-          </>
-        )}
+        <MessageList
+          key={activeId ?? ''}
+          scroller={scroller}
+          rows={rows}
+          renderRow={renderRow}
+          scrollToKey={focusLoaded ? focusMessageId : null}
+          onScrolledTo={clearFocus}
+        />
       </div>
-      {!atBottom && (
+      {(!atBottom || hasNewer) && (
         <button
           type="button"
           className="button jump-to-latest"
           data-testid="jump-to-latest"
-          onClick={jumpToBottom}
+          onClick={jumpToLatest}
         >
           {t('chat.jumpToLatest')}
         </button>
@@ -220,44 +246,6 @@ export function ChatView(): ReactNode {
       <Composer runningTurnId={running?.turnId ?? null} />
     </main>
   );
-}
-
-/**
- * A live turn's user message and answer, keyed so that the answer keeps its component when the
- * reload after `turn-end` brings its stored copy (same message id): remounting a long answer
- * would re-render all of it at once.
- */
-function liveTurnElements(turn: ShownTurn): ReactNode[] {
-  const end = turn.end;
-  const status =
-    end === null
-      ? 'streaming'
-      : end.stopReason === 'canceled'
-        ? 'canceled'
-        : end.stopReason === 'error'
-          ? 'error'
-          : 'complete';
-  return [
-    turn.userText !== null && (
-      <UserMessage key={`live-user-${turn.turnId}`} text={turn.userText} files={turn.userFiles} />
-    ),
-    <AssistantMessage
-      key={turn.messageId ?? `live-${turn.turnId}`}
-      turnId={turn.turnId}
-      parts={turn.parts}
-      status={status}
-      budget={turn.budget}
-      taint={turn.taint}
-      taintedCallId={turn.taintedCallId}
-      progress={turn.progress}
-      model={turn.model}
-      protocolRetry={turn.protocolRetry}
-      usage={end?.usage ?? null}
-      omittedMessages={turn.omittedMessages ?? 0}
-      stopReason={end?.stopReason ?? null}
-      error={end?.error ?? null}
-    />,
-  ];
 }
 
 /** An always-visible icon button of the chat header. */

@@ -30,15 +30,21 @@ export interface StickToBottom {
   follow(): void;
 }
 
-/** `resetKey`: a new conversation starts at its end again. */
-export function useStickToBottom(resetKey: string | null): StickToBottom {
+/**
+ * `resetKey`: a new conversation starts at its end again. `hold`: do not follow the end now (a
+ * search hit is being scrolled to, or the loaded messages stop short of the end: a window far
+ * back, whose end is not the conversation's).
+ */
+export function useStickToBottom(resetKey: string | null, hold = false): StickToBottom {
   const scroller = useRef<HTMLDivElement | null>(null);
-  const following = useRef(true);
+  const following = useRef(!hold);
+  const held = useRef(hold);
+  held.current = hold;
   const [atBottom, setAtBottom] = useState(true);
 
   const toEnd = useCallback(() => {
     const element = scroller.current;
-    if (element) element.scrollTop = element.scrollHeight;
+    if (element && !held.current) element.scrollTop = element.scrollHeight;
   }, []);
   const follow = useCallback(() => {
     if (following.current) toEnd();
@@ -50,10 +56,16 @@ export function useStickToBottom(resetKey: string | null): StickToBottom {
   }, [toEnd]);
 
   useEffect(() => {
-    following.current = true;
+    following.current = !held.current;
     setAtBottom(true);
     toEnd();
   }, [resetKey, toEnd]);
+
+  // Held (a search hit opened in the conversation already shown): stop following at once, before
+  // a resize would scroll back to the end.
+  useEffect(() => {
+    if (hold) following.current = false;
+  }, [hold]);
 
   useEffect(() => {
     const element = scroller.current;

@@ -133,6 +133,52 @@ describe('listMessagePage', () => {
   });
 });
 
+describe('listNewerPage', () => {
+  it('reads on from a message to the end of the path, a page at a time', () => {
+    seed('c', 250);
+    const conversations = store.conversations;
+    const read: string[] = [];
+    let after: string | null = 'c_m20';
+    let pages = 0;
+    while (after !== null) {
+      const page = conversations.listNewerPage('c', { after, limit: 100 });
+      if (page === null) throw new Error('c_m20 is on the path');
+      read.push(...ids(page.messages));
+      after = page.newer;
+      pages += 1;
+    }
+    expect(pages).toBe(3);
+    expect(read).toEqual(Array.from({ length: 229 }, (_, index) => `c_m${21 + index}`));
+    // Exactly a page left: it reaches the end, no empty page after it.
+    const last = conversations.listNewerPage('c', { after: 'c_m149', limit: 100 });
+    expect(last?.messages).toHaveLength(100);
+    expect(last?.newer).toBeNull();
+    expect(conversations.listNewerPage('c', { after: 'c_m249', limit: 100 })).toEqual({
+      messages: [],
+      newer: null,
+    });
+  });
+
+  it('follows the shown version, is null off the path, and refuses a foreign message', () => {
+    seed('c', 6);
+    seed('d', 2);
+    const conversations = store.conversations;
+    conversations.createMessage({
+      id: 'c_m3b',
+      conversationId: 'c',
+      parentId: 'c_m2',
+      role: 'assistant',
+      status: 'complete',
+      parts: [{ kind: 'text', text: 'again' }],
+    });
+    expect(
+      ids(conversations.listNewerPage('c', { after: 'c_m1', limit: 10 })?.messages ?? []),
+    ).toEqual(['c_m2', 'c_m3b']);
+    expect(conversations.listNewerPage('c', { after: 'c_m4', limit: 10 })).toBeNull();
+    expect(() => conversations.listNewerPage('c', { after: 'd_m1', limit: 10 })).toThrow();
+  });
+});
+
 describe('listTurnRecordsOf', () => {
   it('reads the records of the given messages only', () => {
     seed('c', 4);
