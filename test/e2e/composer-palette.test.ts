@@ -182,6 +182,15 @@ describe('e2e: the composer’s "/" prompt palette and the Prompts popover', () 
     await palette.waitFor({ state: 'detached' });
     expect(await boxValue(page)).toBe('/tra 请把下面的内容翻译成中文。');
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+
+    // A click elsewhere puts the list away; back in the box, it is there again.
+    await page.keyboard.type(' /');
+    await palette.waitFor();
+    await page.getByTestId('messages').click();
+    await palette.waitFor({ state: 'detached' });
+    await box(page).focus();
+    await palette.waitFor();
+    await page.keyboard.press('Escape');
   }, 60_000);
 
   it('does not open during an IME composition; the committed text filters', async () => {

@@ -26,6 +26,8 @@ export interface PromptPalette {
     'aria-activedescendant'?: string;
     'aria-autocomplete': 'list';
     onSelect(): void;
+    onFocus(): void;
+    onBlur(): void;
     onCompositionStart(): void;
     onCompositionEnd(): void;
   };
@@ -49,6 +51,8 @@ export function usePromptPalette(
 ): PromptPalette {
   const [slash, setSlash] = useState<SlashQuery | null>(null);
   const [composing, setComposing] = useState(false);
+  /** The list shows only while the box has the focus (a click elsewhere puts it away). */
+  const [focused, setFocused] = useState(false);
   /** The slash position Esc closed the list at: it stays shut until that "/word" is gone. */
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
   const [active, setActive] = useState(0);
@@ -67,7 +71,8 @@ export function usePromptPalette(
   // The text changed (typed, inserted, cleared after sending): look at the caret again.
   useEffect(track, [text, track]);
   useEffect(() => setActive(0), [slash?.query]);
-  const listing = slash !== null && !composing && dismissedAt !== slash.start && chosen === null;
+  const listing =
+    slash !== null && focused && !composing && dismissedAt !== slash.start && chosen === null;
   const templates = usePromptTemplates(slash !== null);
   const matches = useMemo(
     () => (listing && templates !== null ? matchTemplates(templates, slash.query) : []),
@@ -145,6 +150,8 @@ export function usePromptPalette(
       ...(listing && activeIndex >= 0 ? { 'aria-activedescendant': optionId(activeIndex) } : {}),
       'aria-autocomplete': 'list',
       onSelect: track,
+      onFocus: () => setFocused(true),
+      onBlur: () => setFocused(false),
       onCompositionStart: () => setComposing(true),
       onCompositionEnd: () => {
         setComposing(false);
