@@ -49,7 +49,8 @@ export type MessageRole = 'user' | 'assistant' | 'system';
 /** One ordered part of a message. */
 export type MessagePart =
   | { kind: 'text'; text: string }
-  | { kind: 'reasoning'; text: string }
+  /** `durationMs`: from its first word to what followed it (absent: saved before it was kept). */
+  | { kind: 'reasoning'; text: string; durationMs?: number }
   | { kind: 'tool-call'; toolCallId: string; name: string; arguments: unknown }
   | {
       kind: 'tool-result';

@@ -48,7 +48,7 @@ function appendText(
 ): MessagePart[] {
   const last = parts[parts.length - 1];
   if (last && last.kind === kind) {
-    return [...parts.slice(0, -1), { kind, text: last.text + text }];
+    return [...parts.slice(0, -1), { ...last, text: last.text + text }];
   }
   return [...parts, { kind, text }];
 }

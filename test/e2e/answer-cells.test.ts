@@ -150,6 +150,19 @@ describe('e2e: an answer’s parts (real sandbox, prompt mode)', () => {
     // Still there to read: a click opens it.
     await summary.click();
     expect(await answer.locator('.reasoning-text').isVisible()).toBe(true);
+
+    // The host saved how long the reasoning took: after a reload it still says so (the same
+    // whole seconds the live view measured, give or take the moment each clock read).
+    const liveMs = Number(await answer.getByTestId('reasoning').getAttribute('data-duration-ms'));
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    const stored = page.getByTestId('message-assistant').filter({ hasText: REASON_ANSWER });
+    await expect.poll(() => stored.getAttribute('data-status'), POLL).toBe('complete');
+    const storedSummary = (await stored.getByTestId('reasoning-summary').textContent()) ?? '';
+    expect(storedSummary).toMatch(/^Thought for \d+(\.\d)? s$/);
+    const savedMs = Number(await stored.getByTestId('reasoning').getAttribute('data-duration-ms'));
+    expect(savedMs).toBeGreaterThanOrEqual(1000);
+    expect(Math.abs(savedMs - liveMs)).toBeLessThan(1000);
   }, 60_000);
 
   it('the live region reads Markdown as text; an http image says why it is not shown', async () => {

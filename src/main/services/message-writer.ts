@@ -4,6 +4,9 @@
  * the process dies, the message survives as far as the last flush and is marked `interrupted`
  * by the next process that opens the store.
  *
+ * A reasoning part gets its `durationMs` here, from its first delta to the event that follows it
+ * (or the end of the turn), so "Thought for 12 s" is still true after a reload.
+ *
  * A write that fails (a full disk, a lock another program holds past the busy timeout) never
  * throws out of a timer: the writer stops writing, keeps what is on disk, and reports the failure
  * once through `onFailure`, so the turn can end as an error saying why (`failedEnd`).
@@ -17,12 +20,22 @@ import type { ConversationStore } from '../core/ports';
 /** Longest a streamed delta waits before it is on disk: small enough to lose little on a crash. */
 export const FLUSH_INTERVAL_MS = 200;
 
+/** Events after which the reasoning before them is over (the renderer stops its timer then too). */
+const ENDS_REASONING: ReadonlySet<TurnEvent['type']> = new Set([
+  'text-delta',
+  'tool-call-end',
+  'tool-result',
+  'turn-end',
+]);
+
 const IMMEDIATE_EVENTS: ReadonlySet<TurnEvent['type']> = new Set(['tool-call-end', 'tool-result']);
 
 export interface MessageWriterOptions {
   flushIntervalMs?: number;
   /** Called once, when a write first fails (from a timer too); the turn should stop. */
   onFailure?: (failure: AivoryError) => void;
+  /** Milliseconds now (the reasoning's duration); `Date.now` unless a test gives its own. */
+  now?: () => number;
 }
 
 export class MessageWriter {
@@ -34,6 +47,9 @@ export class MessageWriter {
   private failed: AivoryError | null = null;
   private readonly flushIntervalMs: number;
   private readonly onFailure: ((failure: AivoryError) => void) | undefined;
+  private readonly now: () => number;
+  /** When the last part, a reasoning still going on, got its first delta; null otherwise. */
+  private reasoningSince: number | null = null;
 
   constructor(
     private readonly store: Pick<ConversationStore, 'updateMessage'>,
@@ -42,6 +58,7 @@ export class MessageWriter {
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? FLUSH_INTERVAL_MS;
     this.onFailure = options.onFailure;
+    this.now = options.now ?? Date.now;
   }
 
   get currentParts(): readonly MessagePart[] {
@@ -54,8 +71,10 @@ export class MessageWriter {
   }
 
   apply(event: TurnEvent): void {
-    const next = applyEventToParts(this.parts, event);
+    const applied = applyEventToParts(this.parts, event);
+    const next = this.timeReasoning(applied, event);
     if (
+      next === applied &&
       next.length === this.parts.length &&
       event.type !== 'text-delta' &&
       event.type !== 'reasoning-delta'
@@ -67,6 +86,32 @@ export class MessageWriter {
     this.dirty = true;
     if (IMMEDIATE_EVENTS.has(event.type)) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.flushIntervalMs);
+  }
+
+  /**
+   * `next` with the duration stamped on a reasoning part that `event` ended (anything but more
+   * reasoning or turn bookkeeping follows it); notes when a new reasoning part starts.
+   */
+  private timeReasoning(next: MessagePart[], event: TurnEvent): MessagePart[] {
+    if (event.type === 'reasoning-delta') {
+      if (this.reasoningSince === null) this.reasoningSince = this.now();
+      return next;
+    }
+    if (this.reasoningSince === null || !ENDS_REASONING.has(event.type)) return next;
+    return this.closeReasoning(next);
+  }
+
+  /** `parts` with the open reasoning part's duration set (the latest reasoning part). */
+  private closeReasoning(parts: MessagePart[]): MessagePart[] {
+    const since = this.reasoningSince;
+    this.reasoningSince = null;
+    if (since === null) return parts;
+    const index = parts.findLastIndex((part) => part.kind === 'reasoning');
+    const part = parts[index];
+    if (part?.kind !== 'reasoning') return parts;
+    const stamped = [...parts];
+    stamped[index] = { ...part, durationMs: Math.max(0, Math.round(this.now() - since)) };
+    return stamped;
   }
 
   /** Writes the parts gathered so far. Never throws: a failure is kept (see `failure`). */
@@ -87,6 +132,7 @@ export class MessageWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.dirty = false;
+    if (this.reasoningSince !== null) this.parts = this.closeReasoning(this.parts);
     if (this.failed !== null) {
       try {
         this.store.updateMessage(this.messageId, { status: 'error' });

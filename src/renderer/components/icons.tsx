@@ -23,6 +23,13 @@ import {
   Ellipsis,
   Expand,
   Eye,
+  File as FileGeneric,
+  FileArchive,
+  FileCode,
+  FileImage,
+  FileMusic,
+  FilePlay,
+  FileSpreadsheet,
   FileText,
   FolderOpen,
   MessageSquareText,
@@ -104,3 +111,15 @@ export const ModelsIcon = icon(Cpu);
 export const SkillsIcon = icon(Sparkles);
 export const PromptTemplatesIcon = icon(ScrollText);
 export const MemoryIcon = icon(Brain);
+
+/** A file by its kind (`state/file-kind.ts`): the composer's chips for non-image files. */
+export const FileKindIcons = {
+  text: icon(FileText),
+  code: icon(FileCode),
+  sheet: icon(FileSpreadsheet),
+  archive: icon(FileArchive),
+  image: icon(FileImage),
+  audio: icon(FileMusic),
+  video: icon(FilePlay),
+  other: icon(FileGeneric),
+} as const;

@@ -43,6 +43,8 @@ export function Popover(props: {
   disabled?: boolean;
   /** Shown before the label (an icon). */
   icon?: ReactNode;
+  /** More classes for the panel (`popover-framed`: a scrolling body over a fixed footer). */
+  className?: string;
   children: ReactNode;
 }): ReactNode {
   const { open, onOpenChange } = props;
@@ -62,7 +64,11 @@ export function Popover(props: {
         {props.label}
       </button>
       {open && (
-        <div className="popover" role="dialog" aria-label={props.label}>
+        <div
+          className={props.className === undefined ? 'popover' : `popover ${props.className}`}
+          role="dialog"
+          aria-label={props.label}
+        >
           {props.children}
         </div>
       )}

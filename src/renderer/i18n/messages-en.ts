@@ -77,7 +77,7 @@ export const EN_MESSAGES = {
   'composer.stop': 'Stop',
   'composer.mode': 'Mode',
   'composer.attach': 'Attach',
-  'composer.dropHint': 'Drop files to attach them',
+  'composer.dropHint': 'Drop files to attach',
   'composer.attachmentChip': '{name} ({size})',
   'composer.removeAttachment': 'Remove {name}',
   'composer.model': 'Model',
@@ -104,6 +104,9 @@ export const EN_MESSAGES = {
   'prompts.empty': 'No prompt templates yet (add them in Settings → Prompts).',
   'prompts.insert': 'Insert',
   'prompts.back': 'Back',
+  'prompts.insertHint': 'Insert (Ctrl/⌘+Enter)',
+  'prompts.slashHint': 'Tip: type / in the message box to pick a prompt.',
+  'prompts.noMatch': 'No prompt matches.',
 
   'code.copy': 'Copy',
   'code.copied': 'Copied',

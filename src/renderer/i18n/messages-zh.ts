@@ -75,7 +75,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'composer.stop': '停止',
   'composer.mode': '模式',
   'composer.attach': '添加附件',
-  'composer.dropHint': '松开鼠标即可添加附件',
+  'composer.dropHint': '松开即可添加附件',
   'composer.attachmentChip': '{name}（{size}）',
   'composer.removeAttachment': '移除 {name}',
   'composer.model': '模型',
@@ -102,6 +102,9 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'prompts.empty': '还没有提示词模板（可在“设置 → 提示词”中添加）。',
   'prompts.insert': '插入',
   'prompts.back': '返回',
+  'prompts.insertHint': '插入（Ctrl/⌘+Enter）',
+  'prompts.slashHint': '提示：在输入框中键入 / 即可选择提示词。',
+  'prompts.noMatch': '没有匹配的提示词。',
 
   'code.copy': '复制',
   'code.copied': '已复制',

@@ -23,7 +23,7 @@ export interface ToolTrace {
 /** One visible piece of a message. */
 export type DisplayItem =
   | { kind: 'text'; text: string }
-  | { kind: 'reasoning'; text: string }
+  | { kind: 'reasoning'; text: string; durationMs: number | null }
   | { kind: 'tool'; trace: ToolTrace }
   | { kind: 'file'; artifact: ArtifactReference; attached: boolean };
 
@@ -37,8 +37,12 @@ export function displayItems(parts: readonly MessagePart[], turnRunning: boolean
   for (const part of parts) {
     switch (part.kind) {
       case 'text':
-      case 'reasoning':
         if (part.text.trim() !== '') items.push({ kind: part.kind, text: part.text });
+        break;
+      case 'reasoning':
+        if (part.text.trim() !== '') {
+          items.push({ kind: 'reasoning', text: part.text, durationMs: part.durationMs ?? null });
+        }
         break;
       case 'tool-call': {
         const trace: ToolTrace = {

@@ -48,7 +48,11 @@ export const conversationSchema = z.object({
 /** One ordered part of a message. */
 export const messagePartSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string() }),
-  z.object({ kind: z.literal('reasoning'), text: z.string() }),
+  z.object({
+    kind: z.literal('reasoning'),
+    text: z.string(),
+    durationMs: z.number().int().nonnegative().optional(),
+  }),
   z.object({
     kind: z.literal('tool-call'),
     toolCallId: z.string(),

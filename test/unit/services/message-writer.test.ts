@@ -114,3 +114,37 @@ describe('unsavedAnswerError', () => {
     );
   });
 });
+
+describe('MessageWriter times the reasoning', () => {
+  const reasoning = (value: string) =>
+    ({ type: 'reasoning-delta', turnId: 't1', text: value }) as const;
+
+  it('stamps the time from the first reasoning word to the text that follows it', () => {
+    const store = failingStore(Infinity, FULL);
+    let now = 1_000;
+    const writer = new MessageWriter(store, 'm1', { now: () => now });
+    writer.apply(reasoning('Let me '));
+    now += 4_000;
+    writer.apply(reasoning('think.'));
+    now += 8_250;
+    writer.apply(text('t1', 'Answer'));
+    now += 60_000;
+    writer.finish('complete');
+    expect(store.writes.at(-1)?.parts).toEqual([
+      { kind: 'reasoning', text: 'Let me think.', durationMs: 12_250 },
+      { kind: 'text', text: 'Answer' },
+    ]);
+  });
+
+  it('a turn that ends while reasoning keeps the time until its end', () => {
+    const store = failingStore(Infinity, FULL);
+    let now = 0;
+    const writer = new MessageWriter(store, 'm1', { now: () => now });
+    writer.apply(reasoning('Hmm'));
+    now += 3_000;
+    writer.finish('canceled');
+    expect(store.writes.at(-1)?.parts).toEqual([
+      { kind: 'reasoning', text: 'Hmm', durationMs: 3_000 },
+    ]);
+  });
+});

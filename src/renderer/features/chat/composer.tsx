@@ -1,11 +1,12 @@
 /**
- * The composer: a text area (Enter sends, Shift+Enter breaks the line), files (picker, drop or
- * paste, shown as chips), prompt templates, the conversation's tools, the model, the mode, Send
- * or Stop. The host's limits are checked here as text and files arrive (`ComposerDraft`): the
+ * The composer: a text area (Enter sends, Shift+Enter breaks the line, "/" opens the prompt
+ * palette), files (picker, a drop anywhere on the window, or paste, shown as chips with
+ * thumbnails), prompt templates, the conversation's tools, the model, the mode, Send or Stop. The host's limits are checked here as text and files arrive (`ComposerDraft`): the
  * text box never holds more than a message may, and a file the host would refuse is never listed.
  */
-import type { DragEvent, ReactNode } from 'react';
-import { useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import type { TurnMode } from '../../../shared/dto';
 import { MAX_MESSAGE_CHARS } from '../../../shared/ipc/limits';
 import { PaperclipIcon } from '../../components/icons';
@@ -17,40 +18,25 @@ import { useComposerDraft } from '../composer/use-composer-draft';
 import { ModelPicker } from '../composer/model-picker';
 import { McpPicker } from '../composer/mcp-picker';
 import { PromptPicker } from '../composer/prompt-picker';
+import { usePromptPalette } from '../composer/prompt-palette';
+import { useWindowFileDrop } from '../composer/use-window-drop';
 import { ToolToggles } from '../composer/tool-toggles';
 import { VisionHint } from '../composer/vision-hint';
 import type { Attachments } from '../composer/use-attachments';
 
 const MODES: readonly TurnMode[] = ['fast', 'normal', 'deep'];
 
-/** True when a drag carries files (not text or a link). */
-function carriesFiles(event: DragEvent): boolean {
-  return event.dataTransfer.types.includes('Files');
-}
-
-/** A file dropped beside the composer must not replace the app with the file (browser host). */
-function useNoFileNavigation(): void {
-  useEffect(() => {
-    const refuse = (event: globalThis.DragEvent): void => {
-      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
-    };
-    window.addEventListener('dragover', refuse);
-    window.addEventListener('drop', refuse);
-    return () => {
-      window.removeEventListener('dragover', refuse);
-      window.removeEventListener('drop', refuse);
-    };
-  }, []);
-}
-
 /** The message box; Stop replaces Send while `runningTurnId` runs. */
 export function Composer(props: { runningTurnId: string | null }): ReactNode {
   const t = useT();
-  const [dragging, setDragging] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
   const draft = useComposerDraft(box);
   const { text, attachments } = draft;
-  useNoFileNavigation();
+  // Files dropped anywhere on the window come here (`use-window-drop.ts`).
+  const { add } = attachments;
+  const addDropped = useCallback((files: File[]) => void add(files), [add]);
+  const dragging = useWindowFileDrop(addDropped);
+  const palette = usePromptPalette(box, text, draft.replaceRange);
   // A starter prompt (the empty chat's cards) lands here, the box focused to go on typing.
   const inserted = useApp((state) => state.composerInsert);
   const clearInserted = useApp((state) => state.clearComposerInsert);
@@ -79,25 +65,23 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
   };
   return (
     <form
-      className={`composer${dragging ? ' dragging' : ''}`}
+      className="composer"
       data-testid="composer"
       onSubmit={(event) => {
         event.preventDefault();
         submit();
       }}
-      onDragOver={(event) => {
-        if (!carriesFiles(event)) return;
-        event.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={(event) => {
-        if (!carriesFiles(event)) return;
-        event.preventDefault();
-        setDragging(false);
-        void attachments.add([...event.dataTransfer.files]);
-      }}
     >
+      {dragging &&
+        createPortal(
+          <div className="drop-overlay" data-testid="drop-overlay" aria-hidden="true">
+            <div className="drop-overlay-card">
+              <PaperclipIcon size={28} />
+              <span>{t('composer.dropHint')}</span>
+            </div>
+          </div>,
+          document.body,
+        )}
       <AttachmentChips files={attachments.files} onRemove={attachments.remove} />
       <VisionHint files={attachments.files} />
       <div className="composer-notices">
@@ -113,22 +97,28 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
         )}
         <RefusalNotice refusals={attachments.refusals} onDismiss={attachments.dismissRefusals} />
       </div>
-      <textarea
-        ref={box}
-        data-testid="composer-input"
-        value={text}
-        maxLength={MAX_MESSAGE_CHARS}
-        placeholder={t(dragging ? 'composer.dropHint' : 'composer.placeholder')}
-        rows={3}
-        onChange={(event) => draft.setText(event.target.value)}
-        onPaste={draft.paste}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-            event.preventDefault();
-            submit();
-          }
-        }}
-      />
+      <div className="composer-box">
+        {palette.panel}
+        <textarea
+          ref={box}
+          className="composer-text"
+          data-testid="composer-input"
+          value={text}
+          maxLength={MAX_MESSAGE_CHARS}
+          placeholder={t('composer.placeholder')}
+          rows={3}
+          {...palette.boxProps}
+          onChange={(event) => draft.setText(event.target.value)}
+          onPaste={draft.paste}
+          onKeyDown={(event) => {
+            if (palette.onKeyDown(event)) return;
+            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              submit();
+            }
+          }}
+        />
+      </div>
       <div className="composer-actions">
         <div className="composer-tools">
           <AttachButton attachments={attachments} />

@@ -184,6 +184,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
                 <ReasoningBlock
                   key={index}
                   text={item.text}
+                  savedMs={item.durationMs}
                   live={running && index === items.length - 1}
                 />
               );

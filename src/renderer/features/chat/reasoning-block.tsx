@@ -1,8 +1,9 @@
 /**
  * The model's reasoning: while it streams, open, under "Thinking… 12 s" with a pulsing dot;
  * once the answer moves on, folded under "Thought for 12 s" (a click opens it). The time is
- * measured here, from when the reasoning first showed to when something followed it, so an
- * answer opened later (reasoning not watched) reads "Reasoning".
+ * measured here, from when the reasoning first showed to when something followed it; an answer
+ * opened later shows the duration the host saved with the part (`savedMs`), and one saved before
+ * durations were kept reads "Reasoning".
  */
 import type { ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
@@ -10,20 +11,26 @@ import { useT } from '../../i18n/use-t';
 import { formatDuration } from '../../state/duration-text';
 
 /** One reasoning part (`data-testid="reasoning"`). */
-export function ReasoningBlock(props: { text: string; live: boolean }): ReactNode {
+export function ReasoningBlock(props: {
+  text: string;
+  live: boolean;
+  savedMs: number | null;
+}): ReactNode {
   const t = useT();
   const startedAt = useRef<number | null>(props.live ? Date.now() : null);
-  const [tookMs, setTookMs] = useState<number | null>(null);
+  const [measuredMs, setTookMs] = useState<number | null>(null);
+  const tookMs = measuredMs ?? props.savedMs;
   useEffect(() => {
-    if (props.live || startedAt.current === null || tookMs !== null) return;
+    if (props.live || startedAt.current === null || measuredMs !== null) return;
     setTookMs(Date.now() - startedAt.current);
-  }, [props.live, tookMs]);
+  }, [props.live, measuredMs]);
   return (
     <details
       className="reasoning"
       open={props.live || undefined}
       data-testid="reasoning"
       data-live={props.live ? 'true' : undefined}
+      data-duration-ms={!props.live && tookMs !== null ? tookMs : undefined}
     >
       <summary data-testid="reasoning-summary">
         {props.live ? (

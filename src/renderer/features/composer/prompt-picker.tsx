@@ -1,26 +1,22 @@
 /**
  * Prompt templates from the user's library: pick one, fill its `{{variables}}`, insert the text
- * into the composer. A template without variables is inserted at once.
+ * into the composer. A template without variables is inserted at once. The same templates open
+ * from the box itself by typing "/" (`prompt-palette.tsx`).
  */
 import type { ReactNode } from 'react';
 import { useCallback, useEffect, useState } from 'react';
-import { fillPlaceholders } from '../../../shared/prompt-template-text';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { Popover } from '../../components/popover';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { PromptsIcon } from '../../components/icons';
+import type { PromptTemplate } from './prompt-variable-form';
+import { PromptVariableForm } from './prompt-variable-form';
 
-type Template = InvokeResponse<'prompts.list'>[number];
-
-/** The "Prompts" button and its list; `onInsert` gets the filled text. */
-export function PromptPicker(props: { onInsert(text: string): void }): ReactNode {
-  const t = useT();
+/** The library's templates, read each time `open` turns true; null while they load. */
+export function usePromptTemplates(open: boolean): PromptTemplate[] | null {
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const [open, setOpen] = useState(false);
-  const [templates, setTemplates] = useState<Template[] | null>(null);
-  const [chosen, setChosen] = useState<Template | null>(null);
+  const [templates, setTemplates] = useState<PromptTemplate[] | null>(null);
   useEffect(() => {
     if (!open || !bridge) return undefined;
     let current = true;
@@ -29,6 +25,15 @@ export function PromptPicker(props: { onInsert(text: string): void }): ReactNode
       current = false;
     };
   }, [open, bridge, showError]);
+  return templates;
+}
+
+/** The "Prompts" button and its list; `onInsert` gets the filled text. */
+export function PromptPicker(props: { onInsert(text: string): void }): ReactNode {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const templates = usePromptTemplates(open);
+  const [chosen, setChosen] = useState<PromptTemplate | null>(null);
   const onOpenChange = useCallback((next: boolean) => {
     setOpen(next);
     setChosen(null);
@@ -42,6 +47,7 @@ export function PromptPicker(props: { onInsert(text: string): void }): ReactNode
       label={t('composer.prompts')}
       icon={<PromptsIcon />}
       testId="prompt-picker-open"
+      className="popover-framed"
       open={open}
       onOpenChange={onOpenChange}
     >
@@ -53,20 +59,20 @@ export function PromptPicker(props: { onInsert(text: string): void }): ReactNode
           }
         />
       ) : (
-        <VariableForm template={chosen} onBack={() => setChosen(null)} onInsert={insert} />
+        <PromptVariableForm template={chosen} onBack={() => setChosen(null)} onInsert={insert} />
       )}
     </Popover>
   );
 }
 
 function TemplateList(props: {
-  templates: Template[] | null;
-  onPick(template: Template): void;
+  templates: PromptTemplate[] | null;
+  onPick(template: PromptTemplate): void;
 }): ReactNode {
   const t = useT();
   const { templates } = props;
   return (
-    <>
+    <div className="popover-body">
       <div className="popover-title">{t('prompts.title')}</div>
       {templates === null && <p className="popover-hint">{t('tools.loading')}</p>}
       {templates?.length === 0 && <p className="popover-hint">{t('prompts.empty')}</p>}
@@ -85,48 +91,7 @@ function TemplateList(props: {
           </li>
         ))}
       </ul>
-    </>
-  );
-}
-
-function VariableForm(props: {
-  template: Template;
-  onBack(): void;
-  onInsert(text: string): void;
-}): ReactNode {
-  const t = useT();
-  const [values, setValues] = useState<Record<string, string>>({});
-  const filled = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
-  return (
-    <div className="prompt-form">
-      <div className="popover-title">{props.template.title}</div>
-      {props.template.variables.map((name) => (
-        <label key={name} className="prompt-variable">
-          <span>{name}</span>
-          <input
-            data-testid="prompt-variable"
-            data-name={name}
-            value={values[name] ?? ''}
-            onChange={(event) => setValues({ ...values, [name]: event.target.value })}
-          />
-        </label>
-      ))}
-      <pre className="prompt-preview" data-testid="prompt-preview">
-        {fillPlaceholders(props.template.body, filled)}
-      </pre>
-      <div className="popover-actions">
-        <button type="button" className="button ghost" onClick={props.onBack}>
-          {t('prompts.back')}
-        </button>
-        <button
-          type="button"
-          className="button primary"
-          data-testid="prompt-insert"
-          onClick={() => props.onInsert(fillPlaceholders(props.template.body, filled))}
-        >
-          {t('prompts.insert')}
-        </button>
-      </div>
+      <p className="popover-hint">{t('prompts.slashHint')}</p>
     </div>
   );
 }

@@ -7,6 +7,7 @@
 import { useCallback, useRef, useState } from 'react';
 import type { AttachmentProblem, PendingAttachment } from '../../state/attachment-rules';
 import { attachmentProblem, sortIncoming } from '../../state/attachment-rules';
+import { hasThumbnail } from '../../state/file-kind';
 import { readBase64 } from './text-file';
 
 /** What the composer does with its files. */
@@ -29,14 +30,31 @@ export interface Attachments {
 
 let nextId = 1;
 
+/** The local File each attachment was read from (for its thumbnail; gone with the attachment). */
+const localFiles = new WeakMap<PendingAttachment, Blob>();
+
 async function readAttachment(file: File): Promise<PendingAttachment> {
-  return {
+  const read = {
     id: `file-${nextId++}`,
     name: file.name,
     size: file.size,
     mime: file.type,
     dataBase64: await readBase64(file),
   };
+  localFiles.set(read, file);
+  return read;
+}
+
+/**
+ * What a thumbnail of `file` is drawn from: the local File it was read from, or, for one that
+ * arrived already read (an MCP resource), its bytes; null for a file that gets an icon instead.
+ */
+export function thumbnailSource(file: PendingAttachment): Blob | null {
+  if (!hasThumbnail(file.mime)) return null;
+  const local = localFiles.get(file);
+  if (local !== undefined) return local;
+  const bytes = Uint8Array.from(atob(file.dataBase64), (char) => char.charCodeAt(0));
+  return new Blob([bytes], { type: file.mime });
 }
 
 /** The pending files of one composer. */

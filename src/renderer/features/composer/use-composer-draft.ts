@@ -42,6 +42,8 @@ export interface ComposerDraft {
   paste(event: ClipboardEvent<HTMLTextAreaElement>): void;
   /** Appends a prompt's text on its own paragraph (or keeps it aside when it does not fit). */
   insertAtEnd(inserted: string): void;
+  /** Puts text in place of `range` (the "/" palette's "/word"), kept aside when it does not fit. */
+  replaceRange(range: { start: number; end: number }, inserted: string): void;
   attachOversized(): void;
   insertWhatFits(): void;
   dismissOversized(): void;
@@ -124,9 +126,8 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
     },
     [add],
   );
-  const insertAtEnd = useCallback(
-    (inserted: string) => {
-      const { range, separator } = appendRange(current.current);
+  const insertAt = useCallback(
+    (range: { start: number; end: number }, inserted: string, separator = '') => {
       const result = insertText(current.current, range, inserted, separator);
       if (isOversized(result)) {
         whole.current = inserted;
@@ -137,6 +138,13 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
       setText(result.text);
     },
     [setText],
+  );
+  const insertAtEnd = useCallback(
+    (inserted: string) => {
+      const { range, separator } = appendRange(current.current);
+      insertAt(range, inserted, separator);
+    },
+    [insertAt],
   );
   const attachOversized = useCallback(() => {
     const file = pending?.file;
@@ -161,6 +169,7 @@ export function useComposerDraft(box: RefObject<HTMLTextAreaElement | null>): Co
     room: oversized === null ? 0 : roomFor(text, oversized.range, oversized.separator),
     paste,
     insertAtEnd,
+    replaceRange: insertAt,
     attachOversized,
     insertWhatFits: insertPart,
     dismissOversized: () => setPending(null),
