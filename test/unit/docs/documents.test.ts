@@ -15,12 +15,6 @@ const DOCUMENTS = [
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
 ];
-/**
- * Written on another branch (the MCP config import), linked from docs/mcp.md ahead of the merge;
- * drop it from here once docs/mcp-import.md is in the tree.
- */
-const ARRIVING = new Set(['docs/mcp-import.md']);
-
 /** The relative link targets of a Markdown document (no URLs, no in-page anchors). */
 function relativeLinks(text: string): string[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
@@ -48,7 +42,7 @@ describe('the documents', () => {
   it.each(DOCUMENTS)('%s: every relative link resolves to a file of the repository', (path) => {
     const missing = relativeLinks(read(path))
       .map((target) => normalize(join(dirname(path), target)))
-      .filter((target) => !ARRIVING.has(target) && !existsSync(join(root, target)));
+      .filter((target) => !existsSync(join(root, target)));
     expect(missing).toEqual([]);
   });
 });
