@@ -277,6 +277,44 @@ describe('aivory mcp import / export with server-everything', () => {
     expect(await list(env)).toEqual([]);
   }, 60_000);
 
+  it('import --enable: one review of every service, one answer, all enabled and callable', async () => {
+    const { env } = await homeWithLocalCommands();
+    const file = configFile(
+      'claude_desktop_config.json',
+      JSON.stringify({
+        mcpServers: {
+          'local tools': { command: process.execPath, args: [EVERYTHING_SCRIPT, 'stdio'] },
+          'remote tools': { type: 'http', url: http.url },
+        },
+      }),
+    );
+    // Without a terminal and without --yes nothing is imported: the import itself asks first.
+    const held = await runCli(['mcp', 'import', file, '--enable'], env, { input: '' });
+    expect(held.code).toBe(2);
+    expect(held.stderr).toContain('Add --yes to import without a terminal');
+    const imported = await runCli(['mcp', 'import', file, '--yes', '--enable'], env);
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(/✓ local tools: ok, \d+ tools\n/);
+    expect(imported.stdout).not.toContain('held for review');
+    // The review: each service's tools, then one line for all of them.
+    expect(imported.stdout).toMatch(/\nlocal tools: \d+ tools\n(.+\n)*?\+ echo: added/);
+    expect(imported.stdout).toMatch(/\nremote tools: \d+ tools\n/);
+    expect(imported.stdout).toMatch(
+      /Accepted the \d+ tools of 2 services; enabled: local tools, remote tools\./,
+    );
+    const services = await list(env);
+    expect(services.map((service) => [service.name, service.enabled])).toEqual([
+      ['local tools', true],
+      ['remote tools', true],
+    ]);
+    for (const service of services) expect(service.callableCount).toBe(service.toolCount);
+    for (const name of ['local tools', 'remote tools']) {
+      const echo = await runCli(['mcp', 'call', name, 'echo', '{"message":"both"}'], env);
+      expect(echo).toMatchObject({ code: 0, stdout: 'Echo: both\n' });
+    }
+  }, 120_000);
+
   it('adds a URL and enables it in one command (add --enable --yes)', async () => {
     const { env } = await homeWithLocalCommands();
     const added = await runCli(

@@ -52,7 +52,8 @@ Usage:
                                        (headers given replace the saved ones; a new address needs a new test)
   aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
   aivory mcp add … --enable [--yes]   Add, test, sync, show the tools, accept (asked on a terminal; --yes accepts) and enable
-  aivory mcp import FILE|- [--yes] [--input ID=VALUE]…   Claude Desktop, .mcp.json, Cursor or VS Code configs (secrets to the secret store)
+  aivory mcp import FILE|- [--yes] [--enable] [--input ID=VALUE]…   Claude Desktop, .mcp.json, Cursor or VS Code configs (secrets to the secret store)
+                                       --enable: then one review of every imported service's tools, one question to accept and enable them all
   aivory mcp export [--file F]         The saved services as mcpServers JSON (secret values left out)
   aivory mcp login N | logout N         OAuth sign-in (the page opens in $BROWSER or your browser; the link is printed)
                                        test, sync and call sign in by themselves when the server asks; chat turns only say so

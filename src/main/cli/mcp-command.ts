@@ -44,7 +44,7 @@ const APPROVAL_POLICIES: readonly string[] = [
 const USAGE = `Usage: aivory mcp ACTION …  (aivory --help lists every option)
   add --name N (--url URL | --command CMD) --description D [--enable [--yes]] …
   edit N [--name …] [--url …] [--header …]… [--keep-headers] …
-  import FILE|- [--yes] [--input ID=VALUE]… | export [--file F]
+  import FILE|- [--yes] [--enable] [--input ID=VALUE]… | export [--file F]
   list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N
   approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON
   prompts N | prompt N NAME [k=v]… | resources N | resource N URI | roots N
@@ -279,7 +279,13 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
     }
     case 'import':
       if (rest.length > 0) throw usageError(IMPORT_USAGE);
-      return mcpImport(name, { yes: values.yes, input: values.input ?? [] }, context, io, signal);
+      return mcpImport(
+        name,
+        { yes: values.yes, enable: values.enable, input: values.input ?? [] },
+        context,
+        io,
+        signal,
+      );
     case 'export':
       if (name !== undefined) throw usageError('Usage: aivory mcp export [--file F]');
       return mcpExport(values.file, context, io);

@@ -16,7 +16,7 @@ import { shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
-export const IMPORT_USAGE = `Usage: aivory mcp import FILE|- [--yes] [--input ID=VALUE]…
+export const IMPORT_USAGE = `Usage: aivory mcp import FILE|- [--yes] [--enable] [--input ID=VALUE]…
   FILE: claude_desktop_config.json, .mcp.json, .cursor/mcp.json or .vscode/mcp.json (- reads standard input)`;
 
 /** "1 tool", "3 tools". */
@@ -26,7 +26,7 @@ export function toolCount(count: number): string {
 
 export async function mcpImport(
   file: string | undefined,
-  flags: { yes: boolean; input: readonly string[] },
+  flags: { yes: boolean; enable: boolean; input: readonly string[] },
   context: AppContext,
   io: CliIo,
   signal: AbortSignal,
@@ -62,12 +62,59 @@ export async function mcpImport(
     signal: () => signal,
     onResult: (result) =>
       io.stdout(
-        result.ok
-          ? `✓ ${result.name}: ok, ${toolCount(result.toolCount)} held for review (aivory mcp diff ${shellWord(result.name)}, then accept and enable)\n`
-          : `✗ ${result.name}: failed: ${result.message}\n`,
+        !result.ok
+          ? `✗ ${result.name}: failed: ${result.message}\n`
+          : flags.enable
+            ? `✓ ${result.name}: ok, ${toolCount(result.toolCount)}\n`
+            : `✓ ${result.name}: ok, ${toolCount(result.toolCount)} held for review (aivory mcp diff ${shellWord(result.name)}, then accept and enable)\n`,
       ),
   });
+  const imported = results.filter((result) => result.ok).map((result) => result.name);
+  if (flags.enable && imported.length > 0) {
+    await reviewAndEnable(imported, flags.yes, context, io, signal);
+  }
   return results.every((result) => result.ok) ? EXIT_OK : EXIT_FAILED;
+}
+
+/**
+ * `import --enable`: one review for every imported service — each one's tools listed as the
+ * sync found them — then one question (none with --yes) to accept them all and enable the
+ * services. Refused, or with no terminal to ask on, they stay imported and held for review.
+ */
+async function reviewAndEnable(
+  names: readonly string[],
+  yes: boolean,
+  context: AppContext,
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<void> {
+  const services = context.mcp;
+  let tools = 0;
+  for (const name of names) {
+    const changes = services.diff(name);
+    tools += changes.length;
+    io.stdout(`\n${name}: ${toolCount(changes.length)}\n`);
+    for (const change of changes) io.stdout(`${describeChange(change)}\n`);
+  }
+  const what = `the ${toolCount(tools)} of ${names.length} ${names.length === 1 ? 'service' : 'services'}`;
+  if (!yes) {
+    if (!io.ask) {
+      io.stdout(
+        `\nNot enabled: no terminal to confirm on. Review with aivory mcp diff NAME, then aivory mcp accept NAME and aivory mcp enable NAME (or import with --enable --yes).\n`,
+      );
+      return;
+    }
+    const answer = await io.ask(`\nAccept ${what} and enable them? [y/N] `, signal);
+    if (answer.trim().toLowerCase() !== 'y') {
+      io.stdout('Not enabled: the tools stay held for review (aivory mcp diff NAME).\n');
+      return;
+    }
+  }
+  for (const name of names) {
+    services.accept(name);
+    services.setEnabled(name, true);
+  }
+  io.stdout(`Accepted ${what}; enabled: ${names.join(', ')}.\n`);
 }
 
 /** `--input id=value` flags as answers. */
