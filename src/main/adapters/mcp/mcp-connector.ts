@@ -43,6 +43,11 @@ export type { McpConnectorOptions } from './mcp-limits';
 const PROBE_TIMEOUT_MS = 3000;
 /** How long a child that exited during the handshake may take to finish its stderr. */
 const STDERR_END_WAIT_MS = 1000;
+/**
+ * How long a new connection with shared folders waits for the server's first `roots/list`
+ * (answered at once when it comes; a server that never asks costs this much per connection).
+ */
+const ROOTS_WAIT_MS = 500;
 /** How much of its last stderr line the error shows. */
 const LAST_STDERR_CHARS = 300;
 /** How much of the probed event stream is read looking for the endpoint event. */
@@ -113,7 +118,7 @@ async function connect(
     link.emitLibraryChanged(),
   );
   if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
-  answerRoots(client, options.roots);
+  const rootsAsked = answerRoots(client, options.roots);
   if (options.onElicit !== undefined) offerElicitation(client, options.onElicit);
   if (options.onSample !== undefined) offerSampling(client, options.onSample);
 
@@ -161,6 +166,12 @@ async function connect(
     link.onConnectProblem = null;
   }
   link.markOpen();
+  // A server that asks for the shared folders right after the handshake (server-filesystem)
+  // would otherwise take the first call before it has them: wait for its question, briefly,
+  // and only when there are folders to give.
+  if (rootsAsked !== null && options.roots !== undefined && (await options.roots()).length > 0) {
+    await settledWithin(rootsAsked.answered, ROOTS_WAIT_MS);
+  }
   if (options.logLevel !== undefined)
     await setServerLogLevel(client, options.logLevel, Math.min(timeoutMs, SET_LEVEL_TIMEOUT_MS));
   return new McpClientSession({

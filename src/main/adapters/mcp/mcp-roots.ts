@@ -25,13 +25,27 @@ export function rootsCapability(options: Pick<McpConnectOptions, 'roots'>): Clie
   return options.roots === undefined ? {} : { roots: { listChanged: true } };
 }
 
-/** Answers `roots/list` from `roots` (asked again at every request); nothing without it. */
-export function answerRoots(client: Client, roots: McpConnectOptions['roots']): void {
-  if (roots === undefined) return;
+/**
+ * Answers `roots/list` from `roots` (asked again at every request); nothing without it. Resolves
+ * `answered` once the first request has been answered (null when roots are not announced), so
+ * that the connector can wait briefly for a server that asks right after the handshake.
+ */
+export function answerRoots(
+  client: Client,
+  roots: McpConnectOptions['roots'],
+): { answered: Promise<void> } | null {
+  if (roots === undefined) return null;
   announcing.add(client);
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({
-    roots: (await roots()).map(protocolRoot),
-  }));
+  let firstAnswer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
+    const listed = { roots: (await roots()).map(protocolRoot) };
+    // Once the SDK has sent this answer (it does so as the handler settles), not before: the
+    // caller's first request must follow it.
+    setImmediate(firstAnswer);
+    return listed;
+  });
+  return { answered };
 }
 
 /**
