@@ -51,6 +51,7 @@ Usage:
   aivory mcp edit N [--name N2] [--url URL] [--description D] [--icon I] [--header 'K: V']… [--timeout S] …
                                        (headers given replace the saved ones; a new address needs a new test)
   aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
+                                       (tools: name, approval, the server's own hints — read-only, destructive, … — and description)
   aivory mcp add … --enable [--yes]   Add, test, sync, show the tools, accept (asked on a terminal; --yes accepts) and enable
   aivory mcp import FILE|- [--yes] [--enable] [--input ID=VALUE]…   Claude Desktop, .mcp.json, Cursor or VS Code configs (secrets to the secret store)
                                        --enable: then one review of every imported service's tools, one question to accept and enable them all

@@ -4,7 +4,12 @@
  */
 import { parseArgs } from 'node:util';
 import { AivoryError } from '../../shared/errors';
-import type { McpApprovalPolicy, McpService, McpToolChange } from '../../shared/mcp';
+import type {
+  McpApprovalPolicy,
+  McpService,
+  McpToolAnnotations,
+  McpToolChange,
+} from '../../shared/mcp';
 import type { AppContext } from '../services/app-context';
 import { describeChange } from '../services/mcp/mcp-diff';
 import type { McpServiceInput } from '../services/mcp/mcp-service-input';
@@ -199,7 +204,7 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       else
         for (const tool of tools)
           print(
-            `${tool.name}\t${tool.approval}\t${tool.latest?.description.slice(0, 100) ?? '(removed)'}`,
+            `${tool.name}\t${tool.approval}\t${hintWords(tool.latest?.annotations ?? null)}\t${tool.latest?.description.slice(0, 100) ?? '(removed)'}`,
           );
       return EXIT_OK;
     }
@@ -608,4 +613,19 @@ function interruptSignal(io: CliIo): AbortSignal {
   const controller = new AbortController();
   io.onInterrupt(() => controller.abort());
   return controller.signal;
+}
+
+/**
+ * A tool's annotations as words for `aivory mcp tools` ("read-only, idempotent"; "-" for none).
+ * They are the server's claims, not checked: approvals never trust them.
+ */
+export function hintWords(annotations: McpToolAnnotations | null): string {
+  if (annotations === null) return '-';
+  const words = [
+    annotations.readOnlyHint === true ? 'read-only' : null,
+    annotations.destructiveHint === true ? 'destructive' : null,
+    annotations.idempotentHint === true ? 'idempotent' : null,
+    annotations.openWorldHint === true ? 'open-world' : null,
+  ].filter((word): word is string => word !== null);
+  return words.length === 0 ? '-' : words.join(', ');
 }
