@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS } from '../../src/shared/ipc/limits';
-import { formatSize } from '../../src/renderer/state/attachment-rules';
+import { formatBytes } from '../../src/shared/byte-size';
 import { openBrowser, screenshot } from './helpers/browser';
 import { chatScript } from './helpers/chat-script';
 import { useAppFixture } from './helpers/app-fixture';
@@ -144,7 +144,7 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
     await pasteIntoComposer(page);
 
     const pasted = clipboardText(PASTE_BYTES);
-    const size = formatSize(Buffer.byteLength(pasted));
+    const size = formatBytes(Buffer.byteLength(pasted));
     const notice = page.getByTestId('composer-paste-notice');
     await notice.waitFor();
     expect(await notice.textContent()).toContain(
@@ -312,7 +312,7 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
       await showBothNotes(chinese.page);
       const text = clipboardText(300_000);
       expect(await chinese.page.getByTestId('composer-paste-notice').textContent()).toContain(
-        `粘贴的内容有 ${formatSize(Buffer.byteLength(text))}（${text.length.toLocaleString('en-US')} 个字符），而一条消息最多 100,000 个字符。`,
+        `粘贴的内容有 ${formatBytes(Buffer.byteLength(text))}（${text.length.toLocaleString('en-US')} 个字符），而一条消息最多 100,000 个字符。`,
       );
       expect(await chinese.page.getByTestId('composer-refusal').first().textContent()).toContain(
         '它的文件名有 300 个字符，文件名最多 255 个字符',

@@ -67,7 +67,7 @@ describe('library services over a real store', () => {
         /301 characters; keep it to one sentence of at most 300/,
       ],
       [{ ...valid, instructions: '\n ' }, /instructions are empty/],
-      [{ ...valid, instructions: '文'.repeat(70_000) }, /205.1 KB; the limit is 200 KB/],
+      [{ ...valid, instructions: '文'.repeat(70_000) }, /205.1 KiB; the limit is 200 KiB/],
       [{ ...valid, icon: 'a very long icon text' }, /short text or emoji/],
       [
         { ...valid, assets: [{ name: '../x.png', mime: 'image/png', data: new Uint8Array(1) }] },

@@ -313,7 +313,7 @@ describe('sizes', () => {
     expect(result.text.match(/not shown: at most 4 images/g)).toHaveLength(2);
     const big = await session.callTool('images', { count: 1, bytes: 6 * 1024 * 1024 }, call());
     expect(big.images).toHaveLength(0);
-    expect(big.text).toBe('[image: image/png, 6.0 MB — not shown: over 5.0 MB]');
+    expect(big.text).toBe('[image: image/png, 6 MiB — not shown: over 5 MiB]');
   });
 });
 

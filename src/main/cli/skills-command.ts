@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util';
 import type { Skill } from '../../shared/dto';
 import type { AppContext } from '../services/app-context';
 import {
-  formatBytes,
   MAX_ASSET_BYTES,
   MAX_INSTRUCTIONS_BYTES,
   secretWarning,
@@ -15,6 +14,7 @@ import { SkillsService } from '../services/skills-service';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { readAssetFile, readTextFile } from './input-files';
+import { formatBytes } from '../../shared/byte-size';
 
 const USAGE =
   'Usage: aivory skills list | show NAME | add --name NAME --when "SENTENCE" --file INSTRUCTIONS.md ' +

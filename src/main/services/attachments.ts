@@ -14,6 +14,7 @@ import { neutraliseProtocolMarkup } from '../core/orchestrator/prompt-protocol';
 import type { ArtifactSink, ChatImage, ImageFile } from '../core/ports';
 import { sniffMimeType } from './mime-types';
 import { visionInput, visionNote } from './vision-input';
+import { formatBytes } from '../../shared/byte-size';
 
 /** The sidecar's default upload cap (SANDBOX_MAX_UPLOAD_BYTES, seed 003): 40 MiB. */
 export const MAX_ATTACHMENT_BYTES = 40 * 1024 * 1024;
@@ -103,7 +104,7 @@ export async function describeAttachments(
   const inlined: string[] = [];
   for (const file of attachments) {
     const where = sandbox ? ` at /workspace/uploads/${file.name}` : '';
-    lines.push(`- ${file.name} (${file.mime}, ${formatSize(file.size)})${where}`);
+    lines.push(`- ${file.name} (${file.mime}, ${formatBytes(file.size)})${where}`);
     const text = await inlineText(file);
     if (text === null) continue;
     lines.push(text);
@@ -161,10 +162,4 @@ async function inlineText(file: ArtifactReference): Promise<string | null> {
   // The file is data, not instructions: protocol markup inside it cannot pose as a tool call.
   const body = neutraliseProtocolMarkup(shown).replaceAll('</file>', '&lt;/file>');
   return `<file name="${file.name.replace(/["<>]/g, '_')}">\n${body}${marker}\n</file>`;
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -45,7 +45,7 @@ function checkBody(body: string): void {
   const bytes = Buffer.byteLength(body, 'utf8');
   if (bytes > MAX_PROMPT_BODY_BYTES) {
     throw invalid(
-      `The prompt body is ${bytes} bytes; the limit is ${MAX_PROMPT_BODY_BYTES} bytes (20 KB).`,
+      `The prompt body is ${bytes} bytes; the limit is ${MAX_PROMPT_BODY_BYTES} bytes (20 KiB).`,
     );
   }
 }

@@ -5,6 +5,7 @@
 import { redactText } from '../adapters/logging/redact';
 import { AivoryError } from '../../shared/errors';
 import type { SkillAssetInput } from '../core/ports';
+import { formatBytes } from '../../shared/byte-size';
 
 /** Names are what `use_skill` is called with: short, lowercase, no spaces. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
@@ -132,7 +133,7 @@ export function secretWarning(text: string): string | null {
 
 /**
  * "`size`; the limit is `limit`", rounded for reading, in exact bytes when rounding would make the
- * two look equal ("10 MB; the limit is 10 MB").
+ * two look equal ("10 MiB; the limit is 10 MiB").
  */
 export function overLimit(size: number, limit: number): string {
   const [shownSize, shownLimit] =
@@ -140,12 +141,4 @@ export function overLimit(size: number, limit: number): string {
       ? [`${size} bytes`, `${limit} bytes`]
       : [formatBytes(size), formatBytes(limit)];
   return `${shownSize}; the limit is ${shownLimit}`;
-}
-
-/** "12.3 KB", "10 MB", "512 B". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const kilobytes = bytes / 1024;
-  if (kilobytes < 1024) return `${Number(kilobytes.toFixed(1))} KB`;
-  return `${Number((kilobytes / 1024).toFixed(1))} MB`;
 }

@@ -9,6 +9,7 @@ import { open } from 'node:fs/promises';
 import type { ArtifactReference } from '../../shared/turn-events';
 import type { ChatImage } from '../core/ports';
 import { rasterImageType } from './mime-types';
+import { formatBytes } from '../../shared/byte-size';
 
 /** The largest image sent as an image part (providers refuse larger ones: OpenAI takes 20 MB). */
 export const MAX_VISION_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -45,7 +46,7 @@ export async function visionInput(
     const read = await readRasterImage(file.path, maxBytes);
     if (read === null) continue;
     if (read === 'too-large') {
-      result.leftOut.push({ name: file.name, reason: `larger than ${formatLimit(maxBytes)}` });
+      result.leftOut.push({ name: file.name, reason: `larger than ${formatBytes(maxBytes)}` });
     } else if (result.images.length >= maxImages) {
       result.leftOut.push({
         name: file.name,
@@ -98,8 +99,4 @@ async function readRasterImage(
   } finally {
     await handle.close();
   }
-}
-
-function formatLimit(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${bytes} bytes`;
 }

@@ -19,6 +19,7 @@ import { downloadName } from './web-download-name';
 import { downloadPublicImage } from './public-image';
 import { USER_APPROVAL_WAIT_MS } from '../core/ports';
 import { taintedFetchGate } from './tainted-fetch-gate';
+import { formatBytes } from '../../shared/byte-size';
 
 export {
   checkImageMediaType,
@@ -115,8 +116,7 @@ async function run(
     resource.body,
     context.signal,
   );
-  const kilobytes = Math.max(1, Math.round(resource.body.byteLength / 1024));
   return {
-    content: `Saved the image to ${path} (${image.format.toUpperCase()}, ${width}×${height} pixels, ${kilobytes} KB) from ${resource.finalUrl}. Open it in python_execute, e.g. Image.open('${path}').`,
+    content: `Saved the image to ${path} (${image.format.toUpperCase()}, ${width}×${height} pixels, ${formatBytes(resource.body.byteLength)}) from ${resource.finalUrl}. Open it in python_execute, e.g. Image.open('${path}').`,
   };
 }

@@ -36,7 +36,7 @@ export const CONV_SETTINGS_EN = {
   'convSettings.context.budget': 'Tokens',
   'convSettings.save': 'Save',
   'convSettings.reset': 'Back to defaults',
-  'convSettings.error.tooLong': 'At most {kb} KB.',
+  'convSettings.error.tooLong': 'At most {kb} KiB.',
   'convSettings.info': 'Info',
   'convSettings.info.created': 'Created',
   'convSettings.info.messages': 'Messages',

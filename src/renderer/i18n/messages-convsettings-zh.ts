@@ -35,7 +35,7 @@ export const CONV_SETTINGS_ZH: Record<keyof typeof CONV_SETTINGS_EN, string> = {
   'convSettings.context.budget': 'token 数',
   'convSettings.save': '保存',
   'convSettings.reset': '恢复默认',
-  'convSettings.error.tooLong': '最多 {kb} KB。',
+  'convSettings.error.tooLong': '最多 {kb} KiB。',
   'convSettings.info': '信息',
   'convSettings.info.created': '创建时间',
   'convSettings.info.messages': '消息',

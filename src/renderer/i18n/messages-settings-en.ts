@@ -112,7 +112,7 @@ export const SETTINGS_EN = {
   'set.images.keyTitle': 'Images API key',
 
   'set.web.title': 'Web fetching',
-  'set.web.maxBody': 'Largest page or file (MB, 1–50)',
+  'set.web.maxBody': 'Largest page or file (MiB, 1–50)',
   'set.web.deadline': 'Deadline per fetch (seconds, 5–120)',
   'set.web.refusePorts': 'Refuse ports other than 80 and 443',
 
@@ -128,7 +128,7 @@ export const SETTINGS_EN = {
   'set.skills.instructions': 'Instructions (Markdown)',
   'set.skills.assetsTitle': 'Assets (optional)',
   'set.skills.addAsset': 'Add a file',
-  'set.skills.assetTooLarge': '{name} is larger than {max} MB.',
+  'set.skills.assetTooLarge': '{name} is larger than {max} MiB.',
   'set.skills.readOnly':
     'Built-in skills are read-only. Add a skill with the same name to override this one.',
   'set.skills.view': 'View',

@@ -111,7 +111,7 @@ export const SETTINGS_ZH: Record<keyof typeof SETTINGS_EN, string> = {
   'set.images.keyTitle': 'Images API 密钥',
 
   'set.web.title': '网页抓取',
-  'set.web.maxBody': '单个页面或文件上限（MB，1–50）',
+  'set.web.maxBody': '单个页面或文件上限（MiB，1–50）',
   'set.web.deadline': '单次抓取时限（秒，5–120）',
   'set.web.refusePorts': '拒绝 80 和 443 以外的端口',
 
@@ -127,7 +127,7 @@ export const SETTINGS_ZH: Record<keyof typeof SETTINGS_EN, string> = {
   'set.skills.instructions': '完整指令（Markdown）',
   'set.skills.assetsTitle': '附件资产（可选）',
   'set.skills.addAsset': '添加文件',
-  'set.skills.assetTooLarge': '{name} 超过 {max} MB。',
+  'set.skills.assetTooLarge': '{name} 超过 {max} MiB。',
   'set.skills.readOnly': '内置技能只读。添加同名技能即可覆盖它。',
   'set.skills.view': '查看',
 

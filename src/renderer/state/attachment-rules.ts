@@ -12,6 +12,7 @@ import {
 } from '../../shared/ipc/limits';
 import type { MessageKey } from '../i18n/i18n';
 import { stripInvisibleCharacters } from '../../shared/untrusted-text';
+import { formatBytes } from '../../shared/byte-size';
 
 /** A file waiting in the composer. */
 export interface PendingAttachment {
@@ -136,7 +137,7 @@ function fileProblem(
   if (file.size > MAX_ATTACHMENT_BYTES) {
     return {
       key: 'attach.tooLarge',
-      params: { name, size: formatSize(file.size), max: MAX_ATTACHMENT_BYTES / MIB },
+      params: { name, size: formatBytes(file.size), max: MAX_ATTACHMENT_BYTES / MIB },
     };
   }
   if (count + 1 > MAX_ATTACHMENTS) {
@@ -175,13 +176,6 @@ export function bytesToBase64(bytes: Uint8Array): string {
 export function base64OfDataUrl(url: string): string {
   const comma = url.indexOf(',');
   return comma === -1 ? '' : url.slice(comma + 1);
-}
-
-/** `512 B`, `1.5 KB`, `3.2 MB`. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < MIB) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / MIB).toFixed(1)} MB`;
 }
 
 const INLINE_IMAGES: Readonly<Record<string, readonly string[]>> = {

@@ -53,7 +53,7 @@ export const instructionsSchema = z.discriminatedUnion('kind', [
         .refine((text) => text.trim() !== '', 'must not be blank')
         .refine(
           (text) => utf8Bytes(text) <= MAX_INSTRUCTIONS_BYTES,
-          `must be at most ${MAX_INSTRUCTIONS_BYTES / 1024} KB`,
+          `must be at most ${MAX_INSTRUCTIONS_BYTES / 1024} KiB`,
         ),
     })
     .strict(),

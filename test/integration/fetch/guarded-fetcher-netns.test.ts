@@ -329,7 +329,7 @@ describe('limits', () => {
     for (const path of ['/gzip-bomb', '/br-bomb', '/nested-gzip-bomb']) {
       expect(await fetchUrl(`${NEWS}${path}`), path).toMatchObject({
         ok: false,
-        error: /is larger than 5 MB once decompressed$/,
+        error: /is larger than 5 MiB once decompressed$/,
       });
     }
     expect(
@@ -340,12 +340,12 @@ describe('limits', () => {
   it('stops endless and over-declared bodies', async () => {
     expect(await fetchUrl(`${NEWS}/huge`)).toMatchObject({
       ok: false,
-      error: /is larger than 5 MB$/,
+      error: /is larger than 5 MiB$/,
     });
     const declared = await fetchUrl(`${NEWS}/huge-declared`);
     expect(declared).toMatchObject({
       ok: false,
-      error: /is larger than 5 MB \(it declares 4768\.4 MB\)/,
+      error: /is larger than 5 MiB \(it declares 4\.7 GiB\)/,
     });
     expect(declared.elapsedMs).toBeLessThan(1000);
   });

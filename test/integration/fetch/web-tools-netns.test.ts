@@ -73,7 +73,7 @@ describe('web_fetch over the lab', () => {
     });
     expect(await webFetch({ url: `${NEWS}/gzip-bomb` })).toMatchObject({
       isError: true,
-      content: /is larger than 5 MB once decompressed/,
+      content: /is larger than 5 MiB once decompressed/,
     });
     expect(await webFetch({ url: `${NEWS}/redirect?to=http%3A%2F%2F0x7f.1%2F` })).toMatchObject({
       isError: true,
@@ -116,7 +116,7 @@ describe('fetch_image over the lab', () => {
         /the content is an HTML page, not an image \(the server said image\/png\)/,
       ],
       ['/pixel-bomb.png', /50000×50000 pixels/],
-      ['/too-big.png', /is larger than 20 MB/],
+      ['/too-big.png', /is larger than 20 MiB/],
       [
         '/redirect?to=http%3A%2F%2F169.254.169.254%2Flatest%2Fmeta-data%2F',
         /blocked: 169\.254\.169\.254 is a link-local address/,

@@ -6,7 +6,7 @@ import {
   parseContentEncoding,
   readWireBody,
 } from '../../../src/main/adapters/fetch/body-reader';
-import { formatByteSize } from '../../../src/main/adapters/fetch/fetch-limits';
+import { formatBytes } from '../../../src/shared/byte-size';
 
 const MB = 1024 * 1024;
 const what = 'the page';
@@ -17,7 +17,7 @@ describe('body reader', () => {
     expect(bomb.length).toBeLessThan(100 * 1024);
     const before = process.memoryUsage().arrayBuffers;
     await expect(decodeBody(bomb, ['gzip'], 5 * MB, what)).rejects.toThrow(
-      'the page is larger than 5 MB once decompressed',
+      'the page is larger than 5 MiB once decompressed',
     );
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(30 * MB);
   });
@@ -27,7 +27,7 @@ describe('body reader', () => {
       params: { [constants.BROTLI_PARAM_QUALITY]: 4 },
     });
     await expect(decodeBody(brotli, ['br'], MB, what)).rejects.toThrow(
-      /larger than 1 MB once decompressed/,
+      /larger than 1 MiB once decompressed/,
     );
     const nested = gzipSync(gzipSync(Buffer.alloc(60 * MB)));
     await expect(decodeBody(nested, ['gzip', 'gzip'], MB, what)).rejects.toThrow(
@@ -64,7 +64,7 @@ describe('body reader', () => {
         this.push(Buffer.alloc(64 * 1024));
       },
     });
-    await expect(readWireBody(endless, MB, what)).rejects.toThrow('the page is larger than 1 MB');
+    await expect(readWireBody(endless, MB, what)).rejects.toThrow('the page is larger than 1 MiB');
     expect(produced).toBeLessThan(2 * MB);
     expect(endless.destroyed).toBe(true);
     expect(
@@ -73,8 +73,10 @@ describe('body reader', () => {
   });
 
   it('formats sizes for people', () => {
-    expect(formatByteSize(5 * MB)).toBe('5 MB');
-    expect(formatByteSize(1536)).toBe('1.5 KB');
-    expect(formatByteSize(900)).toBe('900 bytes');
+    expect(formatBytes(5 * MB)).toBe('5 MiB');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(900)).toBe('900 B');
+    expect(formatBytes(3.2 * MB)).toBe('3.2 MiB');
+    expect(formatBytes(5 * 1024 * MB)).toBe('5 GiB');
   });
 });

@@ -83,7 +83,7 @@ describe('fetch_image tool', () => {
     );
     expect(output.isError).toBeUndefined();
     expect(output.content).toBe(
-      "Saved the image to /workspace/downloads/My_Cat.png (PNG, 4×3 pixels, 1 KB) from https://img.example/photos/cat.jpg. Open it in python_execute, e.g. Image.open('/workspace/downloads/My_Cat.png').",
+      "Saved the image to /workspace/downloads/My_Cat.png (PNG, 4×3 pixels, 73 B) from https://img.example/photos/cat.jpg. Open it in python_execute, e.g. Image.open('/workspace/downloads/My_Cat.png').",
     );
     expect(staged).toEqual([
       {

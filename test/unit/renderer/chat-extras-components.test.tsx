@@ -63,7 +63,7 @@ describe('renderer: files, code blocks and composer chips (static render)', () =
     expect(html).toContain(
       'src="http://127.0.0.1:5217/files?path=%2Fdata%2Fartifacts%2Fc%2Fplot.png&amp;token=T"',
     );
-    expect(html).toContain('File: plot.png (2.0 KB)');
+    expect(html).toContain('File: plot.png (2 KiB)');
     expect(html.match(/data-testid="file-download"/g)).toHaveLength(2);
     expect(html).toContain('download="logo.svg"');
     expect(html).toContain('&amp;download=1');
@@ -77,7 +77,7 @@ describe('renderer: files, code blocks and composer chips (static render)', () =
     );
     expect(html).toContain('data-testid="file-open"');
     expect(html).toContain('data-testid="file-reveal"');
-    expect(html).toContain('Attachment: photo.png (2.0 KB)');
+    expect(html).toContain('Attachment: photo.png (2 KiB)');
     expect(html).not.toContain('file-download');
   });
 

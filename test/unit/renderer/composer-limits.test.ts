@@ -194,7 +194,7 @@ describe('renderer: files are checked by the host’s rules as they are added', 
       'attach.tooLarge',
       'attach.tooMany',
     ]);
-    expect(refused[1]?.problem.params).toEqual({ name: 'huge.bin', size: '40.0 MB', max: 40 });
+    expect(refused[1]?.problem.params).toEqual({ name: 'huge.bin', size: '40 MiB', max: 40 });
     expect(refused[2]?.problem.params).toEqual({ name: 'd.txt', max: MAX_ATTACHMENTS });
     const total = sortIncoming([], Array(3).fill({ name: 'c.bin', size: 35 * MIB }));
     expect(total.accepted).toHaveLength(2);

@@ -4,7 +4,6 @@ import {
   attachmentProblem,
   attachmentsPayload,
   bytesToBase64,
-  formatSize,
   isInlineImage,
 } from '../../../src/renderer/state/attachment-rules';
 import type { ConversationTool } from '../../../src/renderer/state/composer-rules';
@@ -16,6 +15,7 @@ import {
   toggleValue,
 } from '../../../src/renderer/state/composer-rules';
 import { fillPlaceholders, placeholderNames } from '../../../src/shared/prompt-template-text';
+import { formatBytes } from '../../../src/shared/byte-size';
 
 const MIB = 1024 * 1024;
 
@@ -29,7 +29,7 @@ describe('renderer: composer files', () => {
     });
     expect(attachmentProblem([], [{ name: 'big.bin', size: 40 * MIB + 1 }])).toEqual({
       key: 'attach.tooLarge',
-      params: { name: 'big.bin', size: '40.0 MB', max: 40 },
+      params: { name: 'big.bin', size: '40 MiB', max: 40 },
     });
     expect(attachmentProblem([], [{ name: 'ok.bin', size: 40 * MIB }])).toBeNull();
     const three = Array(3).fill({ name: 'c.bin', size: 35 * MIB });
@@ -47,7 +47,11 @@ describe('renderer: composer files', () => {
   });
 
   it('sizes read like people write them; only raster images with a matching name show inline', () => {
-    expect([512, 1536, 3.2 * MIB].map(formatSize)).toEqual(['512 B', '1.5 KB', '3.2 MB']);
+    expect([512, 1536, 3.2 * MIB].map((size) => formatBytes(size))).toEqual([
+      '512 B',
+      '1.5 KiB',
+      '3.2 MiB',
+    ]);
     expect(isInlineImage({ name: 'plot.png', mime: 'image/png' })).toBe(true);
     expect(isInlineImage({ name: 'photo.JPG', mime: 'image/jpeg' })).toBe(true);
     expect(isInlineImage({ name: 'logo.svg', mime: 'image/svg+xml' })).toBe(false);

@@ -16,14 +16,20 @@ const ALLOWED_LITERALS = new Set(['简体中文', 'English']);
 
 /** Text between a JSX tag end (not an arrow `=>` or a spaced comparison) and the next tag. */
 function jsxLiterals(source: string): string[] {
-  return [...source.matchAll(/(?<![=\s])>\s*([^<>{}\n]*[\p{L}][^<>{}\n]*?)\s*</gu)]
-    .map((match) => match[1]?.trim() ?? '')
-    .filter((text) => text !== '' && !ALLOWED_LITERALS.has(text));
+  return (
+    [...source.matchAll(/(?<![=\s])>\s*([^<>{}\n]*[\p{L}][^<>{}\n]*?)\s*</gu)]
+      .map((match) => match[1]?.trim() ?? '')
+      .filter((text) => text !== '' && !ALLOWED_LITERALS.has(text))
+      // A generic function's parameter list (`List<Row extends X>(props: Props<Row>)`), not text.
+      .filter((text) => !/^\(\w+\??:/.test(text))
+  );
 }
 
 describe('renderer source rules', () => {
   it('no component writes visible text outside the i18n layer', () => {
     expect(jsxLiterals('<p>\n  Hello there\n</p><b>{t("x")}</b>{a => b}')).toEqual(['Hello there']);
+    expect(jsxLiterals('function List<Row extends Item>(props: Props<Row>) {')).toEqual([]);
+    expect(jsxLiterals('<p>(optional) more</p>')).toEqual(['(optional) more']);
     for (const file of files(RENDERER).filter((path) => path.endsWith('.tsx'))) {
       expect(jsxLiterals(readFileSync(file, 'utf8')), file).toEqual([]);
     }

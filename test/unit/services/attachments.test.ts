@@ -52,7 +52,7 @@ describe('attachments', () => {
       const { text, inlined } = await describeAttachments([notes, image], true);
       expect(inlined).toEqual(['notes.md']);
       expect(text).toMatch(
-        /^\[Attached files\]\n- notes\.md \(text\/markdown, 24\.4 KB\) at \/workspace\/uploads\/notes\.md\n<file name="notes\.md">\n# Title\nx+\n\[… 5008 more characters\]\n<\/file>\n- photo\.png \(image\/png, 8 B\) at \/workspace\/uploads\/photo\.png$/,
+        /^\[Attached files\]\n- notes\.md \(text\/markdown, 24\.4 KiB\) at \/workspace\/uploads\/notes\.md\n<file name="notes\.md">\n# Title\nx+\n\[… 5008 more characters\]\n<\/file>\n- photo\.png \(image\/png, 8 B\) at \/workspace\/uploads\/photo\.png$/,
       );
       expect(await describeAttachments([], true)).toEqual({ text: '', inlined: [], images: [] });
     } finally {

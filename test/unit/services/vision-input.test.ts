@@ -82,12 +82,12 @@ describe('vision input', () => {
     );
     expect(input.sent).toEqual(['one.png', 'two.jpg']);
     expect(input.leftOut).toEqual([
-      { name: 'big.png', reason: 'larger than 32 bytes' },
+      { name: 'big.png', reason: 'larger than 32 B' },
       { name: 'three.gif', reason: 'only 2 images of a message are shown' },
     ]);
     expect(visionNote(input)).toEqual([
       '(Attached below as images, in this order: one.png, two.jpg.)',
-      '(Not attached as images, only described here: big.png (larger than 32 bytes); three.gif (only 2 images of a message are shown).)',
+      '(Not attached as images, only described here: big.png (larger than 32 B); three.gif (only 2 images of a message are shown).)',
     ]);
   });
 

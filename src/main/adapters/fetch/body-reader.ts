@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import type { ZlibOptions, BrotliOptions } from 'node:zlib';
 import { FetchFailure } from './fetch-failure';
-import { formatByteSize } from './fetch-limits';
+import { formatBytes } from '../../../shared/byte-size';
 
 /** Stacked encodings allowed (`gzip, gzip` is legal); more is only ever a nested bomb. */
 export const MAX_CONTENT_ENCODINGS = 2;
@@ -38,7 +38,7 @@ export async function readWireBody(
     total += buffer.length;
     if (total > maxBytes) {
       body.destroy();
-      throw new FetchFailure(`${what} is larger than ${formatByteSize(maxBytes)}`);
+      throw new FetchFailure(`${what} is larger than ${formatBytes(maxBytes)}`);
     }
     chunks.push(buffer);
   }
@@ -81,9 +81,7 @@ export async function decodeBody(
       data = await decoder(data, { maxOutputLength: maxBytes });
     } catch (error) {
       if (isTooLarge(error)) {
-        throw new FetchFailure(
-          `${what} is larger than ${formatByteSize(maxBytes)} once decompressed`,
-        );
+        throw new FetchFailure(`${what} is larger than ${formatBytes(maxBytes)} once decompressed`);
       }
       throw new FetchFailure(`${what} could not be decompressed (${encoding}: ${describe(error)})`);
     }

@@ -45,13 +45,6 @@ export const DEFAULT_FETCH_LIMITS: Readonly<FetchLimits> = {
   allowNonDefaultPorts: false,
 };
 
-/** `5 MB`, `512 KB`, `900 bytes`: sizes in messages for the model and the user. */
-export function formatByteSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${trimNumber(bytes / (1024 * 1024))} MB`;
-  if (bytes >= 1024) return `${trimNumber(bytes / 1024)} KB`;
-  return `${bytes} bytes`;
-}
-
 /** `20 s`, `1.5 s`. */
 export function formatDuration(milliseconds: number): string {
   return `${trimNumber(milliseconds / 1000)} s`;

@@ -17,13 +17,14 @@ import type {
 import { checkAddress } from './address-policy';
 import { ACCEPT_ENCODING, decodeBody, parseContentEncoding, readWireBody } from './body-reader';
 import { describeNetworkError, FetchFailure } from './fetch-failure';
-import { DEFAULT_FETCH_LIMITS, formatByteSize, formatDuration } from './fetch-limits';
+import { DEFAULT_FETCH_LIMITS, formatDuration } from './fetch-limits';
 import type { FetchLimits } from './fetch-limits';
 import { createSystemResolver, raceWithSignal } from './host-resolver';
 import { openExchange } from './http-exchange';
 import type { ExchangeResponse } from './http-exchange';
 import { checkUrl } from './url-policy';
 import type { UrlTarget } from './url-policy';
+import { formatBytes } from '../../../shared/byte-size';
 
 /** A fixed, honest User-Agent: no cookies, no Referer, no credentials are ever sent. */
 export const DEFAULT_USER_AGENT = 'AivoryPersonal/0.1 (+web_fetch; a personal AI assistant)';
@@ -192,7 +193,7 @@ async function readResource(
   if (encodings.length === 0 && declared > limits.maxBodyBytes) {
     response.body.destroy();
     throw new FetchFailure(
-      `${what} is larger than ${formatByteSize(limits.maxBodyBytes)} (it declares ${formatByteSize(declared)})`,
+      `${what} is larger than ${formatBytes(limits.maxBodyBytes)} (it declares ${formatBytes(declared)})`,
     );
   }
   const wire = await readWireBody(response.body, limits.maxBodyBytes, what);

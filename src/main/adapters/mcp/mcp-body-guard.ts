@@ -7,7 +7,7 @@
 import { isAbortError } from '../../../shared/errors';
 import { McpError } from '../../core/ports';
 import { networkFailure } from './mcp-errors';
-import { formatBytes } from './mcp-limits';
+import { formatBytes } from '../../../shared/byte-size';
 
 /** How one body is guarded. */
 export interface BodyGuardOptions {

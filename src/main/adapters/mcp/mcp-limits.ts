@@ -80,10 +80,3 @@ export function resolveLimits(options: McpConnectorOptions = {}): McpLimits {
     environment: options.environment ?? process.env,
   };
 }
-
-/** "1.2 KB", "7.0 MB": sizes in notes the model and the user read. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < MIB) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / MIB).toFixed(1)} MB`;
-}

@@ -5,7 +5,7 @@
  */
 import type { McpCallResult, McpImage, McpResourceContents } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
-import { formatBytes } from './mcp-limits';
+import { formatBytes } from '../../../shared/byte-size';
 
 type Json = Record<string, unknown>;
 

@@ -40,11 +40,11 @@ export class ToolImageBudget {
       const why = !RASTER_TYPES.has(image.mime)
         ? 'not a png, jpeg, gif or webp image'
         : size === 0 || size > MAX_TOOL_IMAGE_BYTES
-          ? `empty or over ${MAX_TOOL_IMAGE_BYTES / 1024 / 1024} MB`
+          ? `empty or over ${MAX_TOOL_IMAGE_BYTES / 1024 / 1024} MiB`
           : this.count >= MAX_TOOL_IMAGES_PER_TURN
             ? `at most ${MAX_TOOL_IMAGES_PER_TURN} tool images per turn`
             : this.bytes + size > MAX_TOOL_IMAGE_TURN_BYTES
-              ? `at most ${MAX_TOOL_IMAGE_TURN_BYTES / 1024 / 1024} MB of tool images per turn`
+              ? `at most ${MAX_TOOL_IMAGE_TURN_BYTES / 1024 / 1024} MiB of tool images per turn`
               : null;
       if (why !== null) {
         leftOut += 1;

@@ -12,6 +12,7 @@ import {
   DEFAULT_SEARCH_DEADLINE_MS,
   SearchBackendError,
 } from './types';
+import { formatBytes } from '../../../shared/byte-size';
 
 export interface HttpAnswer {
   status: number;
@@ -224,10 +225,4 @@ function errorCode(cause: unknown): string | undefined {
 function formatSeconds(milliseconds: number): string {
   const seconds = milliseconds / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KiB`;
-  return `${bytes} bytes`;
 }

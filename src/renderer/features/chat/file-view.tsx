@@ -11,8 +11,9 @@ import { PaperclipIcon } from '../../components/icons';
 import { ZoomableImage } from '../../components/image-lightbox';
 import { useT } from '../../i18n/use-t';
 import type { ShownFile } from '../../state/attachment-rules';
-import { formatSize, isInlineImage } from '../../state/attachment-rules';
+import { isInlineImage } from '../../state/attachment-rules';
 import { useApp } from '../../state/store';
+import { formatBytes } from '../../../shared/byte-size';
 
 /**
  * One file with its actions (`data-testid="message-file"`). Its name is shown without bidi
@@ -27,7 +28,7 @@ export function FileView(props: { file: ShownFile; attached: boolean }): ReactNo
   const path = file.path;
   const label = t(props.attached ? 'chat.attachment' : 'chat.artifact', {
     name: file.name,
-    size: formatSize(file.size),
+    size: formatBytes(file.size),
   });
   return (
     <div

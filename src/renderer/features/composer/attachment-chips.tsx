@@ -9,9 +9,9 @@ import { useEffect, useRef, useState } from 'react';
 import { FileKindIcons } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 import type { PendingAttachment } from '../../state/attachment-rules';
-import { formatSize } from '../../state/attachment-rules';
 import { fileKind } from '../../state/file-kind';
 import { thumbnailSource } from './use-attachments';
+import { formatBytes } from '../../../shared/byte-size';
 
 /** Object URLs of the image files among `files`, by id; each revoked once its file is gone. */
 function useThumbnailUrls(files: readonly PendingAttachment[]): ReadonlyMap<string, string> {
@@ -80,7 +80,7 @@ export function AttachmentChips(props: {
               />
             )}
             <span className="file-label">
-              {t('composer.attachmentChip', { name: file.name, size: formatSize(file.size) })}
+              {t('composer.attachmentChip', { name: file.name, size: formatBytes(file.size) })}
               {file.source !== undefined && (
                 <span className="attachment-source" data-testid="composer-attachment-source">
                   {' '}

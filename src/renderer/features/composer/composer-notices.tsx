@@ -9,9 +9,9 @@ import { MAX_ATTACHMENT_BYTES, MAX_MESSAGE_CHARS } from '../../../shared/ipc/lim
 import { CloseIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 import type { AttachmentProblem } from '../../state/attachment-rules';
-import { formatSize } from '../../state/attachment-rules';
 import type { OversizedText } from '../../state/message-text-rules';
 import { useApp } from '../../state/store';
+import { formatBytes } from '../../../shared/byte-size';
 
 /** Refusals listed one by one before the rest are counted. */
 const LISTED_REFUSALS = 3;
@@ -41,7 +41,7 @@ export function OversizedTextNotice(props: {
   const attachable = bytes <= MAX_ATTACHMENT_BYTES;
   const whole = oversized.length > MAX_MESSAGE_CHARS;
   const params = {
-    size: formatSize(bytes),
+    size: formatBytes(bytes),
     chars: number(oversized.length),
     total: number(oversized.total),
     max: number(MAX_MESSAGE_CHARS),

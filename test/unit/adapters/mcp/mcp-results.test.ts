@@ -89,7 +89,7 @@ describe('convertToolResult', () => {
     );
     expect(result.isError).toBe(true);
     expect(result.text.split('\n')).toEqual([
-      '[audio: audio/wav, 2.0 KB — not played]',
+      '[audio: audio/wav, 2 KiB — not played]',
       '[resource: file:///a.txt]',
       'inside',
       '[binary resource file:///b.bin: application/zip, 3 B]',
