@@ -90,7 +90,7 @@ describe('e2e: files in the browser host (real sandbox, prompt mode)', () => {
         .getByTestId('message-file')
         .filter({ has: page.getByTestId('file-image') });
       expect(await file.getAttribute('data-name')).toBe('sales.png');
-      expect(await file.textContent()).toMatch(/File: sales\.png \(\d+(\.\d)? KB\)/);
+      expect(await file.textContent()).toMatch(/File: sales\.png \(\d+(\.\d)? KiB\)/);
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),
