@@ -66,7 +66,7 @@ function commonTests(session: () => McpSession) {
     const image = result.images[0];
     expect(image?.mime).toBe('image/png');
     expect(Array.from(image?.data.slice(0, 4) ?? [])).toEqual([0x89, 0x50, 0x4e, 0x47]);
-    expect(result.text).toMatch(/\[image: image\/png, \d+\.\d KB\]/);
+    expect(result.text).toMatch(/\[image: image\/png, \d+(\.\d)? KiB\]/);
     expect(result.text).toContain('The image above is the MCP logo.');
   });
 

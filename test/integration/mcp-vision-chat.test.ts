@@ -79,7 +79,7 @@ describe('MCP tool images for a vision model', () => {
         artifacts: { path: string }[];
       };
       expect(result.status).toBe('ok');
-      expect(result.output).toMatch(/\[image: image\/png, \d+\.\d KB\]/);
+      expect(result.output).toMatch(/\[image: image\/png, \d+(\.\d)? KiB\]/);
       const png = readFileSync(result.artifacts[0]?.path ?? '');
       expect(events.some((event) => event.type === 'turn-tainted')).toBe(true);
       return { requests: llm.requests, dataUrl: `data:image/png;base64,${png.toString('base64')}` };
@@ -124,6 +124,6 @@ describe('MCP tool images for a vision model', () => {
     const messages = messagesOf(requests[1]);
     expect(imageUrls(messages)).toEqual([]);
     expect(messages.at(-1)?.role).toBe('tool');
-    expect(messages.at(-1)?.content).toMatch(/\[image: image\/png, \d+\.\d KB\]/);
+    expect(messages.at(-1)?.content).toMatch(/\[image: image\/png, \d+(\.\d)? KiB\]/);
   }, 60_000);
 });
