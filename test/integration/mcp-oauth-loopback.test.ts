@@ -96,7 +96,7 @@ describe('loopbackSignIn', () => {
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).kind).toBe('unauthorized');
     expect((error as McpError).message).toBe(
-      'the sign-in was not completed: access_denied: The user said no [31m red ',
+      'the sign-in was not completed: access_denied: The user said no [31m red',
     );
     // eslint-disable-next-line no-control-regex
     expect((error as McpError).message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
