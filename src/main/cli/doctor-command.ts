@@ -277,7 +277,7 @@ async function mcpChecks(context: AppContext): Promise<DoctorCheck[]> {
     return {
       subject,
       ok: service.callableCount > 0,
-      detail: `${service.callableCount} of ${service.toolCount} tools callable${pending}${stale}`,
+      detail: `${service.callableCount} of ${service.toolCount} ${service.toolCount === 1 ? 'tool' : 'tools'} callable${pending}${stale}`,
     };
   });
 }
