@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -8,38 +7,13 @@ import { formatBytes } from '../../src/shared/byte-size';
 import { openBrowser, screenshot } from './helpers/browser';
 import { chatScript } from './helpers/chat-script';
 import { useAppFixture } from './helpers/app-fixture';
+import { seriousViolations } from './helpers/axe';
 
 /** expect.poll waits one second by default: far too little on a loaded 2-core machine. */
 const POLL = { timeout: 30_000 };
 const PASTE_BYTES = 5 * 1024 * 1024;
 const GREETING = 'Hello from the scripted model.';
 const LONG_NAME = `${'quarterly-report-draft-'.repeat(13).slice(0, 296)}.txt`;
-
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
-
-/** axe's serious and critical findings inside the composer (rule id and the elements). */
-async function composerViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            context: string,
-            options: object,
-          ): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run('[data-testid="composer"]', { resultTypes: ['violations'] });
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes).slice(0, 300)}`);
-  });
-}
 
 /** One line of the pasted text: ASCII, Latin, Chinese and an emoji (a surrogate pair). */
 const LINE = 'The quick brown fox jumps over the lazy dog, line after line. Ünïcödé 中文 😀\n';
@@ -295,7 +269,7 @@ describe('e2e: the composer checks the host’s limits as text and files arrive'
       await expect
         .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
         .toBe(scheme);
-      expect(await composerViolations(page)).toEqual([]);
+      expect(await seriousViolations(page, '[data-testid="composer"]')).toEqual([]);
       for (const size of sizes) {
         await page.setViewportSize(size);
         await notesFit(page);

@@ -7,8 +7,7 @@
  * line, Ctrl+Enter inserts) up to a bound, then scroll. The popover's Insert stays reachable at
  * 720×480 and 390 wide. Screenshots: docs/screenshots/composer-palette-*.png.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,38 +16,13 @@ import { screenshot } from './helpers/browser';
 import { chatScript } from './helpers/chat-script';
 import { useAppFixture } from './helpers/app-fixture';
 import { watchConsoleErrors } from './helpers/console-errors';
+import { seriousViolations } from './helpers/axe';
 
 const TEMPLATES = [
   { title: 'Summarise a file', body: 'Summarise {{file}} in {{language}}.' },
   { title: 'Translate to English', body: 'Translate the following into English.' },
   { title: '翻译成中文', body: '请把下面的内容翻译成中文。' },
 ];
-
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
-
-/** axe's serious and critical findings in the composer (rule id and the elements). */
-async function composerViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            context: string,
-            options: object,
-          ): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run('[data-testid="composer"]', { resultTypes: ['violations'] });
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes).slice(0, 300)}`);
-  });
-}
 
 function box(page: Page) {
   return page.getByTestId('composer-input');
@@ -131,13 +105,13 @@ describe('e2e: the composer’s "/" prompt palette and the Prompts popover', () 
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowUp');
     expect(await activeTitle(page)).toBe('Summarise a file');
-    expect(await composerViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid="composer"]')).toEqual([]);
     await screenshot(page, 'composer-palette-1440-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect
       .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
       .toBe('dark');
-    expect(await composerViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid="composer"]')).toEqual([]);
     await screenshot(page, 'composer-palette-1440-dark');
     await page.emulateMedia({ colorScheme: 'light' });
 

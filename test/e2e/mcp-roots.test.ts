@@ -4,8 +4,7 @@
  * listed by its real path and still there after a reload; removed again. The browser host offers
  * no folder picker (the desktop's "Choose…" button is Electron's dialog, tested in the host tests).
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -13,37 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCli } from '../support/run-cli';
 import { screenshot } from './helpers/browser';
 import { useAppFixture } from './helpers/app-fixture';
-
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
-
-/** axe's serious and critical violations on the page as it is now (rule ids and targets). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            context: Document,
-            options: object,
-          ): Promise<{
-            violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[];
-          }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) =>
-          `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-      );
-  });
-}
+import { seriousViolations } from './helpers/axe';
 
 const folders = realpathSync(mkdtempSync(join(tmpdir(), 'aivory-e2e-roots-')));
 
