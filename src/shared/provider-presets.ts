@@ -8,6 +8,12 @@
  * Also the shape of a listed model (`GET /models`) with the capabilities its provider states.
  */
 
+/**
+ * Context window assumed for a model nobody told us about (flags, environment, a new model in the
+ * editor): one figure for the host and the renderer.
+ */
+export const DEFAULT_CONTEXT_WINDOW = 32_768;
+
 /** How a preset is grouped in the picker. */
 export type ProviderKind = 'cloud' | 'local' | 'custom';
 

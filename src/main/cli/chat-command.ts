@@ -9,7 +9,7 @@ import { AivoryError } from '../../shared/errors';
 import type { AppContext } from '../services/app-context';
 import { requireConversation } from '../services/conversation-lookup';
 import type { AttachmentInput } from '../services/attachments';
-import { MAX_ATTACHMENT_BYTES } from '../services/attachments';
+import { MAX_ATTACHMENT_BYTES } from '../../shared/ipc/limits';
 import {
   mergeOverrides,
   modelOverridesFromEnv,

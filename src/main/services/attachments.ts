@@ -15,12 +15,13 @@ import type { ArtifactSink, ChatImage, ImageFile } from '../core/ports';
 import { sniffMimeType } from './mime-types';
 import { visionInput, visionNote } from './vision-input';
 import { formatBytes } from '../../shared/byte-size';
+// The caps the contract and the composer check too: one definition, in the zod-free limits.
+import {
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENTS,
+  MAX_ATTACHMENTS_TOTAL_BYTES,
+} from '../../shared/ipc/limits';
 
-/** The sidecar's default upload cap (SANDBOX_MAX_UPLOAD_BYTES, seed 003): 40 MiB. */
-export const MAX_ATTACHMENT_BYTES = 40 * 1024 * 1024;
-export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
-/** All files of one message together. */
-export const MAX_ATTACHMENTS_TOTAL_BYTES = 100 * 1024 * 1024;
 /** Text attachments up to this many characters are also put in the message itself. */
 const MAX_INLINE_TEXT_CHARS = 20_000;
 
@@ -33,10 +34,10 @@ export interface AttachmentInput {
 
 /** Refuses too many or too large files before anything is stored. */
 export function checkAttachments(inputs: readonly AttachmentInput[]): void {
-  if (inputs.length > MAX_ATTACHMENTS_PER_MESSAGE) {
+  if (inputs.length > MAX_ATTACHMENTS) {
     throw new AivoryError(
       'invalid-input',
-      `At most ${MAX_ATTACHMENTS_PER_MESSAGE} files can be attached to one message (got ${inputs.length}).`,
+      `At most ${MAX_ATTACHMENTS} files can be attached to one message (got ${inputs.length}).`,
     );
   }
   const total = inputs.reduce((sum, input) => sum + input.data.byteLength, 0);

@@ -8,10 +8,8 @@ import { ENDPOINT_URL_RULE, endpointUrlProblem } from '../../shared/endpoint-url
 import { quotedValue } from '../../shared/untrusted-text';
 import { AivoryError } from '../../shared/errors';
 import type { SecretStore } from '../core/ports';
+import { DEFAULT_CONTEXT_WINDOW } from '../../shared/provider-presets';
 import type { ResolvedModel } from './chat-service';
-
-/** Context window assumed for a model given only by flags or environment. */
-export const DEFAULT_CONTEXT_WINDOW = 32_768;
 
 export interface ModelOverrides {
   baseUrl?: string;

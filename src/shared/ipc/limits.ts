@@ -9,9 +9,9 @@ export const MAX_TITLE_CHARS = 200;
 
 /** Longest user message text `chat.send` accepts, after trimming (a long pasted document). */
 export const MAX_MESSAGE_CHARS = 100_000;
-/** Files one message may carry (the chat service's MAX_ATTACHMENTS_PER_MESSAGE). */
+/** Files one message may carry (checked by the composer, the contract and the chat service). */
 export const MAX_ATTACHMENTS = 10;
-/** Bytes one attached file may have (the chat service's MAX_ATTACHMENT_BYTES: 40 MiB). */
+/** Bytes one attached file may have: the sidecar's default upload cap (SANDBOX_MAX_UPLOAD_BYTES, seed 003), 40 MiB. */
 export const MAX_ATTACHMENT_BYTES = 40 * 1024 * 1024;
 /**
  * Bytes all files of one message may have together: more than two full-size files, while the

@@ -3,10 +3,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubEvent } from '../../../src/main/host/event-hub';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../../src/shared/ipc/chat-extras-methods';
-import {
-  MAX_ATTACHMENT_BYTES as SERVICE_MAX_ATTACHMENT_BYTES,
-  MAX_ATTACHMENTS_PER_MESSAGE,
-} from '../../../src/main/services/attachments';
 import type { ScriptedLlmServer } from '../../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../../support/scripted-llm-server';
 import type { HostFixture } from '../../support/host/host-fixture';
@@ -45,11 +41,6 @@ describe('chat.send with attached files', () => {
       });
     });
   }
-
-  it('the caps are the chat service’s own', () => {
-    expect(MAX_ATTACHMENT_BYTES).toBe(SERVICE_MAX_ATTACHMENT_BYTES);
-    expect(MAX_ATTACHMENTS).toBe(MAX_ATTACHMENTS_PER_MESSAGE);
-  });
 
   it('stores the files under uploads/, tells the model about them, and the user message lists them', async () => {
     const host = await open();

@@ -1,7 +1,7 @@
 /** An MCP resource as files to attach: names from the URI, types from the bytes, the caps. */
 import { describe, expect, it } from 'vitest';
 import type { McpResourceContents } from '../../../src/main/core/ports';
-import { MAX_ATTACHMENT_BYTES } from '../../../src/main/services/attachments';
+import { MAX_ATTACHMENT_BYTES } from '../../../src/shared/ipc/limits';
 import { fileName, resourceFiles } from '../../../src/main/services/mcp/resource-attachments';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -2,6 +2,7 @@
  * The MCP adapter's options and their defaults. Every number here bounds what an untrusted
  * server can make the app hold in memory or wait for.
  */
+import { MAX_TOOL_IMAGE_BYTES } from '../../core/orchestrator/tool-images';
 
 /** Options of `createMcpConnector`; all optional. */
 export interface McpConnectorOptions {
@@ -57,7 +58,8 @@ export const DEFAULT_MCP_LIMITS: Omit<McpLimits, 'environment'> = {
   requestTimeoutMs: 60_000,
   maxTextChars: 100_000,
   maxImages: 4,
-  maxImageBytes: 5 * MIB,
+  // The largest image the turn sends on to the model: keeping a bigger one would be for nothing.
+  maxImageBytes: MAX_TOOL_IMAGE_BYTES,
   clientName: 'aivory-personal',
   clientVersion: '0.1.0',
 };

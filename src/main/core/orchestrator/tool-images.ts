@@ -10,7 +10,7 @@ import type { ChatImage, ChatMessage } from '../ports';
 
 /** At most this many tool images go to the model in one turn; later ones stay described. */
 export const MAX_TOOL_IMAGES_PER_TURN = 8;
-/** The largest tool image sent (the MCP adapter keeps at most 5 MiB per image already). */
+/** The largest tool image sent; the MCP adapter keeps no bigger one (its `maxImageBytes`). */
 export const MAX_TOOL_IMAGE_BYTES = 5 * 1024 * 1024;
 /** At most this many bytes of tool images in one turn. */
 export const MAX_TOOL_IMAGE_TURN_BYTES = 20 * 1024 * 1024;

@@ -12,7 +12,11 @@ import { useEffect, useState } from 'react';
 import type { ToolMode } from '../../../shared/dto';
 import type { InvokeRequest, InvokeResponse } from '../../../shared/ipc-contract';
 import type { ListedModel, ProviderPreset } from '../../../shared/provider-presets';
-import { presetById, presetForBaseUrl } from '../../../shared/provider-presets';
+import {
+  DEFAULT_CONTEXT_WINDOW,
+  presetById,
+  presetForBaseUrl,
+} from '../../../shared/provider-presets';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { ServerModels } from '../setup/server-models';
@@ -30,7 +34,6 @@ import { parseSettings, settingsText } from '../conversations/settings-form';
 type ModelView = InvokeResponse<'models.save'>;
 type Check = InvokeResponse<'models.test'>;
 
-const DEFAULT_CONTEXT_WINDOW = 32_768;
 const FIELD_ALIASES = {
   baseUrl: ['url'],
   model: [],
