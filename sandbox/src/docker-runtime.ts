@@ -57,6 +57,13 @@ export class DockerRuntime {
   private choice: Promise<RuntimeChoice> | null = null;
   /** `prlimit …` to run exec'd commands under, per container, where the engine dropped Ulimits. */
   private readonly execRlimits = new Map<string, string[]>();
+  /**
+   * The attached `docker exec` streams still open, per container. The engine does not always
+   * close an exec's stream when its container is killed or removed (seen under load: the stream
+   * of a worker whose container was removed stayed open and kept `aivory serve` from exiting),
+   * so the runtime ends them itself: those of a container it removes, and all at `release()`.
+   */
+  private readonly openStreams = new Map<string, Set<Duplex>>();
 
   constructor(
     socketPath: string,
@@ -187,6 +194,41 @@ export class DockerRuntime {
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
+    // Nothing can come through an exec of a removed container any more.
+    this.endStreams(id);
+  }
+
+  /**
+   * Ends every exec stream still open (the sidecar stops): the processes behind them see their
+   * stdin close, and this process is not kept alive by a stream the engine forgot to close.
+   */
+  release(): void {
+    for (const id of [...this.openStreams.keys()]) this.endStreams(id);
+  }
+
+  /** How many exec streams are open (tests; the health page). */
+  openStreamCount(): number {
+    let count = 0;
+    for (const streams of this.openStreams.values()) count += streams.size;
+    return count;
+  }
+
+  private endStreams(containerId: string): void {
+    const streams = this.openStreams.get(containerId);
+    this.openStreams.delete(containerId);
+    for (const stream of streams ?? []) stream.destroy();
+  }
+
+  private trackStream(containerId: string, stream: Duplex): () => void {
+    let streams = this.openStreams.get(containerId);
+    if (!streams) this.openStreams.set(containerId, (streams = new Set()));
+    streams.add(stream);
+    return () => {
+      streams.delete(stream);
+      if (streams.size === 0 && this.openStreams.get(containerId) === streams) {
+        this.openStreams.delete(containerId);
+      }
+    };
   }
 
   async containerRunning(id: string): Promise<boolean> {
@@ -283,12 +325,14 @@ export class DockerRuntime {
       WorkingDir: WORKSPACE,
     });
     const stream = await exec.start({ hijack: true, stdin: true });
+    const untrack = this.trackStream(containerId, stream);
     const { stdout, stderr } = split(stream);
     const exited = new Promise<number | null>((resolve) => {
       let settled = false;
       const finish = (): void => {
         if (settled) return;
         settled = true;
+        untrack();
         stdout.end();
         stderr.end();
         exec

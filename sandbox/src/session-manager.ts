@@ -285,6 +285,8 @@ export class SessionManager implements SandboxService {
     await Promise.all(sessions.map((session) => this.archiveAndRemove(session, true)));
     // Containers still being warmed remove themselves once created (the pool is stopped).
     await this.warm.drain();
+    // A kept container's worker, or an exec the engine did not close, must not hold the process.
+    this.options.runtime.release();
     return { unsaved: this.kept.unsaved() };
   }
 

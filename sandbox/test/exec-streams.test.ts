@@ -1,0 +1,97 @@
+/**
+ * The runtime ends the `docker exec` streams it opened (real dockerd, the runner image): those of
+ * a container it removes, and all of them when the sidecar stops. The engine does not always
+ * close them itself; one left open once kept `aivory serve` running for minutes after SIGTERM.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContainerLimits } from '../src/container-template';
+import { DockerRuntime } from '../src/docker-runtime';
+import {
+  createFixture,
+  DOCKER_SOCKET,
+  requireDockerAndImage,
+  RUNNER_IMAGE,
+} from './support/docker-fixture';
+
+const LIMITS: ContainerLimits = {
+  image: RUNNER_IMAGE,
+  memoryBytes: 256 * 1024 * 1024,
+  cpus: 1,
+  pidsLimit: 32,
+  workspaceBytes: 16 * 1024 * 1024,
+  tmpBytes: 16 * 1024 * 1024,
+  readOnlyRootfs: true,
+};
+
+describe('exec streams', () => {
+  const prefix = `aivory-test-streams-${Math.random().toString(36).slice(2, 8)}`;
+  const runtime = new DockerRuntime(DOCKER_SOCKET);
+  const containers: string[] = [];
+  let counter = 0;
+
+  beforeAll(() => requireDockerAndImage());
+  afterAll(async () => {
+    await Promise.all(containers.map((id) => runtime.removeContainer(id)));
+  }, 60_000);
+
+  async function container(): Promise<string> {
+    counter += 1;
+    const id = await runtime.startContainer(LIMITS, {
+      name: `${prefix}-${counter}`,
+      role: 'session',
+    });
+    containers.push(id);
+    return id;
+  }
+
+  it('release() ends a stream whose process would wait for ever', async () => {
+    const id = await container();
+    // `cat` with its stdin open never exits by itself.
+    const waiting = await runtime.attach(id, ['cat']);
+    waiting.stdout.resume();
+    waiting.stderr.resume();
+    expect(runtime.openStreamCount()).toBe(1);
+    runtime.release();
+    await waiting.exited;
+    expect(runtime.openStreamCount()).toBe(0);
+  }, 60_000);
+
+  it('removing a container ends its streams and no other', async () => {
+    const [gone, kept] = [await container(), await container()];
+    const onGone = await runtime.attach(gone, ['cat']);
+    const onKept = await runtime.attach(kept, ['cat']);
+    for (const process of [onGone, onKept]) {
+      process.stdout.resume();
+      process.stderr.resume();
+    }
+    expect(runtime.openStreamCount()).toBe(2);
+    await runtime.removeContainer(gone);
+    await onGone.exited;
+    expect(runtime.openStreamCount()).toBe(1);
+    // The other container's process still answers through its stream.
+    const echoed = new Promise<string>((resolve) =>
+      onKept.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))),
+    );
+    onKept.stdin.write('still here\n');
+    expect(await echoed).toBe('still here\n');
+    onKept.stdin.end();
+    expect(await onKept.exited).toBe(0);
+    expect(runtime.openStreamCount()).toBe(0);
+  }, 60_000);
+
+  it("a sidecar's shutdown leaves no exec stream open", async () => {
+    const fixture = createFixture();
+    try {
+      await fixture.manager.start();
+      const session = await fixture.manager.createSession('conv-streams');
+      const never = new AbortController().signal;
+      await fixture.manager.exec({ session_id: session.session_id, code: 'x = 1' }, never);
+      // The session's Python worker is attached for as long as the session lives.
+      expect(fixture.runtime.openStreamCount()).toBeGreaterThan(0);
+      await fixture.manager.shutdown();
+      expect(fixture.runtime.openStreamCount()).toBe(0);
+    } finally {
+      await fixture.cleanup();
+    }
+  }, 120_000);
+});
