@@ -226,7 +226,8 @@ describe('e2e: the app shell at desktop, minimum and phone sizes', () => {
     await page.getByTestId('mermaid-diagram').waitFor();
     // Narrow: the drawer starts closed, the chat takes the whole width.
     expect(await sidebarState(page)).toBe('closed');
-    expect(await sidebarWidth(page)).toBe(0);
+    // Picking the conversation slid the drawer out (it animates): wait for it to be gone.
+    await expect.poll(() => sidebarWidth(page)).toBe(0);
     await screenshot(page, 'layout-720x480');
 
     await page.getByTestId('composer-input').focus();
