@@ -1,5 +1,6 @@
 /** MIME types for files the user hands in (attachments, skill assets): magic bytes, then name. */
 import { extname } from 'node:path';
+import { rasterMediaType } from '../../shared/image-signature';
 
 /** Common types by extension; anything else is application/octet-stream. */
 const MIME_TYPES: Readonly<Record<string, string>> = {
@@ -38,13 +39,10 @@ export function mimeTypeForFileName(name: string): string {
 
 /** Magic bytes first (a renamed PNG is still a PNG), then the extension. */
 export function sniffMimeType(name: string, data: Uint8Array): string {
-  const head = (bytes: number[]): boolean => bytes.every((byte, index) => data[index] === byte);
-  if (head([0x89, 0x50, 0x4e, 0x47])) return 'image/png';
-  if (head([0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (head([0x47, 0x49, 0x46, 0x38])) return 'image/gif';
-  if (head([0x52, 0x49, 0x46, 0x46]) && String.fromCharCode(...data.slice(8, 12)) === 'WEBP')
-    return 'image/webp';
-  if (head([0x25, 0x50, 0x44, 0x46])) return 'application/pdf';
+  const image = rasterMediaType(data);
+  if (image !== null) return image;
+  const pdf = [0x25, 0x50, 0x44, 0x46];
+  if (pdf.every((byte, index) => data[index] === byte)) return 'application/pdf';
   return mimeTypeForFileName(name);
 }
 

@@ -4,8 +4,13 @@
  * once decoded). Only raster formats Pillow opens out of the box are recognised; SVG is not an
  * image here: it is a document that can carry scripts and external references.
  */
+import {
+  RASTER_MEDIA_TYPES,
+  rasterFormatOf,
+  type RasterFormat,
+} from '../../shared/image-signature';
 
-export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp';
+export type ImageFormat = RasterFormat;
 
 export interface SniffedImage {
   format: ImageFormat;
@@ -16,52 +21,38 @@ export interface SniffedImage {
   height: number | null;
 }
 
-const MEDIA_TYPES: Record<ImageFormat, string> = {
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  bmp: 'image/bmp',
-};
-
 /** The image format of `bytes` with its dimensions, or null when it is not one we accept. */
 export function sniffImage(bytes: Uint8Array): SniffedImage | null {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const found = (format: ImageFormat, size: [number, number] | null): SniffedImage => ({
     format,
-    mediaType: MEDIA_TYPES[format],
+    mediaType: RASTER_MEDIA_TYPES[format],
     extension: format === 'jpeg' ? 'jpg' : format,
     width: size?.[0] ?? null,
     height: size?.[1] ?? null,
   });
-  if (
-    data.length >= 24 &&
-    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  ) {
-    return found(
-      'png',
-      data.toString('latin1', 12, 16) === 'IHDR'
-        ? [data.readUInt32BE(16), data.readUInt32BE(20)]
-        : null,
-    );
+  switch (rasterFormatOf(data, { bmp: true })) {
+    case 'png':
+      if (data.length < 24) return null;
+      return found(
+        'png',
+        data.toString('latin1', 12, 16) === 'IHDR'
+          ? [data.readUInt32BE(16), data.readUInt32BE(20)]
+          : null,
+      );
+    case 'jpeg':
+      return found('jpeg', jpegSize(data));
+    case 'gif':
+      return data.length >= 10 ? found('gif', [data.readUInt16LE(6), data.readUInt16LE(8)]) : null;
+    case 'webp':
+      return data.length >= 16 ? found('webp', webpSize(data)) : null;
+    case 'bmp':
+      return data.length >= 26
+        ? found('bmp', [Math.abs(data.readInt32LE(18)), Math.abs(data.readInt32LE(22))])
+        : null;
+    case null:
+      return null;
   }
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff)
-    return found('jpeg', jpegSize(data));
-  const head = data.toString('latin1', 0, 6);
-  if ((head === 'GIF87a' || head === 'GIF89a') && data.length >= 10) {
-    return found('gif', [data.readUInt16LE(6), data.readUInt16LE(8)]);
-  }
-  if (
-    data.length >= 16 &&
-    data.toString('latin1', 0, 4) === 'RIFF' &&
-    data.toString('latin1', 8, 12) === 'WEBP'
-  ) {
-    return found('webp', webpSize(data));
-  }
-  if (data.length >= 26 && data.toString('latin1', 0, 2) === 'BM') {
-    return found('bmp', [Math.abs(data.readInt32LE(18)), Math.abs(data.readInt32LE(22))]);
-  }
-  return null;
 }
 
 /** A few words on what non-image bytes look like, for the error message. */

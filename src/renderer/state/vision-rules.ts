@@ -3,6 +3,7 @@
  * pending file is a raster image (by its bytes, as the host decides: png, jpeg, gif, webp).
  */
 import type { InvokeResponse } from '../../shared/ipc-contract';
+import { rasterFormatOf } from '../../shared/image-signature';
 
 type ModelList = InvokeResponse<'models.list'>;
 
@@ -20,22 +21,14 @@ export function chosenModelVision(list: ModelList, modelId: string | null): bool
   return savedDefault ? savedDefault.vision === true : null;
 }
 
-const RASTER_SIGNATURES: readonly (readonly number[])[] = [
-  [0x89, 0x50, 0x4e, 0x47],
-  [0xff, 0xd8, 0xff],
-  [0x47, 0x49, 0x46, 0x38],
-];
-
 /** True when base64 data starts with a png, jpeg, gif or webp signature. */
 export function isRasterImageData(dataBase64: string): boolean {
   let head: string;
   try {
+    // 16 base64 characters are the 12 bytes every signature fits in.
     head = atob(dataBase64.slice(0, 16));
   } catch {
     return false;
   }
-  const bytes = [...head].map((char) => char.charCodeAt(0));
-  if (RASTER_SIGNATURES.some((signature) => signature.every((byte, i) => bytes[i] === byte)))
-    return true;
-  return head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP';
+  return rasterFormatOf(Uint8Array.from(head, (char) => char.charCodeAt(0))) !== null;
 }

@@ -41,7 +41,7 @@ describe('renderer: the vision hint', () => {
   });
 
   it('tells raster images by their bytes, not their name', () => {
-    expect(isRasterImageData(base64([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a]))).toBe(true);
+    expect(isRasterImageData(base64([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
     expect(isRasterImageData(base64([0xff, 0xd8, 0xff, 0xe0]))).toBe(true);
     expect(isRasterImageData(base64('GIF89a'))).toBe(true);
     expect(isRasterImageData(base64('RIFF\x04\x00\x00\x00WEBPVP8 '))).toBe(true);

@@ -17,6 +17,7 @@ import type {
 } from '../../core/ports';
 import type { ProviderErrorContext } from './openai-errors';
 import { assertHttpUrl, toProviderError } from './openai-errors';
+import { rasterMediaType } from '../../../shared/image-signature';
 
 /** Image requests are slow (a 4K edit can take minutes); no idle stream to watch here. */
 export const DEFAULT_IMAGE_TIMEOUT_MS = 5 * 60_000;
@@ -153,13 +154,8 @@ async function uploadable(file: ImageFile): Promise<Uploadable> {
 
 /** The content type from the bytes' signature, else from the response's `output_format`. */
 function sniffMime(bytes: Uint8Array, outputFormat: string | undefined): string {
-  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) {
-    return 'image/png';
-  }
-  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'image/jpeg';
-  const riff = String.fromCharCode(...bytes.subarray(0, 4));
-  const webp = String.fromCharCode(...bytes.subarray(8, 12));
-  if (riff === 'RIFF' && webp === 'WEBP') return 'image/webp';
+  const sniffed = rasterMediaType(bytes);
+  if (sniffed !== null) return sniffed;
   if (outputFormat === 'jpeg' || outputFormat === 'webp') return `image/${outputFormat}`;
   return 'image/png';
 }
