@@ -11,6 +11,7 @@ import type { McpOAuthEndpoint } from '../../core/ports';
 import { ADDRESS_BLOCKED, errorCode, networkFailure } from './mcp-errors';
 import { oneLine } from '../../../shared/untrusted-text';
 import { pinnedAgent } from './mcp-fetch';
+import { readBoundedBody } from '../../../shared/bounded-body';
 
 /** Longest wait for one discovery / registration / token answer. */
 const AUTH_REQUEST_TIMEOUT_MS = 30_000;
@@ -95,22 +96,14 @@ export function createAuthFetch(config: McpOAuthEndpoint): FetchLike {
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 async function boundedText(response: Response, origin: string): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > AUTH_BODY_MAX_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new McpError(
+  const bytes = await readBoundedBody(
+    response.body,
+    AUTH_BODY_MAX_BYTES,
+    () =>
+      new McpError(
         'too-large',
         `${oneLine(origin, 100)} sent a sign-in answer over ${AUTH_BODY_MAX_BYTES / 1024} KiB`,
-      );
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+      ),
+  );
+  return new TextDecoder().decode(bytes);
 }

@@ -10,6 +10,7 @@
 import type { ListedModel } from '../../../shared/provider-presets';
 import { AivoryError } from '../../../shared/errors';
 import { stripInvisibleCharacters } from '../../../shared/untrusted-text';
+import { readBoundedBody } from '../../../shared/bounded-body';
 
 /** More ids than any provider lists today (OpenRouter: a few hundred). */
 export const MAX_LISTED_MODELS = 4000;
@@ -98,28 +99,15 @@ export function boundedFetch(maxBytes: number, base: typeof fetch = fetch): type
   return async (input, init) => {
     const response = await base(input, init);
     if (response.body === null || [101, 204, 205, 304].includes(response.status)) return response;
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new AivoryError(
+    const body = await readBoundedBody(
+      response.body,
+      maxBytes,
+      () =>
+        new AivoryError(
           'provider',
           `The server's answer is larger than ${Math.round(maxBytes / (1024 * 1024))} MB; it was not read.`,
-        );
-      }
-      chunks.push(value);
-    }
-    const body = new Uint8Array(total);
-    let offset = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
+        ),
+    );
     const headers = new Headers(response.headers);
     // The bytes are already decoded; the lengths and encodings of the wire no longer apply.
     headers.delete('content-encoding');

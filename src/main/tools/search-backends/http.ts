@@ -13,6 +13,7 @@ import {
   SearchBackendError,
 } from './types';
 import { formatBytes } from '../../../shared/byte-size';
+import { readBoundedBody } from '../../../shared/bounded-body';
 
 export interface HttpAnswer {
   status: number;
@@ -114,29 +115,7 @@ async function readBounded(
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  // Not every fetcher ends a body stream on abort; cancelling the reader makes a pending read end.
-  const onAbort = (): void => void reader.cancel().catch(() => undefined);
-  signal.addEventListener('abort', onAbort, { once: true });
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (signal.aborted) throw signal.reason;
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return new TextDecoder().decode(await readBoundedBody(response.body, maxBytes, tooLarge, signal));
 }
 
 /** `path` under `baseUrl`, keeping any path the base already has (a proxy prefix). */

@@ -1,0 +1,46 @@
+/**
+ * Reads a response body in full, but never more than a cap: the one loop behind every "read what
+ * an untrusted server sent, up to N bytes" (search backends, model listings, OAuth answers). More
+ * than the cap cancels the stream and throws the caller's error, rather than a silently cut body.
+ */
+
+/**
+ * The bytes of `body` (empty for none). `tooLarge` makes the error for a body over `maxBytes`;
+ * with `signal`, an abort cancels the pending read (not every fetcher ends a body stream on
+ * abort) and throws the signal's reason.
+ */
+export async function readBoundedBody(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  tooLarge: () => Error,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  if (body === null) return new Uint8Array();
+  const reader = body.getReader();
+  const onAbort = (): void => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal?.aborted) throw signal.reason;
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
