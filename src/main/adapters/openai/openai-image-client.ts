@@ -16,7 +16,7 @@ import type {
   ImageGenerateRequest,
 } from '../../core/ports';
 import type { ProviderErrorContext } from './openai-errors';
-import { assertHttpUrl, toProviderError } from './openai-errors';
+import { assertHttpUrl, displayUrl, toProviderError } from './openai-errors';
 import { rasterMediaType } from '../../../shared/image-signature';
 
 /** Image requests are slow (a 4K edit can take minutes); no idle stream to watch here. */
@@ -158,12 +158,4 @@ function sniffMime(bytes: Uint8Array, outputFormat: string | undefined): string 
   if (sniffed !== null) return sniffed;
   if (outputFormat === 'jpeg' || outputFormat === 'webp') return `image/${outputFormat}`;
   return 'image/png';
-}
-
-/** The base URL as messages show it: without any user:password part. */
-function displayUrl(baseUrl: string): string {
-  const url = new URL(baseUrl);
-  url.username = '';
-  url.password = '';
-  return url.toString().replace(/\/$/, '');
 }
