@@ -6,7 +6,8 @@
  * archive damaged restores that one instead (workspace-archiver.ts) and the damaged archive is
  * kept aside as `<name>.damaged-<time>`, never deleted but by retention or the conversation's
  * deletion; a save that was complete but unwanted can still be undone by hand (see the README's
- * reliability section). An archive is a tar stream, zstd-
+ * reliability section). When no save can be read, the user may choose to start empty: the damaged
+ * ones are then kept aside the same way (`keepAsideDamaged`, damaged-saves.ts). An archive is a tar stream, zstd-
  * compressed, gzip-compressed (written before zstd) or plain (data that does not compress); the
  * reader tells them apart by their first bytes (workspace-archiver.ts). The names keep the
  * `.tar.gz` suffix whatever the content, so archives written by any version are found.
@@ -23,6 +24,7 @@ import {
   rename,
   rm,
   stat,
+  utimes,
   writeFile,
 } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -35,6 +37,13 @@ const INDEX_FILE = 'sessions.json';
 export const PREVIOUS_SUFFIX = '.prev';
 /** The suffix of a newest archive that could not be read, kept aside (see `setAsideDamaged`). */
 export const DAMAGED_SUFFIX = '.damaged-';
+/**
+ * Added after the time to the name of a damaged `.prev` kept aside with the newest one (see
+ * `keepAsideDamaged`): both are kept, and the name says which was the older save.
+ */
+export const OLDER_SUFFIX = '-older';
+/** Names of archives the stores own: both generations and damaged ones kept aside. */
+export const ARCHIVE_NAME = /\.tar\.gz(\.prev|\.damaged-[\dTZ-]+(-older)?)?$/;
 
 /** The newest archive of a conversation, or the one before it (`.prev`). */
 export type Generation = 'current' | 'previous';
@@ -42,6 +51,18 @@ export type Generation = 'current' | 'previous';
 /** The name a damaged archive is kept under: `<name>.damaged-<UTC time, no colons>`. */
 export function damagedName(name: string, now: number): string {
   return `${name}${DAMAGED_SUFFIX}${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
+}
+/**
+ * The name a generation set aside by the user's choice is kept under (`keepAsideDamaged`): the
+ * newest as `<name>.damaged-<time>`, the one before it as `<name>.damaged-<time>-older`.
+ */
+export function keptDamagedName(name: string, generation: Generation, now: number): string {
+  return damagedName(name, now) + (generation === 'previous' ? OLDER_SUFFIX : '');
+}
+
+/** Sorts the previous generation before the current one. */
+export function olderFirst(left: Generation, right: Generation): number {
+  return (left === 'previous' ? 0 : 1) - (right === 'previous' ? 0 : 1);
 }
 /** Restores stream archives into `docker exec`; large reads mean fewer socket writes. */
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -87,6 +108,20 @@ export interface ArchiveStore {
    * the newest, so the next restore finds what the workspace now holds. Returns the kept name.
    */
   setAsideDamaged(conversationId: string, now?: number): Promise<string>;
+  /**
+   * The user chose to start with an empty /workspace because no save of it can be read: moves
+   * the given generations aside under `.damaged-<time>` names (the older one `…-older`), renamed,
+   * never deleted, their retention counted from now. The conversation then has no archive, so its
+   * next session starts empty. Returns where each is kept (see `location`), newest first. Whether
+   * they are damaged is decided by the caller (SessionManager.resetDamagedWorkspace).
+   */
+  keepAsideDamaged(
+    conversationId: string,
+    generations: readonly Generation[],
+    now?: number,
+  ): Promise<string[]>;
+  /** Where the conversation's newest archive is, in words a person can follow (path or URL). */
+  location(conversationId: string): string;
   delete(conversationId: string): Promise<void>;
   /** Deletes archives older than `retentionDays` (measured against `now`); returns how many. */
   prune(retentionDays: number, now?: number): Promise<number>;
@@ -179,6 +214,35 @@ export class LocalArchiveStore implements ArchiveStore {
     return basename(kept);
   }
 
+  /**
+   * A hard link under the kept name (it fails rather than replace a file of that name), dated
+   * now so retention counts from today, then the archive's own name removed: no data is copied
+   * or deleted. The older generation goes first: a crash between the two leaves the newest
+   * (damaged) in place, and the action can be taken again.
+   */
+  async keepAsideDamaged(
+    conversationId: string,
+    generations: readonly Generation[],
+    now = Date.now(),
+  ): Promise<string[]> {
+    const current = this.pathFor(conversationId);
+    const kept: string[] = [];
+    for (const generation of [...generations].sort(olderFirst)) {
+      const path = this.pathFor(conversationId, generation);
+      const target = keptDamagedName(current, generation, now);
+      await link(path, target);
+      const seconds = now / 1000;
+      await utimes(target, seconds, seconds);
+      await rm(path);
+      kept.unshift(target);
+    }
+    return kept;
+  }
+
+  location(conversationId: string): string {
+    return this.pathFor(conversationId);
+  }
+
   /** Removes the conversation's archives: both generations and any kept aside as damaged. */
   async delete(conversationId: string): Promise<void> {
     const current = this.pathFor(conversationId);
@@ -201,7 +265,7 @@ export class LocalArchiveStore implements ArchiveStore {
     }
     let removed = 0;
     for (const name of names) {
-      if (!/\.tar\.gz(\.prev|\.damaged-[\dTZ-]+)?$|\.partial$/.test(name)) continue;
+      if (!ARCHIVE_NAME.test(name) && !name.endsWith('.partial')) continue;
       const path = join(this.directory, name);
       const info = await stat(path).catch(() => null);
       if (info && now - info.mtimeMs > retentionDays * DAY_MS) {

@@ -35,6 +35,11 @@ export class KeptContainers {
 
   constructor(private readonly options: KeptContainersOptions) {}
 
+  /** Whether the conversation's files are in a kept container (its next session takes it over). */
+  has(conversationId: string): boolean {
+    return this.kept.has(conversationId);
+  }
+
   keep(conversationId: string, container: KeptContainer): void {
     this.kept.set(conversationId, container);
   }

@@ -52,7 +52,15 @@ import type * as ClientS3 from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { ArchiveStore, Generation } from './archive-store';
 import type { IndexEntry } from './archive-store';
-import { DAMAGED_SUFFIX, damagedName, parseSessionIndex, PREVIOUS_SUFFIX } from './archive-store';
+import {
+  ARCHIVE_NAME,
+  DAMAGED_SUFFIX,
+  damagedName,
+  keptDamagedName,
+  olderFirst,
+  parseSessionIndex,
+  PREVIOUS_SUFFIX,
+} from './archive-store';
 import type { S3ArchiveConfig } from './config';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -74,8 +82,6 @@ const MAX_ATTEMPTS = 3;
 const MAX_COPY_BYTES = 5 * 1024 * MIB;
 /** The metadata key (x-amz-meta-saved-at) holding an archive's save time. */
 const SAVED_AT = 'saved-at';
-/** Archive keys the store owns: both generations and damaged ones kept aside. */
-const ARCHIVE_NAME = /\.tar\.gz(\.prev|\.damaged-[\dTZ-]+)?$/;
 /** DeleteObject requests in flight at once while pruning. */
 const PRUNE_CONCURRENCY = 4;
 
@@ -348,6 +354,33 @@ export class S3ArchiveStore implements ArchiveStore {
     await this.copy(current, kept);
     await this.copy(previous, current);
     return kept.slice(kept.lastIndexOf('/') + 1);
+  }
+
+  /** Copied to the kept key (dated now by the copy), then the archive's own key deleted. */
+  async keepAsideDamaged(
+    conversationId: string,
+    generations: readonly Generation[],
+    now = Date.now(),
+  ): Promise<string[]> {
+    const current = this.archiveKey(conversationId);
+    const kept: string[] = [];
+    for (const generation of [...generations].sort(olderFirst)) {
+      const key = this.archiveKey(conversationId, generation);
+      const target = keptDamagedName(current, generation, now);
+      await this.copy(key, target);
+      await this.deleteKey(key);
+      kept.unshift(this.keyLocation(target));
+    }
+    return kept;
+  }
+
+  location(conversationId: string): string {
+    return this.keyLocation(this.archiveKey(conversationId));
+  }
+
+  /** A key as `<endpoint>/<bucket>/<key>` (no credentials). */
+  private keyLocation(key: string): string {
+    return `${this.endpointLabel()}/${this.options.bucket}/${key}`;
   }
 
   /** Deletes the conversation's archives: both generations and any kept aside as damaged. */

@@ -67,6 +67,13 @@ export interface ExecResult {
   workspace_notice?: string;
 }
 
+/** What POST /workspaces/reset-damaged did. */
+export interface WorkspaceReset {
+  conversation_id: string;
+  /** Where each damaged save now is (a path on the sidecar's host, or an S3 URL), newest first. */
+  kept_as: string[];
+}
+
 export interface ExecRequest {
   session_id: string;
   code: string;
@@ -86,7 +93,19 @@ export type FileRead =
   | { kind: 'file'; size: number; mime: string; body: Readable };
 
 export type SandboxErrorCode =
-  'bad-request' | 'not-found' | 'too-large' | 'busy' | 'limit' | 'unavailable';
+  | 'bad-request'
+  | 'not-found'
+  | 'too-large'
+  | 'busy'
+  | 'limit'
+  | 'unavailable'
+  /**
+   * The conversation's workspace cannot be restored because no save of it can be read: its
+   * sessions fail until the user chooses to start empty (POST /workspaces/reset-damaged).
+   */
+  | 'damaged-save'
+  /** POST /workspaces/reset-damaged refused: no damaged save stands in the way; nothing changed. */
+  | 'not-damaged';
 
 /** An error with an HTTP status and a message that is safe to return to the client. */
 export class SandboxError extends Error {
@@ -107,6 +126,8 @@ export class SandboxError extends Error {
       case 'too-large':
         return 413;
       case 'busy':
+      case 'damaged-save':
+      case 'not-damaged':
         return 409;
       case 'limit':
         return 429;
@@ -140,4 +161,10 @@ export interface SandboxService {
   readPath(sessionId: string, path: string): Promise<FileRead>;
   interrupt(sessionId: string): Promise<{ interrupted: boolean }>;
   deleteSession(sessionId: string): Promise<void>;
+  /**
+   * The user's way out when no save of the conversation's workspace can be read: the damaged
+   * saves are kept aside (never deleted) so the next session starts with an empty /workspace.
+   * Refused ('not-damaged', nothing changed) when a save can be read, or a session is open.
+   */
+  resetDamagedWorkspace(conversationId: string): Promise<WorkspaceReset>;
 }

@@ -25,6 +25,7 @@ import type {
   SandboxService,
   SessionInfo,
   UploadDirectory,
+  WorkspaceReset,
 } from './sandbox-service';
 import { SandboxError } from './sandbox-service';
 import type { Session } from './session-registry';
@@ -42,6 +43,7 @@ import {
   WorkspaceSaves,
 } from './workspace-saves';
 import { KeptContainers } from './kept-containers';
+import { resetDamagedSaves } from './damaged-saves';
 
 export { confineRelative, mimeFor } from './file-transfer';
 
@@ -271,6 +273,24 @@ export class SessionManager implements SandboxService {
     await this.options.runtime.removeContainer(session.containerId);
     await this.options.archives.delete(session.conversationId);
     await this.saveIndex();
+  }
+
+  /**
+   * The user's choice when no save of the conversation's workspace can be read (see
+   * damaged-saves.ts); refused while a session or a kept container holds its files.
+   */
+  resetDamagedWorkspace(conversationId: string): Promise<WorkspaceReset> {
+    const open = this.sessions.liveSessionFor(conversationId) || this.creating.has(conversationId);
+    return resetDamagedSaves(
+      {
+        archiver: this.archiver,
+        archives: this.options.archives,
+        logger: this.options.logger,
+        now: this.now,
+      },
+      conversationId,
+      open ? 'session' : this.kept.has(conversationId) ? 'kept' : null,
+    );
   }
 
   /**

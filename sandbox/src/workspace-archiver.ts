@@ -9,7 +9,9 @@
  * the decoder or the tar structure fails when it is read through on the host) empties the
  * workspace again and restores the previous generation instead; the store keeps the damaged one
  * aside (archive-store.ts). A restore that fails for another reason (the container died, its
- * tmpfs is full) is not mistaken for damage: the archive reads fine, and the error stands.
+ * tmpfs is full) is not mistaken for damage: the archive reads fine, and the error stands. When
+ * no save can be read (no older one, or it is damaged too) the error's code is `damaged-save`:
+ * the user's way out is to start empty (damaged-saves.ts).
  */
 import type { FileHandle } from 'node:fs/promises';
 import { Socket } from 'node:net';
@@ -180,6 +182,7 @@ export class WorkspaceArchiver {
     now: () => number,
   ): Promise<RestoreResult> {
     const unreadable = `the last save of /workspace could not be read (${damage})`;
+    const where = this.archives.location(conversationId);
     const savedAt = await this.archives.savedAt(conversationId, 'previous');
     let restored: boolean;
     try {
@@ -189,12 +192,19 @@ export class WorkspaceArchiver {
       }
       restored = await this.restoreGeneration(containerId, conversationId, 'previous');
     } catch (error) {
+      // Only when the older save is damaged too is starting empty the way out; an older save
+      // that reads fine but did not restore (a full tmpfs) is tried again, so the code stays.
+      const olderDamaged = await this.damageOf(conversationId, 'previous').catch(() => null);
       throw restoreFailed(
-        `${unreadable}, and restoring the older save failed too (${describeError(error)}); both saves are kept as they are`,
+        `${unreadable}, and restoring the older save failed too (${describeError(error)}); both saves are kept as they are (${where})`,
+        olderDamaged === null ? 'unavailable' : 'damaged-save',
       );
     }
     if (!restored) {
-      throw restoreFailed(`${unreadable} and there is no older save; the damaged save is kept`);
+      throw restoreFailed(
+        `${unreadable} and there is no older save; the damaged save is kept (${where})`,
+        'damaged-save',
+      );
     }
     try {
       const keptAs = await this.archives.setAsideDamaged(conversationId, now());
@@ -409,11 +419,11 @@ function decoderFor(format: ArchiveFormat): NodeJS.ReadWriteStream | null {
   return null;
 }
 
-function restoreFailed(reason: string): SandboxError {
-  return new SandboxError(
-    'unavailable',
-    `Restoring the archived workspace failed: ${reason.slice(0, 500)}`,
-  );
+function restoreFailed(
+  reason: string,
+  code: 'unavailable' | 'damaged-save' = 'unavailable',
+): SandboxError {
+  return new SandboxError(code, `Restoring the archived workspace failed: ${reason.slice(0, 700)}`);
 }
 
 function describeError(error: unknown): string {

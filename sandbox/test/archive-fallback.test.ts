@@ -141,7 +141,7 @@ describe('a last save that cannot be read', () => {
     const next = fixture({ archives });
     await next.manager.start();
     await expect(next.manager.createSession('conv-both')).rejects.toThrow(
-      /^Restoring the archived workspace failed: the last save of \/workspace could not be read \(.+\), and restoring the older save failed too \(.+\); both saves are kept as they are$/,
+      /^Restoring the archived workspace failed: the last save of \/workspace could not be read \(.+\), and restoring the older save failed too \(.+\); both saves are kept as they are \(\/.+\/[0-9a-f]{64}\.tar\.gz\)$/,
     );
     expect(files(directory)).toEqual(before);
   }, 240_000);
@@ -161,7 +161,7 @@ describe('a last save that cannot be read', () => {
     const next = fixture({ archives });
     await next.manager.start();
     await expect(next.manager.createSession('conv-single')).rejects.toThrow(
-      /the last save of \/workspace could not be read \(.+\) and there is no older save; the damaged save is kept$/,
+      /the last save of \/workspace could not be read \(.+\) and there is no older save; the damaged save is kept \(\/.+\/[0-9a-f]{64}\.tar\.gz\)$/,
     );
     expect(files(directory)).toEqual(before);
   }, 240_000);

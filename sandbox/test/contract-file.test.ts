@@ -18,6 +18,7 @@ describe('sandbox/contract/routes.schema.json', () => {
         'POST /sessions',
         'POST /sessions/{id}/files',
         'POST /sessions/{id}/interrupt',
+        'POST /workspaces/reset-damaged',
       ].sort(),
     );
   });

@@ -181,6 +181,7 @@ const ALL_ROUTES: Array<{ method: string; path: string; body?: string }> = [
   { method: 'GET', path: '/sessions/session-1/files?path=' },
   { method: 'POST', path: '/sessions/session-1/interrupt' },
   { method: 'DELETE', path: '/sessions/session-1' },
+  { method: 'POST', path: '/workspaces/reset-damaged', body: '{"conversation_id":"c"}' },
 ];
 
 describe('sandbox HTTP server', () => {
@@ -459,6 +460,42 @@ describe('sandbox HTTP server', () => {
       await expect.poll(() => hanging.signal.aborted).toBe(true);
     });
 
+    it('POST /workspaces/reset-damaged hands the service the conversation and answers where', async () => {
+      const response = await call('POST', '/workspaces/reset-damaged', {
+        body: '{"conversation_id":"conv:7.x"}',
+      });
+      expect(response.status).toBe(200);
+      expect(await json(response)).toEqual({
+        conversation_id: 'conv:7.x',
+        kept_as: ['/archives/conv:7.x.damaged'],
+      });
+      expect(service.resets.at(-1)).toBe('conv:7.x');
+    });
+
+    it('POST /workspaces/reset-damaged: a bad or missing id is 400, a refusal 409, GET 405', async () => {
+      const before = service.resets.length;
+      for (const body of ['{}', '{"conversation_id":"../x/y"}', '{"conversation_id":"a","b":1}']) {
+        const response = await call('POST', '/workspaces/reset-damaged', { body });
+        expect(response.status, body).toBe(400);
+        expectErrorBody(await json(response), 'bad-request');
+      }
+      expect(service.resets.length).toBe(before);
+      service.failNext(
+        'resetDamagedWorkspace',
+        new SandboxError('not-damaged', 'The last save can be read; nothing was changed.'),
+      );
+      const refused = await call('POST', '/workspaces/reset-damaged', {
+        body: '{"conversation_id":"conv-good"}',
+      });
+      expect(refused.status).toBe(409);
+      expect(expectErrorBody(await json(refused), 'not-damaged').message).toBe(
+        'The last save can be read; nothing was changed.',
+      );
+      const wrongMethod = await call('GET', '/workspaces/reset-damaged');
+      expect(wrongMethod.status).toBe(405);
+      expect((await call('POST', '/workspaces/other', { body: '{}' })).status).toBe(404);
+    });
+
     it('DELETE /sessions/{id} answers 204 with no body, then 404', async () => {
       const sessionId = await newSession();
       const response = await call('DELETE', `/sessions/${sessionId}`);
@@ -731,6 +768,7 @@ describe('sandbox HTTP server', () => {
     it.each([
       ['limit', 429],
       ['busy', 409],
+      ['damaged-save', 409],
       ['unavailable', 503],
       ['too-large', 413],
       ['bad-request', 400],
@@ -914,6 +952,7 @@ describe('ROUTE_SCHEMAS', () => {
         'POST /sessions',
         'POST /sessions/{id}/files',
         'POST /sessions/{id}/interrupt',
+        'POST /workspaces/reset-damaged',
       ].sort(),
     );
     for (const [key, route] of Object.entries(ROUTE_SCHEMAS)) {

@@ -44,6 +44,7 @@ import { mcpImportMethods } from './ipc/mcp-import-methods';
 import { mcpRootsMethods } from './ipc/mcp-roots-methods';
 import { settingsPageMethods } from './ipc/settings-methods';
 import { secretsMethods } from './ipc/secrets-methods';
+import { sandboxMethods } from './ipc/sandbox-methods';
 import { conversationSettingsMethods } from './ipc/conversation-settings-methods';
 
 /** A request schema and the schema of its successful response. */
@@ -346,6 +347,7 @@ export const invokeContract = {
   ...mcpRootsMethods,
   ...mcpImportMethods,
   ...secretsMethods,
+  ...sandboxMethods,
   ...conversationSettingsMethods,
   ...approvalMethods,
   ...elicitationMethods,

@@ -27,6 +27,7 @@ import {
   createSessionRequestSchema,
   execRequestSchema,
   parseRequestBody,
+  resetDamagedRequestSchema,
 } from './route-schemas';
 import type { RouteKey } from './route-schemas';
 import { describeError } from './server-logger';
@@ -159,6 +160,12 @@ async function deleteSession(context: RouteContext): Promise<void> {
   sendEmpty(context.request, context.response, 204);
 }
 
+async function resetDamagedWorkspace(context: RouteContext): Promise<void> {
+  const body = parseRequestBody(resetDamagedRequestSchema, await readBody(context));
+  const reset = await context.service.resetDamagedWorkspace(body.conversation_id);
+  sendJson(context.request, context.response, 200, reset);
+}
+
 export const ROUTE_HANDLERS: Record<RouteKey, RouteHandler> = {
   'GET /healthz': health,
   'POST /sessions': createSession,
@@ -167,4 +174,5 @@ export const ROUTE_HANDLERS: Record<RouteKey, RouteHandler> = {
   'GET /sessions/{id}/files': readPath,
   'POST /sessions/{id}/interrupt': interrupt,
   'DELETE /sessions/{id}': deleteSession,
+  'POST /workspaces/reset-damaged': resetDamagedWorkspace,
 };

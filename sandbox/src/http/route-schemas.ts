@@ -12,6 +12,7 @@ import type {
   OutputFile,
   SessionInfo,
   WorkspaceEntry,
+  WorkspaceReset,
 } from '../sandbox-service';
 import { CONVERSATION_ID_PATTERN, FILE_NAME_MAX_BYTES } from './input-checks';
 import { HttpError } from './http-error';
@@ -43,6 +44,21 @@ export const createSessionRequestSchema = z.strictObject({
     .string()
     .regex(CONVERSATION_ID_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 _ . : -')
     .optional(),
+});
+
+export const resetDamagedRequestSchema = z.strictObject({
+  conversation_id: z
+    .string()
+    .regex(CONVERSATION_ID_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 _ . : -'),
+});
+
+export const workspaceResetSchema = z.strictObject({
+  conversation_id: z.string(),
+  kept_as: z
+    .array(z.string())
+    .describe(
+      'Where each damaged save is kept (a path on the sidecar host, or an S3 URL), newest first.',
+    ),
 });
 
 export const sessionInfoSchema = z.strictObject({
@@ -185,7 +201,8 @@ export type RouteKey =
   | 'POST /sessions/{id}/files'
   | 'GET /sessions/{id}/files'
   | 'POST /sessions/{id}/interrupt'
-  | 'DELETE /sessions/{id}';
+  | 'DELETE /sessions/{id}'
+  | 'POST /workspaces/reset-damaged';
 
 /** Every route's contract, keyed by `METHOD /path`; the README's route table is written from it. */
 export const ROUTE_SCHEMAS: Readonly<Record<RouteKey, RouteSchema>> = {
@@ -225,6 +242,8 @@ export const ROUTE_SCHEMAS: Readonly<Record<RouteKey, RouteSchema>> = {
       ...errors({
         '400': 'Not JSON, not an object, unknown fields, or a bad conversation_id.',
         '413': 'Body over 2 MiB.',
+        '409':
+          'damaged-save: no save of the workspace can be read (kept as it is); POST /workspaces/reset-damaged starts it empty.',
         '429': 'SANDBOX_MAX_SESSIONS reached.',
         '503': 'Docker or the runner image is unavailable.',
       }),
@@ -312,6 +331,26 @@ export const ROUTE_SCHEMAS: Readonly<Record<RouteKey, RouteSchema>> = {
       ...errors({ '404': SESSION_PATH_404 }),
     },
   },
+  'POST /workspaces/reset-damaged': {
+    method: 'POST',
+    path: '/workspaces/reset-damaged',
+    summary:
+      "The user's way out when no save of a conversation's /workspace can be read (POST /sessions answers 409 damaged-save): the damaged saves are kept aside, renamed .damaged-<time>, never deleted, and the next session starts with an empty /workspace.",
+    requestBody: { contentType: JSON_TYPE, schema: jsonSchema(resetDamagedRequestSchema) },
+    responses: {
+      '200': {
+        description: 'Set aside; where each save is kept.',
+        contentType: JSON_TYPE,
+        schema: jsonSchema(workspaceResetSchema),
+      },
+      ...errors({
+        '400': 'Not JSON, not an object, unknown fields, or a bad conversation_id.',
+        '409':
+          'not-damaged: a save can be read, there is none, or a session is open; nothing was changed.',
+        '413': 'Body over 2 MiB.',
+      }),
+    },
+  },
 };
 
 /** Exact type equality (not mere assignability), so a field added on either side is caught. */
@@ -326,5 +365,6 @@ const schemasMatchServiceTypes: [
   Equals<z.infer<typeof execResultSchema>, ExecResult>,
   Equals<z.infer<typeof outputFileSchema>, OutputFile>,
   Equals<z.infer<typeof workspaceEntrySchema>, WorkspaceEntry>,
-] = [true, true, true, true, true, true];
+  Equals<z.infer<typeof workspaceResetSchema>, WorkspaceReset>,
+] = [true, true, true, true, true, true, true];
 void schemasMatchServiceTypes;

@@ -24,6 +24,9 @@ export function matchPath(pathname: string): PathMatch | null {
   if (segments.length === 1 && first === 'exec') {
     return { routes: { POST: 'POST /exec' }, sessionId: null };
   }
+  if (segments.length === 2 && first === 'workspaces' && id === 'reset-damaged') {
+    return { routes: { POST: 'POST /workspaces/reset-damaged' }, sessionId: null };
+  }
   if (first !== 'sessions' || rest.length > 0) return null;
   if (id === undefined) return { routes: { POST: 'POST /sessions' }, sessionId: null };
   if (!isSessionId(id)) return null;

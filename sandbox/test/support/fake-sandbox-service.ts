@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream';
 import { SandboxError } from '../../src/sandbox-service';
 import type {
+  WorkspaceReset,
   ExecRequest,
   ExecResult,
   FileRead,
@@ -234,5 +235,14 @@ export class FakeSandboxService implements SandboxService {
     this.takeFailure('deleteSession');
     this.session(sessionId);
     this.sessions.delete(sessionId);
+  }
+
+  /** Conversations reset (tests read it); the fake has no archives, so it only records. */
+  readonly resets: string[] = [];
+
+  async resetDamagedWorkspace(conversationId: string): Promise<WorkspaceReset> {
+    this.takeFailure('resetDamagedWorkspace');
+    this.resets.push(conversationId);
+    return { conversation_id: conversationId, kept_as: [`/archives/${conversationId}.damaged`] };
   }
 }

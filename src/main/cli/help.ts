@@ -80,6 +80,8 @@ Usage:
                                        Run the Python sandbox sidecar (SANDBOX_* environment; key generated if unset)
   aivory sandbox image build [--image NAME] [--offline] [--force]
                                        Build the runner image (docker build, or offline from Debian packages)
+  aivory sandbox reset-workspace CONVERSATION_ID
+                                       No save of the conversation's /workspace can be read: start it empty, the damaged save kept aside
   aivory --help | aivory COMMAND --help
 
 chat options:

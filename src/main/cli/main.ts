@@ -52,10 +52,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return context;
   };
   try {
-    // The sidecar needs no data directory: it may run alone on another host.
-    if (known === 'sandbox')
+    // The sidecar needs no data directory: it may run alone on another host. Resetting a
+    // conversation's workspace goes through the app's sandbox (settings, the local sidecar).
+    if (known === 'sandbox' && rest[0] === 'reset-workspace') {
+      const opened = await open({ env: io.env, signInLinkSeen: io.ask !== undefined });
+      code = await (await import('./sandbox-command')).resetWorkspace(rest.slice(1), opened, io);
+    } else if (known === 'sandbox') {
       return await (await import('./sandbox-command')).sandboxCommand(rest, io);
-    if (known === 'serve') {
+    } else if (known === 'serve') {
       // serve opens the app itself, once its page is being served (the browser loads it
       // meanwhile). It is long-running like the desktop app: one sandbox container kept warm.
       const { serveCommand } = await import('./serve-command');

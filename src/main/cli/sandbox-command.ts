@@ -1,7 +1,8 @@
 /**
- * `aivory sandbox serve | image build | status`: the Python sandbox sidecar from the command line.
- * `serve` needs no data directory (it can run alone on another host); the key comes from
- * SANDBOX_API_KEY, or a random one is generated and printed for a loopback-only sidecar.
+ * `aivory sandbox serve | image build | reset-workspace`: the Python sandbox sidecar from the
+ * command line. `serve` needs no data directory (it can run alone on another host); the key comes
+ * from SANDBOX_API_KEY, or a random one is generated and printed for a loopback-only sidecar.
+ * `reset-workspace` runs in the app's context (its sandbox settings, its local sidecar).
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -9,7 +10,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadSandboxConfig, startSidecar } from '@aivory/sandbox';
 import { SANDBOX_PACKAGE_DIR } from '../adapters/install-layout';
+import type { AppContext } from '../services/app-context';
 import { unsavedWorkspaceLine } from '../services/sandbox-manager';
+import { resetDamagedWorkspace } from '../services/workspace-reset';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
@@ -23,8 +26,30 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   if (action === 'serve') return serve(rest, io);
   if (action === 'image' && rest[0] === 'build') return buildImage(rest.slice(1), io);
   throw usageError(
-    'Usage: aivory sandbox serve [--host H] [--port P] | aivory sandbox image build [--image NAME] [--offline]',
+    'Usage: aivory sandbox serve [--host H] [--port P] | aivory sandbox image build [--image NAME] [--offline] | aivory sandbox reset-workspace CONVERSATION_ID',
   );
+}
+
+/**
+ * `aivory sandbox reset-workspace CONVERSATION_ID`: no save of the conversation's /workspace can
+ * be read, and the user chooses to start empty (the damaged save kept aside); the same service
+ * as the chat's button. The sandbox refuses, and nothing changes, when a save can be read.
+ */
+export async function resetWorkspace(
+  argv: string[],
+  context: AppContext,
+  io: CliIo,
+): Promise<number> {
+  const [conversationId, ...extra] = argv;
+  if (conversationId === undefined || conversationId.startsWith('-') || extra.length > 0) {
+    throw usageError('Usage: aivory sandbox reset-workspace CONVERSATION_ID');
+  }
+  const outcome = await resetDamagedWorkspace(
+    { sandbox: context.sandbox, conversations: context.stores.conversations },
+    conversationId,
+  );
+  io.stdout(`${outcome.message}\n`);
+  return EXIT_OK;
 }
 
 async function serve(argv: string[], io: CliIo): Promise<number> {

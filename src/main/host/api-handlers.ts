@@ -30,6 +30,7 @@ import { createMcpImportHandlers } from './handlers/mcp-import-handlers';
 import { createMcpRootsHandlers } from './handlers/mcp-roots-handlers';
 import { createSettingsPageHandlers } from './handlers/settings-page-handlers';
 import { createSecretsHandlers } from './handlers/secrets-handlers';
+import { createSandboxHandlers } from './handlers/sandbox-handlers';
 import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
 import type { SenderPolicy } from './sender';
 
@@ -55,6 +56,7 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
     ...createSamplingHandlers(context),
     ...createSettingsPageHandlers(context),
     ...createSecretsHandlers(context),
+    ...createSandboxHandlers(context),
     ...createLibraryEditHandlers(context),
   };
 }

@@ -4,6 +4,7 @@
  * writes under /workspace/outputs are copied to the user's disk and attached to the message.
  */
 import { AivoryError } from '../../shared/errors';
+import { damagedWorkspaceResult, DamagedWorkspaceError } from '../../shared/sandbox-workspace';
 import type { ArtifactReference } from '../../shared/turn-events';
 import type { ArtifactSink, PythonSandbox, Tool, ToolContext, ToolOutput } from '../core/ports';
 import { builtInArgumentCheck } from './arguments/argument-check';
@@ -59,15 +60,23 @@ async function run(
 ): Promise<ToolOutput> {
   const conversationId = context.conversationId ?? options.scratchConversationId;
   const { sandbox } = options;
-  let sessionId = await sandbox.sessionFor(conversationId, context.signal);
+  let sessionId: string;
   let result;
   try {
-    result = await sandbox.exec(sessionId, code, options.timeoutSeconds, context.signal);
-  } catch (error) {
-    // The session was reaped between the two calls: the next one restores the workspace.
-    if (!(error instanceof AivoryError && error.code === 'not-found')) throw error;
     sessionId = await sandbox.sessionFor(conversationId, context.signal);
-    result = await sandbox.exec(sessionId, code, options.timeoutSeconds, context.signal);
+    try {
+      result = await sandbox.exec(sessionId, code, options.timeoutSeconds, context.signal);
+    } catch (error) {
+      // The session was reaped between the two calls: the next one restores the workspace.
+      if (!(error instanceof AivoryError && error.code === 'not-found')) throw error;
+      sessionId = await sandbox.sessionFor(conversationId, context.signal);
+      result = await sandbox.exec(sessionId, code, options.timeoutSeconds, context.signal);
+    }
+  } catch (error) {
+    // No save of the workspace can be read: a result that names the user's way out (a thrown
+    // error would reach the model and the user only as the generic "tool failed").
+    if (!(error instanceof DamagedWorkspaceError)) throw error;
+    return { content: damagedWorkspaceResult(error.detail, conversationId), isError: true };
   }
   const artifacts: ArtifactReference[] = [];
   const unsaved: string[] = [];

@@ -16,6 +16,14 @@ export const CELLS_EN = {
   'cell.notes': 'Notes',
   'cell.noArguments': 'No arguments',
 
+  'workspaceReset.button': 'Start with an empty workspace',
+  'workspaceReset.title': 'Start with an empty workspace?',
+  'workspaceReset.question':
+    'No save of this conversation’s sandbox files can be read. The next run starts with an empty /workspace; the damaged save is moved aside and kept, not deleted.',
+  'workspaceReset.confirm': 'Start empty',
+  'workspaceReset.done':
+    'The next run starts with an empty /workspace. The damaged save is kept at: {where}',
+
   'reasoning.live': 'Thinking… {seconds} s',
   'reasoning.done': 'Thought for {duration}',
   'reasoning.doneUnknown': 'Reasoning',

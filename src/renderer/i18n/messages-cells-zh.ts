@@ -14,6 +14,13 @@ export const CELLS_ZH: Record<keyof typeof CELLS_EN, string> = {
   'cell.notes': '备注',
   'cell.noArguments': '无参数',
 
+  'workspaceReset.button': '以空工作区重新开始',
+  'workspaceReset.title': '以空工作区重新开始？',
+  'workspaceReset.question':
+    '此对话的沙盒文件没有任何可读取的存档。下一次运行将从空的 /workspace 开始；损坏的存档会被移到一旁保留，不会删除。',
+  'workspaceReset.confirm': '从空开始',
+  'workspaceReset.done': '下一次运行将从空的 /workspace 开始。损坏的存档保留在：{where}',
+
   'reasoning.live': '思考中… {seconds} 秒',
   'reasoning.done': '已思考 {duration}',
   'reasoning.doneUnknown': '推理过程',

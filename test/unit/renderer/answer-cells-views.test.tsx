@@ -1,5 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DAMAGED_WORKSPACE_PREFIX } from '../../../src/shared/sandbox-workspace';
+import { appStore } from '../../../src/renderer/state/store';
 import { ToolTraceCard } from '../../../src/renderer/features/chat/tool-trace-card';
 import { ToolArguments } from '../../../src/renderer/features/chat/tool-arguments';
 import type { ToolTrace } from '../../../src/renderer/state/trace-items';
@@ -71,5 +73,49 @@ describe('renderer: the python_execute code cell', () => {
       />,
     );
     expect(refused).toContain('data-testid="cell-other">The sandbox is not available.</pre>');
+  });
+});
+
+describe('renderer: the way out of a workspace whose saves cannot be read', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  /** Server rendering reads the store's initial state: an open conversation and a bridge. */
+  const inConversation = (): void => {
+    const initial = appStore.getInitialState();
+    vi.spyOn(appStore, 'getInitialState').mockReturnValue({
+      ...initial,
+      activeId: 'conv-1',
+      bridge: {
+        host: 'browser',
+        invoke: () => Promise.reject(new Error('not in this test')),
+        onEvent: () => () => undefined,
+        onConnectionChange: () => () => undefined,
+        fileUrl: () => '',
+      },
+    });
+  };
+  const damaged = `${DAMAGED_WORKSPACE_PREFIX} the last save of /workspace could not be read (x)`;
+
+  it('the failed call says what happened and offers to start empty', () => {
+    inConversation();
+    const html = renderToStaticMarkup(
+      <ToolTraceCard trace={pythonTrace({ status: 'error', output: damaged })} />,
+    );
+    expect(html).toContain('data-testid="cell-other">This conversation');
+    expect(html).toContain('data-testid="workspace-reset">Start with an empty workspace</button>');
+  });
+
+  it('no button for a program that prints those words, nor for another failure', () => {
+    inConversation();
+    for (const output of [
+      `status: error (5 ms)\nstdout:\n${damaged}\n`,
+      'The sandbox is not available.',
+    ]) {
+      const html = renderToStaticMarkup(
+        <ToolTraceCard trace={pythonTrace({ status: 'error', output })} />,
+      );
+      expect(html, output).not.toContain('workspace-reset');
+    }
   });
 });

@@ -4,12 +4,27 @@
  * 运行与故障检查 list: address, key, Docker, image), never containing the key.
  */
 import { AivoryError } from '../../../shared/errors';
+import { DamagedWorkspaceError } from '../../../shared/sandbox-workspace';
 import type { SandboxEntry, SandboxExecResult, SandboxOutputFile } from '../../core/ports';
 
 /** Seed: the sidecar's exec cap plus a client margin of 120 s (预留 120 秒客户端余量). */
 export const CLIENT_MARGIN_MS = 120_000;
 /** Health and session calls are quick; a slow answer means something is wrong. */
 const CONTROL_TIMEOUT_MS = 30_000;
+/**
+ * Longest error message kept from the sidecar: a damaged save's names what is damaged and
+ * where the save is (a path of up to a few hundred characters); anything longer is cut.
+ */
+const ERROR_MESSAGE_CHARS = 1000;
+/** The lead of the sidecar's restore failures, left out where the app words its own. */
+const RESTORE_FAILED_LEAD = 'Restoring the archived workspace failed: ';
+
+/** What setting damaged saves aside did (POST /workspaces/reset-damaged). */
+export interface WorkspaceReset {
+  conversation_id: string;
+  /** Where each damaged save is kept, newest first. */
+  kept_as: string[];
+}
 
 export interface SandboxHealth {
   ok: boolean;
@@ -62,6 +77,27 @@ export class SandboxClient {
       CONTROL_TIMEOUT_MS,
     );
     return answer.session_id;
+  }
+
+  /**
+   * Sets the conversation's damaged saves aside so its next session starts empty. The sidecar
+   * refuses (409 `not-damaged`, nothing changed) when a save can be read: then an AivoryError
+   * with its reason.
+   */
+  async resetDamagedWorkspace(conversationId: string, signal?: AbortSignal): Promise<string[]> {
+    const answer = await this.json<Partial<WorkspaceReset>>(
+      'POST',
+      '/workspaces/reset-damaged',
+      { conversation_id: conversationId },
+      signal,
+      CONTROL_TIMEOUT_MS * 4,
+    );
+    const kept = Array.isArray(answer.kept_as) ? answer.kept_as : [];
+    // Untrusted like any answer: strings only, bounded.
+    return kept
+      .filter((where): where is string => typeof where === 'string')
+      .slice(0, 2)
+      .map((where) => where.slice(0, ERROR_MESSAGE_CHARS));
   }
 
   exec(
@@ -180,13 +216,22 @@ export class SandboxClient {
       );
     }
     if (response.ok) return response;
-    const message = await errorMessage(response);
+    const { code, message } = await errorBody(response);
     if (response.status === 401) {
       throw new AivoryError(
         'auth',
         `The sandbox at ${baseUrl} rejected the key (HTTP 401): the sandbox key in settings must match the sidecar's SANDBOX_API_KEY.`,
       );
     }
+    if (response.status === 409 && code === 'damaged-save') {
+      throw new DamagedWorkspaceError(
+        message.startsWith(RESTORE_FAILED_LEAD)
+          ? message.slice(RESTORE_FAILED_LEAD.length)
+          : message,
+      );
+    }
+    if (response.status === 409 && code === 'not-damaged')
+      throw new AivoryError('provider', message);
     throw new AivoryError(
       response.status === 404 ? 'not-found' : 'provider',
       `Sandbox error (HTTP ${response.status}): ${message}`,
@@ -194,14 +239,19 @@ export class SandboxClient {
   }
 }
 
-async function errorMessage(response: Response): Promise<string> {
+/** The sidecar's `{error: {code, message}}`; the status text when the body is not that. */
+async function errorBody(response: Response): Promise<{ code: string | null; message: string }> {
   try {
-    const body = (await response.json()) as { error?: { message?: unknown } };
-    return typeof body.error?.message === 'string'
-      ? body.error.message.slice(0, 300)
-      : response.statusText;
+    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+    return {
+      code: typeof body.error?.code === 'string' ? body.error.code : null,
+      message:
+        typeof body.error?.message === 'string'
+          ? body.error.message.slice(0, ERROR_MESSAGE_CHARS)
+          : response.statusText,
+    };
   } catch {
-    return response.statusText;
+    return { code: null, message: response.statusText };
   }
 }
 

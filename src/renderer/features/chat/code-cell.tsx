@@ -8,6 +8,8 @@ import type { ReactNode } from 'react';
 import { CodeBlock } from '../../components/code-block';
 import { useT } from '../../i18n/use-t';
 import { parsePythonResult, pythonCode } from '../../state/python-cell';
+import { isDamagedWorkspaceResult } from '../../../shared/sandbox-workspace';
+import { ResetWorkspaceAction } from './reset-workspace-action';
 import type { ToolTraceCardProps } from './tool-trace-parts';
 import { ProgressLine, TaintNote, TraceHead } from './tool-trace-parts';
 
@@ -39,6 +41,9 @@ export function CodeCell(props: ToolTraceCardProps): ReactNode {
         <pre className="cell-stream cell-other" data-testid="cell-other">
           {result.other}
         </pre>
+      )}
+      {trace.status === 'error' && isDamagedWorkspaceResult(trace.output ?? '') && (
+        <ResetWorkspaceAction />
       )}
       {result?.error != null && (
         <pre className="cell-stream cell-error-summary" aria-label={t('cell.error')}>
