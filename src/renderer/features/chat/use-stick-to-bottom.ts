@@ -42,10 +42,24 @@ export function useStickToBottom(resetKey: string | null, hold = false): StickTo
   held.current = hold;
   const [atBottom, setAtBottom] = useState(true);
 
+  // One scroll to the end per frame, in the frame's own rendering step: reading scrollHeight right
+  // after each streamed word's render forced a layout per render (~1 s of a long answer's time).
+  const frame = useRef<number | null>(null);
   const toEnd = useCallback(() => {
-    const element = scroller.current;
-    if (element && !held.current) element.scrollTop = element.scrollHeight;
+    if (frame.current !== null) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = null;
+      const element = scroller.current;
+      // Following is checked again: the user may have scrolled away since it was asked for.
+      if (element && following.current && !held.current) element.scrollTop = element.scrollHeight;
+    });
   }, []);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
   const follow = useCallback(() => {
     if (following.current) toEnd();
   }, [toEnd]);
