@@ -35,11 +35,11 @@ export function CodeCell(props: ToolTraceCardProps): ReactNode {
       <TraceToggle {...props} open={open} onToggle={toggle} bodyId={bodyId} />
       {/* Folded, the body stays in the document (hidden): its text is still there to find. */}
       <div className="code-cell-fold" id={bodyId} data-testid="code-cell" hidden={!open}>
+        <TaintNote {...props} />
         {code !== null && <CodeBlock language="python" text={code} copyTestId="cell-code-copy" />}
         {result && <CellStreams result={result} />}
       </div>
       {running && props.progress && <ProgressLine progress={props.progress} />}
-      <TaintNote {...props} />
       {result?.other != null && (
         <pre className="cell-stream cell-other" data-testid="cell-other">
           {result.other}

@@ -41,9 +41,10 @@ function GenericCard(props: ToolTraceCardProps): ReactNode {
     >
       <TraceToggle {...props} open={open} onToggle={toggle} bodyId={bodyId} />
       {trace.output === null && props.progress && <ProgressLine progress={props.progress} />}
-      <TaintNote {...props} />
-      {/* Folded, the body stays in the document (hidden): its text is still there to find. */}
+      {/* Folded, the body stays in the document (hidden): its text is still there to find. The
+          head keeps the untrusted mark in view; what was read is told in the body. */}
       <div className="tool-trace-body" id={bodyId} data-testid="tool-trace-body" hidden={!open}>
+        <TaintNote {...props} />
         {trace.arguments !== null && (
           <details className="tool-section">
             <summary>{t('trace.arguments')}</summary>
