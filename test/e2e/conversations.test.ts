@@ -90,6 +90,7 @@ describe('e2e: the conversations sidebar', () => {
 
   it('a new chat greets with starter prompts that go into the composer', async () => {
     const { page } = app().browser;
+    const started = page.viewportSize();
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(app().serve.url);
     await page.getByTestId('new-chat').click();
@@ -148,6 +149,7 @@ describe('e2e: the conversations sidebar', () => {
     await page.getByTestId('settings-open').click();
     await page.getByTestId('settings-language').selectOption('en');
     await page.getByTestId('settings-close').click();
+    if (started) await page.setViewportSize(started);
     await starters.nth(1).click();
     const box = page.getByTestId('composer-input');
     expect(await box.inputValue()).toMatch(/^Search the web for /);
