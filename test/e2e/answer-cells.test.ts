@@ -72,15 +72,23 @@ describe('e2e: an answer’s parts (real sandbox, prompt mode)', () => {
       const answer = page.getByTestId('message-assistant').filter({ hasText: CELL_ANSWER });
       await expect.poll(() => answer.getAttribute('data-status'), POLL).toBe('complete');
 
-      // Done: folded to its head, which names the tool for people and reads its time in seconds.
+      // Done: folded to its one-line head (a button saying it is closed), which names the tool
+      // for people and reads its time in seconds.
       const fold = cell.getByTestId('code-cell');
-      expect(await fold.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+      const toggle = cell.getByTestId('tool-trace-toggle');
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      expect(await toggle.getAttribute('aria-controls')).toBe(await fold.getAttribute('id'));
+      expect(await fold.isVisible()).toBe(false);
       expect(await cell.locator('.tool-name').textContent()).toBe('Run Python');
       expect(await cell.getByTestId('tool-duration').textContent()).toMatch(SECONDS);
       expect(await cell.getByTestId('cell-stdout').isVisible()).toBe(false);
+      const head = await toggle.boundingBox();
+      expect(head?.height ?? 999).toBeLessThanOrEqual(44);
 
-      // Opened: the code highlighted (not a JSON string), then stdout and stderr.
-      await fold.locator('summary').click();
+      // Opened by the keyboard: the code highlighted (not a JSON string), then stdout and stderr.
+      await toggle.focus();
+      await page.keyboard.press('Enter');
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
       await cell.getByTestId('cell-stdout').waitFor();
       const code = cell.locator('.code-block');
       await expect

@@ -27,6 +27,12 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     // The first card is on screen while the turn is still running (the Stop button is there).
     expect(await page.getByTestId('turn-stop').count()).toBe(1);
     await expect.poll(() => memory.getAttribute('data-status')).toBe('ok');
+    // Finished, the card folds to its head; the user opens it (most often while the turn still
+    // runs), and it stays open when the live answer becomes the stored one.
+    const memoryToggle = memory.getByTestId('tool-trace-toggle');
+    await expect.poll(() => memoryToggle.getAttribute('aria-expanded')).toBe('false');
+    await memoryToggle.click();
+    expect(await memoryToggle.getAttribute('aria-expanded')).toBe('true');
     const skill = traces.and(page.locator('[data-tool-name="use_skill"]'));
     await expect.poll(() => skill.getAttribute('data-status')).toBe('ok');
 
@@ -41,10 +47,34 @@ describe('e2e: chatting in the browser host (model from AIVORY_* variables, prom
     expect(await page.getByTestId('budget-meter').textContent()).toBe(
       'save_memory 1 · use_skill 1 · total 2/48',
     );
+    expect(await page.getByTestId('turn-stop').count()).toBe(0);
+    expect(await memoryToggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await memory.getByTestId('tool-result-preview').isVisible()).toBe(true);
+    // The user's choice holds; the other finished card is one line: the toggle (a button saying
+    // whether it is open: name, status, duration) and nothing else in view.
+    const skillToggle = skill.getByTestId('tool-trace-toggle');
+    expect(await skillToggle.evaluate((element) => element.tagName)).toBe('BUTTON');
+    expect(await skillToggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await skillToggle.textContent()).toMatch(/^Use a skillok.+ s$/);
+    expect(await skill.getByTestId('tool-result-preview').isVisible()).toBe(false);
+    const skillBox = await skill.boundingBox();
+    expect(skillBox?.height ?? 0).toBeGreaterThan(0);
+    expect(skillBox?.height ?? 999).toBeLessThanOrEqual(44);
+    // Keyboard: Enter on the focused head closes the opened card, Space opens the other.
+    await memoryToggle.focus();
+    await page.keyboard.press('Enter');
+    expect(await memoryToggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await memory.getByTestId('tool-result-preview').isVisible()).toBe(false);
+    // The chevron has turned (no transition caught half-way in the picture).
+    await page.waitForFunction(() => document.getAnimations().length === 0);
     await screenshot(page, 'chat-tool-traces');
+    await skillToggle.focus();
+    await page.keyboard.press('Space');
+    expect(await skillToggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await skill.getByTestId('tool-result-preview').isVisible()).toBe(true);
+    await memoryToggle.click();
     await memory.locator('summary').first().click();
     expect(await memory.locator('pre').first().textContent()).toContain('The user likes green tea');
-    expect(await page.getByTestId('turn-stop').count()).toBe(0);
 
     // Reopened after a reload, the meter reads as it did live (limits included).
     await page.reload();

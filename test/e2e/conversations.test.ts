@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-server';
+import { seriousViolations } from './helpers/axe';
 import { screenshot } from './helpers/browser';
 import { useAppFixture } from './helpers/app-fixture';
 
@@ -32,6 +33,40 @@ async function ask(page: Page, text: string): Promise<void> {
     .toBe('complete');
 }
 
+/**
+ * The composer's toolbar at the window's size: every tool and Send inside the composer, Send at
+ * the right end of the message box; `one row`: the tools and Send on one line, the empty box at
+ * most two lines high.
+ */
+async function composerFits(page: Page, rows: 'one row' | 'wraps'): Promise<void> {
+  const composer = await page.getByTestId('composer').boundingBox();
+  const input = await page.getByTestId('composer-input').boundingBox();
+  const send = await page.getByTestId('composer-send').boundingBox();
+  if (!composer || !input || !send) throw new Error('the composer is not drawn');
+  const tools = await page
+    .locator('.composer-tools > :is(.button, .popover-anchor, .mode-picker)')
+    .evaluateAll((elements) =>
+      elements.map((element) => {
+        const box = element.getBoundingClientRect();
+        return { left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+      }),
+    );
+  expect(tools.length).toBe(6);
+  const inside = (box: { left: number; right: number }): boolean =>
+    box.left >= composer.x - 1 && box.right <= composer.x + composer.width + 1;
+  expect(tools.every(inside)).toBe(true);
+  expect(inside({ left: send.x, right: send.x + send.width })).toBe(true);
+  expect(Math.abs(send.x + send.width - (input.x + input.width))).toBeLessThanOrEqual(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    page.viewportSize()?.width ?? 0,
+  );
+  if (rows === 'one row') {
+    const middle = send.y + send.height / 2;
+    for (const box of tools) expect(Math.abs((box.top + box.bottom) / 2 - middle)).toBeLessThan(4);
+    expect(input.height).toBeLessThanOrEqual(72);
+  }
+}
+
 async function titles(page: Page): Promise<string[]> {
   return page.getByTestId('conversation-item').allTextContents();
 }
@@ -55,6 +90,8 @@ describe('e2e: the conversations sidebar', () => {
 
   it('a new chat greets with starter prompts that go into the composer', async () => {
     const { page } = app().browser;
+    const started = page.viewportSize();
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(app().serve.url);
     await page.getByTestId('new-chat').click();
     const empty = page.getByTestId('empty-chat');
@@ -62,7 +99,57 @@ describe('e2e: the conversations sidebar', () => {
     expect(await empty.getByRole('heading').textContent()).toBe('What can I help with?');
     const starters = page.getByTestId('starter-prompt');
     await expect.poll(() => starters.count()).toBe(4);
+
+    // The header says what this is: a new chat, and the model as the picker names it; the
+    // conversation's actions in their places, disabled until the first message makes one.
+    const header = page.getByTestId('new-chat-header');
+    expect(await header.getByTestId('chat-title').textContent()).toBe('New chat');
+    const picked = await page.locator('.model-picker-current').textContent();
+    expect(picked).toBe('Default: scripted-model');
+    await expect
+      .poll(() => header.getByTestId('chat-header-model').textContent())
+      .toBe(`Model: ${picked}`);
+    const actions = header.locator('.chat-header-actions button');
+    expect(await actions.count()).toBe(3);
+    for (const action of await actions.all()) expect(await action.isDisabled()).toBe(true);
+    await composerFits(page, 'one row');
     await screenshot(page, 'chat-empty-state');
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
+        .toBe(scheme);
+      expect(await seriousViolations(page), scheme).toEqual([]);
+    }
+    // The box grows with what is typed, a line at a time, and shrinks back.
+    const input = page.getByTestId('composer-input');
+    const emptyHeight = (await input.boundingBox())?.height ?? 0;
+    await input.fill('one\ntwo\nthree\nfour\nfive');
+    expect((await input.boundingBox())?.height ?? 0).toBeGreaterThan(emptyHeight + 2 * 20);
+    await input.fill('');
+    expect((await input.boundingBox())?.height ?? 0).toBe(emptyHeight);
+
+    // The desktop minimum and a phone: the toolbar still fits, Send inside the composer.
+    await page.setViewportSize({ width: 720, height: 480 });
+    await composerFits(page, 'one row');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await composerFits(page, 'wraps');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // In Chinese too.
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-language').selectOption('zh-CN');
+    await page.getByTestId('settings-close').click();
+    expect(await header.getByTestId('chat-title').textContent()).toBe('新对话');
+    expect(await header.getByTestId('chat-header-model').textContent()).toBe(
+      '模型：默认：scripted-model',
+    );
+    await composerFits(page, 'one row');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-language').selectOption('en');
+    await page.getByTestId('settings-close').click();
+    if (started) await page.setViewportSize(started);
     await starters.nth(1).click();
     const box = page.getByTestId('composer-input');
     expect(await box.inputValue()).toMatch(/^Search the web for /);

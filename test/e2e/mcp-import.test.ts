@@ -7,13 +7,39 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EverythingServer } from '../support/mcp-everything-server';
 import { startEverythingServer } from '../support/mcp-everything-server';
 import { useAppFixture } from './helpers/app-fixture';
+import { seriousViolations } from './helpers/axe';
 import { screenshot } from './helpers/browser';
 
 const TOKEN = 'sk-import-e2e-token-0123456789';
+
+/** Import and Cancel lie inside the window and the dialog, and are what a click there hits. */
+async function importButtonsInView(page: Page, size: string): Promise<void> {
+  const dialog = await page.getByTestId('mcp-import-dialog').boundingBox();
+  if (!dialog) throw new Error('the dialog is not drawn');
+  const viewport = page.viewportSize() ?? { width: 0, height: 0 };
+  expect(dialog.y, size).toBeGreaterThanOrEqual(0);
+  expect(dialog.y + dialog.height, size).toBeLessThanOrEqual(viewport.height);
+  for (const id of ['mcp-import-run', 'mcp-import-cancel']) {
+    const button = page.getByTestId(id);
+    const box = await button.boundingBox();
+    if (!box) throw new Error(`${id} is not drawn at ${size}`);
+    expect(box.y, `${id} ${size}`).toBeGreaterThanOrEqual(dialog.y);
+    expect(box.y + box.height, `${id} ${size}`).toBeLessThanOrEqual(
+      Math.min(viewport.height, dialog.y + dialog.height),
+    );
+    expect(box.x + box.width, `${id} ${size}`).toBeLessThanOrEqual(viewport.width);
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x ?? 0, y ?? 0)?.closest('button')?.dataset.testid,
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
+    expect(hit, `${id} ${size}`).toBe(id);
+  }
+}
 
 describe('e2e: importing MCP servers from a config', () => {
   const app = useAppFixture(() => ({ content: 'unused' }));
@@ -27,6 +53,7 @@ describe('e2e: importing MCP servers from a config', () => {
 
   it('pastes a VS Code config, shows the plan masked, imports, and lists the service', async () => {
     const { page } = app().browser;
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(app().serve.url);
     await page.getByTestId('settings-open').click();
     await page.getByTestId('settings-nav-mcp').click();
@@ -69,15 +96,46 @@ describe('e2e: importing MCP servers from a config', () => {
       .toContain('Bea…6789');
     // Only the password field itself holds what was typed.
     expect(await plan.textContent()).not.toContain(TOKEN.slice(4, -4));
+    // "Choose a file… · or drop the file here · Show what it adds" is one row, centred.
+    const row = await page
+      .locator('.mcp-import-source-actions > :not(input)')
+      .evaluateAll((elements) =>
+        elements.map((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top + box.height / 2;
+        }),
+      );
+    expect(row.length).toBe(3);
+    for (const middle of row) expect(Math.abs(middle - (row[0] ?? 0))).toBeLessThan(2);
     await screenshot(page, 'mcp-import-plan');
+    // At every size the dialog keeps to the window, its body scrolls, Import and Cancel stay in
+    // view at its foot (nothing covers them).
+    for (const [width, height] of [
+      [390, 844],
+      [1440, 900],
+      [720, 480],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await importButtonsInView(page, `${width}×${height}`);
+    }
+    const body = dialog.locator('.dialog-body');
+    expect(await body.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(
+      true,
+    );
+    expect(await seriousViolations(page, '[data-testid="mcp-import-dialog"]')).toEqual([]);
 
+    // Imported from the desktop minimum: a real click on the button where it is.
+    await page.getByTestId('mcp-import-run').click({ trial: true, timeout: 2_000 });
     await page.getByTestId('mcp-import-run').click();
     const result = page.getByTestId('mcp-import-result');
     await result.waitFor({ timeout: 60_000 });
     expect(await result.getAttribute('class')).toBe('check-ok');
     expect(await result.textContent()).toMatch(/imported everything.+\d+/);
-    await page.getByTestId('mcp-import-close').click();
+    // Done replaces Import and Cancel, in the same place.
+    expect(await page.getByTestId('mcp-import-run').count()).toBe(0);
+    await page.getByTestId('mcp-import-done').click();
     await dialog.waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     const card = page.getByTestId('mcp-service');
     await expect.poll(() => card.count()).toBe(1);

@@ -176,12 +176,19 @@ describe('e2e: MCP resources in the composer, progress and images on the trace',
         .poll(() => progress.textContent(), POLL)
         .toBe(`${STEPPED_MESSAGE}, ${step}/${STEPPED_TOTAL}`);
       expect(await trace.getAttribute('data-status')).toBe('running');
+      // Running, the card is open (progress in view); it folds once the call is done.
+      expect(await trace.getByTestId('tool-trace-toggle').getAttribute('aria-expanded')).toBe(
+        'true',
+      );
       expect(await progress.locator('progress').getAttribute('value')).toBe(String(step));
       if (step === 2) await screenshot(page, 'mcp-progress');
       lab.release();
     }
     await expect.poll(() => trace.getAttribute('data-status'), POLL).toBe('ok');
     expect(await progress.count()).toBe(0);
+    expect(await trace.getByTestId('tool-trace-toggle').getAttribute('aria-expanded')).toBe(
+      'false',
+    );
     expect(await trace.getByTestId('tool-result-preview').textContent()).toContain(STEPPED_RESULT);
     const answer = page.getByTestId('message-assistant').last();
     await expect.poll(() => answer.getAttribute('data-status'), POLL).toBe('complete');

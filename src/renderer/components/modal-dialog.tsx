@@ -1,7 +1,9 @@
 /**
  * A titled modal dialog: the backdrop, the card (`role="dialog"`, labelled by its title) and a
  * header with the title and a close button, wired by `use-modal-dialog.ts` (focus taken and given
- * back, Tab kept inside, Esc and a backdrop click close).
+ * back, Tab kept inside, Esc and a backdrop click close). With a `footer` (the dialog's buttons)
+ * the card is framed: header and footer stay in view, the body between them scrolls, so the
+ * buttons are never scrolled out of a short window.
  */
 import type { ReactNode } from 'react';
 import { useId, useRef } from 'react';
@@ -19,6 +21,8 @@ export function ModalDialog(props: {
   testId?: string;
   overlayTestId?: string;
   closeTestId: string;
+  /** The buttons at the foot, always in view (the body scrolls above them). */
+  footer?: ReactNode;
   children: ReactNode;
 }): ReactNode {
   const dialog = useRef<HTMLDivElement>(null);
@@ -32,7 +36,9 @@ export function ModalDialog(props: {
     >
       <div
         ref={dialog}
-        className={props.className}
+        className={
+          props.footer === undefined ? props.className : `${props.className} dialog-framed`
+        }
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
@@ -50,7 +56,14 @@ export function ModalDialog(props: {
             ✕ {props.closeLabel}
           </button>
         </header>
-        {props.children}
+        {props.footer === undefined ? (
+          props.children
+        ) : (
+          <>
+            <div className="dialog-body">{props.children}</div>
+            <footer className="dialog-footer">{props.footer}</footer>
+          </>
+        )}
       </div>
     </div>
   );

@@ -1,5 +1,8 @@
 /** English text of the empty chat: the greeting and the starter prompts (merged into EN_MESSAGES). */
 export const EMPTY_EN = {
+  'empty.title': 'New chat',
+  'empty.modelPrefix': 'Model: ',
+  'empty.headerActionsHint': 'Available once the chat has its first message',
   'empty.greeting': 'What can I help with?',
   'empty.starters': 'Starter prompts',
   'empty.editStarters': 'Edit these in Settings → Prompts',

@@ -1,5 +1,8 @@
 /** 空对话的中文文本：问候语与开场提示（并入 ZH_MESSAGES）。 */
 export const EMPTY_ZH = {
+  'empty.title': '新对话',
+  'empty.modelPrefix': '模型：',
+  'empty.headerActionsHint': '发出第一条消息后可用',
   'empty.greeting': '有什么可以帮你？',
   'empty.starters': '开场提示',
   'empty.editStarters': '在 设置 → 提示词 中编辑这些',

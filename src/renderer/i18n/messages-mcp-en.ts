@@ -180,6 +180,8 @@ export const MCP_EN = {
   'mcp.import.inputs': 'Values the file asks for',
   'mcp.import.confirmCommands':
     'These command servers run on this machine with your permissions. I checked their command lines.',
+  'mcp.import.cancel': 'Cancel',
+  'mcp.import.done': 'Done',
   'mcp.import.run': 'Import',
   'mcp.import.ok': '{name}: ok, {count} tools held for review',
   'mcp.import.okOne': '{name}: ok, 1 tool held for review',

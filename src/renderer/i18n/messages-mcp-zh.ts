@@ -177,6 +177,8 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcp.import.note': '注意：{note}',
   'mcp.import.inputs': '文件要求填写的值',
   'mcp.import.confirmCommands': '这些命令服务会以你的权限在本机运行。我已核对它们的命令行。',
+  'mcp.import.cancel': '取消',
+  'mcp.import.done': '完成',
   'mcp.import.run': '导入',
   'mcp.import.ok': '{name}：成功，{count} 个工具等待审核',
   'mcp.import.okOne': '{name}：成功，1 个工具等待审核',

@@ -42,7 +42,13 @@ describe('renderer: tool arguments as people read them', () => {
 describe('renderer: the python_execute code cell', () => {
   it('done: folded, the code and stdout inside, the duration in seconds, no raw status line', () => {
     const html = renderToStaticMarkup(<ToolTraceCard trace={pythonTrace({})} />);
-    expect(html).toMatch(/<details class="code-cell-fold" data-testid="code-cell">/);
+    // The head is a button saying whether the body shows; folded, the body is hidden.
+    expect(html).toMatch(
+      /<button type="button" class="tool-trace-head tool-trace-toggle"[^>]* aria-expanded="false"/,
+    );
+    expect(html).toMatch(
+      /<div class="code-cell-fold" id="[^"]+" data-testid="code-cell" hidden="">/,
+    );
     expect(html).toContain('data-language="python"');
     expect(html).toContain('import math\nprint(math.pi)');
     expect(html).toContain('data-testid="cell-stdout">3.14159\n</pre>');
@@ -52,11 +58,12 @@ describe('renderer: the python_execute code cell', () => {
     expect(html).not.toContain('&quot;code&quot;');
   });
 
-  it('running: open; a failed call shows its last error line outside the fold', () => {
+  it('running and failed: open; a failed call shows its error in the open cell', () => {
     const running = renderToStaticMarkup(
       <ToolTraceCard trace={pythonTrace({ status: 'running', output: null, durationMs: null })} />,
     );
-    expect(running).toMatch(/<details class="code-cell-fold" data-testid="code-cell" open="">/);
+    expect(running).toMatch(/aria-expanded="true"/);
+    expect(running).toMatch(/<div class="code-cell-fold" id="[^"]+" data-testid="code-cell">/);
     const failed = renderToStaticMarkup(
       <ToolTraceCard
         trace={pythonTrace({
@@ -66,7 +73,10 @@ describe('renderer: the python_execute code cell', () => {
         })}
       />,
     );
-    expect(failed).toContain('cell-error-summary" aria-label="Error">ZeroDivisionError');
+    expect(failed).toMatch(/aria-expanded="true"/);
+    expect(failed).toContain('data-testid="cell-error">Traceback\nZeroDivisionError');
+    // Open, the error shows once (the folded cell's one-line summary is not repeated).
+    expect(failed).not.toContain('cell-error-summary');
     const refused = renderToStaticMarkup(
       <ToolTraceCard
         trace={pythonTrace({ status: 'error', output: 'The sandbox is not available.' })}
@@ -116,6 +126,38 @@ describe('renderer: the way out of a workspace whose saves cannot be read', () =
         <ToolTraceCard trace={pythonTrace({ status: 'error', output })} />,
       );
       expect(html, output).not.toContain('workspace-reset');
+    }
+  });
+});
+
+describe('renderer: a finished tool card is one line', () => {
+  const trace = (fields: Partial<ToolTrace>): ToolTrace => ({
+    toolCallId: 'm1',
+    name: 'save_memory',
+    arguments: { memory_text: 'green tea' },
+    status: 'ok',
+    overBudget: false,
+    durationMs: 40,
+    output: 'Saved to long-term memory',
+    ...fields,
+  });
+
+  it('done well: folded to its head, the result kept in the document but hidden', () => {
+    const html = renderToStaticMarkup(<ToolTraceCard trace={trace({})} />);
+    expect(html).toMatch(/class="tool-trace-head tool-trace-toggle"[^>]* aria-expanded="false"/);
+    expect(html).toMatch(/data-testid="tool-trace-body" hidden="">/);
+    expect(html).toContain('Saved to long-term memory');
+  });
+
+  it('running or failed: open', () => {
+    for (const status of ['running', 'error'] as const) {
+      const html = renderToStaticMarkup(
+        <ToolTraceCard
+          trace={trace({ status, ...(status === 'running' ? { output: null } : {}) })}
+        />,
+      );
+      expect(html, status).toMatch(/aria-expanded="true"/);
+      expect(html, status).not.toContain('hidden=""');
     }
   });
 });

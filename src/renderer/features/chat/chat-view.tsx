@@ -4,7 +4,7 @@
  * streaming in, and the composer.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { Message, TurnMode } from '../../../shared/dto';
 import { messageText } from '../../../shared/message-parts';
 import { useT } from '../../i18n/use-t';
@@ -18,13 +18,10 @@ import type { ChatRow } from './chat-rows';
 import { chatRows, liveAnswer } from './chat-rows';
 import { usePageLoading } from './use-page-loading';
 import { useStickToBottom } from './use-stick-to-bottom';
-import { ConversationSettingsButton } from '../conversations/conversation-settings-dialog';
-import { MoreIcon, PinIcon, UnpinIcon } from '../../components/icons';
-import { MenuButton } from '../../components/menu';
-import { useConversationActions } from '../conversations/conversation-actions';
-import { TitleEditor } from '../conversations/title-editor';
 import { LiveAnnouncer } from './live-announcer';
 import { EmptyState } from './empty-state';
+import { ChatHeader } from './chat-header';
+import { traceFoldsFollow } from './trace-fold';
 
 /** The open conversation (or a new one) with the composer. */
 export function ChatView(): ReactNode {
@@ -192,6 +189,10 @@ export function ChatView(): ReactNode {
     }
   };
   const lastLive = live.at(-1);
+  // A tool card's open/closed choice lasts while its conversation stays open.
+  useEffect(() => {
+    traceFoldsFollow(activeId);
+  }, [activeId]);
   // Following the end waits while a search hit is scrolled to, and in a window far back.
   const { scroller, atBottom, jumpToBottom, follow } = useStickToBottom(
     activeId,
@@ -245,96 +246,5 @@ export function ChatView(): ReactNode {
       )}
       <Composer runningTurnId={running?.turnId ?? null} />
     </main>
-  );
-}
-
-/** An always-visible icon button of the chat header. */
-interface HeaderButton {
-  id: string;
-  label: string;
-  icon: ReactNode;
-  testId: string;
-  /** Shown as pressed (`aria-pressed`), for a toggle. */
-  pressed?: boolean;
-  onClick(): void;
-}
-
-/**
- * The title, then the header's items: the most used ones as icon buttons (`buttons`, a list to
- * add to), the rest in the "more" menu (`menu`).
- */
-function ChatHeader(): ReactNode {
-  const t = useT();
-  const activeId = useApp((state) => state.activeId);
-  const conversation = useApp((state) =>
-    state.conversations.find((item) => item.id === state.activeId),
-  );
-  const pin = useApp((state) => state.pinConversation);
-  const rename = useApp((state) => state.renameConversation);
-  const [renaming, setRenaming] = useState<string | null>(null);
-  const menu = useConversationActions(
-    conversation,
-    ['rename', 'export-md', 'export-json', 'delete'],
-    {
-      rename: 'conversation-rename',
-      'export-md': 'conversation-export-md',
-      'export-json': 'conversation-export-json',
-      delete: 'conversation-delete',
-    },
-    () => setRenaming(activeId),
-  );
-  if (activeId === null) return <header className="chat-header" />;
-  const pinned = (conversation?.pinnedAt ?? null) !== null;
-  const buttons: HeaderButton[] = [
-    {
-      id: 'pin',
-      label: t(pinned ? 'sidebar.unpin' : 'sidebar.pin'),
-      icon: pinned ? <UnpinIcon /> : <PinIcon />,
-      testId: 'conversation-pin',
-      pressed: pinned,
-      onClick: () => void pin(activeId, !pinned),
-    },
-  ];
-  return (
-    <header className="chat-header">
-      {renaming !== null && renaming === activeId && conversation ? (
-        <TitleEditor
-          initial={conversation.title}
-          className="chat-title-input"
-          testId="chat-title-input"
-          onDone={(title) => {
-            setRenaming(null);
-            if (title !== null) void rename(activeId, title);
-          }}
-        />
-      ) : (
-        <h1 className="chat-title" data-testid="chat-title">
-          {conversation?.title ?? ''}
-        </h1>
-      )}
-      <div className="chat-header-actions">
-        <ConversationSettingsButton conversationId={activeId} />
-        {buttons.map((button) => (
-          <button
-            key={button.id}
-            type="button"
-            className="icon-button"
-            data-testid={button.testId}
-            aria-label={button.label}
-            title={button.label}
-            {...(button.pressed === undefined ? {} : { 'aria-pressed': button.pressed })}
-            onClick={button.onClick}
-          >
-            {button.icon}
-          </button>
-        ))}
-        <MenuButton
-          label={t('chat.moreActions')}
-          icon={<MoreIcon />}
-          testId="conversation-menu"
-          items={menu}
-        />
-      </div>
-    </header>
   );
 }

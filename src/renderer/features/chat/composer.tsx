@@ -106,7 +106,7 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
           value={text}
           maxLength={MAX_MESSAGE_CHARS}
           placeholder={t('composer.placeholder')}
-          rows={3}
+          rows={1}
           {...palette.boxProps}
           onChange={(event) => draft.setText(event.target.value)}
           onPaste={draft.paste}

@@ -1,15 +1,18 @@
 /**
  * One tool call as a card: its friendly name, status and duration, the arguments as key/value
- * rows, a result preview that expands. A python_execute call is a code cell instead
- * (`code-cell.tsx`). The call that read untrusted content says so, and what it read.
+ * rows, a result preview that expands. Once the call has finished well the card folds to its
+ * head (`trace-fold.tsx`). A python_execute call is a code cell instead (`code-cell.tsx`). The
+ * call that read untrusted content says so, and what it read.
  */
 import type { ReactNode } from 'react';
+import { useId } from 'react';
 import { useT } from '../../i18n/use-t';
 import { PYTHON_TOOL } from '../../state/python-cell';
 import { CodeCell } from './code-cell';
 import { ToolArguments } from './tool-arguments';
 import type { ToolTraceCardProps } from './tool-trace-parts';
-import { ProgressLine, TaintNote, TraceHead } from './tool-trace-parts';
+import { ProgressLine, TaintNote } from './tool-trace-parts';
+import { TraceToggle, useTraceFold } from './trace-fold';
 
 /** Characters of the result shown before "show full output". */
 const PREVIEW_CHARS = 280;
@@ -25,39 +28,44 @@ function GenericCard(props: ToolTraceCardProps): ReactNode {
   const { trace } = props;
   const output = trace.output ?? '';
   const long = output.length > PREVIEW_CHARS;
+  const [open, toggle] = useTraceFold(trace.toolCallId, trace.status);
+  const bodyId = useId();
   return (
     <div
       className={`tool-trace status-${trace.status}`}
       data-testid="tool-trace"
       data-tool-name={trace.name}
       data-status={trace.status}
+      data-open={open}
       {...(props.tainted ? { 'data-tainted': 'true' } : {})}
     >
-      <div className="tool-trace-head">
-        <TraceHead {...props} />
-      </div>
+      <TraceToggle {...props} open={open} onToggle={toggle} bodyId={bodyId} />
       {trace.output === null && props.progress && <ProgressLine progress={props.progress} />}
-      <TaintNote {...props} />
-      {trace.arguments !== null && (
-        <details className="tool-section">
-          <summary>{t('trace.arguments')}</summary>
-          <ToolArguments value={trace.arguments} />
-        </details>
-      )}
-      {trace.output !== null && (
-        <div className="tool-section tool-result">
-          <span className="tool-section-label">{t('trace.result')}</span>
-          <pre className="tool-preview" data-testid="tool-result-preview">
-            {long ? `${output.slice(0, PREVIEW_CHARS)}…` : output}
-          </pre>
-          {long && (
-            <details>
-              <summary>{t('trace.showFull')}</summary>
-              <pre>{output}</pre>
-            </details>
-          )}
-        </div>
-      )}
+      {/* Folded, the body stays in the document (hidden): its text is still there to find. The
+          head keeps the untrusted mark in view; what was read is told in the body. */}
+      <div className="tool-trace-body" id={bodyId} data-testid="tool-trace-body" hidden={!open}>
+        <TaintNote {...props} />
+        {trace.arguments !== null && (
+          <details className="tool-section">
+            <summary>{t('trace.arguments')}</summary>
+            <ToolArguments value={trace.arguments} />
+          </details>
+        )}
+        {trace.output !== null && (
+          <div className="tool-section tool-result">
+            <span className="tool-section-label">{t('trace.result')}</span>
+            <pre className="tool-preview" data-testid="tool-result-preview">
+              {long ? `${output.slice(0, PREVIEW_CHARS)}…` : output}
+            </pre>
+            {long && (
+              <details>
+                <summary>{t('trace.showFull')}</summary>
+                <pre>{output}</pre>
+              </details>
+            )}
+          </div>
+        )}
+      </div>
     </div>
   );
 }

@@ -21,6 +21,18 @@ function choiceLabel(choice: ModelChoice, t: Translate): string {
     : choice.label;
 }
 
+/**
+ * The chosen model as the picker's toggle names it, or null before the models are listed (the
+ * new chat's header shows it).
+ */
+export function useChosenModelLabel(): string | null {
+  const t = useT();
+  const modelId = useApp((state) => state.modelId);
+  const choices = useApp((state) => state.modelChoices);
+  const current = choices.find((choice) => choice.id === modelId) ?? choices[0];
+  return current ? choiceLabel(current, t) : null;
+}
+
 /** The toggle (`data-testid="model-picker"`) and, while open, the popover of models. */
 export function ModelPicker(): ReactNode {
   const t = useT();

@@ -6,7 +6,7 @@
  * review on its card.
  */
 import type { DragEvent, ReactNode } from 'react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { MAX_MCP_IMPORT_CHARS } from '../../../shared/ipc/limits';
 import { ModalDialog } from '../../components/modal-dialog';
@@ -29,6 +29,7 @@ export function McpImportDialog(props: { onImported(): void; onClose(): void }):
   const [confirmed, setConfirmed] = useState(false);
   const [results, setResults] = useState<Results | null>(null);
   const [state, setState] = useState<SaveState>('idle');
+  const fileInput = useRef<HTMLInputElement>(null);
   const filled = Object.fromEntries(Object.entries(answers).filter(([, value]) => value !== ''));
 
   const check = async (configText = text): Promise<void> => {
@@ -87,6 +88,51 @@ export function McpImportDialog(props: { onImported(): void; onClose(): void }):
       className="dialog-card mcp-import"
       testId="mcp-import-dialog"
       closeTestId="mcp-import-close"
+      footer={
+        results === null ? (
+          <>
+            {stdio && (
+              <Switch
+                checked={confirmed}
+                label={t('mcp.import.confirmCommands')}
+                testId="mcp-import-confirm"
+                onChange={setConfirmed}
+              />
+            )}
+            <SaveRow
+              state={state}
+              testId="mcp-import-run"
+              label="mcp.import.run"
+              disabled={
+                plan === null ||
+                !plan.entries.some((entry) => entry.missingInputs.length === 0) ||
+                (stdio === true && !confirmed)
+              }
+              onSave={() => void run()}
+            >
+              <button
+                type="button"
+                className="button"
+                data-testid="mcp-import-cancel"
+                onClick={props.onClose}
+              >
+                {t('mcp.import.cancel')}
+              </button>
+            </SaveRow>
+          </>
+        ) : (
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button primary"
+              data-testid="mcp-import-done"
+              onClick={props.onClose}
+            >
+              {t('mcp.import.done')}
+            </button>
+          </div>
+        )
+      }
     >
       <p className="muted">{t('mcp.import.hint')}</p>
       <div
@@ -108,20 +154,26 @@ export function McpImportDialog(props: { onImported(): void; onClose(): void }):
             }}
           />
         </label>
-        <div className="form-actions">
-          <label className="button">
+        <div className="form-actions mcp-import-source-actions">
+          <input
+            ref={fileInput}
+            type="file"
+            hidden
+            accept=".json,application/json"
+            data-testid="mcp-import-file"
+            onChange={(event) => {
+              void readFile(event.target.files?.[0]);
+              event.target.value = '';
+            }}
+          />
+          <button
+            type="button"
+            className="button"
+            data-testid="mcp-import-choose"
+            onClick={() => fileInput.current?.click()}
+          >
             {t('mcp.import.file')}
-            <input
-              type="file"
-              hidden
-              accept=".json,application/json"
-              data-testid="mcp-import-file"
-              onChange={(event) => {
-                void readFile(event.target.files?.[0]);
-                event.target.value = '';
-              }}
-            />
-          </label>
+          </button>
           <span className="muted">{t('mcp.import.drop')}</span>
           <button
             type="button"
@@ -146,28 +198,6 @@ export function McpImportDialog(props: { onImported(): void; onClose(): void }):
           onAnswer={(id, value) => setAnswers({ ...answers, [id]: value })}
           onAnswered={() => void check()}
         />
-      )}
-      {plan !== null && results === null && (
-        <>
-          {stdio && (
-            <Switch
-              checked={confirmed}
-              label={t('mcp.import.confirmCommands')}
-              testId="mcp-import-confirm"
-              onChange={setConfirmed}
-            />
-          )}
-          <SaveRow
-            state={state}
-            testId="mcp-import-run"
-            label="mcp.import.run"
-            disabled={
-              !plan.entries.some((entry) => entry.missingInputs.length === 0) ||
-              (stdio === true && !confirmed)
-            }
-            onSave={() => void run()}
-          />
-        </>
       )}
       {results !== null && (
         <section data-testid="mcp-import-results">
