@@ -38,7 +38,9 @@ describe('tools/list_changed with server-everything', () => {
       await vi.waitFor(() => expect(checks().length).toBeGreaterThan(0), { timeout: 20_000 });
       stale.length = 0;
       const before = checks().length;
-      // A new connection: server-everything announces a change again.
+      // A new connection (an edit closes the shared session; the test opens another):
+      // server-everything announces a change again.
+      await mcp.update('everything', { description: 'The reference server, edited' });
       expect((await mcp.test('everything', signal)).ok).toBe(true);
       await vi.waitFor(() => expect(checks().length).toBeGreaterThan(before), {
         timeout: 20_000,

@@ -19,6 +19,8 @@ export interface EverythingServer {
   child: ChildProcess;
   /** Everything the server printed (stdout and stderr). */
   output: () => string;
+  /** The MCP session ids the server created, in order (streamableHttp: it prints each). */
+  sessionIds: () => string[];
   /** Kills the server (SIGKILL) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -33,8 +35,11 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function startOnce(mode: 'streamableHttp' | 'sse'): Promise<EverythingServer | null> {
-  const port = await freePort();
+async function startOnce(
+  mode: 'streamableHttp' | 'sse',
+  fixedPort?: number,
+): Promise<EverythingServer | null> {
+  const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, [EVERYTHING_SCRIPT, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,13 +66,31 @@ async function startOnce(mode: 'streamableHttp' | 'sse'): Promise<EverythingServ
     throw new Error(`server-everything (${mode}) did not start:\n${output}`);
   }
   const path = mode === 'sse' ? '/sse' : '/mcp';
-  return { url: `http://127.0.0.1:${port}${path}`, port, child, output: () => output, stop };
+  const sessionIds = () =>
+    [...output.matchAll(/Session initialized with ID: ([\w-]+)/g)].map((match) => match[1] ?? '');
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    port,
+    child,
+    output: () => output,
+    sessionIds,
+    stop,
+  };
 }
 
-/** Starts server-everything in `mode`, retrying on a port taken in the meantime. */
+/**
+ * Starts server-everything in `mode`, retrying on a port taken in the meantime; `port` starts it
+ * on that port (a server restarted where the app knows it), failing when the port is taken.
+ */
 export async function startEverythingServer(
   mode: 'streamableHttp' | 'sse',
+  port?: number,
 ): Promise<EverythingServer> {
+  if (port !== undefined) {
+    const server = await startOnce(mode, port);
+    if (server === null) throw new Error(`server-everything: port ${port} is taken`);
+    return server;
+  }
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const server = await startOnce(mode);
     if (server !== null) return server;

@@ -10,6 +10,7 @@ import { isAbortError } from '../../../shared/errors';
 import { McpError } from '../../core/ports';
 import type { McpFailureKind } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
+import { McpUndelivered } from './mcp-undelivered';
 
 /** JSON-RPC error code of the failures the adapter injects for a request (see McpLink). */
 export const INJECTED_FAILURE_CODE = -32_097;
@@ -180,7 +181,10 @@ export function injectedFailure(error: unknown, nonce: string): McpError | null 
   if (record['nonce'] !== nonce || typeof kind !== 'string' || !FAILURE_KINDS.has(kind)) {
     return null;
   }
-  return new McpError(kind as McpFailureKind, typeof message === 'string' ? message : 'failed');
+  const text = typeof message === 'string' ? message : 'failed';
+  return record['undelivered'] === true
+    ? new McpUndelivered(kind as McpFailureKind, text)
+    : new McpError(kind as McpFailureKind, text);
 }
 
 /**

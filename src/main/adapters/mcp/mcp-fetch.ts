@@ -10,6 +10,7 @@ import { McpError } from '../../core/ports';
 import { pinnedLookup } from '../fetch/http-exchange';
 import { guardBody } from './mcp-body-guard';
 import { ADDRESS_BLOCKED, networkFailure } from './mcp-errors';
+import { McpUndelivered } from './mcp-undelivered';
 import { oneLine } from '../../../shared/untrusted-text';
 
 /** What the fetch tells the connection about; see McpLink. */
@@ -18,8 +19,11 @@ export interface McpFetchEvents {
   onResponseBroken(id: string | number, error: McpError): void;
   /** The event-stream answer to request `id` ended normally, and cannot be resumed. */
   onResponseEnded(id: string | number): void;
-  /** The server answered 404 to a request carrying its session id: the session is gone. */
-  onSessionExpired(): void;
+  /**
+   * The server said it no longer knows the session a request carried (HTTP 404, or a 400 saying
+   * so): the session is gone; request `id` (null for a GET or a notification) was not processed.
+   */
+  onSessionExpired(id: string | number | null, error: McpError): void;
   /** Every McpError the fetch throws (the legacy SSE transport keeps only their message). */
   onFailure(error: McpError): void;
 }
@@ -120,8 +124,11 @@ export function createMcpFetch(config: McpFetchConfig): FetchLike {
             })) as unknown as Response)
           : await fetch(target, request);
       } catch (error) {
-        const failure = networkFailure(error, origin);
-        if (failure === null) throw error;
+        const network = networkFailure(error, origin);
+        if (network === null) throw error;
+        // A refused connection carried nothing: the request may go again, once reconnected.
+        const failure =
+          network.kind === 'refused' ? new McpUndelivered(network.kind, network.message) : network;
         config.events.onFailure(failure);
         throw failure;
       }
@@ -141,7 +148,14 @@ export function createMcpFetch(config: McpFetchConfig): FetchLike {
         response = await send();
       }
     }
-    const failure = statusFailure(response, method, headers, config, signedIn);
+    const gone = await sessionGone(response, headers, config);
+    if (gone.error !== null) {
+      config.events.onSessionExpired(requestId(method, init?.body), gone.error);
+      config.events.onFailure(gone.error);
+      throw gone.error;
+    }
+    response = gone.response;
+    const failure = statusFailure(response, method, config, signedIn);
     if (failure !== null) {
       await response.body?.cancel().catch(() => undefined);
       config.events.onFailure(failure);
@@ -185,7 +199,6 @@ function shownLocation(location: string, base: URL): string {
 function statusFailure(
   response: Response,
   method: string,
-  headers: Headers,
   config: McpFetchConfig,
   signedIn: boolean,
 ): McpError | null {
@@ -215,19 +228,71 @@ function statusFailure(
       );
     return new McpError('forbidden', `${where} denied access (HTTP 403); check the credentials`);
   }
-  if (status === 404) return notFound(headers, where, config);
+  if (status === 404) return notFound(where);
   if (config.transport === 'streamable-http') return streamableStatus(response, method, where);
   return sseStatus(response, method, where);
 }
 
-function notFound(headers: Headers, where: string, config: McpFetchConfig): McpError {
-  if (headers.has('mcp-session-id')) {
-    config.events.onSessionExpired();
-    return new McpError(
+/** How much of a 400 answer to a request with a session id is read for the word "session". */
+const SESSION_ERROR_BYTES = 4096;
+
+/**
+ * Whether the server no longer knows the session the request carried: HTTP 404 (the spec), or
+ * a 400 whose body speaks of the session (the SDK's example servers and server-everything answer
+ * an unknown session id with "400 Bad Request: No valid session ID provided"). A 400 about
+ * something else comes back unchanged (its body read, at most 4 KiB, and put back).
+ */
+async function sessionGone(
+  response: Response,
+  headers: Headers,
+  config: McpFetchConfig,
+): Promise<{ error: McpUndelivered | null; response: Response }> {
+  const { status } = response;
+  if (config.transport !== 'streamable-http' || !headers.has('mcp-session-id'))
+    return { error: null, response };
+  if (status !== 404 && status !== 400) return { error: null, response };
+  const text = status === 400 ? await boundedText(response, SESSION_ERROR_BYTES) : '';
+  if (status === 404 || /\bsession\b/i.test(text)) {
+    await response.body?.cancel().catch(() => undefined);
+    const where = `${config.url.origin}${config.url.pathname}`;
+    const error = new McpUndelivered(
       'disconnected',
-      `${where} no longer knows this MCP session (HTTP 404); reconnect`,
+      `${where} no longer knows this MCP session (HTTP ${status}); reconnect`,
     );
+    return { error, response };
   }
+  return {
+    error: null,
+    response: new Response(text, {
+      status,
+      statusText: response.statusText,
+      headers: response.headers,
+    }),
+  };
+}
+
+/** The start of a body as text (at most `maxBytes`), the rest cancelled; '' when unreadable. */
+async function boundedText(response: Response, maxBytes: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < maxBytes) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      chunks.push(chunk.value);
+      size += chunk.value.byteLength;
+    }
+  } catch {
+    // Unreadable: no session words in it.
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, maxBytes));
+}
+
+function notFound(where: string): McpError {
   return new McpError(
     'not-found',
     `nothing at ${where} (HTTP 404); check the URL path (usually /mcp, or /sse for legacy SSE servers)`,

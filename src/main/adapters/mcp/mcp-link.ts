@@ -12,6 +12,7 @@ import { McpError } from '../../core/ports';
 import type { McpTransportKind } from '../../core/ports';
 import { INJECTED_FAILURE_CODE, isParseError } from './mcp-errors';
 import type { McpFetchEvents } from './mcp-fetch';
+import { isUndelivered } from './mcp-undelivered';
 
 /** How long after an answer stream's end a still-pending request is failed. */
 const ENDED_STREAM_GRACE_MS = 250;
@@ -87,7 +88,13 @@ export class McpLink implements McpFetchEvents {
     timer.unref();
   }
 
-  onSessionExpired(): void {
+  /**
+   * The server no longer knows the session. The request it refused (`id`, when it was one) is
+   * failed first with `error` (an McpUndelivered, so it may be sent again on a new connection);
+   * closing would otherwise reject it with a plain "connection closed".
+   */
+  onSessionExpired(id: string | number | null, error: McpError): void {
+    if (id !== null) this.failRequest(id, error);
     this.lose(`${this.server} ended the MCP session`);
   }
 
@@ -104,7 +111,12 @@ export class McpLink implements McpFetchEvents {
       error: {
         code: INJECTED_FAILURE_CODE,
         message: error.message,
-        data: { nonce: this.nonce, kind: error.kind, message: error.message },
+        data: {
+          nonce: this.nonce,
+          kind: error.kind,
+          message: error.message,
+          undelivered: isUndelivered(error),
+        },
       },
     });
   }

@@ -45,6 +45,7 @@ import {
 } from './mcp-results';
 import { SET_LEVEL_TIMEOUT_MS, setServerLogLevel } from './mcp-logging';
 import { sendRootsChanged } from './mcp-roots';
+import { McpUndelivered } from './mcp-undelivered';
 import { oneLine } from '../../../shared/untrusted-text';
 
 /** Any JSON object: results are checked by hand, field by field. */
@@ -83,8 +84,10 @@ export class McpClientSession implements McpSession {
     return { phase: 'request', server: this.server, what, transport: this.parts.kind, timeoutMs };
   }
 
+  /** A request on a connection that is no longer open was never sent: it may go again. */
   private assertOpen(): void {
-    if (!this.parts.link.isOpen) throw new McpError('disconnected', this.parts.link.closedMessage);
+    if (!this.parts.link.isOpen)
+      throw new McpUndelivered('disconnected', this.parts.link.closedMessage);
   }
 
   /** One request with the default deadline; failures become McpErrors. */

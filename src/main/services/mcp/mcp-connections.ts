@@ -1,10 +1,16 @@
 /**
- * One live connection per MCP service, opened on first use and reused by tests, syncs and calls;
- * dropped when the server goes away. The endpoint is built at connect time: header and env values
+ * One live session per MCP service in this process, shared by chat turns, the service page
+ * (test, sync, prompts, resources) and the user's own calls: opened on first use, closed after
+ * an idle period (McpIdleClock), at once when the service changes (McpServices calls
+ * `disconnect`), and replaced when it turns out gone — the server restarted or the connection
+ * dropped while idle — with the request sent once more on the new one (`use`). The desktop app
+ * and `aivory serve` keep theirs for as long as they run; the one-shot CLI closes its on exit.
+ * The endpoint is built at connect time from the service as stored then: header and env values
  * come out of the secret store, the URL passes the address rules, and stdio needs the setting.
  */
 import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
+import { isUndelivered } from '../../adapters/mcp/mcp-undelivered';
 import { McpError } from '../../core/ports';
 import type {
   McpAuthChallenge,
@@ -16,6 +22,7 @@ import type {
 import type { McpElicitationRouter } from './mcp-elicitation-router';
 import type { McpSamplingRouter } from './mcp-sampling-router';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
+import { MCP_IDLE_CLOSE_MS, McpIdleClock } from './mcp-idle-clock';
 import { oauthEndpoint } from './mcp-oauth-state';
 import type { McpServicesDependencies } from './mcp-services';
 import { rootsOption } from './mcp-roots';
@@ -23,8 +30,17 @@ import { rootsOption } from './mcp-roots';
 /** Connect + initialize deadline for tests, syncs and calls. */
 const CONNECT_TIMEOUT_MS = 20_000;
 
+/**
+ * Why a service's session ended: unused for the idle period; the service was edited, disabled,
+ * removed, signed in or out (or its folders changed and it could not be told); the server or
+ * the connection went away; the app is closing.
+ */
+export type McpSessionEnd = 'idle' | 'changed' | 'lost' | 'shutdown';
+
 export class McpConnections {
   private readonly sessions = new Map<string, Promise<McpSession>>();
+  private readonly idle: McpIdleClock;
+  private readonly endListeners: ((serviceId: string, why: McpSessionEnd) => void)[] = [];
   /**
    * Per service, the last origin its sign-in was refused for (another port of its local host,
    * not trusted): what the settings card offers to trust. In memory only; a new attempt or a
@@ -42,7 +58,11 @@ export class McpConnections {
     private readonly elicitation?: McpElicitationRouter,
     /** Routes each server's sampling request to whoever runs a call on the service. */
     private readonly sampling?: McpSamplingRouter,
-  ) {}
+  ) {
+    this.idle = new McpIdleClock(dependencies.idleCloseMs ?? MCP_IDLE_CLOSE_MS, (serviceId) => {
+      void this.disconnect(serviceId, 'idle');
+    });
+  }
 
   private readonly libraryListeners: ((serviceId: string) => void)[] = [];
 
@@ -51,13 +71,64 @@ export class McpConnections {
     this.libraryListeners.push(listener);
   }
 
+  /** Called each time a service's session ends, with why (after it was closed). */
+  onSessionEnd(listener: (serviceId: string, why: McpSessionEnd) => void): void {
+    this.endListeners.push(listener);
+  }
+
+  /** The service's session, opened if there is none; its idle period starts (again). */
   session(service: McpService, signal: AbortSignal): Promise<McpSession> {
     const existing = this.sessions.get(service.id);
-    if (existing) return existing;
+    if (existing) {
+      this.idle.start(service.id);
+      return existing;
+    }
     const opening = this.open(service, signal);
     this.sessions.set(service.id, opening);
-    opening.catch(() => this.sessions.delete(service.id));
+    opening.then(
+      (session) => {
+        session.onClose((reason) => {
+          if (!this.forget(service.id, opening)) return;
+          this.dependencies.logger.warn('MCP connection closed', { service: service.name, reason });
+          this.ended(service.id, 'lost');
+        });
+        if (this.sessions.get(service.id) === opening) this.idle.start(service.id);
+      },
+      () => this.forget(service.id, opening),
+    );
     return opening;
+  }
+
+  /**
+   * Runs `action` on the service's session, which counts as in use meanwhile (no idle close).
+   * When a session opened before turns out gone before the request reached the server
+   * (McpUndelivered: a restarted server no longer knows it, the connection was lost while idle,
+   * the server refused the connection), it is replaced and `action` runs once more on a new
+   * session; what that one answers, failure included, is the caller's. A request the server may
+   * have run (the connection broke during it) is never sent again.
+   */
+  async use<T>(
+    service: McpService,
+    signal: AbortSignal,
+    action: (session: McpSession) => Promise<T>,
+  ): Promise<T> {
+    const end = this.idle.begin(service.id);
+    try {
+      const earlier = this.sessions.get(service.id);
+      try {
+        return await action(await this.session(service, signal));
+      } catch (error) {
+        if (earlier === undefined || !isUndelivered(error) || signal.aborted) throw error;
+        this.dependencies.logger.info('MCP session gone: reconnecting once', {
+          service: service.name,
+          error: error.message,
+        });
+        await this.drop(service.id, earlier, 'lost');
+        return await action(await this.session(service, signal));
+      }
+    } finally {
+      end();
+    }
   }
 
   /**
@@ -85,18 +156,53 @@ export class McpConnections {
     );
   }
 
+  /** Closes every session (the app or the CLI is exiting). */
   async close(): Promise<void> {
-    await Promise.all([...this.sessions.keys()].map((id) => this.disconnect(id)));
+    this.idle.stopAll();
+    await Promise.all([...this.sessions.keys()].map((id) => this.disconnect(id, 'shutdown')));
   }
 
-  async disconnect(serviceId: string): Promise<void> {
+  /**
+   * Closes the service's session, if any; the next use opens a new one. The session leaves the
+   * table at once (before this resolves), so no request started afterwards gets it.
+   */
+  async disconnect(serviceId: string, why: McpSessionEnd = 'changed'): Promise<void> {
     const session = this.sessions.get(serviceId);
-    this.sessions.delete(serviceId);
-    if (!session) return;
+    if (session) await this.drop(serviceId, session, why);
+  }
+
+  /** Closes `session` and, when it still is the service's, takes it out of the table. */
+  private async drop(
+    serviceId: string,
+    session: Promise<McpSession>,
+    why: McpSessionEnd,
+  ): Promise<void> {
+    const current = this.forget(serviceId, session);
     try {
       await (await session).close();
     } catch {
-      // It never opened: nothing to close.
+      // It never opened: nothing to close, and nothing ended.
+      return;
+    }
+    if (current) this.ended(serviceId, why);
+  }
+
+  /** Takes `session` out of the table if it is the service's; false when it was not. */
+  private forget(serviceId: string, session: Promise<McpSession>): boolean {
+    if (this.sessions.get(serviceId) !== session) return false;
+    this.sessions.delete(serviceId);
+    this.idle.stop(serviceId);
+    return true;
+  }
+
+  private ended(serviceId: string, why: McpSessionEnd): void {
+    if (why === 'idle') this.dependencies.logger.info('MCP session closed: idle', { serviceId });
+    for (const listener of this.endListeners) {
+      try {
+        listener(serviceId, why);
+      } catch {
+        // A listener's failure is its own.
+      }
     }
   }
 
@@ -125,7 +231,10 @@ export class McpConnections {
     return this.sessions.get(serviceId);
   }
 
-  private async open(service: McpService, signal: AbortSignal): Promise<McpSession> {
+  private async open(given: McpService, signal: AbortSignal): Promise<McpSession> {
+    // As stored now: a turn that began before an edit reconnects with the edited service.
+    const service = this.dependencies.store.getService(given.id);
+    if (!service) throw new AivoryError('not-found', `"${given.name}" was removed.`);
     const endpoint = await this.endpoint(service, signal);
     let session: McpSession;
     const router = this.elicitation;
@@ -153,10 +262,6 @@ export class McpConnections {
     session.onToolsChanged(() => this.onToolsChanged(service.id, session));
     session.onLibraryChanged(() => {
       for (const listener of this.libraryListeners) listener(service.id);
-    });
-    session.onClose((reason) => {
-      this.dependencies.logger.warn('MCP connection closed', { service: service.name, reason });
-      this.sessions.delete(service.id);
     });
     return session;
   }

@@ -1,6 +1,7 @@
 /**
  * The user's MCP services: add (header and env values into the SecretStore), test, sync with a
- * diff, accept, enable/disable, remove — and one live connection per service, reused by calls.
+ * diff, accept, enable/disable, remove — and one live session per service, shared by calls,
+ * turns and the service page (see McpConnections for when it closes).
  * `tools/list_changed` only marks a service stale; what models see changes when the user syncs
  * and accepts.
  */
@@ -35,6 +36,7 @@ import type {
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
 import { McpError, McpSignInRequired } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
+import type { McpSessionEnd } from './mcp-connections';
 import { McpRoots } from './mcp-roots';
 import { McpElicitationRouter } from './mcp-elicitation-router';
 import { McpSamplingRouter } from './mcp-sampling-router';
@@ -72,6 +74,8 @@ export interface McpServicesDependencies {
   signIn?: (service: McpService, announce: (authorizationUrl: URL) => void) => McpSignIn;
   /** An https URL serving this app's Client ID Metadata Document (setting), if any. */
   oauthClientMetadataUrl?: () => string | undefined;
+  /** How long a session may go unused before it is closed; default MCP_IDLE_CLOSE_MS. */
+  idleCloseMs?: number;
 }
 
 /** A sign-in page opened for the user. */
@@ -137,6 +141,11 @@ export class McpServices {
     this.connections.onLibraryChanged(listener);
   }
 
+  /** Called each time a service's session ends (idle, changed, lost, shutdown). */
+  onSessionEnd(listener: (serviceId: string, why: McpSessionEnd) => void): void {
+    this.connections.onSessionEnd(listener);
+  }
+
   /** Applies the log-level settings to the services connected now (see McpConnections). */
   applyLogLevels(): Promise<void> {
     return this.connections.applyLogLevels(this.dependencies.store.listServices());
@@ -180,8 +189,8 @@ export class McpServices {
 
   /**
    * Changes a service. Headers / env given replace the old ones (their secrets are deleted);
-   * absent, they are kept. A changed address, transport or command disconnects the service and
-   * makes it untested again; snapshots and approvals stay.
+   * absent, they are kept. Every edit closes the service's session; a changed address, transport
+   * or command also makes it untested again; snapshots and approvals stay.
    */
   /**
    * Changes a service: only the fields given. When the URL moves to another origin and no new
@@ -269,7 +278,10 @@ export class McpServices {
       changes.headers !== undefined ||
       changes.env !== undefined ||
       oauthChanged;
-    if (moved || trustChanged) await this.disconnect(current.id);
+    // Any edit closes the session (the next use opens one with the service as it is now), and
+    // a server's state goes with it: what the user changed is what they get, without a stale
+    // session carrying the old name, timeouts or address.
+    await this.disconnect(current.id);
     // A sign-in belongs to the server it was made with, and to the client that made it.
     if (originMoved || oauthChanged || parsed.transport === 'stdio')
       await forgetSignIn(this.dependencies.secrets, current.id, true);
@@ -426,13 +438,16 @@ export class McpServices {
   /** Connect + initialize + list tools; records connected / error with a specific message. */
   async test(idOrName: string, signal: AbortSignal): Promise<{ ok: boolean; message: string }> {
     const service = this.get(idOrName);
-    await this.disconnect(service.id);
     this.connections.refusedOrigins.delete(service.id);
     try {
-      const tools = await this.asUser(service.id, signal, async () =>
-        (await this.session(service, signal)).listTools(signal),
+      // Over the live session when there is one (a test must not end a server's state); a
+      // session found gone is replaced on the way (McpConnections.use).
+      const { tools, session } = await this.asUser(service.id, signal, () =>
+        this.withSession(service, signal, async (session) => ({
+          tools: await session.listTools(signal),
+          session,
+        })),
       );
-      const session = await this.session(service, signal);
       const message = `connected to ${session.serverName} ${session.serverVersion}: ${tools.length} ${tools.length === 1 ? 'tool' : 'tools'}`;
       this.record(service.id, 'connected', message);
       return { ok: true, message };
@@ -452,8 +467,8 @@ export class McpServices {
     this.connections.refusedOrigins.delete(service.id);
     let tools;
     try {
-      tools = await this.asUser(service.id, options.signal, async () =>
-        (await this.session(service, options.signal)).listTools(options.signal),
+      tools = await this.asUser(service.id, options.signal, () =>
+        this.withSession(service, options.signal, (session) => session.listTools(options.signal)),
       );
     } catch (error) {
       const message = describeFailure(error);
@@ -483,11 +498,16 @@ export class McpServices {
     this.dependencies.store.acceptLatest(service.id);
   }
 
-  /** "Available to me": only a synced service can be switched on. */
+  /**
+   * "Available to me": only a synced service can be switched on; switching it off closes its
+   * session (it leaves the table at once; the close itself finishes in the background).
+   */
   setEnabled(idOrName: string, enabled: boolean): McpService {
     const service = this.get(idOrName);
     if (enabled && service.syncedAt === null) throw notSynced(service);
-    return this.dependencies.store.updateService(service.id, { enabled });
+    const updated = this.dependencies.store.updateService(service.id, { enabled });
+    if (!enabled) void this.disconnect(service.id);
+    return updated;
   }
 
   setApproval(idOrName: string, tool: string, policy: McpApprovalPolicy): void {
@@ -517,13 +537,16 @@ export class McpServices {
     templates: McpResourceTemplateInfo[];
   }> {
     const service = this.get(idOrName);
-    const session = await this.asUser(service.id, signal, () => this.session(service, signal));
-    const [prompts, resources, templates] = await Promise.all([
-      session.listPrompts(signal).catch(() => []),
-      session.listResources(signal).catch(() => []),
-      session.listResourceTemplates(signal).catch(() => []),
-    ]);
-    return { prompts, resources, templates };
+    return this.asUser(service.id, signal, () =>
+      this.withSession(service, signal, async (session) => {
+        const [prompts, resources, templates] = await Promise.all([
+          session.listPrompts(signal).catch(() => []),
+          session.listResources(signal).catch(() => []),
+          session.listResourceTemplates(signal).catch(() => []),
+        ]);
+        return { prompts, resources, templates };
+      }),
+    );
   }
 
   /** A prompt's text; a server's error (an unknown name, say) comes back with its message. */
@@ -535,8 +558,8 @@ export class McpServices {
   ): Promise<string> {
     const service = this.get(idOrName);
     return this.shown(service, async () =>
-      this.asUser(service.id, signal, async () =>
-        (await this.session(service, signal)).getPrompt(name, args, signal),
+      this.asUser(service.id, signal, () =>
+        this.withSession(service, signal, (session) => session.getPrompt(name, args, signal)),
       ),
     );
   }
@@ -545,8 +568,8 @@ export class McpServices {
   async readResource(idOrName: string, uri: string, signal: AbortSignal): Promise<string> {
     const service = this.get(idOrName);
     return this.shown(service, async () =>
-      this.asUser(service.id, signal, async () =>
-        (await this.session(service, signal)).readResource(uri, signal),
+      this.asUser(service.id, signal, () =>
+        this.withSession(service, signal, (session) => session.readResource(uri, signal)),
       ),
     );
   }
@@ -559,8 +582,8 @@ export class McpServices {
   ): Promise<McpResourceContents> {
     const service = this.get(idOrName);
     return this.shown(service, async () =>
-      this.asUser(service.id, signal, async () =>
-        (await this.session(service, signal)).readResourceContents(uri, signal),
+      this.asUser(service.id, signal, () =>
+        this.withSession(service, signal, (session) => session.readResourceContents(uri, signal)),
       ),
     );
   }
@@ -652,9 +675,26 @@ export class McpServices {
     for (const listener of this.staleListeners) listener(serviceId);
   }
 
-  /** The live connection of a service, opened on first use and reused. */
+  /**
+   * The live session of a service, opened on first use and reused. Requests should go through
+   * `withSession`, which keeps it from closing while they run and replaces a session found gone.
+   */
   session(service: McpService, signal: AbortSignal): Promise<McpSession> {
     return this.connections.session(service, signal);
+  }
+
+  /** Whether the service has a session open (or opening) now; never opens one. */
+  liveSession(idOrName: string): boolean {
+    return this.connections.live(this.get(idOrName).id) !== undefined;
+  }
+
+  /** Runs `action` on the service's shared session (see McpConnections.use). */
+  withSession<T>(
+    service: McpService,
+    signal: AbortSignal,
+    action: (session: McpSession) => Promise<T>,
+  ): Promise<T> {
+    return this.connections.use(service, signal, action);
   }
 
   /** Closes every connection (the app or CLI is exiting). */

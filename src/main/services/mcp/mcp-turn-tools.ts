@@ -157,14 +157,17 @@ async function invokeMcpTool(
   // So is a sampling request (the user approves, the turn's model answers), or it is refused.
   const leaveSampling = dependencies.services.sampling.enter(service.id, context.sample);
   try {
-    const session = await dependencies.services.session(service, context.signal);
-    const result = await session.callTool(info.name, args, {
-      signal: context.signal,
-      timeoutMs: service.timeoutMs,
-      maxTotalTimeoutMs: service.maxTimeoutMs,
-      maxOutputChars: MCP_MAX_OUTPUT_CHARS,
-      ...(context.onProgress ? { onProgress: context.onProgress } : {}),
-    });
+    // The service's shared session: a server's state (and its session-scoped resources) lasts
+    // across rounds and turns; a session found gone is replaced and the call sent once more.
+    const result = await dependencies.services.withSession(service, context.signal, (session) =>
+      session.callTool(info.name, args, {
+        signal: context.signal,
+        timeoutMs: service.timeoutMs,
+        maxTotalTimeoutMs: service.maxTimeoutMs,
+        maxOutputChars: MCP_MAX_OUTPUT_CHARS,
+        ...(context.onProgress ? { onProgress: context.onProgress } : {}),
+      }),
+    );
     const conversation = context.conversationId ?? dependencies.scratchConversationId;
     const artifacts = [];
     /** The raster images, typed from their bytes, for a vision model (the orchestrator bounds). */
