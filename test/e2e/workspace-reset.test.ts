@@ -134,7 +134,8 @@ describe('e2e: starting with an empty workspace when the only save is damaged', 
       await expect
         .poll(() => next.getAttribute('data-status'), { timeout: SANDBOX_TIMEOUT_MS })
         .toBe('ok');
-      await next.getByTestId('code-cell').locator('summary').click();
+      // Done well, the cell is folded to its head: open it.
+      await next.getByTestId('tool-trace-toggle').click();
       expect(await next.getByTestId('cell-stdout').textContent()).toBe('[]\n');
     },
     SANDBOX_TIMEOUT_MS * 3,
