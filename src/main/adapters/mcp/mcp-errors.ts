@@ -7,10 +7,9 @@ import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import { isAbortError } from '../../../shared/errors';
-import { McpError } from '../../core/ports';
+import { McpError, McpUndelivered } from '../../core/ports';
 import type { McpFailureKind } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
-import { McpUndelivered } from './mcp-undelivered';
 
 /** JSON-RPC error code of the failures the adapter injects for a request (see McpLink). */
 export const INJECTED_FAILURE_CODE = -32_097;

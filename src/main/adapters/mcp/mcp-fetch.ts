@@ -6,11 +6,10 @@
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { McpError } from '../../core/ports';
+import { McpError, McpUndelivered } from '../../core/ports';
 import { pinnedLookup } from '../fetch/http-exchange';
 import { guardBody } from './mcp-body-guard';
 import { ADDRESS_BLOCKED, networkFailure } from './mcp-errors';
-import { McpUndelivered } from './mcp-undelivered';
 import { oneLine } from '../../../shared/untrusted-text';
 
 /** What the fetch tells the connection about; see McpLink. */

@@ -8,11 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError } from '../../core/ports';
+import { isUndelivered, McpError } from '../../core/ports';
 import type { McpTransportKind } from '../../core/ports';
 import { INJECTED_FAILURE_CODE, isParseError } from './mcp-errors';
 import type { McpFetchEvents } from './mcp-fetch';
-import { isUndelivered } from './mcp-undelivered';
 
 /** How long after an answer stream's end a still-pending request is failed. */
 const ENDED_STREAM_GRACE_MS = 250;

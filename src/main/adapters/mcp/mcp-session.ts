@@ -7,7 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { McpError } from '../../core/ports';
+import { McpError, McpUndelivered } from '../../core/ports';
 import type {
   McpCallOptions,
   McpCallResult,
@@ -45,7 +45,6 @@ import {
 } from './mcp-results';
 import { SET_LEVEL_TIMEOUT_MS, setServerLogLevel } from './mcp-logging';
 import { sendRootsChanged } from './mcp-roots';
-import { McpUndelivered } from './mcp-undelivered';
 import { oneLine } from '../../../shared/untrusted-text';
 
 /** Any JSON object: results are checked by hand, field by field. */

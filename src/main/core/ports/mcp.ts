@@ -178,6 +178,26 @@ export class McpSignInRequired extends McpError {
 }
 
 /**
+ * A request that never reached a live session on the server: the connection was already lost
+ * before it was sent, the server refused the TCP connection, or it answered that it no longer
+ * knows the session (HTTP 404, or a 400 that says so, as the SDK's example servers and
+ * server-everything do). Nothing ran on the server, so the service layer may send the request
+ * again, once, on a new connection (McpConnections.use), even a tools/call. A connection that
+ * breaks while a request is running is not this: the tool may have run.
+ */
+export class McpUndelivered extends McpError {
+  constructor(kind: McpFailureKind, message: string) {
+    super(kind, message);
+    this.name = 'McpUndelivered';
+  }
+}
+
+/** True for a failure that left the server untouched (see McpUndelivered). */
+export function isUndelivered(error: unknown): error is McpUndelivered {
+  return error instanceof McpUndelivered;
+}
+
+/**
  * The authorization server refused the sign-in with an OAuth error (RFC 6749 §4.1.2.1 / §5.2):
  * `code` is its `error` (e.g. `invalid_client`, `access_denied`), the message says it with its
  * `error_description`, one line and bounded. `beforeRedirect`: it answered the authorization

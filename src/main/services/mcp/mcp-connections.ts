@@ -10,8 +10,7 @@
  */
 import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
-import { isUndelivered } from '../../adapters/mcp/mcp-undelivered';
-import { McpError } from '../../core/ports';
+import { isUndelivered, McpError } from '../../core/ports';
 import type {
   McpAuthChallenge,
   McpEndpoint,
