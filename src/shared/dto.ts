@@ -104,7 +104,7 @@ export interface TurnRecord {
   omittedMessages?: number;
   /** Tokens the turn used, when the provider reported them; null otherwise. */
   usage: TokenUsage | null;
-  /** What tainted the turn (ARCHITECTURE.md, "Turn taint"), or null when nothing did. */
+  /** What tainted the turn (docs/architecture/turn-taint.md), or null when nothing did. */
   taint: TurnTaintRecord | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Turn taint end to end in the browser (ARCHITECTURE.md, "Turn taint"): the real `aivory serve`
+ * Turn taint end to end in the browser (docs/architecture/turn-taint.md): the real `aivory serve`
  * and Chromium both run in the lab's client namespace (test/support/taint-lab.ts). The scripted
  * model fetches an injection page from a public-looking lab host, then tries an MCP call (its
  * tool set to "allow": only the taint makes it ask), a memory write and a fetch carrying data to

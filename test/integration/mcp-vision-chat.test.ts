@@ -1,5 +1,6 @@
 /**
- * Images from MCP tool results reach a vision model (ARCHITECTURE.md, "MCP" and "Turn taint"):
+ * Images from MCP tool results reach a vision model (docs/architecture/mcp.md, "Tool results";
+ * docs/architecture/turn-taint.md):
  * the real `aivory chat --vision` calls server-everything's get-tiny-image for a scripted model,
  * and the next request holds the PNG as an `image_url` data part (natively in a user message after
  * the tool result, naming the call; in prompt mode on the `<tool_result>` message), besides the

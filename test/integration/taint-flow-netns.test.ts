@@ -1,5 +1,5 @@
 /**
- * Turn taint end to end in the real CLI (ARCHITECTURE.md, "Turn taint"): `aivory chat` runs in the
+ * Turn taint end to end in the real CLI (docs/architecture/turn-taint.md): `aivory chat` runs in the
  * lab's client namespace (test/support/taint-lab.ts), the scripted model fetches an injection page
  * from a public-looking lab host and then does what it says — an MCP call, a memory write and a
  * fetch carrying data to another host. With `--approve none` all three are held back with a

@@ -1,5 +1,6 @@
 /**
- * Vision input over HTTP (ARCHITECTURE.md, "Turn taint" and "Attachments"): an image attached to
+ * Vision input over HTTP (docs/architecture/tools.md, "Attachments and vision input";
+ * docs/architecture/turn-taint.md): an image attached to
  * a message reaches a vision model as an `image_url` data part beside the text that names the
  * file, and taints the turn from its start; a model without vision gets only the description.
  * Through the real `aivory` binary (`--vision --attach`) and through the chat service with a

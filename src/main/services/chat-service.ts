@@ -288,7 +288,7 @@ export class ChatService {
     );
     const userText = [text, attachmentNote.text].filter((piece) => piece !== '').join('\n\n');
     // The content of attached files is untrusted too (a downloaded page, a document with hidden
-    // text, an image with text in it): the turn starts tainted (ARCHITECTURE.md, "Turn taint").
+    // text, an image with text in it): the turn starts tainted (docs/architecture/turn-taint.md).
     const initialTaint = attachmentNote.inlined.map((name) => ({
       tool: 'attachment',
       detail: name,

@@ -2,7 +2,7 @@
  * save_memory: stores a durable fact about the user. Definition verbatim from the seed
  * (docs/seeds/000_67077f376ad9eee3.txt, 注入提示词的内置工具定义); checked by a test.
  *
- * In a tainted turn (ARCHITECTURE.md, "Turn taint") the memory is stored PENDING with its origin
+ * In a tainted turn (docs/architecture/turn-taint.md) the memory is stored PENDING with its origin
  * (the turn and what tainted it) and stays out of system prompts until the user confirms it
  * (`aivory memories confirm`). The model is told so (`pendingText`), so that its answer does not
  * tell the user that a fact is remembered; knowing it gives a page no way around the hold.

@@ -1,5 +1,5 @@
 /**
- * The gate of a tainted turn (ARCHITECTURE.md, "Turn taint") on the built-in tools that open a
+ * The gate of a tainted turn (docs/architecture/turn-taint.md) on the built-in tools that open a
  * model-chosen address (web_fetch, fetch_image): a URL that carries a query string to a host no
  * such call of this turn requested before could be an injected page sending data out, so the user
  * is asked through the turn's Approver; with nobody to ask, or a denial, it is refused with a

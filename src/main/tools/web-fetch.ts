@@ -4,7 +4,7 @@
  * Definition verbatim from the seed (docs/seeds/000_67077f376ad9eee3.txt); checked by a test.
  * One failing URL does not fail the others: each gets its own error line.
  *
- * In a tainted turn (ARCHITECTURE.md, "Turn taint") a URL to a new host that carries a query
+ * In a tainted turn (docs/architecture/turn-taint.md) a URL to a new host that carries a query
  * string asks first (tainted-fetch-gate.ts).
  */
 import type {

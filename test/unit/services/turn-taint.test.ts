@@ -1,5 +1,5 @@
 /**
- * Turn taint end to end at service level (ARCHITECTURE.md, "Turn taint"): a scripted model reads
+ * Turn taint end to end at service level (docs/architecture/turn-taint.md): a scripted model reads
  * an injection page with web_fetch (a fake WebResourceFetcher), then tries what the page asks — an
  * MCP call to a tool that says it is read-only (a fake MCP session), save_memory, and a web_fetch
  * to a new host with `?q=secret`. With nobody to ask (`--approve none`) or a denial, all three

@@ -80,7 +80,7 @@ export interface TurnDependencies {
 interface TurnState {
   conversation: ChatMessage[];
   budget: BudgetTracker;
-  /** Whether untrusted content has entered the turn (ARCHITECTURE.md, "Turn taint"). */
+  /** Whether untrusted content has entered the turn (docs/architecture/turn-taint.md). */
   taint: TaintTracker;
   seenCalls: Set<string>;
   /** The turn's allowance of tool images; null for a model without vision. */

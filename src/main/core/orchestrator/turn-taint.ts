@@ -1,5 +1,5 @@
 /**
- * The turn's taint (ARCHITECTURE.md, "Turn taint"): once a call of a tool whose output is
+ * The turn's taint (docs/architecture/turn-taint.md): once a call of a tool whose output is
  * untrusted (`Tool.untrustedOutput`: web pages, search results, MCP output, program output) has
  * run, successfully or not, the turn is tainted for the rest of it, with the reasons in order —
  * unless the call says it read nothing (`ToolOutput.untrustedSources` empty: refused first).

@@ -28,7 +28,7 @@ export interface ToolOutput {
 
 /**
  * Whether untrusted content has entered the turn so far, and through which calls (see
- * ARCHITECTURE.md, "Turn taint"). The orchestrator sets it for every call; a call made outside a
+ * docs/architecture/turn-taint.md). The orchestrator sets it for every call; a call made outside a
  * turn (`aivory tool`, `aivory mcp call`) has none, which means untainted.
  */
 export interface TurnTaint {
