@@ -64,6 +64,11 @@ export class DockerRuntime {
    * so the runtime ends them itself: those of a container it removes, and all at `release()`.
    */
   private readonly openStreams = new Map<string, Set<Duplex>>();
+  /**
+   * Exec starts still waiting for the engine's answer, per container: one sent while its container
+   * died may never be answered, and its socket held `aivory serve` open after SIGTERM too.
+   */
+  private readonly pendingStarts = new Map<string, Set<AbortController>>();
 
   constructor(
     socketPath: string,
@@ -203,7 +208,8 @@ export class DockerRuntime {
    * stdin close, and this process is not kept alive by a stream the engine forgot to close.
    */
   release(): void {
-    for (const id of [...this.openStreams.keys()]) this.endStreams(id);
+    const ids = new Set([...this.openStreams.keys(), ...this.pendingStarts.keys()]);
+    for (const id of ids) this.endStreams(id);
   }
 
   /** How many exec streams are open (tests; the health page). */
@@ -217,6 +223,26 @@ export class DockerRuntime {
     const streams = this.openStreams.get(containerId);
     this.openStreams.delete(containerId);
     for (const stream of streams ?? []) stream.destroy();
+    const starts = this.pendingStarts.get(containerId);
+    this.pendingStarts.delete(containerId);
+    for (const start of starts ?? []) start.abort(new Error('the sandbox is stopping'));
+  }
+
+  /** An exec start in flight: aborted with the container's streams (`endStreams`). */
+  private trackStart(containerId: string): { signal: AbortSignal; done: () => void } {
+    const controller = new AbortController();
+    let starts = this.pendingStarts.get(containerId);
+    if (!starts) this.pendingStarts.set(containerId, (starts = new Set()));
+    starts.add(controller);
+    return {
+      signal: controller.signal,
+      done: () => {
+        starts.delete(controller);
+        if (starts.size === 0 && this.pendingStarts.get(containerId) === starts) {
+          this.pendingStarts.delete(containerId);
+        }
+      },
+    };
   }
 
   private trackStream(containerId: string, stream: Duplex): () => void {
@@ -324,7 +350,10 @@ export class DockerRuntime {
       User: user ?? SANDBOX_USER,
       WorkingDir: WORKSPACE,
     });
-    const stream = await exec.start({ hijack: true, stdin: true });
+    const start = this.trackStart(containerId);
+    const stream = await exec
+      .start({ hijack: true, stdin: true, abortSignal: start.signal })
+      .finally(start.done);
     const untrack = this.trackStream(containerId, stream);
     const { stdout, stderr } = split(stream);
     const exited = new Promise<number | null>((resolve) => {
