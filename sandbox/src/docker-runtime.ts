@@ -212,7 +212,7 @@ export class DockerRuntime {
     for (const id of ids) this.endStreams(id);
   }
 
-  /** How many exec streams are open (tests; the health page). */
+  /** How many exec streams are open (tests). */
   openStreamCount(): number {
     let count = 0;
     for (const streams of this.openStreams.values()) count += streams.size;
@@ -226,35 +226,6 @@ export class DockerRuntime {
     const starts = this.pendingStarts.get(containerId);
     this.pendingStarts.delete(containerId);
     for (const start of starts ?? []) start.abort(new Error('the sandbox is stopping'));
-  }
-
-  /** An exec start in flight: aborted with the container's streams (`endStreams`). */
-  private trackStart(containerId: string): { signal: AbortSignal; done: () => void } {
-    const controller = new AbortController();
-    let starts = this.pendingStarts.get(containerId);
-    if (!starts) this.pendingStarts.set(containerId, (starts = new Set()));
-    starts.add(controller);
-    return {
-      signal: controller.signal,
-      done: () => {
-        starts.delete(controller);
-        if (starts.size === 0 && this.pendingStarts.get(containerId) === starts) {
-          this.pendingStarts.delete(containerId);
-        }
-      },
-    };
-  }
-
-  private trackStream(containerId: string, stream: Duplex): () => void {
-    let streams = this.openStreams.get(containerId);
-    if (!streams) this.openStreams.set(containerId, (streams = new Set()));
-    streams.add(stream);
-    return () => {
-      streams.delete(stream);
-      if (streams.size === 0 && this.openStreams.get(containerId) === streams) {
-        this.openStreams.delete(containerId);
-      }
-    };
   }
 
   async containerRunning(id: string): Promise<boolean> {
@@ -350,11 +321,12 @@ export class DockerRuntime {
       User: user ?? SANDBOX_USER,
       WorkingDir: WORKSPACE,
     });
-    const start = this.trackStart(containerId);
+    const start = new AbortController();
+    const startDone = trackIn(this.pendingStarts, containerId, start);
     const stream = await exec
       .start({ hijack: true, stdin: true, abortSignal: start.signal })
-      .finally(start.done);
-    const untrack = this.trackStream(containerId, stream);
+      .finally(startDone);
+    const untrack = trackIn(this.openStreams, containerId, stream);
     const { stdout, stderr } = split(stream);
     const exited = new Promise<number | null>((resolve) => {
       let settled = false;
@@ -467,4 +439,16 @@ function isNotFound(error: unknown): boolean {
   return (
     typeof error === 'object' && error !== null && 'statusCode' in error && error.statusCode === 404
   );
+}
+
+/** Adds `item` to `key`'s set in `map`; the returned function takes it out again. */
+function trackIn<T>(map: Map<string, Set<T>>, key: string, item: T): () => void {
+  let items = map.get(key);
+  if (!items) map.set(key, (items = new Set()));
+  items.add(item);
+  const set = items;
+  return () => {
+    set.delete(item);
+    if (set.size === 0 && map.get(key) === set) map.delete(key);
+  };
 }
