@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainerLimits } from '../src/container-template';
 import { DockerRuntime } from '../src/docker-runtime';
 import {
+  containerStarter,
   createFixture,
   DOCKER_SOCKET,
   requireDockerAndImage,
@@ -24,25 +25,12 @@ const LIMITS: ContainerLimits = {
 };
 
 describe('exec streams', () => {
-  const prefix = `aivory-test-streams-${Math.random().toString(36).slice(2, 8)}`;
   const runtime = new DockerRuntime(DOCKER_SOCKET);
-  const containers: string[] = [];
-  let counter = 0;
+  const containers = containerStarter(runtime, 'streams', LIMITS);
+  const container = containers.start;
 
   beforeAll(() => requireDockerAndImage());
-  afterAll(async () => {
-    await Promise.all(containers.map((id) => runtime.removeContainer(id)));
-  }, 60_000);
-
-  async function container(): Promise<string> {
-    counter += 1;
-    const id = await runtime.startContainer(LIMITS, {
-      name: `${prefix}-${counter}`,
-      role: 'session',
-    });
-    containers.push(id);
-    return id;
-  }
+  afterAll(() => containers.removeAll(), 60_000);
 
   it('release() ends a stream whose process would wait for ever', async () => {
     const id = await container();

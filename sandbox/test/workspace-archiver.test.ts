@@ -16,7 +16,12 @@ import { LocalArchiveStore } from '../src/archive-store';
 import type { ContainerLimits } from '../src/container-template';
 import { DockerRuntime } from '../src/docker-runtime';
 import { formatOf, WorkspaceArchiver } from '../src/workspace-archiver';
-import { DOCKER_SOCKET, requireDockerAndImage, RUNNER_IMAGE } from './support/docker-fixture';
+import {
+  containerStarter,
+  DOCKER_SOCKET,
+  requireDockerAndImage,
+  RUNNER_IMAGE,
+} from './support/docker-fixture';
 
 const LIMITS: ContainerLimits = {
   image: RUNNER_IMAGE,
@@ -40,28 +45,15 @@ for root, _dirs, files in os.walk('/workspace'):
 print('\\n'.join(sorted(rows)))`;
 
 describe('workspace archiver', () => {
-  const prefix = `aivory-test-arch-${Math.random().toString(36).slice(2, 8)}`;
   const runtime = new DockerRuntime(DOCKER_SOCKET);
   const directory = mkdtempSync(join(tmpdir(), 'aivory-archiver-'));
   const archives = new LocalArchiveStore(directory);
   const archiver = new WorkspaceArchiver(runtime, archives);
-  const containers: string[] = [];
-  let counter = 0;
+  const containers = containerStarter(runtime, 'arch', LIMITS);
+  const container = containers.start;
 
   beforeAll(() => requireDockerAndImage());
-  afterAll(async () => {
-    await Promise.all(containers.map((id) => runtime.removeContainer(id)));
-  }, 60_000);
-
-  async function container(): Promise<string> {
-    counter += 1;
-    const id = await runtime.startContainer(LIMITS, {
-      name: `${prefix}-${counter}`,
-      role: 'session',
-    });
-    containers.push(id);
-    return id;
-  }
+  afterAll(() => containers.removeAll(), 60_000);
 
   async function python(containerId: string, code: string): Promise<string> {
     const result = await runtime.run(containerId, ['python3', '-c', code]);

@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalArchiveStore } from '../../src/archive-store';
+import type { ContainerLimits } from '../../src/container-template';
 import { DockerRuntime } from '../../src/docker-runtime';
 import type { SessionManagerOptions } from '../../src/session-manager';
 import { SessionManager } from '../../src/session-manager';
@@ -91,4 +92,30 @@ export function inspect(containerId: string): Record<string, unknown> {
   const first = parsed[0];
   if (!first) throw new Error(`no container ${containerId}`);
   return first;
+}
+
+/**
+ * Session containers started straight on `runtime` (no SessionManager), named under a unique
+ * prefix; `removeAll` (an afterAll) removes what `start` made.
+ */
+export function containerStarter(
+  runtime: DockerRuntime,
+  label: string,
+  limits: ContainerLimits,
+): { start(): Promise<string>; removeAll(): Promise<void> } {
+  const prefix = `aivory-test-${label}-${Math.random().toString(36).slice(2, 8)}`;
+  const started: string[] = [];
+  return {
+    start: async () => {
+      const id = await runtime.startContainer(limits, {
+        name: `${prefix}-${started.length + 1}`,
+        role: 'session',
+      });
+      started.push(id);
+      return id;
+    },
+    removeAll: async () => {
+      await Promise.all(started.map((id) => runtime.removeContainer(id)));
+    },
+  };
 }
