@@ -323,9 +323,7 @@ export class DockerRuntime {
     });
     const start = new AbortController();
     const startDone = trackIn(this.pendingStarts, containerId, start);
-    const stream = await exec
-      .start({ hijack: true, stdin: true, abortSignal: start.signal })
-      .finally(startDone);
+    const stream = await startAttachedExec(exec, start).finally(startDone);
     const untrack = trackIn(this.openStreams, containerId, stream);
     const { stdout, stderr } = split(stream);
     const exited = new Promise<number | null>((resolve) => {
@@ -439,6 +437,25 @@ function isNotFound(error: unknown): boolean {
   return (
     typeof error === 'object' && error !== null && 'statusCode' in error && error.statusCode === 404
   );
+}
+
+/**
+ * Starts an exec with stdin attached; `control` aborts the start. A start the engine refuses
+ * (the container died after the exec was created: 404 or 409) leaves dockerode's request open —
+ * it never ends a request whose stdin is attached — and the engine keeps that connection waiting
+ * for the rest of it: one such socket kept `aivory serve` from exiting after SIGTERM. Aborting
+ * the request's signal destroys it.
+ */
+export async function startAttachedExec(
+  exec: Docker.Exec,
+  control: AbortController,
+): Promise<Duplex> {
+  try {
+    return await exec.start({ hijack: true, stdin: true, abortSignal: control.signal });
+  } catch (error) {
+    control.abort(error);
+    throw error;
+  }
 }
 
 /** Adds `item` to `key`'s set in `map`; the returned function takes it out again. */

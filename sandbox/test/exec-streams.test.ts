@@ -3,9 +3,10 @@
  * a container it removes, and all of them when the sidecar stops. The engine does not always
  * close them itself; one left open once kept `aivory serve` running for minutes after SIGTERM.
  */
+import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainerLimits } from '../src/container-template';
-import { DockerRuntime } from '../src/docker-runtime';
+import { DockerRuntime, startAttachedExec } from '../src/docker-runtime';
 import {
   containerStarter,
   createFixture,
@@ -67,6 +68,22 @@ describe('exec streams', () => {
     expect(runtime.openStreamCount()).toBe(0);
   }, 60_000);
 
+  it('a start the engine refuses leaves no connection open', async () => {
+    const docker = new Docker({ socketPath: DOCKER_SOCKET });
+    const container = docker.getContainer(await containers.start());
+    const exec = await container.exec({
+      Cmd: ['cat'],
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    // The container dies between the exec's creation and its start (a `docker kill`).
+    await container.kill();
+    await expect(startAttachedExec(exec, new AbortController())).rejects.toThrow(/HTTP code 40/);
+    // dockerode's request for that start is the one socket left behind without the fix.
+    await expect.poll(() => socketsFor(`/exec/${exec.id}/start`), { timeout: 10_000 }).toBe(0);
+  }, 60_000);
+
   it("a sidecar's shutdown leaves no exec stream open", async () => {
     const fixture = createFixture();
     try {
@@ -83,3 +100,11 @@ describe('exec streams', () => {
     }
   }, 120_000);
 });
+
+/** This process's open sockets whose HTTP request went to `path`. */
+function socketsFor(path: string): number {
+  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+  return handles.filter(
+    (handle) => (handle as { _httpMessage?: { path?: string } })._httpMessage?.path === path,
+  ).length;
+}
