@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OpenAiLlmClient } from '../../src/main/adapters/openai/openai-llm-client';
 import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
+import type { ConversationStore } from '../../src/main/core/ports';
 import type { ResolvedModel } from '../../src/main/services/chat-service';
 import { ChatService } from '../../src/main/services/chat-service';
 import { ToolCatalog } from '../../src/main/services/tool-catalog';
@@ -26,7 +27,11 @@ interface Fixture {
 
 const open: Fixture[] = [];
 
-async function fixture(script: Script, toolMode: 'native' | 'prompt' = 'prompt'): Promise<Fixture> {
+async function fixture(
+  script: Script,
+  toolMode: 'native' | 'prompt' = 'prompt',
+  wrapConversations: (store: ConversationStore) => ConversationStore = (store) => store,
+): Promise<Fixture> {
   const directory = mkdtempSync(join(tmpdir(), 'aivory-chat-'));
   const store = openStore(join(directory, 'aivory.db'));
   let counter = 0;
@@ -41,7 +46,7 @@ async function fixture(script: Script, toolMode: 'native' | 'prompt' = 'prompt')
     switches: () => store.settings.getToolAvailability(),
   });
   const chat = new ChatService({
-    conversations: store.conversations,
+    conversations: wrapConversations(store.conversations),
     memories: store.memories,
     skills: store.library,
     settings: store.settings,
@@ -77,6 +82,43 @@ afterEach(async () => {
 });
 
 describe('ChatService', () => {
+  it('reads the shown path once, in pages, when a turn starts in a conversation', async () => {
+    // Read whole, the path of a 20,000-message conversation holds the serving thread ~0.2 s.
+    let wholeReads = 0;
+    let pageReads = 0;
+    const { chat, model } = await fixture(
+      [{ content: 'First answer.' }, { content: 'Second answer.' }],
+      'prompt',
+      (conversations) =>
+        new Proxy(conversations, {
+          get(target, key) {
+            const value: unknown = Reflect.get(target, key, target);
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              if (key === 'listMessages' || key === 'listAllMessages') wholeReads += 1;
+              if (key === 'listMessagePage') pageReads += 1;
+              return (value as (...rest: unknown[]) => unknown).apply(target, args);
+            };
+          },
+        }),
+    );
+    const run = async (request: { text: string; conversationId?: string }) => {
+      const events: TurnEvent[] = [];
+      for await (const event of chat.runTurn(
+        { ...request, model, mode: 'normal' },
+        new AbortController().signal,
+      ))
+        events.push(event);
+      return events;
+    };
+    const first = (await run({ text: 'One' }))[0];
+    if (first?.type !== 'turn-start') throw new Error('no turn-start');
+    [wholeReads, pageReads] = [0, 0];
+    const second = await run({ text: 'Two', conversationId: first.conversationId });
+    expect(second.at(-1)).toMatchObject({ type: 'turn-end' });
+    expect([wholeReads, pageReads]).toEqual([0, 1]);
+  });
+
   it('persists the turn: user message, assistant parts, memory, and the turn record', async () => {
     const { store, chat, model } = await fixture([
       {

@@ -515,6 +515,10 @@ export class SqliteConversations implements ConversationStore {
     return hits.filter(onPath).slice(0, wanted);
   }
 
+  countShownMessages(conversationId: string): number {
+    return this.activePathIds(conversationId).size;
+  }
+
   /** The ids on a conversation's shown path (none when it does not exist). */
   private activePathIds(conversationId: string): Set<string> {
     const rows = this.sql.all<{ id: string }>(

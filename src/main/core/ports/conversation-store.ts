@@ -115,6 +115,8 @@ export interface ConversationStore {
     conversationId: string,
     request: { after: string; limit: number },
   ): NewerMessagePage | null;
+  /** How many messages the shown path holds (ids only: no parts are read). */
+  countShownMessages(conversationId: string): number;
   /** Every message, every version, in creation order. */
   listAllMessages(conversationId: string): Message[];
   /** For each message that has other versions, all their ids (its own included), oldest first. */

@@ -8,6 +8,7 @@ import type { MessagePageRequest } from '../../core/ports';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { exportConversation } from '../../services/conversation-export';
 import { deleteExchange } from '../../services/message-exchange';
+import { readShownPath } from '../../services/shown-path';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 import { requireConversation as requireStoredConversation } from '../../services/conversation-lookup';
@@ -133,9 +134,14 @@ export function createConversationHandlers(context: HostContext): ConversationHa
       stores.conversations.showVersion(id, messageId);
       return { ok: true };
     },
-    'conversations.export': ({ id, format }): InvokeResponse<'conversations.export'> => {
+    'conversations.export': async ({
+      id,
+      format,
+    }): Promise<InvokeResponse<'conversations.export'>> => {
       const conversation = requireConversation(id);
-      const text = exportConversation(conversation, stores.conversations.listMessages(id), format);
+      // In pages: the whole path of a big conversation read at once held serve's thread.
+      const messages = await readShownPath(stores.conversations, id);
+      const text = exportConversation(conversation, messages, format);
       return {
         fileName: `${fileStem(conversation.title)}.${format}`,
         mime: format === 'json' ? 'application/json' : 'text/markdown',

@@ -56,7 +56,7 @@ function settingsView(context: HostContext, conversation: Conversation): Setting
     promptMissing: resolveInstructions(settings, stores.library).promptMissing,
     info: {
       createdAt: conversation.createdAt,
-      messages: stores.conversations.listMessages(conversation.id).length,
+      messages: stores.conversations.countShownMessages(conversation.id),
       turns: totals.turns,
       models: totals.models,
       inputTokens: totals.inputTokens,

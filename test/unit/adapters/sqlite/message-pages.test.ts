@@ -78,6 +78,8 @@ describe('listMessagePage', () => {
     });
     const page = conversations.listMessagePage('c', { limit: 3 });
     expect(ids(page.messages)).toEqual(['c_m3', 'c_m4', 'c_m5b']);
+    // Seven messages are stored; the shown path holds six of them.
+    expect(conversations.countShownMessages('c')).toBe(6);
     expect(conversations.listVersionsOf('c', page.messages)).toEqual({
       c_m5b: ['c_m5', 'c_m5b'],
     });
