@@ -20,6 +20,7 @@ import { downloadPublicImage } from './public-image';
 import { USER_APPROVAL_WAIT_MS } from '../core/ports';
 import { taintedFetchGate } from './tainted-fetch-gate';
 import { formatBytes } from '../../shared/byte-size';
+import { damagedWorkspaceResult, DamagedWorkspaceError } from '../../shared/sandbox-workspace';
 
 export {
   checkImageMediaType,
@@ -110,12 +111,20 @@ async function run(
   const resource = { body: image.bytes, finalUrl: image.finalUrl };
   const name = downloadName(filename, resource.finalUrl, image.extension);
   const conversationId = context.conversationId ?? dependencies.scratchConversationId;
-  const path = await dependencies.downloads.stageDownload(
-    conversationId,
-    name,
-    resource.body,
-    context.signal,
-  );
+  let path: string;
+  try {
+    path = await dependencies.downloads.stageDownload(
+      conversationId,
+      name,
+      resource.body,
+      context.signal,
+    );
+  } catch (error) {
+    // No save of the conversation's /workspace can be read: the same way out as python_execute
+    // gives (thrown, it would reach the model and the user only as the generic "tool failed").
+    if (!(error instanceof DamagedWorkspaceError)) throw error;
+    return { content: damagedWorkspaceResult(error.detail, conversationId), isError: true };
+  }
   return {
     content: `Saved the image to ${path} (${image.format.toUpperCase()}, ${width}×${height} pixels, ${formatBytes(resource.body.byteLength)}) from ${resource.finalUrl}. Open it in python_execute, e.g. Image.open('${path}').`,
   };

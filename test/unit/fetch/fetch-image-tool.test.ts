@@ -13,6 +13,10 @@ import {
   FETCH_IMAGE_NO_SANDBOX,
   FETCH_IMAGE_SCHEMA_JSON,
 } from '../../../src/main/tools/fetch-image';
+import {
+  DAMAGED_WORKSPACE_PREFIX,
+  DamagedWorkspaceError,
+} from '../../../src/shared/sandbox-workspace';
 import { buildPng, buildPngBomb, HOSTILE_SVG, TINY_JPEG } from '../../support/fetch-images';
 import { readSeed, seedToolDefinition, TOOL_PROTOCOL_SEED } from '../../support/seed';
 
@@ -55,6 +59,22 @@ function recordingStager() {
 }
 
 describe('fetch_image tool', () => {
+  it('names the way out when no save of the workspace can be read', async () => {
+    const downloads: DownloadStager = {
+      stageDownload: () =>
+        Promise.reject(new DamagedWorkspaceError('/archives/conv_9.tar.zst is damaged')),
+    };
+    const tool = createFetchImageTool({
+      fetcher: fixedFetcher(TINY_JPEG, 'image/jpeg').fetcher,
+      downloads,
+      scratchConversationId: 's',
+    });
+    const output = await tool.execute({ url: 'https://img.example/pic.jpg' }, context);
+    expect(output.isError).toBe(true);
+    expect(output.content).toContain(`${DAMAGED_WORKSPACE_PREFIX} /archives/conv_9.tar.zst`);
+    expect(output.content).toContain('aivory sandbox reset-workspace conv_9');
+  });
+
   it('definition is the seed text, verbatim', () => {
     const seed = seedToolDefinition(readSeed(TOOL_PROTOCOL_SEED), FETCH_IMAGE_NAME);
     expect(FETCH_IMAGE_DESCRIPTION).toBe(seed.description);

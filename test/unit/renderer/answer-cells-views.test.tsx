@@ -116,6 +116,17 @@ describe('renderer: the way out of a workspace whose saves cannot be read', () =
     expect(html).toContain('data-testid="workspace-reset">Start with an empty workspace</button>');
   });
 
+  it('fetch_image into that conversation offers the same way out', () => {
+    inConversation();
+    const html = renderToStaticMarkup(
+      <ToolTraceCard
+        trace={{ ...pythonTrace({ status: 'error', output: damaged }), name: 'fetch_image' }}
+      />,
+    );
+    expect(html).toContain('data-tool-name="fetch_image"');
+    expect(html).toContain('data-testid="workspace-reset">Start with an empty workspace</button>');
+  });
+
   it('no button for a program that prints those words, nor for another failure', () => {
     inConversation();
     for (const output of [

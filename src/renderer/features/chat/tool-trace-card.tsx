@@ -8,7 +8,9 @@ import type { ReactNode } from 'react';
 import { useId } from 'react';
 import { useT } from '../../i18n/use-t';
 import { PYTHON_TOOL } from '../../state/python-cell';
+import { isDamagedWorkspaceResult } from '../../../shared/sandbox-workspace';
 import { CodeCell } from './code-cell';
+import { ResetWorkspaceAction } from './reset-workspace-action';
 import { ToolArguments } from './tool-arguments';
 import type { ToolTraceCardProps } from './tool-trace-parts';
 import { ProgressLine, TaintNote } from './tool-trace-parts';
@@ -66,6 +68,8 @@ function GenericCard(props: ToolTraceCardProps): ReactNode {
           </div>
         )}
       </div>
+      {/* fetch_image into a conversation whose workspace save is damaged: the same way out. */}
+      {trace.status === 'error' && isDamagedWorkspaceResult(output) && <ResetWorkspaceAction />}
     </div>
   );
 }
