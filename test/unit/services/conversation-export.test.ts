@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   escapeHtmlOutsideCode,
   exportConversation,
+  exportConversationInSlices,
 } from '../../../src/main/services/conversation-export';
 import type { Conversation, Message } from '../../../src/shared/dto';
 
@@ -67,5 +68,49 @@ describe('Markdown export', () => {
     expect(markdown).toContain('Done &lt;a href="javascript:alert(1)">click&lt;/a>');
     expect(markdown).toContain('[x&lt;img>\\].png](/a/x.png)');
     expect(markdown).toContain('<details><summary>Reasoning</summary>');
+  });
+});
+
+describe('export in slices', () => {
+  const conversation: Conversation = {
+    id: 'c1',
+    title: 'Slices <b>',
+    modelId: null,
+    createdAt: 0,
+    updatedAt: 0,
+    toolToggles: {},
+    settings: {},
+    pinnedAt: null,
+  };
+  const messages: Message[] = Array.from({ length: 1_234 }, (_, index) => ({
+    id: `m${index}`,
+    conversationId: 'c1',
+    parentId: index === 0 ? null : `m${index - 1}`,
+    role: index % 2 === 0 ? 'user' : 'assistant',
+    status: index === 1_233 ? 'interrupted' : 'complete',
+    createdAt: index,
+    updatedAt: index,
+    parts:
+      index % 7 === 3
+        ? [
+            {
+              kind: 'tool-call',
+              toolCallId: `t${index}`,
+              name: 'echo',
+              arguments: { a: [1, '\n'] },
+            },
+            { kind: 'text', text: `line one\nline <two> ${index}` },
+          ]
+        : [{ kind: 'text', text: `message ${index}` }],
+  })) as Message[];
+
+  it('writes what the one-go export writes, in both formats', async () => {
+    for (const format of ['md', 'json'] as const) {
+      for (const list of [messages, messages.slice(0, 3), []]) {
+        expect(await exportConversationInSlices(conversation, list, format)).toBe(
+          exportConversation(conversation, list, format),
+        );
+      }
+    }
   });
 });

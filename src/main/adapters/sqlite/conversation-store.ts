@@ -30,6 +30,14 @@ import { notFound } from './store-errors';
 import type { StreamingClaims } from './streaming-recovery';
 import type { TurnLeases } from './turn-leases';
 
+/** `path(id, …)`: the shown path of the conversation given as the one parameter, end first. */
+const SHOWN_PATH = `WITH RECURSIVE path(id, parent_id, depth) AS (
+  SELECT m.id, m.parent_id, 0 FROM conversations c JOIN messages m ON m.id = c.active_leaf_id
+  WHERE c.id = ?
+  UNION ALL
+  SELECT m.id, m.parent_id, p.depth + 1 FROM messages m JOIN path p ON m.id = p.parent_id
+  WHERE p.depth < 1000000)`;
+
 export class SqliteConversations implements ConversationStore {
   constructor(
     private readonly database: Database.Database,
@@ -516,21 +524,13 @@ export class SqliteConversations implements ConversationStore {
   }
 
   countShownMessages(conversationId: string): number {
-    return this.activePathIds(conversationId).size;
+    const sql = `${SHOWN_PATH} SELECT count(*) AS count FROM path`;
+    return this.sql.get<{ count: number }>(sql, conversationId)?.count ?? 0;
   }
 
   /** The ids on a conversation's shown path (none when it does not exist). */
   private activePathIds(conversationId: string): Set<string> {
-    const rows = this.sql.all<{ id: string }>(
-      `WITH RECURSIVE path(id, parent_id, depth) AS (
-         SELECT m.id, m.parent_id, 0 FROM conversations c JOIN messages m ON m.id = c.active_leaf_id
-         WHERE c.id = ?
-         UNION ALL
-         SELECT m.id, m.parent_id, p.depth + 1 FROM messages m JOIN path p ON m.id = p.parent_id
-         WHERE p.depth < 1000000)
-       SELECT id FROM path`,
-      conversationId,
-    );
+    const rows = this.sql.all<{ id: string }>(`${SHOWN_PATH} SELECT id FROM path`, conversationId);
     return new Set(rows.map((row) => row.id));
   }
 

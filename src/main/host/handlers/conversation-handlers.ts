@@ -6,7 +6,7 @@
 import type { Conversation, Message, TurnRecord } from '../../../shared/dto';
 import type { MessagePageRequest } from '../../core/ports';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
-import { exportConversation } from '../../services/conversation-export';
+import { exportConversationInSlices } from '../../services/conversation-export';
 import { deleteExchange } from '../../services/message-exchange';
 import { readShownPath } from '../../services/shown-path';
 import type { ApiHandlers } from '../dispatcher';
@@ -139,9 +139,9 @@ export function createConversationHandlers(context: HostContext): ConversationHa
       format,
     }): Promise<InvokeResponse<'conversations.export'>> => {
       const conversation = requireConversation(id);
-      // In pages: the whole path of a big conversation read at once held serve's thread.
+      // Read and formatted in pages: a big conversation done at once held serve's thread.
       const messages = await readShownPath(stores.conversations, id);
-      const text = exportConversation(conversation, messages, format);
+      const text = await exportConversationInSlices(conversation, messages, format);
       return {
         fileName: `${fileStem(conversation.title)}.${format}`,
         mime: format === 'json' ? 'application/json' : 'text/markdown',
