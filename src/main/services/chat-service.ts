@@ -47,7 +47,7 @@ import {
   describeAttachments,
   storeAttachments,
 } from './attachments';
-import { applyContextPolicy, buildHistory, replayableCount } from './history';
+import { buildHistory, replayableMessages, selectByPolicy } from './history';
 import { resolveTurnSettings, withConversationInstructions } from './conversation-settings';
 import { capTurnTools, MAX_TURN_TOOLS, turnToolNames } from './tool-selection';
 import { MessageWriter } from './message-writer';
@@ -358,6 +358,8 @@ export class ChatService {
       });
     };
     try {
+      // Which earlier messages are replayed at all, decided once: a pass over the whole path.
+      const replayed = replayableMessages(previous);
       const messages = buildHistory({
         systemPrompt: withConversationInstructions(
           buildSystemPrompt({
@@ -371,14 +373,14 @@ export class ChatService {
           }),
           settings.instructions,
         ),
-        previous: applyContextPolicy(previous, settings.contextPolicy),
+        previous: selectByPolicy(replayed, settings.contextPolicy),
         userText,
         userImages: attachmentNote.images,
         contextWindow: request.model.contextWindow,
       });
       // Left out by the context policy or the window (the system prompt and the new message are
       // the two messages not replayed from before).
-      omittedMessages = Math.max(0, replayableCount(previous) - (messages.length - 2));
+      omittedMessages = Math.max(0, replayed.length - (messages.length - 2));
       yield {
         type: 'turn-start',
         turnId,

@@ -99,8 +99,20 @@ export function applyContextPolicy(
   previous: readonly Message[],
   policy: ContextPolicy | undefined,
 ): Message[] {
-  const candidates = previous.filter(replayable);
-  if (policy === undefined || policy.kind === 'all') return candidates;
+  return selectByPolicy(replayableMessages(previous), policy);
+}
+
+/** The earlier messages that are replayed at all (see `replayable`), in order. */
+export function replayableMessages(previous: readonly Message[]): Message[] {
+  return previous.filter(replayable);
+}
+
+/** `applyContextPolicy` over messages already known to be replayable (one pass fewer). */
+export function selectByPolicy(
+  candidates: readonly Message[],
+  policy: ContextPolicy | undefined,
+): Message[] {
+  if (policy === undefined || policy.kind === 'all') return [...candidates];
   if (policy.kind === 'messages') return candidates.slice(-policy.count);
   let remaining = policy.budget;
   let start = candidates.length;
@@ -113,9 +125,4 @@ export function applyContextPolicy(
     start -= 1;
   }
   return candidates.slice(start);
-}
-
-/** How many earlier messages would be replayed with no policy and an unlimited window. */
-export function replayableCount(previous: readonly Message[]): number {
-  return previous.filter(replayable).length;
 }

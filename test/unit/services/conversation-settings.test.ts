@@ -24,7 +24,7 @@ import {
 import {
   applyContextPolicy,
   buildHistory,
-  replayableCount,
+  replayableMessages,
 } from '../../../src/main/services/history';
 import { buildSystemPrompt } from '../../../src/main/services/system-prompt';
 
@@ -200,7 +200,7 @@ describe('context policy', () => {
   ];
 
   it('keeps the last N replayed messages (empty ones do not count)', () => {
-    expect(replayableCount(previous)).toBe(5);
+    expect(replayableMessages(previous).length).toBe(5);
     expect(applyContextPolicy(previous, { kind: 'messages', count: 2 }).map((m) => m.id)).toEqual([
       'm4',
       'm5',
@@ -234,7 +234,7 @@ describe('context policy', () => {
       'third answer',
       'new',
     ]);
-    expect(replayableCount(previous) - (messages.length - 2)).toBe(2);
+    expect(replayableMessages(previous).length - (messages.length - 2)).toBe(2);
   });
 });
 

@@ -8,7 +8,7 @@ import type { Message, MessageStatus } from '../../../src/shared/dto';
 import {
   applyContextPolicy,
   buildHistory,
-  replayableCount,
+  replayableMessages,
 } from '../../../src/main/services/history';
 
 let sequence = 0;
@@ -47,7 +47,7 @@ describe('the history a turn replays', () => {
       { role: 'user', content: 'First question' },
       { role: 'user', content: 'Next question' },
     ]);
-    expect(replayableCount(previous)).toBe(1);
+    expect(replayableMessages(previous).length).toBe(1);
     expect(applyContextPolicy(previous, { kind: 'all' }).map((entry) => entry.id)).toEqual([
       previous[0]?.id,
     ]);
@@ -80,7 +80,7 @@ describe('the history a turn replays', () => {
         { role: 'assistant', content: 'Partly' },
         { role: 'user', content: 'Next question' },
       ]);
-      expect(replayableCount(previous)).toBe(2);
+      expect(replayableMessages(previous).length).toBe(2);
     },
   );
 
@@ -95,6 +95,6 @@ describe('the history a turn replays', () => {
       { role: 'user', content: 'First question' },
       { role: 'user', content: 'Next question' },
     ]);
-    expect(replayableCount(previous)).toBe(1);
+    expect(replayableMessages(previous).length).toBe(1);
   });
 });
