@@ -5,6 +5,7 @@
  * main-thread task or server request blocked over 50 ms).
  */
 import type { BenchMetric, BenchResult } from '../bench-result';
+import type { ServerReadRun } from './server-reads';
 
 export const FIRST_SCREEN_GOAL_MS = 300;
 export const BLOCKED_GOAL_MS = 50;
@@ -32,6 +33,8 @@ export interface OpenMeasurements {
   runs: number;
   seedSeconds: number;
   staticRequests: number;
+  /** The longest static request while serve reads each conversation (bench/ui/server-reads.ts). */
+  serverReads: ServerReadRun[];
 }
 
 function ratio(value: number, baseline: number): number {
@@ -87,6 +90,16 @@ export function openBenchResult(measured: OpenMeasurements): BenchResult {
         short.longestStaticMs,
         BLOCKED_GOAL_MS,
       ),
+      ...measured.serverReads.map((run) =>
+        metric(
+          'longest',
+          `static request to serve during ${run.action}, ${big}`,
+          run.longMs,
+          small,
+          run.shortMs,
+          BLOCKED_GOAL_MS,
+        ),
+      ),
     ],
     notes: [
       `first screen: median of ${measured.runs} clicks each (click → last message painted)`,
@@ -94,6 +107,8 @@ export function openBenchResult(measured: OpenMeasurements): BenchResult {
         '50 ms, the longest delay of a 10 ms probe timer',
       `static request: GET /index.html one at a time, 10 ms apart, during each open ` +
         `(${measured.staticRequests} requests)`,
+      'server reads: a turn start (its model unreachable: the path read, then an error), a ' +
+        "Markdown export, the settings view and a search, 3 runs each, over serve's WebSocket",
       `seeding took ${measured.seedSeconds.toFixed(1)} s`,
     ],
   };

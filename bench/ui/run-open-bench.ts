@@ -21,6 +21,7 @@ import { serveAt } from './serve-at';
 import { startStaticProber } from './static-prober';
 import type { OpenMeasurements, OpenRun } from './open-result';
 import { openBenchResult } from './open-result';
+import { measureServerReads } from './server-reads';
 
 /** Measured opens per conversation (after one unmeasured warm-up each). */
 const OPEN_RUNS = 3;
@@ -100,6 +101,11 @@ async function measure(home: string): Promise<OpenMeasurements> {
       shortRuns.push(await observedOpen(page, staticUrl, short));
       longRuns.push(await observedOpen(page, staticUrl, long));
     }
+    // Last: a turn start in each conversation adds messages to it.
+    const serverReads = await measureServerReads(serve.url, {
+      long: { id: 'open_long', everywhere: 'Question' },
+      short: { id: 'open_short', everywhere: short.lastMarker },
+    });
     const summary = (runs: OpenRun[]) => ({
       firstScreenMs: median(runs.map((run) => run.firstScreenMs)),
       longestTaskMs: Math.max(...runs.map((run) => run.longestTaskMs)),
@@ -113,6 +119,7 @@ async function measure(home: string): Promise<OpenMeasurements> {
       runs: OPEN_RUNS,
       seedSeconds,
       staticRequests: [...longRuns, ...shortRuns].reduce((sum, run) => sum + run.staticRequests, 0),
+      serverReads,
     };
   } finally {
     await browser.close();
