@@ -150,15 +150,18 @@ export function convertToolResult(
     text.add(contentText(item, images, limits));
   }
   const structured = raw['structuredContent'];
+  // Without text, the structured content is what the model reads (the spec's fallback).
   if (!hasText && structured !== undefined && structured !== null) {
     text.add(JSON.stringify(structured) ?? '');
   }
   const finished = text.finish();
+  const object = asObject(structured);
   return {
     isError: raw['isError'] === true,
     text: finished.text,
     images,
     truncated: finished.truncated,
+    ...(object === null ? {} : { structured: object }),
   };
 }
 

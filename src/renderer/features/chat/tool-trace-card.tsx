@@ -11,7 +11,7 @@ import { PYTHON_TOOL } from '../../state/python-cell';
 import { CodeCell } from './code-cell';
 import { ToolArguments } from './tool-arguments';
 import type { ToolTraceCardProps } from './tool-trace-parts';
-import { ProgressLine, TaintNote } from './tool-trace-parts';
+import { ProgressLine, StructuredSection, TaintNote } from './tool-trace-parts';
 import { TraceToggle, useTraceFold } from './trace-fold';
 
 /** Characters of the result shown before "show full output". */
@@ -65,6 +65,7 @@ function GenericCard(props: ToolTraceCardProps): ReactNode {
             )}
           </div>
         )}
+        <StructuredSection trace={trace} />
       </div>
     </div>
   );
