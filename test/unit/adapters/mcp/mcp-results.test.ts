@@ -99,6 +99,16 @@ describe('convertToolResult', () => {
     ]);
   });
 
+  it('hands on structuredContent when it is an object, for the schema check and the card', () => {
+    const raw = { content: [{ type: 'text', text: 't' }], structuredContent: { a: [1] } };
+    expect(convertToolResult(raw, 100, limits).structured).toEqual({ a: [1] });
+    for (const structuredContent of [null, [1], 'text', 3]) {
+      expect(convertToolResult({ content: [], structuredContent }, 100, limits)).not.toHaveProperty(
+        'structured',
+      );
+    }
+  });
+
   it('uses structuredContent only when there is no text', () => {
     expect(convertToolResult({ content: [], structuredContent: { a: 1 } }, 100, limits).text).toBe(
       '{"a":1}',
