@@ -3,7 +3,7 @@
  * the real server-everything (Streamable HTTP) and a scripted model: a session-scoped resource
  * link one round's tool returned is read by the model in a later round and in a later turn (the
  * binary contents saved as an artifact, through the approval card, tainting the turn); a text
- * resource comes back as text; a turn that does not use the service has no reader for it; a
+ * resource comes back as text; an embedded binary resource in a tool result is saved; a turn that does not use the service has no reader for it; a
  * tool's structuredContent is checked against its output schema and reaches the trace.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -219,6 +219,25 @@ describe('aivory serve: the model reads resources of the MCP services its turn u
     answer = 'once';
     expect(denied).toMatchObject([{ status: 'ok' }, { status: 'error' }]);
     expect(String(denied[1]?.['output'])).toBe(`The user denied this call of ${READER}.`);
+  }, 60_000);
+
+  it('an embedded binary resource in a tool result is saved as a file, not only described', async () => {
+    const [embedded] = results(
+      await turn([
+        call('everything__gzip-file-as-resource', {
+          name: 'inline.txt.gz',
+          data: `data:text/plain;base64,${Buffer.from(NOTE).toString('base64')}`,
+          outputType: 'resource',
+        }),
+      ]),
+    );
+    expect(embedded).toMatchObject({ status: 'ok' });
+    expect(String(embedded?.['output'])).toMatch(
+      /\[binary resource demo:\/\/resource\/session\/inline\.txt\.gz: application\/gzip, [\d.]+ [KB]+\]\n\[saved as the file inline\.txt\.gz/,
+    );
+    const files = embedded?.['artifacts'] as { name: string; path: string }[];
+    expect(files.map((file) => file.name)).toEqual(['inline.txt.gz']);
+    expect(gunzipSync(readFileSync(files[0]?.path ?? '')).toString('utf8')).toBe(NOTE);
   }, 60_000);
 
   it('a turn that does not use the service has no reader for it', async () => {

@@ -231,6 +231,8 @@ export interface McpCallResult {
    * checks it against the tool's output schema); absent otherwise.
    */
   structured?: Record<string, unknown>;
+  /** Embedded binary resources (`resource` content with a `blob`), decoded; at most a few. */
+  blobs?: McpResourceContents['blobs'];
 }
 
 export interface McpCallOptions {

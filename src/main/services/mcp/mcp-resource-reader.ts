@@ -13,16 +13,13 @@
  */
 import type { McpService, McpToolInfo } from '../../../shared/mcp';
 import { McpError, USER_APPROVAL_WAIT_MS } from '../../core/ports';
-import type { ChatImage, Tool, ToolContext, ToolOutput } from '../../core/ports';
-import type { ArtifactReference } from '../../../shared/turn-events';
+import type { Tool, ToolContext, ToolOutput } from '../../core/ports';
 import { builtInArgumentCheck } from '../../tools/arguments/argument-check';
-import { formatBytes } from '../../../shared/byte-size';
-import { rasterImageType } from '../mime-types';
 import type { McpTurnToolsDependencies } from './mcp-turn-tools';
 import { approve, MCP_MAX_OUTPUT_CHARS } from './mcp-turn-tools';
 import { namespaceTools } from './mcp-naming';
 import { describeFailure } from './mcp-services';
-import { blobMime, fileName } from './resource-attachments';
+import { saveResourceBlobs } from './mcp-resource-files';
 
 /** The reader's own name on the service's side (what the name is built from). */
 export const READ_RESOURCE_TOOL = 'read_resource';
@@ -30,8 +27,6 @@ export const READ_RESOURCE_TOOL = 'read_resource';
 export const RESOURCE_READ_ACTION = 'resources/read';
 /** Longest URI the model may ask for. */
 const MAX_URI_CHARS = 2000;
-/** Most bytes of binary parts one read saves (each part at most this too). */
-export const MAX_SAVED_RESOURCE_BYTES = 20 * 1024 * 1024;
 
 const SCHEMA = JSON.stringify({
   type: 'object',
@@ -109,28 +104,12 @@ async function readResource(
       session.readResourceContents(uri, context.signal),
     );
     const conversation = context.conversationId ?? dependencies.scratchConversationId;
-    const notes: string[] = [];
-    const artifacts: ArtifactReference[] = [];
-    const images: ChatImage[] = [];
-    let saved = 0;
-    for (const blob of contents.blobs) {
-      const mime = blobMime(blob.mimeType, blob.data);
-      const name = fileName(blob.uri || uri, mime);
-      if (saved + blob.data.length > MAX_SAVED_RESOURCE_BYTES) {
-        notes.push(
-          `[${name} (${formatBytes(blob.data.length)}) not saved: over ${formatBytes(MAX_SAVED_RESOURCE_BYTES)} per read]`,
-        );
-        continue;
-      }
-      saved += blob.data.length;
-      const artifact = await dependencies.artifacts.save(conversation, name, blob.data, mime);
-      artifacts.push(artifact);
-      notes.push(
-        `[saved as the file ${artifact.name} (${mime}, ${formatBytes(blob.data.length)})]`,
-      );
-      const raster = rasterImageType(blob.data);
-      if (raster.extension !== 'bin') images.push({ mime: raster.mime, data: blob.data });
-    }
+    const { artifacts, notes, images } = await saveResourceBlobs(
+      dependencies.artifacts,
+      conversation,
+      contents.blobs,
+      uri,
+    );
     const text = [capped(contents.text), ...notes].filter((line) => line !== '').join('\n');
     return {
       content: text === '' ? '(the resource is empty)' : text,

@@ -23,6 +23,7 @@ import { rasterImageType } from '../mime-types';
 import { namespaceTools } from './mcp-naming';
 import type { McpServices } from './mcp-services';
 import { describeFailure } from './mcp-services';
+import { saveResourceBlobs } from './mcp-resource-files';
 import { checkStructured } from './mcp-structured';
 
 /** Result text the model gets at most (characters). */
@@ -200,8 +201,17 @@ async function invokeMcpTool(
         ),
       );
     }
+    // Embedded binary resources were only described in the text: saved, they can be used.
+    const files = await saveResourceBlobs(
+      dependencies.artifacts,
+      conversation,
+      result.blobs ?? [],
+      `${service.name}-${info.name}`,
+    );
+    artifacts.push(...files.artifacts);
+    images.push(...files.images);
     const { structured, note } = checkStructured(info, result);
-    const text = result.text === '' ? '(no text output)' : result.text;
+    const text = [result.text === '' ? '(no text output)' : result.text, ...files.notes].join('\n');
     return {
       content: note === null ? text : `${text}\n\n${note}`,
       isError: result.isError,
