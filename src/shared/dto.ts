@@ -5,6 +5,7 @@
 import type {
   ArtifactReference,
   StopReason,
+  StructuredToolOutput,
   TaintReason,
   TokenUsage,
   ToolCallStatus,
@@ -59,6 +60,8 @@ export type MessagePart =
       status: ToolCallStatus;
       output: string;
       durationMs: number;
+      /** An MCP tool's structured result, for the trace card (absent: none). */
+      structured?: StructuredToolOutput;
     }
   | { kind: 'artifact'; artifact: ArtifactReference }
   /** A file the user attached to their message (a copy under the data directory). */

@@ -20,6 +20,11 @@ export interface McpToolInfo {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations: McpToolAnnotations | null;
+  /**
+   * The schema its `structuredContent` should match, when the server declares one. Not part of
+   * the reviewed diff (the model never sees it): only results are checked against it.
+   */
+  outputSchema?: Record<string, unknown>;
 }
 
 export type McpTestState = 'untested' | 'connected' | 'error';

@@ -32,6 +32,7 @@ export function applyEventToParts(parts: readonly MessagePart[], event: TurnEven
           status: event.status,
           output: event.output,
           durationMs: event.durationMs,
+          ...(event.structured === undefined ? {} : { structured: event.structured }),
         },
         ...event.artifacts.map((artifact): MessagePart => ({ kind: 'artifact', artifact })),
       ];

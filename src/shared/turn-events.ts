@@ -99,7 +99,28 @@ export interface ToolResultEvent {
   output: string;
   durationMs: number;
   artifacts: ArtifactReference[];
+  /** The call's structured result (an MCP tool's `structuredContent`), for the trace card. */
+  structured?: StructuredToolOutput;
 }
+
+/**
+ * A tool's structured result (MCP `structuredContent`) as the trace card shows it, with how it
+ * compares with the tool's declared output schema.
+ */
+export interface StructuredToolOutput {
+  /** The JSON, indented, bounded (`MAX_STRUCTURED_JSON_CHARS`, cut with a marker). */
+  json: string;
+  /**
+   * `valid` / `invalid` against the tool's output schema; `unchecked` when the schema is too
+   * large or does not compile; `none` when the tool declares no output schema.
+   */
+  check: 'valid' | 'invalid' | 'unchecked' | 'none';
+  /** Why it does not match (one line, bounded); only for `invalid`. */
+  problem?: string;
+}
+
+/** Longest structured result kept for the trace card (characters of indented JSON). */
+export const MAX_STRUCTURED_JSON_CHARS = 20_000;
 
 /**
  * A running tool's progress (an MCP server's `notifications/progress`), live only: shown on the

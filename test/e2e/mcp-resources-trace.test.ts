@@ -5,7 +5,9 @@
  *   the PNG reaches the model as an image part and the message shows it as an attachment;
  * - a tool's progress reports show live on its trace card ("Indexing, 1/3" …), then the result;
  *   each report waits for the test to release it, so every step is seen without timing;
- * - a tool's image reaches the vision model as an image part and shows under its trace card.
+ * - a tool's image reaches the vision model as an image part and shows under its trace card;
+ * - a tool's structuredContent that breaks its output schema is marked on the trace card (light
+ *   and dark, English and Chinese) and noted for the model.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import type { TestBrowser } from './helpers/browser';
+import { seriousViolations } from './helpers/axe';
 import { openBrowser, screenshot } from './helpers/browser';
 import type { RunningServe } from './helpers/serve-process';
 import { serveAt } from './helpers/serve-process';
@@ -34,6 +37,7 @@ const ATTACH_PROMPT = 'What colour is the attached square?';
 const ATTACH_ANSWER = 'The attached square is red.';
 const PROGRESS_PROMPT = 'Please run the slow indexing job';
 const IMAGE_PROMPT = 'Please draw me the red square';
+const FORECAST_PROMPT = 'What is the weather in Atlantis?';
 
 type Part = { type: string; text?: string; image_url?: { url: string } };
 type WireMessage = { role: string; content: string | Part[] | null };
@@ -55,8 +59,8 @@ function imageUrls(messages: readonly WireMessage[]): string[] {
 const messagesOf = (request: RecordedRequest): WireMessage[] =>
   (request.body.messages ?? []) as WireMessage[];
 
-const call = (name: string): string =>
-  `<tool_call>${JSON.stringify({ name: `lab__${name}`, arguments: {} })}</tool_call>`;
+const call = (name: string, args: Record<string, unknown> = {}): string =>
+  `<tool_call>${JSON.stringify({ name: `lab__${name}`, arguments: args })}</tool_call>`;
 
 /** Prompt mode: asked, the model calls the lab's tool; with the result back, it says so. */
 function script(request: RecordedRequest): ScriptedResponse {
@@ -66,6 +70,8 @@ function script(request: RecordedRequest): ScriptedResponse {
     return { content: `The lab answered: ${/<tool_\w+[^>]*>\s*([^<]*)/.exec(text)?.[1] ?? '?'}` };
   if (text.includes(PROGRESS_PROMPT)) return { content: `Starting.${call('stepped')}` };
   if (text.includes(IMAGE_PROMPT)) return { content: `Drawing.${call('red-square')}` };
+  if (text.includes(FORECAST_PROMPT))
+    return { content: `Asking.${call('forecast', { city: 'Atlantis' })}` };
   if (text.includes(ATTACH_PROMPT)) return { content: ATTACH_ANSWER };
   return { content: 'Hello from the scripted model.' };
 }
@@ -89,6 +95,7 @@ describe('e2e: MCP resources in the composer, progress and images on the trace',
       ['mcp', 'enable', 'lab'],
       ['mcp', 'approval', 'lab', 'stepped', 'allow'],
       ['mcp', 'approval', 'lab', 'red-square', 'allow'],
+      ['mcp', 'approval', 'lab', 'forecast', 'allow'],
       [
         'models',
         'add',
@@ -231,5 +238,61 @@ describe('e2e: MCP resources in the composer, progress and images on the trace',
     });
     expect(after).toBeDefined();
     expect(imageUrls(after ? messagesOf(after) : [])).toContain(PNG_URL);
+  }, 120_000);
+
+  it("structuredContent that breaks the tool's output schema is marked on its card", async () => {
+    const { page } = browser;
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('composer-input').fill(FORECAST_PROMPT);
+    await page.getByTestId('composer-input').press('Enter');
+    const trace = page
+      .getByTestId('tool-trace')
+      .and(page.locator('[data-tool-name="lab__forecast"]'));
+    await expect.poll(() => trace.getAttribute('data-status'), POLL).toBe('ok');
+    const answer = page.getByTestId('message-assistant').last();
+    await expect.poll(() => answer.getAttribute('data-status'), POLL).toBe('complete');
+    await trace.getByTestId('tool-trace-toggle').click();
+    const section = trace.getByTestId('tool-structured');
+    expect(await section.getAttribute('data-check')).toBe('invalid');
+    expect(await section.getByTestId('tool-structured-check').textContent()).toBe(
+      'Does not match the tool’s output schema: "temperature" must be a number',
+    );
+    expect(
+      JSON.parse((await section.getByTestId('tool-structured-json').textContent()) ?? ''),
+    ).toEqual({ temperature: 'unknown', conditions: 'Under water' });
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
+        .toBe(scheme);
+      expect(await seriousViolations(page, '[data-tool-name="lab__forecast"]')).toEqual([]);
+      await screenshot(page, `mcp-structured-${scheme}`);
+    }
+    // The model read the same note after the result's text.
+    const after = llm.requests.find((entry) =>
+      textOf(messagesOf(entry).at(-1)).includes('Under water'),
+    );
+    expect(textOf(after ? messagesOf(after).at(-1) : undefined)).toContain(
+      '[structuredContent does not match the tool\'s output schema: "temperature" must be a number]',
+    );
+
+    // In Chinese, after a reload of the stored conversation.
+    const chinese = await openBrowser('zh-CN');
+    try {
+      await chinese.page.goto(serve.url);
+      await chinese.page.getByTestId('conversation-item').first().click();
+      const stored = chinese.page
+        .getByTestId('tool-trace')
+        .and(chinese.page.locator('[data-tool-name="lab__forecast"]'));
+      await stored.getByTestId('tool-trace-toggle').click();
+      await expect
+        .poll(() => stored.getByTestId('tool-structured-check').textContent(), POLL)
+        .toBe('不符合该工具的输出 schema："temperature" must be a number');
+      expect(await stored.getByTestId('tool-structured').locator('summary').textContent()).toBe(
+        '结构化内容',
+      );
+    } finally {
+      await chinese.close();
+    }
   }, 120_000);
 });

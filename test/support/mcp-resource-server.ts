@@ -2,14 +2,16 @@
  * A real MCP server (the SDK's McpServer, stateless Streamable HTTP on 127.0.0.1) offering
  * resources of every kind the composer attaches: a PNG image, a PDF, a text note, bytes that
  * claim to be an image, and a resource of two parts. server-everything's only binary resource is
- * plain text in a blob, so the image and the PDF come from here. Two tools: `red-square` returns
+ * plain text in a blob, so the image and the PDF come from here. Three tools: `red-square` returns
  * the PNG as image content; `stepped` reports "Indexing" progress 1/3, 2/3, 3/3, each report
- * waiting for the test's `release()` (so a test sees each one without timing), then answers.
+ * waiting for the test's `release()` (so a test sees each one without timing), then answers;
+ * `forecast` returns structuredContent under an output schema, breaking it for "Atlantis".
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
 
 /** A real 1×1 red PNG. */
 export const RED_PNG = Buffer.from(
@@ -89,6 +91,28 @@ function buildServer(gate: Gate): McpServer {
       return { content: [{ type: 'text', text: STEPPED_RESULT }] };
     },
   );
+  // A forecast with an output schema; for "Atlantis" its structuredContent breaks that schema.
+  server.registerTool(
+    'forecast',
+    {
+      description: 'The weather in a city, as structured content.',
+      inputSchema: { city: z.string() },
+      outputSchema: { temperature: z.number(), conditions: z.string() },
+    },
+    ({ city }) => {
+      const weather =
+        city === 'Atlantis'
+          ? { temperature: 'unknown', conditions: 'Under water' }
+          : { temperature: 21, conditions: 'Sunny' };
+      return {
+        content: [{ type: 'text', text: JSON.stringify(weather) }],
+        structuredContent: weather,
+      };
+    },
+  );
+  // The SDK's server checks its own output; a server written otherwise may not, and the client
+  // must notice. Switched off here (a private method of McpServer, replaced on this instance).
+  Object.defineProperty(server, 'validateToolOutput', { value: () => Promise.resolve() });
   const blob = (uri: string, mimeType: string, data: Buffer) => ({
     contents: [{ uri, mimeType, blob: data.toString('base64') }],
   });

@@ -29,6 +29,7 @@ import { cliWord } from './mcp/mcp-oauth-state';
 import { openBrowser } from '../adapters/oauth/open-browser';
 import { SIGN_IN_TIMEOUT_MS } from '../../shared/mcp';
 import { mcpStderrLog, mcpStderrLogPath } from './mcp/mcp-stderr-log';
+import { buildResourceReaders } from './mcp/mcp-resource-reader';
 import { mcpTurnTools } from './mcp/mcp-turn-tools';
 import {
   backendStatus,
@@ -144,12 +145,17 @@ export function openAppContext(
       }),
     oauthClientMetadataUrl: () => settings.get('mcp').oauthClientMetadataUrl || undefined,
   });
-  const turnMcp = mcpTurnTools({
+  const mcpToolParts = {
     services: mcp,
     store: stores.mcp,
     artifacts,
     scratchConversationId: SCRATCH_CONVERSATION_ID,
-  });
+  };
+  const turnMcp = {
+    ...mcpTurnTools(mcpToolParts),
+    readers: (serviceIds: readonly string[], reserved: ReadonlySet<string>) =>
+      Promise.resolve(buildResourceReaders(mcpToolParts, serviceIds, reserved)),
+  };
   const sandbox = new SandboxManager({
     env,
     settings,

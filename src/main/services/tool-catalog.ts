@@ -20,6 +20,14 @@ export interface TurnMcpTools {
   tools(
     reserved: ReadonlySet<string>,
   ): Promise<{ tool: Tool; serviceId: string; serviceName: string }[]>;
+  /**
+   * The resource reader of each of these services (`mcp-resource-reader.ts`): a turn gets one
+   * for every service whose tools it has, and never for another.
+   */
+  readers?(
+    serviceIds: readonly string[],
+    reserved: ReadonlySet<string>,
+  ): Promise<{ tool: Tool; serviceId: string; serviceName: string }[]>;
 }
 
 /** A built-in tool as listings show it (`aivory tools`, doctor, `tools.status`). */
@@ -78,6 +86,14 @@ export class ToolCatalog implements TurnTools {
         mcp.find((entry) => entry.tool.name === name)?.tool;
       if (tool) tools.push(tool);
       else missing.push({ name, reason: await this.missingReason(name) });
+    }
+    // Each MCP service the turn uses brings its resource reader (last: the cap drops them first).
+    const used = [
+      ...new Set(mcp.filter((entry) => tools.includes(entry.tool)).map((e) => e.serviceId)),
+    ];
+    if (used.length > 0 && this.parts.mcp?.readers) {
+      const readers = await this.parts.mcp.readers(used, new Set(this.builtInNames));
+      tools.push(...readers.map((reader) => reader.tool));
     }
     return { tools, missing };
   }

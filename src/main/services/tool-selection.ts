@@ -122,7 +122,9 @@ export function capTurnTools(
   const byName = new Map(candidates.map((candidate) => [candidate.name, candidate]));
   const rank = (name: string): number => {
     const candidate = byName.get(name);
-    if (candidate === undefined || candidate.source === 'built-in') return 0;
+    // Not a candidate: a service's resource reader, which comes last and goes first.
+    if (candidate === undefined) return 3;
+    if (candidate.source === 'built-in') return 0;
     if (selection.tools?.includes(name)) return 1;
     if (selection.mcpServices && inServices(candidate, selection.mcpServices)) return 2;
     return 3;

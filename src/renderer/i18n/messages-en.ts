@@ -127,6 +127,11 @@ export const EN_MESSAGES = {
   'trace.arguments': 'Arguments',
   'trace.result': 'Result',
   'trace.showFull': 'Show full output',
+  'trace.structured': 'Structured content',
+  'trace.structured.valid': 'Matches the tool’s output schema.',
+  'trace.structured.invalid': 'Does not match the tool’s output schema: {problem}',
+  'trace.structured.unchecked': 'Not checked: the tool’s output schema could not be used.',
+  'trace.structured.none': 'The tool declares no output schema.',
 
   'budget.total': 'total',
   'budget.rounds': 'rounds',

@@ -125,6 +125,11 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'trace.arguments': '参数',
   'trace.result': '结果',
   'trace.showFull': '显示完整输出',
+  'trace.structured': '结构化内容',
+  'trace.structured.valid': '符合该工具的输出 schema。',
+  'trace.structured.invalid': '不符合该工具的输出 schema：{problem}',
+  'trace.structured.unchecked': '未检查：无法使用该工具的输出 schema。',
+  'trace.structured.none': '该工具未声明输出 schema。',
 
   'budget.total': '总计',
   'budget.rounds': '轮次',

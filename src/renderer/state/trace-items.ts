@@ -3,7 +3,7 @@
  * with its result by id), files. Pure, shared by live turns and stored messages.
  */
 import type { MessagePart } from '../../shared/dto';
-import type { ArtifactReference } from '../../shared/turn-events';
+import type { ArtifactReference, StructuredToolOutput } from '../../shared/turn-events';
 
 /** The four states a trace card shows (`budget` results are shown as skipped). */
 export type TraceStatus = 'running' | 'ok' | 'error' | 'skipped';
@@ -18,6 +18,8 @@ export interface ToolTrace {
   overBudget: boolean;
   durationMs: number | null;
   output: string | null;
+  /** An MCP tool's structured result, checked against its output schema (absent: none). */
+  structured?: StructuredToolOutput;
 }
 
 /** One visible piece of a message. */
@@ -65,6 +67,7 @@ export function displayItems(parts: readonly MessagePart[], turnRunning: boolean
           overBudget: part.status === 'budget',
           durationMs: part.durationMs,
           output: part.output,
+          ...(part.structured === undefined ? {} : { structured: part.structured }),
         };
         if (known) Object.assign(known, result);
         else {

@@ -87,6 +87,7 @@ export const mcpToolInfoSchema = z.object({
       openWorldHint: z.boolean().optional(),
     })
     .nullable(),
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** One line of a sync diff (accepted → latest). */

@@ -36,6 +36,13 @@ export const stopReasonSchema = z.enum([
 /** Status of one tool call. */
 export const toolCallStatusSchema = z.enum(['ok', 'error', 'skipped', 'budget']);
 
+/** A tool's structured result as the trace card shows it (`StructuredToolOutput`). */
+export const structuredToolOutputSchema = z.object({
+  json: z.string(),
+  check: z.enum(['valid', 'invalid', 'unchecked', 'none']),
+  problem: z.string().optional(),
+});
+
 const turnStart = z.object({
   type: z.literal('turn-start'),
   turnId: z.string(),
@@ -86,6 +93,7 @@ const toolResult = z.object({
   output: z.string(),
   durationMs: z.number(),
   artifacts: z.array(artifactReferenceSchema),
+  structured: structuredToolOutputSchema.optional(),
 });
 
 const toolProgress = z.object({

@@ -39,6 +39,42 @@ describe('renderer: tool arguments as people read them', () => {
   });
 });
 
+describe('renderer: an MCP tool card with structured content', () => {
+  const mcpTrace = (structured: ToolTrace['structured']): ToolTrace => ({
+    toolCallId: 'c2',
+    name: 'weather__forecast',
+    arguments: { city: 'Chicago' },
+    status: 'ok',
+    overBudget: false,
+    durationMs: 120,
+    output: '{"temperature":36}',
+    ...(structured ? { structured } : {}),
+  });
+
+  it('shows the JSON with its check; an invalid one open with the reason, the text in English (zh-CN: budget-and-i18n.test.ts checks every key has one)', () => {
+    const valid = renderToStaticMarkup(
+      <ToolTraceCard trace={mcpTrace({ json: '{\n  "temperature": 36\n}', check: 'valid' })} />,
+    );
+    expect(valid).toMatch(/<details class="tool-section tool-structured"[^>]*data-check="valid">/);
+    expect(valid).toContain('Matches the tool’s output schema.');
+    expect(valid).toContain('data-testid="tool-structured-json">{\n  &quot;temperature&quot;: 36');
+    const invalid = mcpTrace({
+      json: '{"temperature":"hot"}',
+      check: 'invalid',
+      problem: '"temperature" must be a number',
+    });
+    const english = renderToStaticMarkup(<ToolTraceCard trace={invalid} />);
+    expect(english).toMatch(/data-check="invalid" open="">/);
+    expect(english).toContain(
+      'Does not match the tool’s output schema: &quot;temperature&quot; must be a number',
+    );
+    expect(english).toContain('class="tool-structured-check check-invalid"');
+    expect(renderToStaticMarkup(<ToolTraceCard trace={mcpTrace(undefined)} />)).not.toContain(
+      'tool-structured',
+    );
+  });
+});
+
 describe('renderer: the python_execute code cell', () => {
   it('done: folded, the code and stdout inside, the duration in seconds, no raw status line', () => {
     const html = renderToStaticMarkup(<ToolTraceCard trace={pythonTrace({})} />);

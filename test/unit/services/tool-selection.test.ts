@@ -119,6 +119,15 @@ describe('the cap on tools per request', () => {
     expect(named.dropped).not.toContain('beta__t49');
   });
 
+  it("drops the services' resource readers (no candidates) first", () => {
+    const readers = ['alpha__read_resource', 'beta__read_resource', 'gamma__read_resource'];
+    const within = capTurnTools(many, [...names.slice(0, 125), ...readers.slice(0, 2)]);
+    expect(within.dropped).toEqual([]);
+    const capped = capTurnTools(many, [...names.slice(0, 127), ...readers]);
+    expect(capped.names).toEqual([...names.slice(0, 127), 'alpha__read_resource']);
+    expect(capped.dropped).toEqual(['beta__read_resource', 'gamma__read_resource']);
+  });
+
   it('keeps built-ins even past the cap of a tiny limit', () => {
     const capped = capTurnTools(many, names, { mcpServices: ['beta'] }, 4);
     expect(capped.names).toEqual(['web_fetch', 'save_memory', 'use_skill', 'beta__t0']);

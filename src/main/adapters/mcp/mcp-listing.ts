@@ -129,11 +129,14 @@ export function toolNormaliser(server: string): (item: unknown, index: number) =
     if (schema !== undefined && schema !== null && asObject(schema) === null) {
       throw new McpError('protocol', `${server}: the tool "${shown}" has an invalid inputSchema`);
     }
+    // An output schema that is not an object is ignored: it only serves to check results.
+    const outputSchema = asObject(tool['outputSchema']);
     return {
       name,
       description: typeof tool['description'] === 'string' ? tool['description'] : '',
       inputSchema: asObject(schema) ?? { type: 'object' },
       annotations: normaliseAnnotations(tool['annotations']),
+      ...(outputSchema === null ? {} : { outputSchema }),
     };
   };
 }

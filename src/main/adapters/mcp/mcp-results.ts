@@ -145,20 +145,47 @@ export function convertToolResult(
   const text = new CappedText(Math.max(0, maxOutputChars));
   const images: McpImage[] = [];
   let hasText = false;
+  const blobs: McpResourceContents['blobs'] = [];
   for (const item of content) {
     hasText ||= asObject(item)?.['type'] === 'text';
     text.add(contentText(item, images, limits));
+    const blob = embeddedBlob(item);
+    if (blob !== null && blobs.length < MAX_RESOURCE_BLOBS) blobs.push(blob);
   }
   const structured = raw['structuredContent'];
+  // Without text, the structured content is what the model reads (the spec's fallback).
   if (!hasText && structured !== undefined && structured !== null) {
     text.add(JSON.stringify(structured) ?? '');
   }
   const finished = text.finish();
+  const object = asObject(structured);
   return {
     isError: raw['isError'] === true,
     text: finished.text,
     images,
     truncated: finished.truncated,
+    ...(object === null ? {} : { structured: object }),
+    ...(blobs.length > 0 ? { blobs } : {}),
+  };
+}
+
+/** An embedded binary resource of a tool result (`{type: 'resource', resource: {blob}}`), decoded. */
+function embeddedBlob(item: unknown): McpResourceContents['blobs'][number] | null {
+  const block = asObject(item);
+  if (block?.['type'] !== 'resource') return null;
+  return decodedBlob(asObject(block['resource']));
+}
+
+/** A resource part's `blob`, decoded; null for a text part or invalid base64. */
+function decodedBlob(part: Json | null): McpResourceContents['blobs'][number] | null {
+  if (part === null || typeof part['blob'] !== 'string' || typeof part['text'] === 'string')
+    return null;
+  const blob = part['blob'];
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(blob.replace(/\s+/g, ''))) return null;
+  return {
+    uri: oneLine(str(part['uri']), 2000),
+    mimeType: typeof part['mimeType'] === 'string' ? oneLine(part['mimeType'], 100) : null,
+    data: new Uint8Array(Buffer.from(blob, 'base64')),
   };
 }
 
@@ -204,13 +231,8 @@ export function resourceBlobs(raw: Json): McpResourceContents['blobs'] {
     if (part === null || typeof part['blob'] !== 'string' || typeof part['text'] === 'string')
       continue;
     if (blobs.length >= MAX_RESOURCE_BLOBS) break;
-    const blob = part['blob'];
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(blob.replace(/\s+/g, ''))) continue;
-    blobs.push({
-      uri: oneLine(str(part['uri']), 2000),
-      mimeType: typeof part['mimeType'] === 'string' ? oneLine(part['mimeType'], 100) : null,
-      data: new Uint8Array(Buffer.from(blob, 'base64')),
-    });
+    const blob = decodedBlob(part);
+    if (blob !== null) blobs.push(blob);
   }
   return blobs;
 }

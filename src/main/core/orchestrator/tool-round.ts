@@ -6,6 +6,7 @@
 import type { ToolMode } from '../../../shared/dto';
 import type {
   ArtifactReference,
+  StructuredToolOutput,
   TaintReason,
   ToolCallStatus,
   TurnEvent,
@@ -109,6 +110,7 @@ interface CallOutcome {
   tainted?: TaintReason[];
   /** Images the call returned, when it read untrusted content (it is in the turn's taint). */
   images?: ChatImage[];
+  structured?: StructuredToolOutput;
 }
 
 /** Longest tool name echoed back in a wrapper; model-chosen names are sanitised to this. */
@@ -152,6 +154,7 @@ export async function* runToolCalls(
       // The tool's own time: not the time its approval prompt waited for the user.
       durationMs: Math.max(0, context.clock.now() - startedAt - waited.ms),
       artifacts: outcome.artifacts,
+      ...(outcome.structured ? { structured: outcome.structured } : {}),
     };
     if (outcome.tainted) {
       yield { type: 'turn-tainted', turnId, toolCallId: call.id, reasons: outcome.tainted };
@@ -230,6 +233,7 @@ async function decideAndRun(
     artifacts: execution.output.artifacts ?? [],
     ...(tainted ? { tainted } : {}),
     ...(imagesOf(tool, execution.output) ?? {}),
+    ...(execution.output.structured ? { structured: execution.output.structured } : {}),
   };
 }
 

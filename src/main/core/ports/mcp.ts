@@ -226,6 +226,13 @@ export interface McpCallResult {
   images: McpImage[];
   /** True when `text` was cut to the cap. */
   truncated: boolean;
+  /**
+   * The result's `structuredContent` when it is a JSON object (unchecked: the service layer
+   * checks it against the tool's output schema); absent otherwise.
+   */
+  structured?: Record<string, unknown>;
+  /** Embedded binary resources (`resource` content with a `blob`), decoded; at most a few. */
+  blobs?: McpResourceContents['blobs'];
 }
 
 export interface McpCallOptions {

@@ -2,7 +2,11 @@
  * The tool port: what a built-in or MCP tool is to the orchestrator, the context it runs in and
  * how it asks the user for approval.
  */
-import type { ArtifactReference, TaintReason } from '../../../shared/turn-events';
+import type {
+  ArtifactReference,
+  StructuredToolOutput,
+  TaintReason,
+} from '../../../shared/turn-events';
 import type { ChatImage } from './llm';
 import type { McpElicitor, McpSampler } from './mcp';
 import type { Logger } from './system';
@@ -24,6 +28,8 @@ export interface ToolOutput {
    * tool with `untrustedOutput` whose call tainted the turn; otherwise `content` describes them.
    */
   images?: ChatImage[];
+  /** A structured result (MCP `structuredContent`) for the trace card; the model reads `content`. */
+  structured?: StructuredToolOutput;
 }
 
 /**

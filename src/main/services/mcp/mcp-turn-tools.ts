@@ -23,6 +23,8 @@ import { rasterImageType } from '../mime-types';
 import { namespaceTools } from './mcp-naming';
 import type { McpServices } from './mcp-services';
 import { describeFailure } from './mcp-services';
+import { saveResourceBlobs } from './mcp-resource-files';
+import { checkStructured } from './mcp-structured';
 
 /** Result text the model gets at most (characters). */
 export const MCP_MAX_OUTPUT_CHARS = 50_000;
@@ -70,7 +72,11 @@ export function buildEntries(
   const callable = dependencies.services
     .callable()
     .flatMap(({ service, tools }) =>
-      tools.flatMap((record) => (record.accepted ? [{ service, info: record.accepted }] : [])),
+      tools.flatMap((record) =>
+        record.accepted
+          ? [{ service, info: withOutputSchema(record.accepted, record.latest) }]
+          : [],
+      ),
     );
   const names = namespaceTools(
     callable.map(({ service, info }) => ({
@@ -95,6 +101,16 @@ export function buildEntries(
         ),
     };
   });
+}
+
+/**
+ * The accepted snapshot with the latest output schema: the schema only checks results (the model
+ * never sees it, so it is not part of the review), and a snapshot saved before schemas were kept
+ * gains it at the next sync.
+ */
+function withOutputSchema(accepted: McpToolInfo, latest: McpToolInfo | null): McpToolInfo {
+  const outputSchema = latest?.outputSchema ?? accepted.outputSchema;
+  return outputSchema === undefined ? accepted : { ...accepted, outputSchema };
 }
 
 function toTool(
@@ -185,11 +201,23 @@ async function invokeMcpTool(
         ),
       );
     }
+    // Embedded binary resources were only described in the text: saved, they can be used.
+    const files = await saveResourceBlobs(
+      dependencies.artifacts,
+      conversation,
+      result.blobs ?? [],
+      `${service.name}-${info.name}`,
+    );
+    artifacts.push(...files.artifacts);
+    images.push(...files.images);
+    const { structured, note } = checkStructured(info, result);
+    const text = [result.text === '' ? '(no text output)' : result.text, ...files.notes].join('\n');
     return {
-      content: result.text === '' ? '(no text output)' : result.text,
+      content: note === null ? text : `${text}\n\n${note}`,
       isError: result.isError,
       ...(artifacts.length > 0 ? { artifacts } : {}),
       ...(images.length > 0 ? { images } : {}),
+      ...(structured ? { structured } : {}),
     };
   } catch (error) {
     if (context.signal.aborted && !(error instanceof McpError && error.kind === 'timeout'))
@@ -217,8 +245,12 @@ function userCallRefusal(
     : null;
 }
 
-/** Null when the call may go ahead; otherwise the refusal the model reads. */
-async function approve(
+/**
+ * Null when the call may go ahead; otherwise the refusal the model reads. `info` may be a
+ * service-level action without a tool row (`resources/read`): it follows the `default` policy,
+ * and "always" is remembered for the conversation only (there is no row to save it on).
+ */
+export async function approve(
   dependencies: McpTurnToolsDependencies,
   service: McpService,
   info: McpToolInfo,
@@ -261,8 +293,10 @@ async function approve(
       : { reason: `${capitalised(TAINTED_CALL_REASON)}.`, taint: [...taint] }),
   });
   if (answer === 'deny') return `The user denied this call of ${toolName}.`;
-  if (answer === 'always') store.setToolApproval(service.id, info.name, 'allow');
-  if (answer === 'conversation' && context.conversationId !== null)
+  if (answer === 'always' && policy !== undefined)
+    store.setToolApproval(service.id, info.name, 'allow');
+  const remember = answer === 'conversation' || (answer === 'always' && policy === undefined);
+  if (remember && context.conversationId !== null)
     store.allowForConversation(context.conversationId, service.id, info.name);
   return null;
 }

@@ -43,6 +43,7 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   'image/gif': 'gif',
   'image/webp': 'webp',
   'application/zip': 'zip',
+  'application/gzip': 'gz',
   [OCTET]: 'bin',
 };
 
@@ -75,7 +76,7 @@ function textMime(declared: string | null): string {
 }
 
 /** A binary part's type: its bytes' when recognised; the server's unless it claims an image. */
-function blobMime(declared: string | null, data: Uint8Array): string {
+export function blobMime(declared: string | null, data: Uint8Array): string {
   const sniffed = sniffMimeType('', data);
   if (sniffed !== OCTET) return sniffed;
   const mime = declared?.toLowerCase().split(';')[0]?.trim() ?? '';

@@ -140,6 +140,36 @@ export function untrustedArgumentCheck(schema: unknown): ArgumentCheck {
   };
 }
 
+/** How a tool's `structuredContent` compares with its output schema. */
+export type OutputCheckResult =
+  | { check: 'valid' }
+  | { check: 'invalid'; problem: string }
+  /** The schema is too large or does not compile: nothing was checked. */
+  | { check: 'unchecked' };
+
+/**
+ * The check of an MCP tool's `structuredContent` against its declared `outputSchema`: the same
+ * bounds and compiler as untrusted input schemas, so a hostile schema costs no more here. The
+ * value is checked on a copy (defaults are never written into what the model or the card shows).
+ */
+export function untrustedOutputCheck(schema: unknown): (value: unknown) => OutputCheckResult {
+  let compiled: { validate: ValidateFunction | null } | null = null;
+  return (value) => {
+    compiled ??= { validate: compileUntrusted(schema) };
+    const { validate } = compiled;
+    if (validate === null) return { check: 'unchecked' };
+    try {
+      if (validate(structuredClone(value))) return { check: 'valid' };
+      return {
+        check: 'invalid',
+        problem: schemaErrorMessage(validate.errors ?? [], { trusted: false }),
+      };
+    } catch {
+      return { check: 'unchecked' };
+    }
+  };
+}
+
 function compileUntrusted(schema: unknown): ValidateFunction | null {
   const sanitized = sanitizeUntrustedSchema(schema);
   if (sanitized === null) return null;

@@ -13,7 +13,7 @@ import { CodeCell } from './code-cell';
 import { ResetWorkspaceAction } from './reset-workspace-action';
 import { ToolArguments } from './tool-arguments';
 import type { ToolTraceCardProps } from './tool-trace-parts';
-import { ProgressLine, TaintNote } from './tool-trace-parts';
+import { ProgressLine, StructuredSection, TaintNote } from './tool-trace-parts';
 import { TraceToggle, useTraceFold } from './trace-fold';
 
 /** Characters of the result shown before "show full output". */
@@ -67,6 +67,7 @@ function GenericCard(props: ToolTraceCardProps): ReactNode {
             )}
           </div>
         )}
+        <StructuredSection trace={trace} />
       </div>
       {/* fetch_image into a conversation whose workspace save is damaged: the same way out. */}
       {trace.status === 'error' && isDamagedWorkspaceResult(output) && <ResetWorkspaceAction />}

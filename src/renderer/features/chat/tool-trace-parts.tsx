@@ -73,3 +73,32 @@ export function ProgressLine(props: { progress: ToolProgressView }): ReactNode {
     </div>
   );
 }
+
+/**
+ * An MCP tool's structured result (`structuredContent`) with how it compares with the tool's
+ * output schema: a mismatch is marked, since the server's data is not what it promised.
+ */
+export function StructuredSection(props: { trace: ToolTrace }): ReactNode {
+  const t = useT();
+  const { structured } = props.trace;
+  if (structured === undefined) return null;
+  return (
+    <details
+      className="tool-section tool-structured"
+      data-testid="tool-structured"
+      data-check={structured.check}
+      open={structured.check === 'invalid'}
+    >
+      <summary>{t('trace.structured')}</summary>
+      <p
+        className={`tool-structured-check check-${structured.check}`}
+        data-testid="tool-structured-check"
+      >
+        {structured.check === 'invalid'
+          ? t('trace.structured.invalid', { problem: structured.problem ?? '' })
+          : t(`trace.structured.${structured.check}`)}
+      </p>
+      <pre data-testid="tool-structured-json">{structured.json}</pre>
+    </details>
+  );
+}

@@ -99,6 +99,48 @@ describe('convertToolResult', () => {
     ]);
   });
 
+  it('hands on structuredContent when it is an object, for the schema check and the card', () => {
+    const raw = { content: [{ type: 'text', text: 't' }], structuredContent: { a: [1] } };
+    expect(convertToolResult(raw, 100, limits).structured).toEqual({ a: [1] });
+    for (const structuredContent of [null, [1], 'text', 3]) {
+      expect(convertToolResult({ content: [], structuredContent }, 100, limits)).not.toHaveProperty(
+        'structured',
+      );
+    }
+  });
+
+  it('decodes embedded binary resources (noted in the text as before); text or bad base64 not', () => {
+    const blob = (data: string, extra: Record<string, unknown> = {}) => ({
+      type: 'resource',
+      resource: { uri: 'x://a.bin', mimeType: 'application/octet-stream', blob: data, ...extra },
+    });
+    const converted = convertToolResult(
+      {
+        content: [
+          blob(Buffer.from('abc').toString('base64')),
+          blob('not base64!'),
+          blob('YQ==', { text: 'a text part' }),
+        ],
+      },
+      1000,
+      limits,
+    );
+    expect(converted.blobs).toEqual([
+      {
+        uri: 'x://a.bin',
+        mimeType: 'application/octet-stream',
+        data: new Uint8Array([97, 98, 99]),
+      },
+    ]);
+    expect(converted.text).toContain('[binary resource x://a.bin: application/octet-stream, 3 B]');
+    const many = convertToolResult(
+      { content: Array.from({ length: 12 }, () => blob('YQ==')) },
+      10_000,
+      limits,
+    );
+    expect(many.blobs).toHaveLength(8);
+  });
+
   it('uses structuredContent only when there is no text', () => {
     expect(convertToolResult({ content: [], structuredContent: { a: 1 } }, 100, limits).text).toBe(
       '{"a":1}',
