@@ -11,13 +11,18 @@
  * `/info` are the engine's slowest answers (tens to hundreds of milliseconds on a busy dockerd),
  * which made the engine check most of `aivory tools`' start-up.
  */
-import { request } from 'node:http';
 import type { DockerInfo, EngineVersion, PodmanInfo, RuntimeChoice } from './engine-policy';
 import { chooseRuntime, engineInfoFrom, isPodman } from './engine-policy';
 import type { RuntimeSetting } from './engine-policy';
 
 export type { SandboxConfig } from './config';
 export { ConfigError, loadSandboxConfig } from './config';
+
+/**
+ * Not `import … from 'node:http'`: that builds the ESM facade, which reads every export, and the
+ * lazy `WebSocket` getter among them loads undici, a tenth of `aivory tools`' start-up.
+ */
+const { request } = process.getBuiltinModule('node:http');
 
 /** A hung engine socket must not hang the start: past this the engine counts as unreachable. */
 const REQUEST_TIMEOUT_MS = 10_000;
