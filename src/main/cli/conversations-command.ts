@@ -98,8 +98,8 @@ export async function conversationsCommand(
     io.stdout(describeConversationTools(rows, toggles, values.json));
     return EXIT_OK;
   }
-  const modelDefaults = context.models.find(conversation.modelId)?.defaults;
   if (action === 'set') {
+    const modelDefaults = context.models.find(conversation.modelId)?.defaults;
     const settings = applyConversationSettingsFlags(conversation.settings, values, stores.library);
     stores.conversations.setConversationSettings(id, settings);
     io.stdout(describeConversationSettings(settings, modelDefaults, stores.library));
