@@ -90,32 +90,25 @@ async function getJson<T>(socketPath: string, path: string): Promise<T> {
 
 /**
  * The questions `DockerRuntime.ping`, `runtimeChoice` (for `runsc` only: see above) and
- * `imagePresent` answer with dockerode, in that order.
+ * `imagePresent` answer with dockerode, judged in that order. They are asked at once: a busy
+ * engine answers each in tens of milliseconds, and the start waits for the slowest only.
  */
 export async function checkEngine(
   socketPath: string,
   setting: RuntimeSetting,
   image: string,
 ): Promise<EngineCheck> {
-  try {
-    const ping = await get(socketPath, '/_ping');
-    // A server on the socket that is not an engine does not name an API version.
-    if (ping.status !== 200 || ping.apiVersion === undefined) {
-      return { ok: false, problem: 'unreachable' };
-    }
-  } catch {
+  const [ping, refused, inspected] = await Promise.all([
+    get(socketPath, '/_ping').catch(() => null),
+    setting === 'runsc' ? runtimeRefusal(socketPath, setting) : null,
+    get(socketPath, `/images/${encodeURI(image)}/json`).catch(() => null),
+  ]);
+  // A server on the socket that is not an engine does not name an API version.
+  if (ping?.status !== 200 || ping.apiVersion === undefined) {
     return { ok: false, problem: 'unreachable' };
   }
-  if (setting === 'runsc') {
-    const refused = await runtimeRefusal(socketPath, setting);
-    if (refused !== null) return { ok: false, problem: 'runtime', error: refused };
-  }
-  try {
-    const inspected = await get(socketPath, `/images/${encodeURI(image)}/json`);
-    if (inspected.status !== 200) return { ok: false, problem: 'image' };
-  } catch {
-    return { ok: false, problem: 'image' };
-  }
+  if (refused !== null) return { ok: false, problem: 'runtime', error: refused };
+  if (inspected?.status !== 200) return { ok: false, problem: 'image' };
   return { ok: true };
 }
 
