@@ -12,8 +12,12 @@ const root = import.meta.dirname;
  * - main → out/main: `index.js` (the Electron main process) and `cli.js` (the `aivory` command and
  *   `aivory serve`), ESM, sharing chunks. Dependencies stay external (electron-builder ships
  *   node_modules; native modules unpacked) except the sandbox workspace package, whose TypeScript
- *   sources are bundled. Chunks sit beside the entries, so `import.meta.url` of any of them finds
- *   `../renderer` and `../preload`.
+ *   sources are bundled, and zod and ajv: every start (`aivory tools` included) loads them, and
+ *   as packages they are ~95 and ~65 files that Node resolves and reads one by one, a quarter of
+ *   the CLI's start-up; bundled, each is one chunk (issue 24, `npm run bench -- --only=cli`). The
+ *   MCP SDK keeps its own copies from node_modules (it only takes our zod schemas through their
+ *   `_zod` internals, which the same version shares). Chunks sit beside the entries, so
+ *   `import.meta.url` of any of them finds `../renderer` and `../preload`.
  * - preload → out/preload/index.cjs: one CommonJS file (a sandboxed preload can only
  *   `require('electron')`), everything else bundled in.
  * - renderer → out/renderer: relative asset URLs, so the Electron window (`app://aivory/`) and
@@ -27,7 +31,7 @@ export default defineConfig({
       outDir: resolve(root, 'out/main'),
       target: 'node22',
       minify: false,
-      externalizeDeps: { exclude: ['@aivory/sandbox'] },
+      externalizeDeps: { exclude: ['@aivory/sandbox', 'zod', 'ajv'] },
       rollupOptions: {
         input: {
           index: resolve(root, 'src/main/electron/index.ts'),

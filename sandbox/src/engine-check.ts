@@ -1,12 +1,16 @@
 /**
  * The cheap start-up check of a local sandbox (`@aivory/sandbox/engine-check`): is the engine
- * there, does it take the runtime setting, is the runner image present. Three or four plain HTTP
- * requests over the engine's socket with `node:http`, so deciding that python_execute is available
- * does not load dockerode (and ssh2, protobufjs, …), which costs more than the rest of
- * `aivory tools` together. The sidecar, started on first use, loads it. Also re-exports the
- * configuration, which the check needs first.
+ * there, does it take the runtime setting, is the runner image present. Plain HTTP requests over
+ * the engine's socket with `node:http`, so deciding that python_execute is available does not load
+ * dockerode (and ssh2, protobufjs, …), which costs more than the rest of `aivory tools` together.
+ * The sidecar, started on first use, loads it and makes the full runtime choice. Also re-exports
+ * the configuration, which the check needs first.
+ *
+ * Only `runsc` can be refused by an engine (`chooseRuntime` accepts `auto` and `runc` on any
+ * engine), so for the other settings the check is a ping and the image question: `/version` and
+ * `/info` are the engine's slowest answers (tens to hundreds of milliseconds on a busy dockerd),
+ * which made the engine check most of `aivory tools`' start-up.
  */
-import { request } from 'node:http';
 import type { DockerInfo, EngineVersion, PodmanInfo, RuntimeChoice } from './engine-policy';
 import { chooseRuntime, engineInfoFrom, isPodman } from './engine-policy';
 import type { RuntimeSetting } from './engine-policy';
@@ -14,13 +18,19 @@ import type { RuntimeSetting } from './engine-policy';
 export type { SandboxConfig } from './config';
 export { ConfigError, loadSandboxConfig } from './config';
 
+/**
+ * Not `import … from 'node:http'`: that builds the ESM facade, which reads every export, and the
+ * lazy `WebSocket` getter among them loads undici, a tenth of `aivory tools`' start-up.
+ */
+const { request } = process.getBuiltinModule('node:http');
+
 /** A hung engine socket must not hang the start: past this the engine counts as unreachable. */
 const REQUEST_TIMEOUT_MS = 10_000;
 /** `/info` is a few KiB, Podman's `/libpod/info` tens; this bounds a surprise. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export type EngineCheck =
-  | { ok: true; choice: Extract<RuntimeChoice, { ok: true }> }
+  | { ok: true }
   | { ok: false; problem: 'unreachable' }
   | { ok: false; problem: 'runtime'; error: string }
   | { ok: false; problem: 'image' };
@@ -28,6 +38,8 @@ export type EngineCheck =
 interface EngineAnswer {
   status: number;
   body: string;
+  /** Docker and Podman send their API version on every answer; anything else does not. */
+  apiVersion: string | undefined;
 }
 
 /** GET `path` on the engine's socket; rejects when it does not answer. */
@@ -55,7 +67,11 @@ function get(socketPath: string, path: string): Promise<EngineAnswer> {
           chunks.push(chunk);
         });
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString(),
+            apiVersion: response.headers['api-version']?.toString(),
+          }),
         );
         response.on('error', reject);
       },
@@ -73,20 +89,31 @@ async function getJson<T>(socketPath: string, path: string): Promise<T> {
 }
 
 /**
- * The same three questions, in the same order, as `DockerRuntime.ping`, `runtimeChoice` and
- * `imagePresent` answer with dockerode.
+ * The questions `DockerRuntime.ping`, `runtimeChoice` (for `runsc` only: see above) and
+ * `imagePresent` answer with dockerode, judged in that order. They are asked at once: a busy
+ * engine answers each in tens of milliseconds, and the start waits for the slowest only.
  */
 export async function checkEngine(
   socketPath: string,
   setting: RuntimeSetting,
   image: string,
 ): Promise<EngineCheck> {
-  try {
-    const ping = await get(socketPath, '/_ping');
-    if (ping.status !== 200) return { ok: false, problem: 'unreachable' };
-  } catch {
+  const [ping, refused, inspected] = await Promise.all([
+    get(socketPath, '/_ping').catch(() => null),
+    setting === 'runsc' ? runtimeRefusal(socketPath, setting) : null,
+    get(socketPath, `/images/${encodeURI(image)}/json`).catch(() => null),
+  ]);
+  // A server on the socket that is not an engine does not name an API version.
+  if (ping?.status !== 200 || ping.apiVersion === undefined) {
     return { ok: false, problem: 'unreachable' };
   }
+  if (refused !== null) return { ok: false, problem: 'runtime', error: refused };
+  if (inspected?.status !== 200) return { ok: false, problem: 'image' };
+  return { ok: true };
+}
+
+/** Why the engine cannot honour `setting`, in `chooseRuntime`'s words, or null. */
+async function runtimeRefusal(socketPath: string, setting: RuntimeSetting): Promise<string | null> {
   let choice: RuntimeChoice;
   try {
     const [version, info] = await Promise.all([
@@ -101,12 +128,5 @@ export async function checkEngine(
   } catch {
     choice = { ok: false, error: 'The container engine is not reachable.' };
   }
-  if (!choice.ok) return { ok: false, problem: 'runtime', error: choice.error };
-  try {
-    const inspected = await get(socketPath, `/images/${encodeURI(image)}/json`);
-    if (inspected.status !== 200) return { ok: false, problem: 'image' };
-  } catch {
-    return { ok: false, problem: 'image' };
-  }
-  return { ok: true, choice };
+  return choice.ok ? null : choice.error;
 }

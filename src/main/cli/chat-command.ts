@@ -10,11 +10,7 @@ import type { AppContext } from '../services/app-context';
 import { requireConversation } from '../services/conversation-lookup';
 import type { AttachmentInput } from '../services/attachments';
 import { MAX_ATTACHMENT_BYTES } from '../../shared/ipc/limits';
-import {
-  mergeOverrides,
-  modelOverridesFromEnv,
-  resolveConversationModel,
-} from '../services/model-resolution';
+import { mergeOverrides, modelOverridesFromEnv } from '../services/model-resolution';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { cliApprover } from './cli-approver';
@@ -93,12 +89,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
     },
     modelOverridesFromEnv(io.env),
   );
-  const model = await resolveConversationModel(
-    conversationModelId,
-    overrides,
-    context.stores.settings.listModels(),
-    context.secrets,
-  );
+  const model = await context.models.resolveConversation(conversationModelId, overrides);
   // What the user chose for this turn; the chat service decides the turn's tools from it.
   const tools = parseToolList(values.tools);
   const mcpServices = parseServiceList(values.mcp);

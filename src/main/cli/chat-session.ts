@@ -13,7 +13,7 @@ import { messageText } from '../../shared/message-parts';
 import type { AppContext } from '../services/app-context';
 import type { ResolvedModel, TurnRequest } from '../services/chat-service';
 import type { ModelOverrides } from '../services/model-resolution';
-import { resolveModel, savedModel } from '../services/model-resolution';
+import { savedModel } from '../services/model-resolution';
 import { turnToolNames } from '../services/tool-selection';
 import { cliApprover } from './cli-approver';
 import { cliElicitor } from './cli-elicitor';
@@ -240,7 +240,7 @@ async function pickModel(
   overrides: ModelOverrides,
   argument: string,
 ): Promise<ResolvedModel> {
-  const saved = context.stores.settings.listModels();
+  const saved = context.models.list();
   if (argument === '') {
     io.stderr(
       `Model: ${current.model} at ${current.baseUrl}${current.id ? ` (${current.id})` : ''}\n`,
@@ -253,7 +253,7 @@ async function pickModel(
     return current;
   }
   if (argument === 'default') {
-    const model = await resolveModel(overrides, saved, context.secrets);
+    const model = await context.models.resolve(overrides);
     io.stderr(`Model: ${model.model}\n`);
     return model;
   }

@@ -9,7 +9,7 @@
  */
 import type { McpSampler, McpSamplingPrompt } from '../core/ports';
 import type { AppContext } from '../services/app-context';
-import { modelOverridesFromEnv, resolveTurnModel } from '../services/model-resolution';
+import { modelOverridesFromEnv } from '../services/model-resolution';
 import type { McpSamplingAsk } from '../services/turn-sampling';
 import { usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
@@ -95,12 +95,7 @@ export async function mcpCallSampler(
   if (ask === undefined)
     return () => Promise.resolve({ action: 'decline', reason: 'sampling is off for this run' });
   try {
-    const model = await resolveTurnModel(
-      undefined,
-      modelOverridesFromEnv(io.env),
-      context.stores.settings.listModels(),
-      context.secrets,
-    );
+    const model = await context.models.resolveTurn(undefined, modelOverridesFromEnv(io.env));
     return context.chat.sampler(model, ask);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);

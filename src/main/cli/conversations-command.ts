@@ -6,7 +6,8 @@ import { MAX_TITLE_CHARS } from '../../shared/ipc/dto-schemas';
 import type { AppContext } from '../services/app-context';
 import { exportConversation } from '../services/conversation-export';
 import { requireConversation } from '../services/conversation-lookup';
-import { decideTools } from '../services/tool-selection';
+import type { ConversationToolRow } from '../services/conversation-tools';
+import { conversationToolRows } from '../services/conversation-tools';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { preview, taintNotice } from './trace-format';
@@ -18,7 +19,11 @@ import {
 } from './settings-flags';
 import { hasInvisibleCharacters } from '../../shared/untrusted-text';
 
-export function conversationsCommand(argv: string[], context: AppContext, io: CliIo): number {
+export async function conversationsCommand(
+  argv: string[],
+  context: AppContext,
+  io: CliIo,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -80,16 +85,21 @@ export function conversationsCommand(argv: string[], context: AppContext, io: Cl
     const toggles = updatedToggles(conversation.toolToggles, values);
     if (toggles !== conversation.toolToggles)
       stores.conversations.setConversationToolToggles(id, toggles);
-    const modelDefaults =
-      stores.settings.listModels().find((model) => model.id === conversation.modelId)
-        ?.defaultTools ?? null;
-    io.stdout(describeConversationTools(context, modelDefaults, toggles, values.json));
+    // The app's listing (MCP tools included), for the model the conversation's next turn uses.
+    const rows = await conversationToolRows(
+      {
+        tools: context.tools,
+        models: context.models,
+        switches: () => stores.settings.getToolAvailability(),
+      },
+      conversation.modelId,
+      toggles,
+    );
+    io.stdout(describeConversationTools(rows, toggles, values.json));
     return EXIT_OK;
   }
-  const modelDefaults = stores.settings
-    .listModels()
-    .find((model) => model.id === conversation.modelId)?.defaults;
   if (action === 'set') {
+    const modelDefaults = context.models.find(conversation.modelId)?.defaults;
     const settings = applyConversationSettingsFlags(conversation.settings, values, stores.library);
     stores.conversations.setConversationSettings(id, settings);
     io.stdout(describeConversationSettings(settings, modelDefaults, stores.library));
@@ -221,24 +231,15 @@ function updatedToggles(
 }
 
 /**
- * Each built-in tool (and each toggled name) with whether this conversation's turns offer it and
- * which layer decided, by the chat service's own rule (`decideTools`).
+ * Each tool the app lists for the conversation (built-in and MCP, and each toggled name) with
+ * whether its turns offer it, which layer decided, and why it cannot run now; `--json` gives the
+ * app's rows (`conversations.tools`) as they are.
  */
 function describeConversationTools(
-  context: AppContext,
-  modelDefaults: readonly string[] | null,
+  rows: readonly ConversationToolRow[],
   toggles: Record<string, boolean>,
   json: boolean,
 ): string {
-  const names = [...new Set([...context.tools.builtInNames, ...Object.keys(toggles)])].sort();
-  const rows = decideTools(
-    names.map((name) => ({ name, source: 'built-in' as const })),
-    {
-      switches: context.stores.settings.getToolAvailability(),
-      model: { defaultTools: modelDefaults },
-      toggles,
-    },
-  ).map(({ name, on, layer }) => ({ name, offered: on, layer }));
   if (json) return `${JSON.stringify({ toggles, tools: rows })}\n`;
   const reasons: Record<string, string> = {
     'global-off': 'switched off globally',
@@ -248,6 +249,10 @@ function describeConversationTools(
     'not-model-default': "not in the model's defaults",
   };
   return rows
-    .map((row) => `${row.offered ? '✓' : '✗'} ${row.name.padEnd(22)} ${reasons[row.layer] ?? ''}\n`)
+    .map((row) => {
+      const unavailable =
+        row.available || row.layer === 'global-off' ? '' : ` (cannot run now: ${row.reason})`;
+      return `${row.on ? '✓' : '✗'} ${row.name.padEnd(22)} ${reasons[row.layer] ?? ''}${unavailable}\n`;
+    })
     .join('');
 }

@@ -10,7 +10,7 @@ import { toPublicError } from '../../shared/errors';
 import type { StorageError } from '../../shared/errors';
 import { listServerModels } from '../adapters/lazy-clients';
 import type { AppContext } from '../services/app-context';
-import { mergeOverrides, modelOverridesFromEnv, resolveModel } from '../services/model-resolution';
+import { mergeOverrides, modelOverridesFromEnv } from '../services/model-resolution';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { MAX_TURN_TOOLS } from '../services/tool-selection';
 import { EXIT_FAILED, EXIT_OK } from './cli-errors';
@@ -115,10 +115,8 @@ async function modelCheck(
   flags: { model: string | undefined; baseUrl: string | undefined; apiKey: string | undefined },
 ): Promise<DoctorCheck> {
   try {
-    const model = await resolveModel(
+    const model = await context.models.resolve(
       mergeOverrides(flags, modelOverridesFromEnv(io.env)),
-      context.stores.settings.listModels(),
-      context.secrets,
     );
     const served = await listServerModels({
       baseUrl: model.baseUrl,
@@ -138,8 +136,7 @@ async function modelCheck(
 }
 
 async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
-  const defaults =
-    context.stores.settings.listModels().find((model) => model.isDefault)?.defaultTools ?? null;
+  const defaults = context.models.defaultModel()?.defaultTools ?? null;
   const checks: DoctorCheck[] = [];
   for (const { name, enabled, tool, reason } of await context.tools.list()) {
     const subject = `tool ${name}`;

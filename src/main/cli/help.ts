@@ -25,9 +25,11 @@ Usage:
   aivory models add --base-url URL --model NAME [--label TEXT] [--api-key KEY]
                     [--tool-mode native|prompt] [--context-window N] [--tools a,b] [--mcp a,b] [--vision] [--default]
                     [--temperature X] [--top-p X] [--max-tokens N] [--system TEXT | --system-prompt NAME] [--context POLICY]
-  aivory models edit ID [--label TEXT] [--temperature X|default] [--top-p X|default] [--max-tokens N|default]
+  aivory models edit ID [--label TEXT] [--base-url URL [--keep-key]] [--api-key KEY]
+                    [--temperature X|default] [--top-p X|default] [--max-tokens N|default]
                     [--system TEXT | --system-prompt NAME | --clear-system] [--context all|last:N|tokens:N]
-                                       The defaults of the model's conversations (a conversation's own settings win)
+                                       The defaults of the model's conversations (a conversation's own settings win);
+                                       a saved key does not follow a base URL to another origin unless --keep-key
   aivory models mcp ID --mcp a,b|none | --clear
                                        The MCP services checked by default for a model (marked 已删除/已停用/未同步 when they cannot run)
   aivory models remove ID

@@ -2,14 +2,16 @@
  * `aivory models list|add|edit|remove|default|mcp`: saved model configurations (keys in the
  * SecretStore); `add --vision` marks a model that takes images; `--temperature`, `--top-p` and
  * `--max-tokens` (on add and edit; `default` removes one) are the defaults of its conversations.
+ * Saving goes through the models service, as the app's model editor does: the same key rules (a
+ * saved key does not follow `edit --base-url` to another origin unless `--keep-key`).
  */
 import { parseArgs } from 'node:util';
 import type { ModelConfig } from '../../shared/dto';
-import { AivoryError } from '../../shared/errors';
+import { originOf } from '../../shared/url-origin';
 import { maskSecret } from '../adapters/secrets/file-secret-store';
 import type { AppContext } from '../services/app-context';
+import type { ModelSaveInput } from '../services/models-service';
 import { assertHttpUrl, parseToolMode } from '../services/model-resolution';
-import { DEFAULT_CONTEXT_WINDOW } from '../../shared/provider-presets';
 import { describeMcpDefaults } from '../services/mcp/mcp-model-defaults';
 import { parseServiceList, parseToolList } from './chat-command';
 import { EXIT_OK, usageError } from './cli-errors';
@@ -32,6 +34,7 @@ export async function modelsCommand(
     options: {
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },
+      'keep-key': { type: 'boolean', default: false },
       model: { type: 'string' },
       label: { type: 'string' },
       'tool-mode': { type: 'string', default: 'native' },
@@ -45,8 +48,8 @@ export async function modelsCommand(
     },
   });
   const [action, id] = positionals;
-  const { stores, secrets } = context;
-  const models = stores.settings.listModels();
+  const { stores, secrets, models: service } = context;
+  const models = service.list();
   switch (action ?? 'list') {
     case 'list': {
       if (models.length === 0)
@@ -65,74 +68,76 @@ export async function modelsCommand(
       if (!baseUrl || !name)
         throw usageError('Usage: aivory models add --base-url URL --model NAME [options]');
       assertHttpUrl(baseUrl);
-      const contextWindow = values['context-window']
-        ? Number(values['context-window'])
-        : DEFAULT_CONTEXT_WINDOW;
-      if (!Number.isInteger(contextWindow) || contextWindow < 1024) {
+      const contextWindow =
+        values['context-window'] === undefined ? undefined : Number(values['context-window']);
+      if (
+        contextWindow !== undefined &&
+        (!Number.isInteger(contextWindow) || contextWindow < 1024)
+      ) {
         throw usageError('--context-window must be an integer of at least 1024 tokens.');
       }
-      const defaults = applyConversationSettingsFlags({}, values, stores.library);
-      const modelId = context.ids.next('model');
-      const apiKeyRef = values['api-key'] ? `model:${modelId}:api-key` : null;
-      if (apiKeyRef && values['api-key']) await secrets.set(apiKeyRef, values['api-key']);
-      const config: ModelConfig = {
-        id: modelId,
+      const config = await service.save({
         label: values.label ?? name,
         baseUrl,
         model: name,
         toolMode: parseToolMode(values['tool-mode'] ?? 'native'),
-        contextWindow,
+        ...(contextWindow === undefined ? {} : { contextWindow }),
         defaultTools: parseToolList(values.tools) ?? null,
         defaultMcpServices: mcpServiceIds(context, values.mcp),
-        apiKeyRef,
-        isDefault: values.default || models.length === 0,
+        ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+        ...(values.default ? { isDefault: true } : {}),
         vision: values.vision,
-        ...(Object.keys(defaults).length === 0 ? {} : { defaults }),
-      };
-      stores.settings.saveModel(config);
+        defaults: applyConversationSettingsFlags({}, values, stores.library),
+      });
       io.stdout(`${config.id}\n`);
       return EXIT_OK;
     }
     case 'mcp': {
-      const model = models.find((candidate) => candidate.id === id);
-      if (!model)
-        throw new AivoryError('not-found', `No saved model with id ${id ?? '(missing)'}.`);
+      const model = service.require(id);
       if (values.mcp === undefined && !values.clear)
         throw usageError('Usage: aivory models mcp ID --mcp a,b | --mcp none | --clear');
       const defaultMcpServices = values.clear ? null : mcpServiceIds(context, values.mcp);
-      stores.settings.saveModel({ ...model, defaultMcpServices });
+      await service.save({ ...savedFields(model), defaultMcpServices });
       io.stdout(
         `mcp: ${describeMcpDefaults(defaultMcpServices, context.stores.mcp.listServices())}\n`,
       );
       return EXIT_OK;
     }
     case 'edit': {
-      const model = models.find((candidate) => candidate.id === id);
-      if (!model)
-        throw new AivoryError('not-found', `No saved model with id ${id ?? '(missing)'}.`);
-      if (!hasSettingsFlags(values) && values.label === undefined)
+      const model = service.require(id);
+      const baseUrl = values['base-url'];
+      if (
+        !hasSettingsFlags(values) &&
+        values.label === undefined &&
+        baseUrl === undefined &&
+        values['api-key'] === undefined
+      )
         throw usageError(
-          'Usage: aivory models edit ID [--label TEXT] [--temperature X|default] [--top-p X|default] [--max-tokens N|default] [--system TEXT | --system-prompt NAME | --clear-system] [--context all|last:N|tokens:N]',
+          'Usage: aivory models edit ID [--label TEXT] [--base-url URL [--keep-key]] [--api-key KEY] [--temperature X|default] [--top-p X|default] [--max-tokens N|default] [--system TEXT | --system-prompt NAME | --clear-system] [--context all|last:N|tokens:N]',
         );
-      const defaults = applyConversationSettingsFlags(model.defaults ?? {}, values, stores.library);
-      const edited: ModelConfig = { ...model, label: values.label ?? model.label };
-      delete edited.defaults;
-      if (Object.keys(defaults).length > 0) edited.defaults = defaults;
-      stores.settings.saveModel(edited);
+      if (baseUrl !== undefined) assertHttpUrl(baseUrl);
+      const edited = await service.save({
+        ...savedFields(model),
+        label: values.label ?? model.label,
+        baseUrl: baseUrl ?? model.baseUrl,
+        ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+        ...(values['keep-key'] ? { keepKey: true } : {}),
+        defaults: applyConversationSettingsFlags(model.defaults ?? {}, values, stores.library),
+      });
+      if (model.apiKeyRef !== null && edited.apiKeyRef === null) {
+        io.stderr(
+          `aivory: the saved key was for ${originOf(model.baseUrl)}; it was removed (pass --api-key, or --keep-key to keep it).\n`,
+        );
+      }
       io.stdout(`${edited.id}\t${edited.label}${describeDefaults(edited) || '\tdefaults: none'}\n`);
       return EXIT_OK;
     }
     case 'remove':
+      await service.remove(id);
+      return EXIT_OK;
     case 'default': {
-      const model = models.find((candidate) => candidate.id === id);
-      if (!model)
-        throw new AivoryError('not-found', `No saved model with id ${id ?? '(missing)'}.`);
-      if (action === 'remove') {
-        stores.settings.deleteModel(model.id);
-        if (model.apiKeyRef) await secrets.delete(model.apiKeyRef);
-      } else {
-        stores.settings.saveModel({ ...model, isDefault: true });
-      }
+      const model = service.require(id);
+      await service.save({ ...savedFields(model), isDefault: true });
       return EXIT_OK;
     }
     default:
@@ -140,6 +145,23 @@ export async function modelsCommand(
         `Unknown action "${action}". Use list, add, edit ID, remove ID, default ID or mcp ID.`,
       );
   }
+}
+
+/** A saved model as a save that changes nothing (the key kept as it is). */
+function savedFields(model: ModelConfig): ModelSaveInput {
+  return {
+    id: model.id,
+    label: model.label,
+    baseUrl: model.baseUrl,
+    model: model.model,
+    toolMode: model.toolMode,
+    contextWindow: model.contextWindow,
+    defaultTools: model.defaultTools,
+    defaultMcpServices: model.defaultMcpServices ?? null,
+    isDefault: model.isDefault,
+    vision: model.vision === true,
+    defaults: model.defaults ?? {},
+  };
 }
 
 /**

@@ -32,6 +32,7 @@ export interface HostContext {
     | 'stores'
     | 'secrets'
     | 'settings'
+    | 'models'
     | 'chat'
     | 'tools'
     | 'ids'

@@ -37,6 +37,7 @@ import {
   PREPARED_TOOLS,
   SCRATCH_CONVERSATION_ID,
 } from './tool-preparation';
+import { ModelsService } from './models-service';
 import { SettingsService } from './settings-service';
 import type { SettingsKey } from './settings-service';
 import { ToolCatalog } from './tool-catalog';
@@ -56,6 +57,8 @@ export interface AppContext {
   /** The app's tools: what a turn could offer, built per turn; listings for `aivory tools`. */
   tools: ToolCatalog;
   settings: SettingsService;
+  /** The saved models: lookup, a turn's or conversation's model, saving with the key rules. */
+  models: ModelsService;
   chat: ChatService;
   /**
    * Titles the conversations' models write after their first answer: `onTitled` tells the
@@ -111,6 +114,7 @@ export function openAppContext(
   };
   const skills = new SkillsService(stores.library);
   const settings = new SettingsService(stores.settings, logger);
+  const models = new ModelsService({ settings: stores.settings, secrets, ids });
   const artifacts = new FileArtifactSink(env.AIVORY_ARTIFACTS_DIR ?? join(dataDir, 'artifacts'));
   const mcp = new McpServices({
     store: stores.mcp,
@@ -212,6 +216,7 @@ export function openAppContext(
     ids,
     tools,
     settings,
+    models,
     chat,
     titles,
     sandbox,

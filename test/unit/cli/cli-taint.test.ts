@@ -139,7 +139,7 @@ describe('aivory chat and a tainted turn', () => {
     );
   });
 
-  it('conversations show prints the notice under the result that tainted the turn, after a restart too', () => {
+  it('conversations show prints the notice under the result that tainted the turn, after a restart too', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'aivory-taint-show-')), 'aivory.db');
     const store = openStore(path);
     store.conversations.createConversation({ id: 'c1', title: 'Recipes', modelId: null });
@@ -183,7 +183,7 @@ describe('aivory chat and a tainted turn', () => {
     const reopened = openStore(path);
     const out: string[] = [];
     const io = { ...terminal('').io, stdout: (text: string) => out.push(text) };
-    conversationsCommand(['show', 'c1'], { stores: reopened } as unknown as AppContext, io);
+    await conversationsCommand(['show', 'c1'], { stores: reopened } as unknown as AppContext, io);
     reopened.close();
     expect(out.join('')).toBe(
       [

@@ -5,15 +5,13 @@
  * on connect before a byte of the request is trusted to it. TLS still verifies the certificate
  * against the hostname (SNI and identity check use the name, not the pinned address).
  */
-import { request as httpRequest } from 'node:http';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
-import { rootCertificates } from 'node:tls';
 import { checkAddress, describeRefusal } from './address-policy';
 import { FetchFailure } from './fetch-failure';
 import { formatDuration } from './fetch-limits';
 import type { ResolvedAddress } from '../../core/ports';
+import { nodeHttp, nodeHttps, nodeTls } from '../node-http';
 import { addressKey } from './ip-address';
 import type { UrlTarget } from './url-policy';
 
@@ -60,13 +58,13 @@ export function openExchange(request: ExchangeRequest): Promise<ExchangeResponse
           // SNI and the certificate check use the name; an IP literal gets no SNI (RFC 6066).
           servername: target.isAddress ? '' : target.hostname,
           ...(request.extraCaCertificates.length > 0
-            ? { ca: [...rootCertificates, ...request.extraCaCertificates] }
+            ? { ca: [...nodeTls().rootCertificates, ...request.extraCaCertificates] }
             : {}),
         }
       : {}),
   };
   return new Promise<ExchangeResponse>((resolve, reject) => {
-    const outgoing = (https ? httpsRequest : httpRequest)(options);
+    const outgoing = (https ? nodeHttps().request : nodeHttp.request)(options);
     let remoteAddress = '';
     const fail = (error: unknown): void => {
       outgoing.destroy(error instanceof Error ? error : new Error(String(error)));

@@ -7,11 +7,12 @@
  * that is not the expected issuer, or none where the server says it sends one (RFC 9207). The
  * listener closes when the sign-in ends, fails, is canceled or times out.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpAuthorizationRefused, McpError } from '../../core/ports';
 import type { McpSignIn } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
+import { nodeHttp } from '../node-http';
 
 /** Where the browser comes back to. */
 const CALLBACK_PATH = '/callback';
@@ -144,7 +145,7 @@ function listen(
       reject(new McpError('canceled', 'the sign-in was canceled'));
       return;
     }
-    const server = createServer(handler);
+    const server = nodeHttp.createServer(handler);
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       server.off('error', reject);

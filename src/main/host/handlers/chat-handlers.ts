@@ -9,7 +9,7 @@
 import { AivoryError, toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
 import type { TurnEndEvent } from '../../../shared/turn-events';
-import { modelOverridesFromEnv, resolveTurnModel } from '../../services/model-resolution';
+import { modelOverridesFromEnv } from '../../services/model-resolution';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 import { decodeAttachments } from './turn-inputs';
@@ -31,12 +31,7 @@ async function startTurn(
   const { app, events } = context;
   // The renderer's model, else the CLI's order (AIVORY_* start-up environment, saved default).
   // Which tools the turn offers is the chat service's decision; only the user's choice goes in.
-  const model = await resolveTurnModel(
-    request.modelId,
-    modelOverridesFromEnv(context.env),
-    app.stores.settings.listModels(),
-    app.secrets,
-  );
+  const model = await app.models.resolveTurn(request.modelId, modelOverridesFromEnv(context.env));
   const turnId = app.ids.next('turn');
   return new Promise((resolve, reject) => {
     let started = false;

@@ -56,7 +56,7 @@ export function createConversationHandlers(context: HostContext): ConversationHa
   /** What the messages of a page show beside them: their versions and turn summaries. */
   const describe = (id: string, messages: Message[]): Omit<MessagePageView, 'older'> => {
     // Answers name their model as the picker does: the saved model's label, when it exists.
-    const labels = new Map(stores.settings.listModels().map((model) => [model.id, model.label]));
+    const labels = new Map(context.app.models.list().map((model) => [model.id, model.label]));
     return {
       messages,
       versions: stores.conversations.listVersionsOf(id, messages),

@@ -41,10 +41,7 @@ export function createConversationSettingsHandlers(
 function settingsView(context: HostContext, conversation: Conversation): SettingsView {
   const { stores } = context.app;
   const settings: ConversationSettings = conversation.settings;
-  const model =
-    conversation.modelId === null
-      ? undefined
-      : stores.settings.listModels().find((candidate) => candidate.id === conversation.modelId);
+  const model = context.app.models.find(conversation.modelId) ?? undefined;
   const totals = conversationTotals(stores.conversations.listTurnRecords(conversation.id));
   return {
     settings,

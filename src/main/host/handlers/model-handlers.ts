@@ -1,13 +1,12 @@
 /**
  * `models.*` and `app.status`: saved models as masked views, the AIVORY_* start-up model, saving
- * (key to the secret store; another model of the same provider may copy a saved key, on the same
- * origin only), deleting, and the connection check of the setup screen and the model editor,
+ * and deleting through the models service (`services/models-service.ts`: the key rules, shared
+ * with `aivory models`), and the connection check of the setup screen and the model editor,
  * which answers the server's model list (bounded and cleaned by the adapter) with the
  * capabilities its provider states.
  */
-import { originOf } from '../../../shared/url-origin';
-import type { ModelConfig, ModelDefaults } from '../../../shared/dto';
-import { AivoryError, toPublicError } from '../../../shared/errors';
+import type { ModelConfig } from '../../../shared/dto';
+import { toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
 import { listServerModelDetails } from '../../adapters/lazy-clients';
 import { maskSecret } from '../../adapters/secrets/file-secret-store';
@@ -15,7 +14,6 @@ import type { SecretStore } from '../../core/ports';
 import type { McpService } from '../../../shared/mcp';
 import { mcpDefaultEntries } from '../../services/mcp/mcp-model-defaults';
 import { modelOverridesFromEnv } from '../../services/model-resolution';
-import { DEFAULT_CONTEXT_WINDOW } from '../../../shared/provider-presets';
 import type { ModelOverrides } from '../../services/model-resolution';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
@@ -29,84 +27,33 @@ type ModelHandlers = Pick<
   'app.status' | 'models.list' | 'models.save' | 'models.delete' | 'models.test' | 'models.discover'
 >;
 
-/** The model handlers over the host context. */
+/** The model handlers over the host context (the rules are the models service's). */
 export function createModelHandlers(context: HostContext): ModelHandlers {
-  const { stores, secrets } = context.app;
+  const { stores, secrets, models } = context.app;
   return {
     'app.status': () => {
       const environmentModel = environmentModelView(context.env);
       return {
-        needsSetup: environmentModel === null && stores.settings.listModels().length === 0,
+        needsSetup: environmentModel === null && models.list().length === 0,
         environmentModel,
         version: context.version,
       };
     },
     'models.list': async () => ({
       models: await Promise.all(
-        stores.settings
-          .listModels()
-          .map((model) => modelView(model, secrets, stores.mcp.listServices())),
+        models.list().map((model) => modelView(model, secrets, stores.mcp.listServices())),
       ),
       environmentModel: environmentModelView(context.env),
     }),
-    'models.save': async (request) => saveModel(context, request),
+    'models.save': async (request) =>
+      modelView(await models.save(request), secrets, stores.mcp.listServices()),
     'models.delete': async ({ id }) => {
-      const model = requireModel(stores.settings.listModels(), id);
-      stores.settings.deleteModel(model.id);
-      if (model.apiKeyRef) await secrets.delete(model.apiKeyRef);
+      await models.remove(id);
       return { ok: true };
     },
     'models.test': async (request) => testConnection(context, request),
     'models.discover': () => discoverLocalServers(context.discoveryCandidates),
   };
-}
-
-async function saveModel(
-  context: HostContext,
-  request: ParsedRequest<'models.save'>,
-): Promise<InvokeResponse<'models.save'>> {
-  const { stores, secrets, ids } = context.app;
-  const models = stores.settings.listModels();
-  const existing = request.id === undefined ? null : requireModel(models, request.id);
-  const id = existing?.id ?? ids.next('model');
-  let apiKeyRef = existing?.apiKeyRef ?? null;
-  // A key saved for one server never follows the model to another one by itself.
-  const movedAway = existing !== null && originOf(existing.baseUrl) !== originOf(request.baseUrl);
-  const copiedKey =
-    request.keyFrom !== undefined && request.apiKey === undefined
-      ? await keyToCopy(context, models, request.keyFrom, request.baseUrl)
-      : null;
-  const dropKey =
-    request.apiKey === null ||
-    (movedAway && request.apiKey === undefined && request.keepKey !== true && copiedKey === null);
-  const newKey = typeof request.apiKey === 'string' ? request.apiKey : copiedKey;
-  if (newKey !== null) {
-    apiKeyRef = `model:${id}:api-key`;
-    await secrets.set(apiKeyRef, newKey);
-  } else if (dropKey && apiKeyRef) {
-    await secrets.delete(apiKeyRef);
-    apiKeyRef = null;
-  }
-  const config: ModelConfig = {
-    id,
-    label: request.label ?? existing?.label ?? request.model,
-    baseUrl: request.baseUrl,
-    model: request.model,
-    toolMode: request.toolMode ?? existing?.toolMode ?? 'native',
-    contextWindow: request.contextWindow ?? existing?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
-    defaultTools:
-      request.defaultTools === undefined ? (existing?.defaultTools ?? null) : request.defaultTools,
-    defaultMcpServices:
-      request.defaultMcpServices === undefined
-        ? (existing?.defaultMcpServices ?? null)
-        : request.defaultMcpServices,
-    apiKeyRef,
-    isDefault: request.isDefault ?? existing?.isDefault ?? models.length === 0,
-    vision: request.vision ?? existing?.vision ?? false,
-    ...nonEmptyDefaults(request.defaults ?? existing?.defaults),
-  };
-  stores.settings.saveModel(config);
-  return modelView(config, secrets, stores.mcp.listServices());
 }
 
 /**
@@ -119,10 +66,7 @@ async function testConnection(
 ): Promise<InvokeResponse<'models.test'>> {
   let apiKey = request.apiKey ?? null;
   if (apiKey === null && request.modelId !== undefined) {
-    const saved = requireModel(context.app.stores.settings.listModels(), request.modelId);
-    if (saved.apiKeyRef && sameUrl(saved.baseUrl, request.baseUrl)) {
-      apiKey = await context.app.secrets.get(saved.apiKeyRef);
-    }
+    apiKey = await context.app.models.keyFor(request.modelId, request.baseUrl);
   }
   try {
     const listing = await listServerModelDetails({
@@ -182,32 +126,6 @@ export async function modelView(
   };
 }
 
-/** `defaults` only when some parameter is set. */
-function nonEmptyDefaults(defaults: ModelDefaults | undefined): Pick<ModelConfig, 'defaults'> {
-  return defaults === undefined || Object.keys(defaults).length === 0 ? {} : { defaults };
-}
-
-/**
- * The saved key of model `sourceId` for a new model of the same provider: only when the new base
- * URL has the same origin as the source's, so a copied key never reaches another server. A
- * source without a key copies nothing.
- */
-async function keyToCopy(
-  context: HostContext,
-  models: readonly ModelConfig[],
-  sourceId: string,
-  baseUrl: string,
-): Promise<string | null> {
-  const source = requireModel(models, sourceId);
-  if (originOf(source.baseUrl) !== originOf(baseUrl)) {
-    throw new AivoryError(
-      'invalid-input',
-      `baseUrl: the key of "${source.label}" is only sent to ${originOf(source.baseUrl)}; enter a key for ${originOf(baseUrl)}.`,
-    );
-  }
-  return source.apiKeyRef ? await context.app.secrets.get(source.apiKeyRef) : null;
-}
-
 /**
  * The AIVORY_BASE_URL / AIVORY_MODEL start-up model, or null when either is missing or the
  * variables cannot be read (AIVORY_VISION=maybe): the first screen still opens, and the turn
@@ -229,15 +147,4 @@ export function environmentModelView(
     toolMode: overrides.toolMode === 'prompt' ? 'prompt' : 'native',
     apiKeyMasked: overrides.apiKey ? maskSecret(overrides.apiKey) : null,
   };
-}
-
-/** The saved model with this id, or a `not-found` error. */
-export function requireModel(models: readonly ModelConfig[], id: string): ModelConfig {
-  const model = models.find((candidate) => candidate.id === id);
-  if (!model) throw new AivoryError('not-found', `No saved model with id ${id}.`);
-  return model;
-}
-
-function sameUrl(left: string, right: string): boolean {
-  return left.replace(/\/+$/, '') === right.replace(/\/+$/, '');
 }
