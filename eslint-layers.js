@@ -249,8 +249,16 @@ export const LAYERS = [
       },
       {
         name: '@tanstack/react-virtual',
-        why: 'the virtualised message list: only the rows on screen are rendered (message-list.tsx)',
-        only: ['src/renderer/features/chat/message-list.tsx'],
+        why: 'virtualised lists: only the rows on screen are rendered (the message list, the artifact viewer table)',
+        only: [
+          'src/renderer/features/chat/message-list.tsx',
+          'src/renderer/features/artifacts/csv-viewer.tsx',
+        ],
+      },
+      {
+        name: 'papaparse',
+        why: "the artifact viewer's CSV parser, in its Web Worker (csv-worker.ts)",
+        only: ['src/renderer/features/artifacts/csv-worker.ts'],
       },
     ],
     builtins: [],

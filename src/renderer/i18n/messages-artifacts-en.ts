@@ -1,0 +1,28 @@
+/** English text of the artifact viewer (merged into EN_MESSAGES). */
+export const ARTIFACTS_EN = {
+  'artifact.view': 'View {name}',
+  'artifact.panel': 'Viewer: {name}',
+  'artifact.position': '{index} of {count}',
+  'artifact.previous': 'Previous file ([)',
+  'artifact.next': 'Next file (])',
+  'artifact.close': 'Close viewer (Esc)',
+  'artifact.resize': 'Resize the viewer (← →)',
+  'artifact.download': 'Download',
+  'artifact.open': 'Open',
+  'artifact.loading': 'Loading {name}…',
+  'artifact.tooLarge':
+    'Too large to preview ({size}; the viewer shows up to {limit}). Open or download it instead.',
+  'artifact.noPreview': 'No preview for this kind of file. Open or download it instead.',
+  'artifact.failed': 'Could not read this file: {reason}',
+  'artifact.showSource': 'Show source',
+  'artifact.showPage': 'Show page',
+  'artifact.frameTitle': 'Page {name}, isolated: no network, no access to the app',
+  'artifact.isolated': 'Runs isolated: no network, no access to Aivory.',
+  'artifact.rows': '{rows} rows × {columns} columns',
+  'artifact.rowsCut': 'Showing the first {shown} of {columns} columns.',
+  'artifact.parsing': 'Reading the table…',
+  'artifact.csvError': 'Line {row}: {message}',
+  'artifact.plainText': 'Shown without highlighting (over {limit}).',
+  'artifact.jsonInvalid': 'Not valid JSON; shown as text.',
+  'artifact.table': 'Table {name}',
+} as const;
