@@ -21,7 +21,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startObserving, stopObserving } from '../../bench/ui/page-probes';
 import { buildPng } from '../support/fetch-images';
-import { screenshot } from './helpers/browser';
+import { openBrowser, screenshot } from './helpers/browser';
 import { useAppFixture } from './helpers/app-fixture';
 import { filesScript, HELLO_ANSWER } from './helpers/files-script';
 
@@ -320,5 +320,27 @@ describe('e2e: the artifact viewer', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => panel(page).getAttribute('data-kind'), POLL).toBe('image');
     await screenshot(page, 'artifact-image-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Escape');
+  }, 120_000);
+
+  it('speaks 简体中文 in a Chinese browser', async () => {
+    const chinese = await openBrowser('zh-CN');
+    try {
+      const page = chinese.page;
+      await page.goto(app().serve.url);
+      await page.getByTestId('conversation-item').filter({ hasText: 'Here are the files' }).click();
+      await chip(page, 'report.html').click();
+      await expect
+        .poll(() => panel(page).getAttribute('aria-label'), POLL)
+        .toBe('查看器：report.html');
+      expect(await page.getByTestId('artifact-close').getAttribute('aria-label')).toBe(
+        '关闭查看器（Esc）',
+      );
+      expect(await page.getByTestId('artifact-source-toggle').textContent()).toBe('显示源代码');
+      expect(await page.getByTestId('artifact-position').textContent()).toBe('第 7 个，共 7 个');
+    } finally {
+      await chinese.close();
+    }
   }, 120_000);
 });
