@@ -24,5 +24,7 @@ export const ARTIFACTS_EN = {
   'artifact.csvError': 'Line {row}: {message}',
   'artifact.plainText': 'Shown without highlighting (over {limit}).',
   'artifact.jsonInvalid': 'Not valid JSON; shown as text.',
+  'artifact.keysStep': 'Previous / next file in the file viewer',
+  'artifact.keysClose': 'Close the file viewer (before stopping an answer)',
   'artifact.table': 'Table {name}',
 } as const;

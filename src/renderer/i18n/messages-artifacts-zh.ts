@@ -26,5 +26,7 @@ export const ARTIFACTS_ZH: Record<keyof typeof ARTIFACTS_EN, string> = {
   'artifact.csvError': '第 {row} 行：{message}',
   'artifact.plainText': '未高亮显示（超过 {limit}）。',
   'artifact.jsonInvalid': '不是有效的 JSON，按文本显示。',
+  'artifact.keysStep': '文件查看器中的上一个 / 下一个文件',
+  'artifact.keysClose': '关闭文件查看器（优先于停止回答）',
   'artifact.table': '表格 {name}',
 };
