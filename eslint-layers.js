@@ -249,11 +249,8 @@ export const LAYERS = [
       },
       {
         name: '@tanstack/react-virtual',
-        why: 'virtualised lists: only the rows on screen are rendered (the message list, the artifact viewer table)',
-        only: [
-          'src/renderer/features/chat/message-list.tsx',
-          'src/renderer/features/artifacts/csv-viewer.tsx',
-        ],
+        why: 'the virtualised message list: only the rows on screen are rendered (message-list.tsx)',
+        only: ['src/renderer/features/chat/message-list.tsx'],
       },
       {
         name: 'papaparse',

@@ -1,21 +1,21 @@
 /**
  * A CSV or TSV file as a table: read here (bounded), parsed in a Web Worker (papaparse, see
- * `csv-worker.ts`), drawn virtualised (`@tanstack/react-virtual`, rows positioned through the
- * CSSOM, which the CSP allows): only the rows and columns on screen exist, the rows fetched from
- * the worker in blocks as the table scrolls, so 100,000 rows × 50 columns scroll without a long
- * task on the page. Rows and columns have fixed sizes: nothing is measured.
+ * `csv-worker.ts`), drawn virtualised (`grid-window.ts`; offsets set through the CSSOM, which the
+ * CSP allows): only the rows and columns on screen exist, the rows fetched from the worker in
+ * blocks as the table scrolls (one string per row, split here only when drawn), so 100,000 rows ×
+ * 50 columns scroll without freezing the page. Rows and columns have fixed sizes.
  * The first row is the header (sticky); columns past MAX_SHOWN_COLUMNS are counted, not drawn.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { fileExtension } from '../../../shared/openable-files';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { ViewedFile } from './artifact-state';
 import { VIEWER_LIMITS } from './artifact-kind';
 import type { CsvRequest, CsvResponse } from './csv-protocol';
-import { MAX_SHOWN_COLUMNS, ROW_BLOCK } from './csv-protocol';
+import { CELL_SEPARATOR, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './csv-protocol';
+import { useGridWindow } from './grid-window';
 import { FileTooLargeError, readDataFile } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 
@@ -100,7 +100,7 @@ function CsvTable(props: { file: ViewedFile; table: Table; worker: Worker }): Re
   const { table, worker } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
-  const [blocks, setBlocks] = useState<ReadonlyMap<number, string[][]>>(new Map());
+  const [blocks, setBlocks] = useState<ReadonlyMap<number, string[]>>(new Map());
   const asked = useRef(new Set<number>());
   const shownColumns = Math.min(table.columnCount, MAX_SHOWN_COLUMNS);
 
@@ -123,27 +123,24 @@ function CsvTable(props: { file: ViewedFile; table: Table; worker: Worker }): Re
     return () => worker.removeEventListener('message', onMessage);
   }, [worker]);
 
-  const rowsVirtualizer = useVirtualizer({
-    count: table.rowCount,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_PX,
-    overscan: 8,
-    scrollMargin: ROW_PX,
+  const view = useGridWindow(scroller, {
+    rows: table.rowCount,
+    columns: shownColumns,
+    rowPx: ROW_PX,
+    columnPx: COLUMN_PX,
+    top: ROW_PX,
+    left: NUMBER_PX,
+    overscanRows: 8,
+    overscanColumns: 2,
   });
-  const columnsVirtualizer = useVirtualizer({
-    horizontal: true,
-    count: shownColumns,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => COLUMN_PX,
-    overscan: 2,
-    scrollMargin: NUMBER_PX,
-  });
-  const items = rowsVirtualizer.getVirtualItems();
-  const columns = columnsVirtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? 0;
-  const top = (items[0]?.start ?? ROW_PX) - ROW_PX;
-  const left = (columns[0]?.start ?? NUMBER_PX) - NUMBER_PX;
+  const range = (first: number, last: number): number[] =>
+    Array.from({ length: Math.max(0, last - first + 1) }, (_, index) => first + index);
+  const items = range(view.firstRow, view.lastRow);
+  const columns = range(view.firstColumn, view.lastColumn);
+  const first = view.firstRow;
+  const last = Math.max(view.firstRow, view.lastRow);
+  const top = view.firstRow * ROW_PX;
+  const left = view.firstColumn * COLUMN_PX;
 
   // Sizes and offsets are custom properties set through the CSSOM (no inline style attribute):
   // the grid's full size, where the rows on screen start and the columns on screen begin.
@@ -199,40 +196,40 @@ function CsvTable(props: { file: ViewedFile; table: Table; worker: Worker }): Re
             <span className="csv-spacer" aria-hidden="true" />
             {columns.map((column) => (
               <span
-                key={column.index}
+                key={column}
                 className="csv-cell"
                 role="columnheader"
-                aria-colindex={column.index + 1}
+                aria-colindex={column + 1}
               >
-                {table.header[column.index] ?? ''}
+                {table.header[column] ?? ''}
               </span>
             ))}
           </div>
           <div className="csv-rows" data-testid="csv-rows">
             <div className="csv-window">
-              {items.map((item) => {
-                const block = blocks.get(Math.floor(item.index / ROW_BLOCK));
-                const row = block?.[item.index % ROW_BLOCK];
+              {items.map((index) => {
+                const line = blocks.get(Math.floor(index / ROW_BLOCK))?.[index % ROW_BLOCK];
+                const row = line === undefined ? [] : line.split(CELL_SEPARATOR);
                 return (
                   <div
-                    key={item.index}
+                    key={index}
                     className="csv-row"
                     role="row"
-                    aria-rowindex={item.index + 2}
+                    aria-rowindex={index + 2}
                     data-testid="csv-row"
                   >
                     <span className="csv-cell csv-number" aria-hidden="true">
-                      {item.index + 1}
+                      {index + 1}
                     </span>
                     <span className="csv-spacer" aria-hidden="true" />
                     {columns.map((column) => (
                       <span
-                        key={column.index}
+                        key={column}
                         className="csv-cell"
                         role="cell"
-                        aria-colindex={column.index + 1}
+                        aria-colindex={column + 1}
                       >
-                        {row?.[column.index] ?? ''}
+                        {row[column] ?? ''}
                       </span>
                     ))}
                   </div>

@@ -5,7 +5,7 @@
  */
 import Papa from 'papaparse';
 import type { CsvRequest, CsvResponse } from './csv-protocol';
-import { MAX_CELL_CHARS, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './csv-protocol';
+import { CELL_SEPARATOR, MAX_CELL_CHARS, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './csv-protocol';
 
 /** The worker's global scope, typed by what is used (the renderer's lib is the DOM's). */
 const scope = self as unknown as {
@@ -20,7 +20,7 @@ const post = (message: CsvResponse): void => scope.postMessage(message);
 /** A row cut to the shown columns, each cell to one bounded line. */
 function shownRow(row: readonly string[]): string[] {
   return row.slice(0, MAX_SHOWN_COLUMNS).map((cell) => {
-    const line = cell.replace(/[\r\n]+/g, ' ');
+    const line = cell.replaceAll(CELL_SEPARATOR, ' ').replace(/[\r\n]+/g, ' ');
     return line.length > MAX_CELL_CHARS ? `${line.slice(0, MAX_CELL_CHARS)}…` : line;
   });
 }
@@ -32,7 +32,7 @@ scope.onmessage = (event) => {
     post({
       type: 'rows',
       block: request.block,
-      rows: rows.slice(start, start + ROW_BLOCK).map(shownRow),
+      rows: rows.slice(start, start + ROW_BLOCK).map((row) => shownRow(row).join(CELL_SEPARATOR)),
     });
     return;
   }
