@@ -252,6 +252,11 @@ export const LAYERS = [
         why: 'the virtualised message list: only the rows on screen are rendered (message-list.tsx)',
         only: ['src/renderer/features/chat/message-list.tsx'],
       },
+      {
+        name: 'papaparse',
+        why: "the artifact viewer's CSV parser, in its Web Worker (csv-worker.ts)",
+        only: ['src/renderer/features/artifacts/csv-worker.ts'],
+      },
     ],
     builtins: [],
     literalDynamicImports: true,

@@ -17,7 +17,7 @@ import { runMarkdownBench } from './markdown';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
 import { runSandboxBench } from './sandbox';
-import { runPasteBench, runUiBench, runUiOpenBench } from './ui';
+import { runArtifactBench, runPasteBench, runUiBench, runUiOpenBench } from './ui';
 
 interface NamedBench {
   name: string;
@@ -39,6 +39,7 @@ async function runAllBenches(options: BenchOptions = {}): Promise<number> {
     { name: 'ui', run: () => runUiBench() },
     { name: 'ui-open', run: () => runUiOpenBench() },
     { name: 'ui-paste', run: () => runPasteBench() },
+    { name: 'ui-artifact', run: () => runArtifactBench() },
   ];
   const unknown = (options.only ?? []).filter((name) => !benches.some((b) => b.name === name));
   if (unknown.length > 0) {

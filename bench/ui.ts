@@ -1,6 +1,7 @@
 /**
  * `bench/ui` for `npm run bench`: runs bench/ui/run-ui-bench.ts (and, as `ui-open`,
- * bench/ui/run-open-bench.ts; as `ui-paste`, bench/ui/run-paste-bench.ts) in its own process (it drives
+ * bench/ui/run-open-bench.ts; as `ui-paste`, bench/ui/run-paste-bench.ts; as `ui-artifact`,
+ * bench/ui/run-artifact-bench.ts) in its own process (it drives
  * Debian's Chromium through playwright-core, whose types live in the e2e TypeScript program) and
  * reads back its BenchResult. Needs /usr/bin/chromium; not part of `npm test`.
  */
@@ -12,6 +13,8 @@ const ENTRY = join(import.meta.dirname, 'ui', 'run-ui-bench.ts');
 const OPEN_ENTRY = join(import.meta.dirname, 'ui', 'run-open-bench.ts');
 /** The 5 MB paste into the composer (`--only=ui-paste`). */
 const PASTE_ENTRY = join(import.meta.dirname, 'ui', 'run-paste-bench.ts');
+/** The artifact viewer's 100,000-row table scrolled end to end (`--only=ui-artifact`). */
+const ARTIFACT_ENTRY = join(import.meta.dirname, 'ui', 'run-artifact-bench.ts');
 const RESULT_PREFIX = 'UI_BENCH_RESULT ';
 
 /** Runs the UI bench; rejects with the child's last error lines when it fails. */
@@ -27,6 +30,11 @@ export function runUiOpenBench(): Promise<BenchResult> {
 /** Runs the paste bench (same process model and result line as the UI bench). */
 export function runPasteBench(): Promise<BenchResult> {
   return runInChild(PASTE_ENTRY);
+}
+
+/** Runs the artifact viewer's table bench (bench/ui/run-artifact-bench.ts). */
+export function runArtifactBench(): Promise<BenchResult> {
+  return runInChild(ARTIFACT_ENTRY);
 }
 
 async function runInChild(entry: string): Promise<BenchResult> {

@@ -16,6 +16,7 @@ import './styles/cells.css';
 import './styles/controls.css';
 import './styles/conversations.css';
 import './styles/dialogs.css';
+import './styles/artifacts.css';
 import './styles/shell.css';
 
 const root = document.getElementById('root');

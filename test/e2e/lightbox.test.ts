@@ -3,7 +3,8 @@
  * scripted model). A remote image of an answer (served by the test through Chromium's request
  * routing: nothing leaves the machine) loads on the first click and opens in the lightbox on the
  * second: zoom by button, key and wheel, download link, no "show in folder" in the browser, Esc
- * closes and gives focus back. An attached image opens the same way with its `/files` download.
+ * closes and gives focus back. An attached image opens in the file viewer, whose image opens the
+ * lightbox the same way, with its `/files` download.
  * A mermaid diagram is drawn with mermaid's dark theme while the app is dark, and again with the
  * light one when the theme changes.
  */
@@ -130,7 +131,7 @@ describe('e2e: image lightbox and dark diagrams in the browser host', () => {
     expect(pageErrors).toEqual([]);
   }, 90_000);
 
-  it('an attached image opens in the lightbox with its /files download', async () => {
+  it('an attached image opens in the file viewer, then in the lightbox with its /files download', async () => {
     const { page } = app().browser;
     await page.goto(app().serve.url);
     await page.getByTestId('new-chat').click();
@@ -143,7 +144,9 @@ describe('e2e: image lightbox and dark diagrams in the browser host', () => {
     const answer = page.getByTestId('message-assistant').last();
     await expect.poll(() => answer.getAttribute('data-status'), POLL).toBe('complete');
     const sent = page.getByTestId('message-user').filter({ hasText: ATTACH_PROMPT });
-    const opener = sent.getByTestId('image-zoom');
+    // A message's file image opens the artifact viewer; its image there opens the lightbox.
+    await sent.getByTestId('file-view-image').click(POLL);
+    const opener = page.getByTestId('artifact-panel').getByTestId('image-zoom');
     await opener.waitFor(POLL);
     await opener.click();
     const dialog = page.getByTestId('image-lightbox');

@@ -187,7 +187,7 @@ describe('the bundled Electron main', () => {
     const [page, escape] = (report?.pages ?? []) as Record<string, unknown>[];
     expect(page).toMatchObject({ status: 200, hasRoot: true });
     expect(String(page?.contentType)).toContain('text/html');
-    expect(String(page?.csp)).toContain("connect-src 'none'");
+    expect(String(page?.csp)).toContain('connect-src app://aivory/files;');
     expect(escape).toMatchObject({ status: 404 });
     expect(report?.filter).toEqual({
       'app://aivory/index.html': true,

@@ -6,7 +6,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { appRequestFile, rendererCsp } from './security';
+import {
+  ARTIFACT_FRAME_HTML,
+  artifactFrameHeaders,
+  isArtifactFramePath,
+} from '../../shared/artifact-frame';
+import { appRequestFile, isAppUrl, rendererCsp } from './security';
 
 /** Content types of the files a Vite build emits (module scripts need an exact JS type). */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -39,6 +44,7 @@ function securityHeaders(devServerOrigin: string | null): Record<string, string>
 
 /** Answers an app:// request from the built renderer under `rendererRoot`. */
 export async function serveAppFile(url: string, rendererRoot: string): Promise<Response> {
+  if (isAppUrl(url) && isArtifactFramePath(url)) return artifactFrameResponse();
   const file = appRequestFile(url, rendererRoot);
   if (file === null) return notFound();
   let body: Buffer;
@@ -69,6 +75,11 @@ export async function proxyToDevServer(url: string, devServerOrigin: string): Pr
     headers.set(name, value);
   }
   return new Response(upstream.body, { status: upstream.status, headers });
+}
+
+/** The artifact viewer's frame document, with its own CSP (`shared/artifact-frame.ts`). */
+export function artifactFrameResponse(): Response {
+  return new Response(ARTIFACT_FRAME_HTML, { status: 200, headers: artifactFrameHeaders() });
 }
 
 function notFound(): Response {

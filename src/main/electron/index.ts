@@ -13,6 +13,7 @@ import type { AppContext } from '../services/app-context';
 import { openAppContext } from '../services/app-context';
 import { STARTUP_FAILURE_TITLE, startupFailure } from '../services/startup-failure';
 import { dataFileRoots } from '../host/files/data-files';
+import { isArtifactFramePath } from '../../shared/artifact-frame';
 import { proxyToDevServer, serveAppFile } from './app-protocol';
 import { appFilesResponse, isAppFilesUrl } from './data-file-protocol';
 import { createFolderPicker } from './folder-picker';
@@ -45,7 +46,8 @@ async function start(): Promise<void> {
   protocol.handle(APP_SCHEME, async (request) => {
     if (isAppFilesUrl(request.url))
       return appFilesResponse(request.url, dataFileRoots(dataDir, env));
-    return devServer === null
+    // The artifact frame has its own CSP, also in development (serveAppFile answers it).
+    return devServer === null || isArtifactFramePath(request.url)
       ? serveAppFile(request.url, RENDERER_ROOT)
       : proxyToDevServer(request.url, devServer);
   });

@@ -18,7 +18,9 @@ export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 /**
  * The renderer's Content-Security-Policy: nothing but the app's own scripts and styles; images
  * from the app, data/blob URLs and https (a remote image is only requested after a click); no
- * network connections at all (everything goes through IPC); no frames, objects, forms or base.
+ * network connections (everything goes through IPC) but reads of the app's own data files
+ * (`app://aivory/files`, for the artifact viewer); frames of the app only (the artifact viewer's
+ * sandboxed frame); no objects, forms or base.
  *
  * With `devServer` (`npm run dev` only, never in a packaged app) Vite's needs are added:
  * its inline React-refresh preamble and injected styles, and the hot-update WebSocket.
@@ -32,10 +34,12 @@ export function rendererCsp(devServer: string | null = null): string {
     dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     "img-src 'self' data: blob: https:",
     "font-src 'self'",
-    dev ? `connect-src 'self' ${socket}` : "connect-src 'none'",
+    // Production: only the data files (`app://aivory/files?…`, the artifact viewer reads them).
+    dev ? `connect-src 'self' ${socket}` : `connect-src ${APP_ORIGIN}/files`,
     "base-uri 'none'",
     "form-action 'none'",
-    "frame-src 'none'",
+    // The artifact viewer's sandboxed frame (shared/artifact-frame.ts) only.
+    "frame-src 'self'",
     "frame-ancestors 'none'",
     "object-src 'none'",
   ].join('; ');

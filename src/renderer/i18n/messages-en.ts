@@ -1,6 +1,7 @@
 /** English UI text. Keys are the contract for every language; `{name}` marks a parameter. */
 import { KEYCHAIN_EN } from './messages-keychain-en';
 import { LIGHTBOX_EN } from './messages-lightbox-en';
+import { ARTIFACTS_EN } from './messages-artifacts-en';
 import { LOOK_EN } from './messages-look-en';
 import { ELICITATION_EN } from './messages-elicitation-en';
 import { SAMPLING_EN } from './messages-sampling-en';
@@ -30,6 +31,7 @@ export const EN_MESSAGES = {
   ...PICKER_EN,
   ...EMPTY_EN,
   ...LIGHTBOX_EN,
+  ...ARTIFACTS_EN,
   ...LOOK_EN,
   ...ELICITATION_EN,
   ...SAMPLING_EN,

@@ -2,6 +2,7 @@
 import type { MessageKey } from './messages-en';
 import { KEYCHAIN_ZH } from './messages-keychain-zh';
 import { LIGHTBOX_ZH } from './messages-lightbox-zh';
+import { ARTIFACTS_ZH } from './messages-artifacts-zh';
 import { LOOK_ZH } from './messages-look-zh';
 import { ELICITATION_ZH } from './messages-elicitation-zh';
 import { SAMPLING_ZH } from './messages-sampling-zh';
@@ -31,6 +32,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...PICKER_ZH,
   ...EMPTY_ZH,
   ...LIGHTBOX_ZH,
+  ...ARTIFACTS_ZH,
   ...LOOK_ZH,
   ...ELICITATION_ZH,
   ...SAMPLING_ZH,

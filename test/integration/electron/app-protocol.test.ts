@@ -1,3 +1,8 @@
+import {
+  ARTIFACT_FRAME_CSP,
+  ARTIFACT_FRAME_HTML,
+  ARTIFACT_FRAME_PATH,
+} from '../../../src/shared/artifact-frame';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +40,17 @@ describe('app:// answers from the built renderer', () => {
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const script = await serveAppFile('app://aivory/assets/index-abc.js', root);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  });
+
+  it('answers the artifact frame with its own CSP, not the renderer CSP', async () => {
+    const frame = await serveAppFile(`app://aivory${ARTIFACT_FRAME_PATH}?x=1`, root);
+    expect(frame.status).toBe(200);
+    expect(await frame.text()).toBe(ARTIFACT_FRAME_HTML);
+    expect(frame.headers.get('content-security-policy')).toBe(ARTIFACT_FRAME_CSP);
+    expect((await serveAppFile(`app://other${ARTIFACT_FRAME_PATH}`, root)).status).toBe(404);
+    // The renderer may frame only its own origin and read only its data files.
+    expect(rendererCsp()).toContain("frame-src 'self'");
+    expect(rendererCsp()).toContain('connect-src app://aivory/files;');
   });
 
   it('answers 404 for missing files, other hosts and paths leaving the root', async () => {

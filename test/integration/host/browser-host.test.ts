@@ -1,3 +1,8 @@
+import {
+  ARTIFACT_FRAME_CSP,
+  ARTIFACT_FRAME_HTML,
+  ARTIFACT_FRAME_PATH,
+} from '../../../src/shared/artifact-frame';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -88,6 +93,20 @@ describe('aivory serve: the browser host', () => {
       const response = await get(host.port, path);
       expect(response.body, path).not.toContain('do not serve');
     }
+  });
+
+  it('serves the artifact frame with its own no-network CSP; the app may frame it', async () => {
+    const index = await get(host.port, '/');
+    expect(index.headers['content-security-policy']).toContain("frame-src 'self'");
+    const frame = await get(host.port, ARTIFACT_FRAME_PATH);
+    expect(frame.status).toBe(200);
+    expect(frame.body).toBe(ARTIFACT_FRAME_HTML);
+    expect(frame.headers['content-security-policy']).toBe(ARTIFACT_FRAME_CSP);
+    expect(frame.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(frame.headers['content-security-policy']).toContain('sandbox allow-scripts');
+    expect(frame.headers['content-security-policy']).not.toMatch(/connect-src|https?:|'self'/);
+    expect(frame.headers['x-frame-options']).toBeUndefined();
+    expect(frame.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('refuses a wrong or missing token, a foreign origin, a foreign Host, and other paths', async () => {

@@ -32,11 +32,12 @@ describe('Electron shell: window and navigation', () => {
     });
   });
 
-  it('the CSP allows only the app itself and no connections', () => {
+  it('the CSP allows only the app itself, and connections only to its data files', () => {
     const csp = rendererCsp();
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("connect-src 'none'");
+    expect(csp).toContain('connect-src app://aivory/files;');
+    expect(csp).toContain("frame-src 'self'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toMatch(/unsafe-(inline|eval)/);
   });

@@ -179,6 +179,9 @@ describe('shortcut keys', () => {
     for (const action of SHORTCUT_ORDER)
       expect(html).toContain(`data-testid="shortcut-row-${action}"`);
     expect(html).toContain('<kbd>Ctrl</kbd><kbd>K</kbd>');
+    // The artifact viewer's keys.
+    expect(html).toContain('<kbd>[</kbd><kbd>]</kbd>');
+    expect(html).toContain('Close the file viewer');
     expect(html).toContain('Ctrl+N may open a new window');
     const mac = renderToStaticMarkup(
       <ShortcutHelp mac={true} browser={true} onClose={() => undefined} />,

@@ -19,7 +19,8 @@ import type { DiscoveryCandidate } from '../host-context';
 import { dataFileRoots } from '../files/data-files';
 import { createAccessToken } from './access-token';
 import { isFilesRequest, serveDataFile } from './files-route';
-import { serveStatic, setSecurityHeaders } from './static-files';
+import { serveArtifactFrame, serveStatic, setSecurityHeaders } from './static-files';
+import { isArtifactFramePath } from '../../../shared/artifact-frame';
 // A type only: the transport's module (and ws) load with the app, in openApiSide.
 import type { WebSocketTransport } from './websocket-transport';
 
@@ -91,6 +92,10 @@ export async function listenBrowserHost(
   let apiSide: Promise<ApiSide> | null = null;
   const server = createServer((request, response) => {
     setSecurityHeaders(response, origins[0] ?? '');
+    if (isArtifactFramePath(request.url ?? '/')) {
+      serveArtifactFrame(request, response);
+      return;
+    }
     const answer = isFilesRequest(request.url)
       ? (apiSide ?? Promise.reject(new Error('not listening'))).then(({ roots }) =>
           serveDataFile(request, response, { token, allowedHosts: hosts, roots }),

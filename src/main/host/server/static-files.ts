@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, resolve, sep } from 'node:path';
+import { ARTIFACT_FRAME_HTML, artifactFrameHeaders } from '../../../shared/artifact-frame';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -23,7 +24,8 @@ const CONTENT_TYPES: Record<string, string> = {
 /**
  * The browser host's CSP: scripts and styles from the app only, images from the app, data/blob
  * URLs and — only after the user clicked "load image" in a message — https; connections to the
- * app's own WebSocket only; no frames, objects, forms or base changes.
+ * app's own origin (its WebSocket, `/files` for the artifact viewer) only; frames of the app's
+ * own origin only (the artifact frame); no objects, forms or base changes.
  */
 export function browserHostCsp(origin: string): string {
   const socket = origin.replace(/^http/, 'ws');
@@ -34,6 +36,9 @@ export function browserHostCsp(origin: string): string {
     "img-src 'self' data: blob: https:",
     "font-src 'self'",
     `connect-src 'self' ${socket}`,
+    // The artifact viewer's sandboxed frame (shared/artifact-frame.ts), and nothing else: a
+    // page in it cannot navigate itself away to another origin.
+    "frame-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -49,6 +54,20 @@ export function setSecurityHeaders(response: ServerResponse, origin: string): vo
   response.setHeader('Referrer-Policy', 'no-referrer');
   response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+}
+
+/**
+ * Answers the artifact viewer's frame document (`shared/artifact-frame.ts`) with its own CSP in
+ * place of the app's, and without the no-framing header (the app frames it).
+ */
+export function serveArtifactFrame(request: IncomingMessage, response: ServerResponse): void {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  response.removeHeader('X-Frame-Options');
+  response.writeHead(200, artifactFrameHeaders());
+  response.end(request.method === 'HEAD' ? undefined : ARTIFACT_FRAME_HTML);
 }
 
 /** Answers one static request from `root`. */

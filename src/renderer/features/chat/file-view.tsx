@@ -1,14 +1,14 @@
 /**
  * A file on a message: an attachment the user sent or a file a tool produced. Raster images show
- * inline (from the host's own `/files`, never a remote address) and open in the lightbox on a
- * click; every file has its name and size, and in the browser a download link, on the desktop
- * "open" and "show in folder".
+ * inline (from the host's own `/files`, never a remote address); a click on the image or the
+ * file's name opens it in the artifact viewer (`features/artifacts`); every file has its name and
+ * size, and in the browser a download link, on the desktop "open" and "show in folder".
  */
 import type { ReactNode } from 'react';
 import { stripInvisibleCharacters } from '../../../shared/untrusted-text';
 import { openableKindByName } from '../../../shared/openable-files';
 import { PaperclipIcon } from '../../components/icons';
-import { ZoomableImage } from '../../components/image-lightbox';
+import { openArtifact } from '../artifacts/artifact-state';
 import { useT } from '../../i18n/use-t';
 import type { ShownFile } from '../../state/attachment-rules';
 import { isInlineImage } from '../../state/attachment-rules';
@@ -23,7 +23,6 @@ import { formatBytes } from '../../../shared/byte-size';
 export function FileView(props: { file: ShownFile; attached: boolean }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
-  const showError = useApp((state) => state.showError);
   const file = { ...props.file, name: stripInvisibleCharacters(props.file.name) };
   const path = file.path;
   const label = t(props.attached ? 'chat.attachment' : 'chat.artifact', {
@@ -38,20 +37,12 @@ export function FileView(props: { file: ShownFile; attached: boolean }): ReactNo
       data-name={file.name}
     >
       {bridge && path !== null && isInlineImage(file) && (
-        <ZoomableImage
-          className="file-image-button"
-          image={{
-            src: bridge.fileUrl(path, false),
-            alt: file.name,
-            download: { href: bridge.fileUrl(path, true), name: file.name },
-            ...(bridge.host === 'electron'
-              ? {
-                  onReveal: () => {
-                    bridge.invoke('files.reveal', { path }).catch(showError);
-                  },
-                }
-              : {}),
-          }}
+        <button
+          type="button"
+          className="image-zoom-button file-image-button"
+          aria-label={t('artifact.view', { name: file.name })}
+          data-testid="file-view-image"
+          onClick={() => openArtifact({ ...file, path })}
         >
           <img
             className="file-image"
@@ -60,12 +51,24 @@ export function FileView(props: { file: ShownFile; attached: boolean }): ReactNo
             alt={file.name}
             loading="lazy"
           />
-        </ZoomableImage>
+        </button>
       )}
       <div className="file-chip">
-        <span className="file-label">
-          <PaperclipIcon /> {label}
-        </span>
+        {path !== null ? (
+          <button
+            type="button"
+            className="file-label file-view-button"
+            title={t('artifact.view', { name: file.name })}
+            data-testid="file-view"
+            onClick={() => openArtifact({ ...file, path })}
+          >
+            <PaperclipIcon /> {label}
+          </button>
+        ) : (
+          <span className="file-label">
+            <PaperclipIcon /> {label}
+          </span>
+        )}
         {bridge && path !== null && <FileActions path={path} name={file.name} />}
       </div>
     </div>

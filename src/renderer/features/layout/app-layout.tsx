@@ -6,10 +6,12 @@
  * sidebar is `inert`: out of the tab order and the accessibility tree.
  */
 import type { ReactNode, Ref } from 'react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { SidebarCloseIcon, SidebarOpenIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
+import { ArtifactPanel } from '../artifacts/artifact-panel';
+import { closeArtifact, useArtifactView } from '../artifacts/artifact-state';
 import { ChatView } from '../chat/chat-view';
 import { ConversationList } from '../conversations/conversation-list';
 import { shortcutKeys } from '../shortcuts/shortcut-keys';
@@ -26,8 +28,19 @@ export function AppLayout(): ReactNode {
   const slot = useRef<HTMLDivElement>(null);
   const activeId = useApp((state) => state.activeId);
   const drawer = narrow && open;
-  // Picking a conversation (or a new chat) in the drawer closes it.
-  useEffect(() => closeSidebarDrawer(), [activeId]);
+  const artifact = useArtifactView();
+  const layout = useRef<HTMLDivElement>(null);
+  // Picking a conversation (or a new chat) in the drawer closes it, and the viewer (its files
+  // belong to the conversation).
+  useEffect(() => {
+    closeSidebarDrawer();
+    closeArtifact();
+  }, [activeId]);
+  // The viewer's width is a custom property set through the CSSOM (the CSP refuses style
+  // attributes); the grid column reads it.
+  useLayoutEffect(() => {
+    layout.current?.style.setProperty('--artifact-width', `${artifact.width}px`);
+  }, [artifact.width]);
   useEffect(() => {
     if (!drawer) return undefined;
     const onKeyDown = (event: KeyboardEvent): void => {
@@ -45,8 +58,10 @@ export function AppLayout(): ReactNode {
   }, [open]);
   return (
     <div
+      ref={layout}
       className="layout"
       data-sidebar={open ? 'open' : 'closed'}
+      data-artifact={artifact.file === null ? 'closed' : 'open'}
       data-narrow={narrow ? 'true' : 'false'}
       data-testid="layout"
     >
@@ -74,6 +89,7 @@ export function AppLayout(): ReactNode {
         />
       )}
       <ChatView />
+      <ArtifactPanel />
     </div>
   );
 }

@@ -35,6 +35,22 @@ export function ShortcutHelp(props: {
             <dd>{t(`shortcuts.${action}`)}</dd>
           </div>
         ))}
+        {/* The artifact viewer's own keys, while it is open (features/artifacts). */}
+        <div className="shortcut-row" data-testid="shortcut-row-artifact-step">
+          <dt>
+            <kbd>[</kbd>
+            <kbd>]</kbd>
+          </dt>
+          <dd>{t('artifact.keysStep')}</dd>
+        </div>
+        <div className="shortcut-row" data-testid="shortcut-row-artifact-close">
+          <dt>
+            {shortcutKeys('stop', props.mac).map((key, index) => (
+              <kbd key={index}>{key}</kbd>
+            ))}
+          </dt>
+          <dd>{t('artifact.keysClose')}</dd>
+        </div>
       </dl>
       {props.browser && !props.mac && <p className="muted">{t('shortcuts.browserNote')}</p>}
     </ModalDialog>

@@ -1,0 +1,160 @@
+/**
+ * The artifact viewer's table bench, in its own process (Chromium + `aivory serve` + a scripted
+ * model): a 100,000-row × 50-column CSV attached to a message, opened in the viewer and scrolled
+ * top to bottom and back in 40 frame-apart jumps per way (as a dragged scrollbar does), each run
+ * watching the page's main thread (long tasks). The baseline is the same scroll over a plain
+ * empty scroller of the same height added to the same page: what the browser and this machine's
+ * load cost without the table. Prints `UI_BENCH_RESULT <json BenchResult>` as its last line;
+ * bench/ui.ts runs it for `npm run bench` (`--only=ui-artifact`).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import type { Page } from 'playwright-core';
+import { openBrowser } from '../../test/e2e/helpers/browser';
+import { startScriptedLlmServer } from '../../test/support/scripted-llm-server';
+import type { BenchResult } from '../bench-result';
+import { median } from '../statistics';
+import { startObserving, stopObserving } from './page-probes';
+import { ensureProductionRenderer } from './production-renderer';
+import { serveAt } from './serve-at';
+
+const RUNS = 5;
+const ROWS = 100_000;
+const COLUMNS = 50;
+const STEPS = 40;
+const GOAL_MS = 100;
+const BARE_SCROLLER = 'bench-bare-scroller';
+
+function bigCsv(): string {
+  const lines = [Array.from({ length: COLUMNS }, (_, column) => `c${column}`).join(',')];
+  for (let row = 1; row <= ROWS; row++) {
+    const cells = [String(row)];
+    for (let column = 1; column < COLUMNS; column++) cells.push(String((row * 7 + column) % 1000));
+    lines.push(cells.join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Scrolls the element matching `selector` to the end and back in frame-apart jumps. */
+async function scrollThrough(page: Page, selector: string): Promise<void> {
+  await page.evaluate(
+    async ({ selector, steps }) => {
+      const element = document.querySelector<HTMLElement>(selector);
+      if (element === null) throw new Error(`no ${selector}`);
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      for (let step = 1; step <= steps; step++) {
+        element.scrollTop = (element.scrollHeight * step) / steps;
+        await frame();
+      }
+      for (let step = steps - 1; step >= 0; step--) {
+        element.scrollTop = (element.scrollHeight * step) / steps;
+        await frame();
+      }
+      await frame();
+    },
+    { selector, steps: STEPS },
+  );
+}
+
+/** The longest long task (0 when none took over 50 ms) while `selector` is scrolled through. */
+async function longestWhileScrolling(page: Page, selector: string): Promise<number> {
+  await startObserving(page);
+  await scrollThrough(page, selector);
+  return (await stopObserving(page)).longestTaskMs;
+}
+
+async function run(home: string, csvPath: string): Promise<{ table: number[]; bare: number[] }> {
+  const llm = await startScriptedLlmServer(() => ({ content: 'ok' }));
+  const serve = await serveAt(home, {
+    AIVORY_BASE_URL: llm.baseUrl,
+    AIVORY_MODEL: 'scripted-model',
+    AIVORY_TOOL_MODE: 'prompt',
+  });
+  const browser = await openBrowser();
+  try {
+    const { page } = browser;
+    page.setDefaultTimeout(120_000);
+    // tsx (esbuild keepNames) wraps named functions in `__name(…)`; the page has no such helper.
+    await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(serve.url);
+    await page.getByTestId('composer-attach-input').setInputFiles([csvPath]);
+    await page.getByTestId('composer-attachment').waitFor();
+    await page.getByTestId('composer-input').fill('The table');
+    await page.getByTestId('composer-input').press('Enter');
+    await page.getByTestId('file-view').click();
+    await page.waitForFunction(
+      (rows) =>
+        document.querySelector('[data-testid="csv-scroller"]')?.getAttribute('aria-rowcount') ===
+        String(rows + 1),
+      ROWS,
+    );
+    await page.evaluate(
+      ({ id, height }) => {
+        const scroller = document.createElement('div');
+        scroller.id = id;
+        scroller.className = 'csv-scroller';
+        const filler = document.createElement('div');
+        filler.className = 'csv-rows';
+        filler.style.setProperty('--csv-height', `${height}px`);
+        scroller.append(filler);
+        document.body.append(scroller);
+      },
+      { id: BARE_SCROLLER, height: ROWS * 28 },
+    );
+    const table: number[] = [];
+    const bare: number[] = [];
+    for (let index = 0; index < RUNS; index += 1) {
+      table.push(await longestWhileScrolling(page, '[data-testid="csv-scroller"]'));
+      bare.push(await longestWhileScrolling(page, `#${BARE_SCROLLER}`));
+    }
+    return { table, bare };
+  } finally {
+    await browser.close();
+    await serve.stop();
+    await llm.close();
+  }
+}
+
+function result(measured: { table: number[]; bare: number[] }): BenchResult {
+  const table = median(measured.table);
+  const bare = median(measured.bare);
+  return {
+    metrics: [
+      {
+        name: 'ui-artifact-csv-scroll',
+        statistic: `median of ${RUNS} runs' longest task`,
+        measured: {
+          label: `100,000 × 50 CSV in the viewer, scrolled end to end and back`,
+          value: table,
+          unit: 'ms',
+        },
+        baseline: { label: 'an empty scroller of the same height', value: bare, unit: 'ms' },
+        ratio: bare === 0 ? Number.NaN : table / bare,
+        goal: { description: `≤ ${GOAL_MS} ms`, met: table <= GOAL_MS, missLabel: 'ABOVE GOAL' },
+      },
+    ],
+    notes: [
+      `longest task per run (0: none over 50 ms): table ${measured.table.join(', ')}; ` +
+        `empty scroller ${measured.bare.join(', ')}`,
+    ],
+  };
+}
+
+const home = mkdtempSync(join(tmpdir(), 'aivory-artifact-bench-'));
+try {
+  ensureProductionRenderer();
+  const csvPath = join(home, 'table.csv');
+  writeFileSync(csvPath, bigCsv());
+  const measured = await run(home, csvPath);
+  process.stdout.write(`UI_BENCH_RESULT ${JSON.stringify(result(measured))}\n`);
+} catch (error) {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}

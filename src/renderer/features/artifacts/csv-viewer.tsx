@@ -1,0 +1,244 @@
+/**
+ * A CSV or TSV file as a table: read here (bounded), parsed in a Web Worker (papaparse, see
+ * `csv-worker.ts`), drawn virtualised (`grid-window.ts`; offsets set through the CSSOM, which the
+ * CSP allows): only the rows and columns on screen exist, the rows fetched from the worker in
+ * blocks as the table scrolls (one string per row, split here only when drawn), so 100,000 rows ×
+ * 50 columns scroll without freezing the page. Rows and columns have fixed sizes.
+ * The first row is the header (sticky); columns past MAX_SHOWN_COLUMNS are counted, not drawn.
+ */
+import type { ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { fileExtension } from '../../../shared/openable-files';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import type { ViewedFile } from './artifact-state';
+import { VIEWER_LIMITS } from './artifact-kind';
+import type { CsvRequest, CsvResponse } from './csv-protocol';
+import { CELL_SEPARATOR, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './csv-protocol';
+import { useGridWindow } from './grid-window';
+import { FileTooLargeError, readDataFile } from './read-file';
+import { ReadProblem, ViewerNote } from './viewer-notes';
+
+/** A row's height, a column's and the row numbers' width in px (as in artifacts.css). */
+const ROW_PX = 28;
+const COLUMN_PX = 150;
+const NUMBER_PX = 64;
+/** Blocks of rows the page keeps (the worker holds them all). */
+const MAX_KEPT_BLOCKS = 24;
+
+interface Table {
+  header: string[];
+  rowCount: number;
+  columnCount: number;
+  error: { row: number; message: string } | null;
+}
+
+type TableRead =
+  | { state: 'loading' }
+  | { state: 'too-large' }
+  | { state: 'failed'; reason: string }
+  | { state: 'ready'; table: Table; worker: Worker };
+
+/** One table file. */
+export function CsvViewer(props: { file: ViewedFile }): ReactNode {
+  const read = useParsedTable(props.file);
+  if (read.state !== 'ready') return <ReadProblem read={read} file={props.file} kind="csv" />;
+  return (
+    <CsvTable key={props.file.path} file={props.file} table={read.table} worker={read.worker} />
+  );
+}
+
+/** Reads the file and has a new worker parse it; the worker ends with the viewer. */
+function useParsedTable(file: ViewedFile): TableRead {
+  const bridge = useApp((state) => state.bridge);
+  const [read, setRead] = useState<{ path: string; read: TableRead }>({
+    path: file.path,
+    read: { state: 'loading' },
+  });
+  useEffect(() => {
+    if (bridge === null) return undefined;
+    const abort = new AbortController();
+    const worker = new Worker(new URL('./csv-worker.ts', import.meta.url), { type: 'module' });
+    const done = (next: TableRead): void => {
+      if (!abort.signal.aborted) setRead({ path: file.path, read: next });
+    };
+    worker.onmessage = (event: MessageEvent<CsvResponse>) => {
+      const message = event.data;
+      if (message.type === 'parsed') {
+        const { header, rowCount, columnCount, error } = message;
+        done({ state: 'ready', table: { header, rowCount, columnCount, error }, worker });
+      } else if (message.type === 'failed') done({ state: 'failed', reason: message.message });
+    };
+    worker.onerror = () => done({ state: 'failed', reason: 'the table reader stopped' });
+    readDataFile(bridge, file.path, VIEWER_LIMITS.csv, abort.signal).then(
+      (bytes) => {
+        const request: CsvRequest = {
+          type: 'parse',
+          bytes: bytes.buffer,
+          tab: fileExtension(file.name) === '.tsv',
+        };
+        worker.postMessage(request, [bytes.buffer]);
+      },
+      (error: unknown) =>
+        done(
+          error instanceof FileTooLargeError
+            ? { state: 'too-large' }
+            : { state: 'failed', reason: error instanceof Error ? error.message : String(error) },
+        ),
+    );
+    return () => {
+      abort.abort();
+      worker.terminate();
+    };
+  }, [bridge, file.path, file.name]);
+  return read.path === file.path ? read.read : { state: 'loading' };
+}
+
+/** The virtualised table over the worker's rows. */
+function CsvTable(props: { file: ViewedFile; table: Table; worker: Worker }): ReactNode {
+  const t = useT();
+  const { table, worker } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const grid = useRef<HTMLDivElement>(null);
+  const [blocks, setBlocks] = useState<ReadonlyMap<number, string[]>>(new Map());
+  const asked = useRef(new Set<number>());
+  const shownColumns = Math.min(table.columnCount, MAX_SHOWN_COLUMNS);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent<CsvResponse>): void => {
+      const message = event.data;
+      if (message.type !== 'rows') return;
+      setBlocks((current) => {
+        const next = new Map(current).set(message.block, message.rows);
+        // Keep the page's copy small: the oldest blocks go (asked for again if scrolled back).
+        for (const block of next.keys()) {
+          if (next.size <= MAX_KEPT_BLOCKS) break;
+          next.delete(block);
+          asked.current.delete(block);
+        }
+        return next;
+      });
+    };
+    worker.addEventListener('message', onMessage);
+    return () => worker.removeEventListener('message', onMessage);
+  }, [worker]);
+
+  const view = useGridWindow(scroller, {
+    rows: table.rowCount,
+    columns: shownColumns,
+    rowPx: ROW_PX,
+    columnPx: COLUMN_PX,
+    top: ROW_PX,
+    left: NUMBER_PX,
+    overscanRows: 8,
+    overscanColumns: 2,
+  });
+  const range = (first: number, last: number): number[] =>
+    Array.from({ length: Math.max(0, last - first + 1) }, (_, index) => first + index);
+  const items = range(view.firstRow, view.lastRow);
+  const columns = range(view.firstColumn, view.lastColumn);
+  const first = view.firstRow;
+  const last = Math.max(view.firstRow, view.lastRow);
+  const top = view.firstRow * ROW_PX;
+  const left = view.firstColumn * COLUMN_PX;
+
+  // Sizes and offsets are custom properties set through the CSSOM (no inline style attribute):
+  // the grid's full size, where the rows on screen start and the columns on screen begin.
+  useLayoutEffect(() => {
+    const element = grid.current;
+    if (element === null) return;
+    element.style.setProperty('--csv-width', `${NUMBER_PX + shownColumns * COLUMN_PX}px`);
+    element.style.setProperty('--csv-height', `${table.rowCount * ROW_PX}px`);
+    element.style.setProperty('--csv-top', `${top}px`);
+    element.style.setProperty('--csv-left', `${left}px`);
+  }, [shownColumns, table.rowCount, top, left]);
+
+  // Ask the worker for the blocks on screen that are not here yet.
+  useEffect(() => {
+    if (table.rowCount === 0) return;
+    for (
+      let block = Math.floor(first / ROW_BLOCK);
+      block <= Math.floor(last / ROW_BLOCK);
+      block++
+    ) {
+      if (asked.current.has(block)) continue;
+      asked.current.add(block);
+      const request: CsvRequest = { type: 'rows', block };
+      worker.postMessage(request);
+    }
+  }, [first, last, table.rowCount, worker]);
+
+  return (
+    <div className="csv-view">
+      <ViewerNote>
+        {t('artifact.rows', {
+          rows: table.rowCount.toLocaleString(),
+          columns: table.columnCount.toLocaleString(),
+        })}
+        {table.columnCount > MAX_SHOWN_COLUMNS &&
+          ` ${t('artifact.rowsCut', { shown: MAX_SHOWN_COLUMNS, columns: table.columnCount })}`}
+        {table.error !== null &&
+          ` ${t('artifact.csvError', { row: table.error.row, message: table.error.message })}`}
+      </ViewerNote>
+      <div
+        ref={scroller}
+        className="csv-scroller"
+        data-testid="csv-scroller"
+        tabIndex={0}
+        role="table"
+        aria-label={t('artifact.table', { name: props.file.name })}
+        aria-rowcount={table.rowCount + 1}
+        aria-colcount={shownColumns}
+      >
+        <div ref={grid} className="csv-grid">
+          <div className="csv-row csv-header" role="row" aria-rowindex={1}>
+            <span className="csv-cell csv-number" aria-hidden="true" />
+            <span className="csv-spacer" aria-hidden="true" />
+            {columns.map((column) => (
+              <span
+                key={column}
+                className="csv-cell"
+                role="columnheader"
+                aria-colindex={column + 1}
+              >
+                {table.header[column] ?? ''}
+              </span>
+            ))}
+          </div>
+          <div className="csv-rows" data-testid="csv-rows">
+            <div className="csv-window">
+              {items.map((index) => {
+                const line = blocks.get(Math.floor(index / ROW_BLOCK))?.[index % ROW_BLOCK];
+                const row = line === undefined ? [] : line.split(CELL_SEPARATOR);
+                return (
+                  <div
+                    key={index}
+                    className="csv-row"
+                    role="row"
+                    aria-rowindex={index + 2}
+                    data-testid="csv-row"
+                  >
+                    <span className="csv-cell csv-number" aria-hidden="true">
+                      {index + 1}
+                    </span>
+                    <span className="csv-spacer" aria-hidden="true" />
+                    {columns.map((column) => (
+                      <span
+                        key={column}
+                        className="csv-cell"
+                        role="cell"
+                        aria-colindex={column + 1}
+                      >
+                        {row[column] ?? ''}
+                      </span>
+                    ))}
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * An HTML page or SVG drawing a model wrote, run in the isolated frame (`shared/artifact-frame.ts`:
+ * `sandbox="allow-scripts"` without same-origin, a CSP with no network at all, served by the host
+ * at a fixed path), with a toggle to its source. The page gets its text by `postMessage` once the
+ * frame has loaded; nothing the frame sends back is listened to.
+ */
+import type { ReactNode } from 'react';
+import { useRef, useState } from 'react';
+import { ARTIFACT_FRAME_PATH } from '../../../shared/artifact-frame';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import type { ViewedFile } from './artifact-state';
+import { VIEWER_LIMITS } from './artifact-kind';
+import { useFileText } from './read-file';
+import { SourceText } from './text-viewer';
+import { ReadProblem, ViewerNote } from './viewer-notes';
+
+/** One page or drawing, with "show source". */
+export function HtmlViewer(props: { file: ViewedFile; kind: 'html' | 'svg' }): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const read = useFileText(bridge, props.file.path, VIEWER_LIMITS[props.kind]);
+  const [source, setSource] = useState(false);
+  if (read.state !== 'ready')
+    return <ReadProblem read={read} file={props.file} kind={props.kind} />;
+  return (
+    <div className="artifact-page">
+      <div className="artifact-page-bar">
+        <ViewerNote>{t('artifact.isolated')}</ViewerNote>
+        <button
+          type="button"
+          className="file-action"
+          aria-pressed={source}
+          data-testid="artifact-source-toggle"
+          onClick={() => setSource(!source)}
+        >
+          {source ? t('artifact.showPage') : t('artifact.showSource')}
+        </button>
+      </div>
+      {source ? (
+        <SourceText text={read.text} kind={props.kind} name={props.file.name} />
+      ) : (
+        <IsolatedFrame
+          key={props.file.path}
+          html={props.kind === 'svg' ? svgPage(read.text) : read.text}
+          title={t('artifact.frameTitle', { name: props.file.name })}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The sandboxed frame; hands it the page once, when it has loaded. */
+function IsolatedFrame(props: { html: string; title: string }): ReactNode {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const sent = useRef(false);
+  const src = new URL(ARTIFACT_FRAME_PATH, window.location.href).href;
+  return (
+    <iframe
+      ref={frame}
+      className="artifact-frame"
+      data-testid="artifact-frame"
+      title={props.title}
+      src={src}
+      sandbox="allow-scripts"
+      referrerPolicy="no-referrer"
+      onLoad={() => {
+        // The frame's origin is opaque: '*' is the only target that reaches it. The page is the
+        // artifact's own text, nothing secret.
+        if (sent.current) return;
+        sent.current = true;
+        frame.current?.contentWindow?.postMessage({ html: props.html }, '*');
+      }}
+    />
+  );
+}
+
+/** An SVG drawing as a page of its own, fitted to the frame. */
+function svgPage(svg: string): string {
+  return (
+    '<!doctype html><html><head><meta charset="utf-8"><style>' +
+    'html,body{margin:0;height:100%;background:#fff}' +
+    'body{display:flex;align-items:center;justify-content:center}' +
+    'svg{max-width:100%;max-height:100%}</style></head><body>' +
+    svg +
+    '</body></html>'
+  );
+}
