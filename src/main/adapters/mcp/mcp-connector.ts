@@ -30,11 +30,12 @@ import type { McpConnectorOptions, McpLimits } from './mcp-limits';
 import { elicitationCapability, offerElicitation } from './mcp-elicitation';
 import { McpLink } from './mcp-link';
 import { forwardServerLog, SET_LEVEL_TIMEOUT_MS, setServerLogLevel } from './mcp-logging';
-import { interactiveSignIn } from './mcp-oauth';
+import { interactiveSignIn, McpOAuth } from './mcp-oauth';
 import { answerRoots, rootsCapability } from './mcp-roots';
 import { offerSampling, samplingCapability } from './mcp-sampling';
 import { McpClientSession } from './mcp-session';
 import { buildTransport, parseServiceUrl } from './mcp-transports';
+import { probeRevisions, speaksNone, unsupportedRevision } from './mcp-revision';
 
 /** The connector's options (caps, client name, child environment). */
 export type { McpConnectorOptions } from './mcp-limits';
@@ -228,44 +229,89 @@ async function connectFailure(
     link.nonce,
     link.lastHttpFailure,
   );
-  if (endpoint.transport !== 'streamable-http' || !PROBED_KINDS.has(failure.kind)) return failure;
+  if (endpoint.transport !== 'streamable-http') return failure;
+  if (!PROBED_KINDS.has(failure.kind) && failure.kind !== 'protocol') return failure;
   // A server that answered with an event stream of garbage is not a legacy SSE server.
   if (isParseError(error)) return failure;
-  const probeMs = Math.min(PROBE_TIMEOUT_MS, probe.deadlineAt - Date.now());
-  if (probeMs <= 0 || !(await servesLegacySse(endpoint, limits, probe.signal, probeMs))) {
-    return failure;
-  }
+  // A server of a newer revision refuses the 2025 handshake (HTTP 400, or `initialize` unknown
+  // to it): ask which revisions it speaks.
+  const revisions = await probeWithin(probe, (signal) =>
+    probeRevisions(
+      probeFetch(endpoint, limits, { signedIn: true }),
+      parseServiceUrl(endpoint.url),
+      client(limits),
+      signal,
+    ),
+  );
+  if (revisions !== null && revisions !== false && speaksNone(revisions))
+    return unsupportedRevision(link.server, revisions);
+  if (!PROBED_KINDS.has(failure.kind)) return failure;
+  const legacy = await probeWithin(probe, (signal) => servesLegacySse(endpoint, limits, signal));
+  if (legacy !== true) return failure;
   return new McpError(
     'wrong-transport',
     `${link.server} serves a legacy HTTP+SSE event stream at this URL, not Streamable HTTP; choose the SSE transport`,
   );
 }
 
+type HttpEndpoint = Exclude<McpEndpoint, { transport: 'stdio' }>;
+
+/** Runs a probe within PROBE_TIMEOUT_MS and the connect deadline; false when no time is left. */
+async function probeWithin<T>(
+  probe: { signal: AbortSignal; deadlineAt: number },
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T | false> {
+  const probeMs = Math.min(PROBE_TIMEOUT_MS, probe.deadlineAt - Date.now());
+  if (probeMs <= 0) return false;
+  return run(AbortSignal.any([probe.signal, AbortSignal.timeout(probeMs)]));
+}
+
+function client(limits: McpLimits): { name: string; version: string } {
+  return { name: limits.clientName, version: limits.clientVersion };
+}
+
+/**
+ * The guarded fetch for a probe: the service's headers and rules, no events. `signedIn`: with
+ * the service's current sign-in token (a server behind OAuth refused the handshake after sign-in),
+ * never signing in again for a probe.
+ */
+function probeFetch(
+  endpoint: HttpEndpoint,
+  limits: McpLimits,
+  { signedIn }: { signedIn: boolean } = { signedIn: false },
+): ReturnType<typeof createMcpFetch> {
+  const url = parseServiceUrl(endpoint.url);
+  const signIn = signedIn && endpoint.oauth ? new McpOAuth(endpoint.oauth, url) : null;
+  return createMcpFetch({
+    transport: 'streamable-http',
+    url,
+    ...(signIn
+      ? { oauth: { authorization: () => signIn.authorization(), challenge: async () => false } }
+      : {}),
+    headers: serviceHeaders(endpoint.headers),
+    maxMessageBytes: limits.maxMessageBytes,
+    ...(endpoint.resolveAddresses ? { resolveAddresses: endpoint.resolveAddresses } : {}),
+    events: {
+      onResponseBroken: () => undefined,
+      onResponseEnded: () => undefined,
+      onSessionExpired: () => undefined,
+      onFailure: () => undefined,
+    },
+  });
+}
+
 /** True when a GET to the URL opens an event stream announcing an endpoint: legacy HTTP+SSE. */
 async function servesLegacySse(
-  endpoint: Exclude<McpEndpoint, { transport: 'stdio' }>,
+  endpoint: HttpEndpoint,
   limits: McpLimits,
   signal: AbortSignal,
-  timeoutMs: number,
 ): Promise<boolean> {
   try {
     const url = parseServiceUrl(endpoint.url);
-    const fetch = createMcpFetch({
-      transport: 'streamable-http',
-      url,
-      headers: serviceHeaders(endpoint.headers),
-      maxMessageBytes: limits.maxMessageBytes,
-      events: {
-        onResponseBroken: () => undefined,
-        onResponseEnded: () => undefined,
-        onSessionExpired: () => undefined,
-        onFailure: () => undefined,
-      },
-    });
-    const response = await fetch(url, {
+    const response = await probeFetch(endpoint, limits)(url, {
       method: 'GET',
       headers: { accept: 'text/event-stream' },
-      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+      signal,
     });
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (!response.ok || type !== 'text/event-stream' || response.body === null) {

@@ -10,6 +10,7 @@ import { isAbortError } from '../../../shared/errors';
 import { McpError, McpUndelivered } from '../../core/ports';
 import type { McpFailureKind } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
+import { speaksNone, supportedInError, unsupportedRevision } from './mcp-revision';
 
 /** JSON-RPC error code of the failures the adapter injects for a request (see McpLink). */
 export const INJECTED_FAILURE_CODE = -32_097;
@@ -237,6 +238,10 @@ function fromSdkError(error: SdkMcpError, context: FailureContext, nonce: string
     );
   }
   const text = oneLine(error.message.replace(/^(?:MCP error -?\d+: )+/, ''));
+  const revisions = context.phase === 'connect' ? supportedInError(error) : null;
+  if (revisions !== null && speaksNone(revisions)) {
+    return unsupportedRevision(context.server, revisions);
+  }
   if (context.phase === 'connect') {
     return new McpError('protocol', `${context.server} refused the MCP handshake: ${text}`);
   }
@@ -300,9 +305,10 @@ export function classifyFailure(
     }
     const posted = /^Error POSTing to endpoint \(HTTP (\d+)\)/.exec(error.message);
     if (posted !== null) return lastHttpFailure ?? fromHttpStatus(Number(posted[1]), context);
-    if (/protocol version is not supported/.test(error.message)) {
-      return new McpError('protocol', `${context.server}: ${oneLine(error.message)}`);
-    }
+    // The SDK refusing the revision a server answered `initialize` with.
+    const answered = /protocol version is not supported: (.*)$/.exec(error.message);
+    if (answered !== null)
+      return unsupportedRevision(context.server, [oneLine(answered[1] ?? '', 40)]);
   }
   const network = networkFailure(error, context.server);
   if (network !== null) return network;

@@ -10,6 +10,7 @@ import { McpError, McpUndelivered } from '../../core/ports';
 import { pinnedLookup } from '../fetch/http-exchange';
 import { guardBody } from './mcp-body-guard';
 import { ADDRESS_BLOCKED, networkFailure } from './mcp-errors';
+import { refusalInBody, unsupportedRevision } from './mcp-revision';
 import { oneLine } from '../../../shared/untrusted-text';
 
 /** What the fetch tells the connection about; see McpLink. */
@@ -154,6 +155,12 @@ export function createMcpFetch(config: McpFetchConfig): FetchLike {
       throw gone.error;
     }
     response = gone.response;
+    const refused = await revisionRefused(response, method, config);
+    if (refused.error !== null) {
+      config.events.onFailure(refused.error);
+      throw refused.error;
+    }
+    response = refused.response;
     const failure = statusFailure(response, method, config, signedIn);
     if (failure !== null) {
       await response.body?.cancel().catch(() => undefined);
@@ -232,7 +239,7 @@ function statusFailure(
   return sseStatus(response, method, where);
 }
 
-/** How much of a 400 answer to a request with a session id is read for the word "session". */
+/** How much of a 400 answer is read for the word "session" or a protocol version refusal. */
 const SESSION_ERROR_BYTES = 4096;
 
 /**
@@ -268,6 +275,27 @@ async function sessionGone(
       headers: response.headers,
     }),
   };
+}
+
+/**
+ * A 400 answering a POST with the "unsupported protocol version" error naming only revisions this
+ * client does not speak (a server of a newer revision refusing our handshake): that error, said
+ * plainly. Any other 400 comes back unchanged (its body read, at most 4 KiB, and put back).
+ */
+async function revisionRefused(
+  response: Response,
+  method: string,
+  config: McpFetchConfig,
+): Promise<{ error: McpError | null; response: Response }> {
+  if (config.transport !== 'streamable-http' || method !== 'POST' || response.status !== 400)
+    return { error: null, response };
+  const text = await boundedText(response, SESSION_ERROR_BYTES);
+  const revisions = refusalInBody(text);
+  if (revisions !== null) {
+    return { error: unsupportedRevision(config.url.origin, revisions), response };
+  }
+  const { status, statusText, headers } = response;
+  return { error: null, response: new Response(text, { status, statusText, headers }) };
 }
 
 /** The start of a body as text (at most `maxBytes`), the rest cancelled; '' when unreadable. */
