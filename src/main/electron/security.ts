@@ -87,6 +87,14 @@ export function mainWindowWebPreferences(preloadPath: string) {
   } as const;
 }
 
+/**
+ * The window's WebRTC policy (`webContents.setWebRTCIPHandlingPolicy`). The Content Security
+ * Policy does not govern WebRTC: an HTML artifact running in its isolated frame could otherwise
+ * send UDP (STUN to a server of its choosing) and carry data out. Without a proxy, this leaves it
+ * no route at all; the app itself uses no WebRTC.
+ */
+export const WEBRTC_IP_HANDLING_POLICY = 'disable_non_proxied_udp';
+
 /** True for a URL inside the app (same scheme and host); parsed, never prefix-matched. */
 export function isAppUrl(url: string): boolean {
   try {

@@ -5,7 +5,13 @@
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { BrowserWindow, shell } from 'electron';
-import { APP_ENTRY_URL, externalOpenUrl, isAppUrl, mainWindowWebPreferences } from './security';
+import {
+  APP_ENTRY_URL,
+  externalOpenUrl,
+  isAppUrl,
+  mainWindowWebPreferences,
+  WEBRTC_IP_HANDLING_POLICY,
+} from './security';
 
 /** The options of the one app window. */
 export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
@@ -31,6 +37,7 @@ function openExternally(url: string): void {
 export async function createMainWindow(preloadPath: string): Promise<BrowserWindow> {
   const window = new BrowserWindow(mainWindowOptions(preloadPath));
   const contents = window.webContents;
+  contents.setWebRTCIPHandlingPolicy(WEBRTC_IP_HANDLING_POLICY);
   contents.setWindowOpenHandler(({ url }) => {
     openExternally(url);
     return { action: 'deny' };

@@ -47,6 +47,7 @@ describe('app:// answers from the built renderer', () => {
     expect(frame.status).toBe(200);
     expect(await frame.text()).toBe(ARTIFACT_FRAME_HTML);
     expect(frame.headers.get('content-security-policy')).toBe(ARTIFACT_FRAME_CSP);
+    expect(frame.headers.get('x-dns-prefetch-control')).toBe('off');
     expect((await serveAppFile(`app://other${ARTIFACT_FRAME_PATH}`, root)).status).toBe(404);
     // The renderer may frame only its own origin and read only its data files.
     expect(rendererCsp()).toContain("frame-src 'self'");

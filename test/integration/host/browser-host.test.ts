@@ -107,6 +107,7 @@ describe('aivory serve: the browser host', () => {
     expect(frame.headers['content-security-policy']).not.toMatch(/connect-src|https?:|'self'/);
     expect(frame.headers['x-frame-options']).toBeUndefined();
     expect(frame.headers['x-content-type-options']).toBe('nosniff');
+    expect(frame.headers['x-dns-prefetch-control']).toBe('off');
   });
 
   it('refuses a wrong or missing token, a foreign origin, a foreign Host, and other paths', async () => {

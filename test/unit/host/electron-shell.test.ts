@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../../src/shared/ipc/electron-channels';
 import { electronSender } from '../../../src/main/electron/ipc/sender-validation';
@@ -12,6 +13,7 @@ import {
   isAppUrl,
   mainWindowWebPreferences,
   rendererCsp,
+  WEBRTC_IP_HANDLING_POLICY,
 } from '../../../src/main/electron/security';
 import { senderRefusal } from '../../../src/main/host/sender';
 
@@ -30,6 +32,15 @@ describe('Electron shell: window and navigation', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
     });
+  });
+
+  it('WebRTC has no route out of the window (the CSP does not govern it)', () => {
+    // The window itself cannot run here (no Electron binary): its module must apply the policy.
+    expect(WEBRTC_IP_HANDLING_POLICY).toBe('disable_non_proxied_udp');
+    const windowSource = readFileSync('src/main/electron/window.ts', 'utf8');
+    expect(windowSource).toContain(
+      'contents.setWebRTCIPHandlingPolicy(WEBRTC_IP_HANDLING_POLICY);',
+    );
   });
 
   it('the CSP allows only the app itself, and connections only to its data files', () => {
