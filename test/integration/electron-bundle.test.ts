@@ -189,6 +189,8 @@ describe('the bundled Electron main', () => {
     expect(String(page?.contentType)).toContain('text/html');
     expect(String(page?.csp)).toContain('connect-src app://aivory/files;');
     expect(escape).toMatchObject({ status: 404 });
+    // A CSP does not govern WebRTC: the window leaves it no UDP route (an HTML artifact's frame).
+    expect(report?.webRtcPolicy).toBe('disable_non_proxied_udp');
     expect(report?.filter).toEqual({
       'app://aivory/index.html': true,
       'https://evil.example/x': false,

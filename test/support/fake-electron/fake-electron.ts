@@ -107,7 +107,11 @@ const mainFrame = { url: 'app://aivory/index.html' };
 const webContents = Object.assign(new EventEmitter(), {
   mainFrame,
   sent: [] as unknown[][],
+  webRtcPolicy: null as string | null,
   setWindowOpenHandler: (): void => undefined,
+  setWebRTCIPHandlingPolicy(policy: string): void {
+    webContents.webRtcPolicy = policy;
+  },
   send(...args: unknown[]): void {
     webContents.sent.push(args);
   },
@@ -163,6 +167,7 @@ async function runSession(invoke: InvokeHandler): Promise<void> {
     pages: await requestPages(['app://aivory/index.html', 'app://aivory/../../etc/passwd']),
     filter: filterVerdicts(),
     privilegedSchemes: recorded.privilegedSchemes,
+    webRtcPolicy: webContents.webRtcPolicy,
   };
   process.stdout.write(`FAKE_ELECTRON_REPORT ${JSON.stringify(report)}\n`);
   app.quit();
