@@ -14,7 +14,7 @@ export async function readBoundedBody(
   maxBytes: number,
   tooLarge: () => Error,
   signal?: AbortSignal,
-): Promise<Uint8Array> {
+): Promise<Uint8Array<ArrayBuffer>> {
   if (body === null) return new Uint8Array();
   const reader = body.getReader();
   const onAbort = (): void => void reader.cancel().catch(() => undefined);
@@ -43,4 +43,31 @@ export async function readBoundedBody(
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/**
+ * The start of a text stream (a probe needs only a server's first words): chunks are read until
+ * `enough(text)` holds or `maxChars` are in, then the stream is cancelled (an event stream may
+ * never end). The last chunk may take the text a little past `maxChars`.
+ */
+export async function readTextStart(
+  body: ReadableStream<Uint8Array> | null,
+  maxChars: number,
+  enough: (text: string) => boolean,
+): Promise<string> {
+  if (body === null) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < maxChars) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+      if (enough(text)) break;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return text;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBoundedBody } from '../../../src/shared/bounded-body';
+import { readBoundedBody, readTextStart } from '../../../src/shared/bounded-body';
 
 /** A stream of `chunks`, then (with `hang`) one read that never answers; records its cancel. */
 function stream(
@@ -48,5 +48,21 @@ describe('readBoundedBody', () => {
     controller.abort(new Error('stopped by the user'));
     await expect(reading).rejects.toThrow('stopped by the user');
     expect(hanging.cancelled()).toBe(true);
+  });
+});
+
+describe('readTextStart', () => {
+  it('stops once the text is enough, on a stream that stays open, and cancels it', async () => {
+    const open = stream(['event: ping\n', 'event: endpoint\n', 'data: x\n'], true);
+    const endpoint = (text: string) => /^event: endpoint$/m.test(text);
+    expect(await readTextStart(open.body, 4096, endpoint)).toBe('event: ping\nevent: endpoint\n');
+    expect(open.cancelled()).toBe(true);
+  });
+
+  it('stops at the character cap (the last chunk may pass it), and reads nothing for no body', async () => {
+    const long = stream(['abcd', 'efgh', 'ijkl'], true);
+    expect(await readTextStart(long.body, 6, () => false)).toBe('abcdefgh');
+    expect(long.cancelled()).toBe(true);
+    expect(await readTextStart(null, 6, () => false)).toBe('');
   });
 });

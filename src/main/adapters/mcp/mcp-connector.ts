@@ -24,6 +24,7 @@ import type {
 import { scopedAbort } from './mcp-abort';
 import { classifyFailure, EXITED_DURING_HANDSHAKE, isParseError, seconds } from './mcp-errors';
 import { oneLine } from '../../../shared/untrusted-text';
+import { readTextStart } from '../../../shared/bounded-body';
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import { resolveLimits } from './mcp-limits';
 import type { McpConnectorOptions, McpLimits } from './mcp-limits';
@@ -318,26 +319,10 @@ async function servesLegacySse(
       await response.body?.cancel().catch(() => undefined);
       return false;
     }
-    return await announcesEndpoint(response.body);
+    // The start of the stream (at most PROBE_BYTES), looking for `event: endpoint`.
+    const announcesEndpoint = (text: string): boolean => /^event:\s*endpoint\s*$/m.test(text);
+    return announcesEndpoint(await readTextStart(response.body, PROBE_BYTES, announcesEndpoint));
   } catch {
     return false;
-  }
-}
-
-/** Reads the start of an event stream (at most PROBE_BYTES) looking for `event: endpoint`. */
-async function announcesEndpoint(body: ReadableStream<Uint8Array>): Promise<boolean> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < PROBE_BYTES) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      text += decoder.decode(chunk.value, { stream: true });
-      if (/^event:\s*endpoint\s*$/m.test(text)) return true;
-    }
-    return false;
-  } finally {
-    await reader.cancel().catch(() => undefined);
   }
 }

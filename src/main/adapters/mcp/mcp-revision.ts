@@ -12,6 +12,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { McpError } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
+import { readTextStart } from '../../../shared/bounded-body';
 
 /** The revisions this client negotiates, newest first. */
 export const SPOKEN_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -106,7 +107,11 @@ export async function probeRevisions(
       body,
       signal,
     });
-    const text = await startOf(response);
+    // An event stream may stay open: its first data line is the answer.
+    const start = await readTextStart(response.body, PROBE_BYTES, (text) =>
+      /^data:.*\n/m.test(text),
+    );
+    const text = start.slice(0, PROBE_BYTES);
     // JSON, or the first `data:` line of an event stream.
     const json = /^\s*[{[]/.test(text) ? text : (/^data:\s*(.*)$/m.exec(text)?.[1] ?? '');
     const message = JSON.parse(json) as { result?: unknown; error?: unknown };
@@ -115,24 +120,4 @@ export async function probeRevisions(
   } catch {
     return null;
   }
-}
-
-/** The start of a response body as text (at most PROBE_BYTES), the rest cancelled. */
-async function startOf(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < PROBE_BYTES) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      text += decoder.decode(chunk.value, { stream: true });
-      // An event stream may stay open: its first data line is the answer.
-      if (/^data:.*\n/m.test(text)) break;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return text.slice(0, PROBE_BYTES);
 }

@@ -5,6 +5,7 @@
  * cap, whatever size the message said the file had. A file that changed on disk is not trusted.
  */
 import { useEffect, useState } from 'react';
+import { readBoundedBody } from '../../../shared/bounded-body';
 import type { AivoryBridge } from '../../bridge/bridge';
 
 /** A read that went past the cap. */
@@ -31,26 +32,7 @@ export async function readDataFile(
     await response.body.cancel();
     throw new FileTooLargeError();
   }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      throw new FileTooLargeError();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return readBoundedBody(response.body, limit, () => new FileTooLargeError(), signal);
 }
 
 /** What a text read gives a viewer. */
