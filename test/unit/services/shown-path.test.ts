@@ -2,45 +2,17 @@
  * `readShownPath`: the shown path of a conversation read in pages (real SQLite), the same as
  * `listMessages`, with the event loop running between pages so a server answers meanwhile.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../../src/main/adapters/sqlite/sqlite-store';
-import { openStore } from '../../../src/main/adapters/sqlite/sqlite-store';
+import { describe, expect, it } from 'vitest';
+import { seedChain, useTempStore } from '../../support/message-chain';
 import { readShownPath } from '../../../src/main/services/shown-path';
 
-let directory: string;
-let store: SqliteStore;
-let tick = 0;
-
-beforeEach(() => {
-  directory = mkdtempSync(join(tmpdir(), 'aivory-shown-path-'));
-  store = openStore(join(directory, 'aivory.db'), { clock: { now: () => ++tick } });
-});
-afterEach(() => {
-  store.close();
-  rmSync(directory, { recursive: true, force: true });
-});
-
-function seed(id: string, count: number): void {
-  store.conversations.createConversation({ id, title: id, modelId: null });
-  for (let index = 0; index < count; index += 1) {
-    store.conversations.createMessage({
-      id: `${id}_m${index}`,
-      conversationId: id,
-      role: index % 2 === 0 ? 'user' : 'assistant',
-      status: 'complete',
-      parts: [{ kind: 'text', text: `message ${index}` }],
-    });
-  }
-}
+const temp = useTempStore();
 
 describe('readShownPath', () => {
   it('answers what listMessages answers, versions off the path left out', async () => {
-    seed('c', 1_234);
+    seedChain(temp.store, 'c', 1_234);
     // A second version of an answer in the middle: the path follows the newest one.
-    store.conversations.createMessage({
+    temp.store.conversations.createMessage({
       id: 'c_v2',
       conversationId: 'c',
       parentId: 'c_m600',
@@ -48,13 +20,13 @@ describe('readShownPath', () => {
       status: 'complete',
       parts: [{ kind: 'text', text: 'another version' }],
     });
-    const path = await readShownPath(store.conversations, 'c');
-    expect(path).toEqual(store.conversations.listMessages('c'));
+    const path = await readShownPath(temp.store.conversations, 'c');
+    expect(path).toEqual(temp.store.conversations.listMessages('c'));
     expect(path.at(-1)?.id).toBe('c_v2');
   });
 
   it('lets the event loop run between pages', async () => {
-    seed('c', 1_600);
+    seedChain(temp.store, 'c', 1_600);
     let turns = 0;
     let running = true;
     const spin = (): void => {
@@ -62,7 +34,7 @@ describe('readShownPath', () => {
       if (running) setImmediate(spin);
     };
     setImmediate(spin);
-    const path = await readShownPath(store.conversations, 'c');
+    const path = await readShownPath(temp.store.conversations, 'c');
     running = false;
     expect(path).toHaveLength(1_600);
     // Four pages of 500 at most: the loop ran between each of them.
@@ -70,8 +42,8 @@ describe('readShownPath', () => {
   });
 
   it('answers nothing for a conversation without messages and refuses an unknown one', async () => {
-    store.conversations.createConversation({ id: 'empty', title: 'empty', modelId: null });
-    expect(await readShownPath(store.conversations, 'empty')).toEqual([]);
-    await expect(readShownPath(store.conversations, 'missing')).rejects.toThrow(/missing/);
+    temp.store.conversations.createConversation({ id: 'empty', title: 'empty', modelId: null });
+    expect(await readShownPath(temp.store.conversations, 'empty')).toEqual([]);
+    await expect(readShownPath(temp.store.conversations, 'missing')).rejects.toThrow(/missing/);
   });
 });

@@ -3,47 +3,18 @@
  * `listTurnRecordsOf`): the latest page first, each `older` cursor leading to the page before,
  * with no gap or duplicate; versions off the path are left out; `through` reaches a search hit.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../../../src/main/adapters/sqlite/sqlite-store';
-import { openStore } from '../../../../src/main/adapters/sqlite/sqlite-store';
+import { describe, expect, it } from 'vitest';
+import { seedChain, useTempStore } from '../../../support/message-chain';
 import type { Message } from '../../../../src/shared/dto';
 
-let directory: string;
-let store: SqliteStore;
-let tick = 0;
-
-beforeEach(() => {
-  directory = mkdtempSync(join(tmpdir(), 'aivory-pages-'));
-  store = openStore(join(directory, 'aivory.db'), { clock: { now: () => ++tick } });
-});
-afterEach(() => {
-  store.close();
-  rmSync(directory, { recursive: true, force: true });
-});
-
-/** A conversation of `count` messages m0…m(count-1), each following the one before. */
-function seed(id: string, count: number): void {
-  store.conversations.createConversation({ id, title: id, modelId: null });
-  for (let index = 0; index < count; index += 1) {
-    store.conversations.createMessage({
-      id: `${id}_m${index}`,
-      conversationId: id,
-      role: index % 2 === 0 ? 'user' : 'assistant',
-      status: 'complete',
-      parts: [{ kind: 'text', text: `message ${index}` }],
-    });
-  }
-}
+const temp = useTempStore();
 
 const ids = (messages: readonly Message[]): string[] => messages.map((message) => message.id);
 
 describe('listMessagePage', () => {
   it('reads the latest page, then each older page back to the first message', () => {
-    seed('c', 250);
-    const conversations = store.conversations;
+    seedChain(temp.store, 'c', 250);
+    const conversations = temp.store.conversations;
     const latest = conversations.listMessagePage('c', { limit: 100 });
     expect(ids(latest.messages)).toEqual(
       Array.from({ length: 100 }, (_, index) => `c_m${150 + index}`),
@@ -65,8 +36,8 @@ describe('listMessagePage', () => {
   });
 
   it('pages the shown path only, and another path once another version is shown', () => {
-    seed('c', 6);
-    const conversations = store.conversations;
+    seedChain(temp.store, 'c', 6);
+    const conversations = temp.store.conversations;
     // A second answer to the last question: a sibling of c_m5, now shown.
     conversations.createMessage({
       id: 'c_m5b',
@@ -92,8 +63,8 @@ describe('listMessagePage', () => {
   });
 
   it('lists versions of first messages (edited first questions) too', () => {
-    seed('c', 2);
-    store.conversations.createMessage({
+    seedChain(temp.store, 'c', 2);
+    temp.store.conversations.createMessage({
       id: 'c_m0b',
       conversationId: 'c',
       parentId: null,
@@ -101,44 +72,46 @@ describe('listMessagePage', () => {
       status: 'complete',
       parts: [{ kind: 'text', text: 'edited' }],
     });
-    const page = store.conversations.listMessagePage('c', { limit: 10 });
+    const page = temp.store.conversations.listMessagePage('c', { limit: 10 });
     expect(ids(page.messages)).toEqual(['c_m0b']);
     expect(page.older).toBeNull();
-    expect(store.conversations.listVersionsOf('c', page.messages)).toEqual({
+    expect(temp.store.conversations.listVersionsOf('c', page.messages)).toEqual({
       c_m0b: ['c_m0', 'c_m0b'],
     });
   });
 
   it('goes past the limit to reach `through`, and ignores one off the path', () => {
-    seed('c', 300);
-    const conversations = store.conversations;
+    seedChain(temp.store, 'c', 300);
+    const conversations = temp.store.conversations;
     const page = conversations.listMessagePage('c', { limit: 100, through: 'c_m20' });
     expect(page.messages[0]?.id).toBe('c_m20');
     expect(page.messages).toHaveLength(280);
     expect(page.older).toBe('c_m19');
     const near = conversations.listMessagePage('c', { limit: 100, through: 'c_m290' });
     expect(near.messages).toHaveLength(100);
-    seed('d', 3);
+    seedChain(temp.store, 'd', 3);
     const missing = conversations.listMessagePage('c', { limit: 100, through: 'd_m1' });
     expect(missing.messages).toHaveLength(100);
     expect(missing.older).toBe('c_m199');
   });
 
   it('answers an empty page for an empty conversation and refuses a foreign cursor', () => {
-    seed('c', 0);
-    seed('d', 2);
-    expect(store.conversations.listMessagePage('c', { limit: 10 })).toEqual({
+    seedChain(temp.store, 'c', 0);
+    seedChain(temp.store, 'd', 2);
+    expect(temp.store.conversations.listMessagePage('c', { limit: 10 })).toEqual({
       messages: [],
       older: null,
     });
-    expect(() => store.conversations.listMessagePage('c', { from: 'd_m1', limit: 10 })).toThrow();
+    expect(() =>
+      temp.store.conversations.listMessagePage('c', { from: 'd_m1', limit: 10 }),
+    ).toThrow();
   });
 });
 
 describe('listNewerPage', () => {
   it('reads on from a message to the end of the path, a page at a time', () => {
-    seed('c', 250);
-    const conversations = store.conversations;
+    seedChain(temp.store, 'c', 250);
+    const conversations = temp.store.conversations;
     const read: string[] = [];
     let after: string | null = 'c_m20';
     let pages = 0;
@@ -162,9 +135,9 @@ describe('listNewerPage', () => {
   });
 
   it('follows the shown version, is null off the path, and refuses a foreign message', () => {
-    seed('c', 6);
-    seed('d', 2);
-    const conversations = store.conversations;
+    seedChain(temp.store, 'c', 6);
+    seedChain(temp.store, 'd', 2);
+    const conversations = temp.store.conversations;
     conversations.createMessage({
       id: 'c_m3b',
       conversationId: 'c',
@@ -183,9 +156,9 @@ describe('listNewerPage', () => {
 
 describe('listTurnRecordsOf', () => {
   it('reads the records of the given messages only', () => {
-    seed('c', 4);
+    seedChain(temp.store, 'c', 4);
     for (const messageId of ['c_m1', 'c_m3']) {
-      store.conversations.saveTurnRecord({
+      temp.store.conversations.saveTurnRecord({
         id: `turn_${messageId}`,
         conversationId: 'c',
         messageId,
@@ -203,8 +176,8 @@ describe('listTurnRecordsOf', () => {
         taint: null,
       });
     }
-    expect(store.conversations.listTurnRecordsOf(['c_m3']).map((record) => record.id)).toEqual([
-      'turn_c_m3',
-    ]);
+    expect(temp.store.conversations.listTurnRecordsOf(['c_m3']).map((record) => record.id)).toEqual(
+      ['turn_c_m3'],
+    );
   });
 });
