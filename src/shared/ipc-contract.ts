@@ -158,10 +158,18 @@ const conversationMethods = {
     z.object({ id: idSchema, messageId: idSchema }).strict(),
     z.object({ deleted: z.array(z.string()) }),
   ),
-  /** The export as text; the renderer offers it as a download. */
+  /**
+   * The export written to a file in the data directory's exports/ folder (kept an hour); the
+   * renderer downloads it through the data-file route (`Bridge.fileUrl`).
+   */
   'conversations.export': method(
     z.object({ id: idSchema, format: z.enum(['md', 'json']) }).strict(),
-    z.object({ fileName: z.string(), mime: z.string(), text: z.string() }),
+    z.object({
+      fileName: z.string(),
+      mime: z.string(),
+      path: z.string(),
+      bytes: z.number().int().nonnegative(),
+    }),
   ),
 };
 

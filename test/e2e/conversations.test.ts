@@ -4,6 +4,7 @@
  * window.prompt, so no browser dialog may appear), and search hits that stay inside the sidebar,
  * read as text (no Markdown markers), highlight the match and open the conversation at the hit.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-server';
@@ -206,6 +207,20 @@ describe('e2e: the conversations sidebar', () => {
     await headerField.press('Enter');
     await expect.poll(() => page.getByTestId('chat-title').textContent()).toBe("Little's law");
     await expect.poll(() => titles(page)).toContain("Little's law");
+
+    // Export downloads a file the server wrote (not text sent over the socket), in both formats.
+    for (const format of ['md', 'json'] as const) {
+      await page.getByTestId('conversation-menu').click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId(`conversation-export-${format}`).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`Little-s-law.${format}`);
+      const text = readFileSync(await download.path(), 'utf8');
+      if (format === 'md') expect(text).toMatch(/^# Little's law\n/);
+      else expect(JSON.parse(text)).toMatchObject({ conversation: { title: "Little's law" } });
+      expect(text).toContain(MATH_PROMPT);
+    }
 
     // Delete asks in the app's own dialog: Cancel keeps the conversation.
     const before = (await titles(page)).length;

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -100,6 +100,15 @@ describe('aivory CLI', () => {
 
     const markdown = await runCli(['conversations', 'export', conversationId], cliEnv(home));
     expect(markdown.stdout).toContain('**Tool call** `save_memory`');
+    // --output writes the same text to the file (whole, through a temporary file beside it).
+    const output = join(home, 'out.md');
+    const written = await runCli(
+      ['conversations', 'export', conversationId, '--output', output],
+      cliEnv(home),
+    );
+    expect([written.code, written.stdout]).toEqual([0, '']);
+    expect(readFileSync(output, 'utf8')).toBe(markdown.stdout);
+    expect(readdirSync(home).filter((name) => name.startsWith('out.md'))).toEqual(['out.md']);
 
     // The memory is in the next turn's system prompt, and --conversation continues with history.
     await server.close();

@@ -1,11 +1,11 @@
 /** `aivory conversations list|show|export|tools|set|version|pin|unpin|rename`. */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Message, MessagePart } from '../../shared/dto';
 import { MAX_TITLE_CHARS } from '../../shared/ipc/dto-schemas';
 import type { AppContext } from '../services/app-context';
-import { exportConversation } from '../services/conversation-export';
+import { exportPieces } from '../services/conversation-export';
 import { requireConversation } from '../services/conversation-lookup';
+import { writeExportFile } from '../services/export-file';
 import type { ConversationToolRow } from '../services/conversation-tools';
 import { conversationToolRows } from '../services/conversation-tools';
 import { EXIT_OK, usageError } from './cli-errors';
@@ -109,9 +109,10 @@ export async function conversationsCommand(
   if (action === 'export') {
     const format = values.format;
     if (format !== 'md' && format !== 'json') throw usageError('--format must be md or json.');
-    const text = exportConversation(conversation, messages, format);
-    if (values.output) writeFileSync(values.output, text);
-    else io.stdout(text);
+    const pieces = exportPieces(conversation, messages, format);
+    // A file appears whole or not at all (a full disk leaves no half export behind).
+    if (values.output) await writeExportFile(values.output, pieces);
+    else for await (const piece of pieces) io.stdout(piece);
     return EXIT_OK;
   }
   io.stdout(`${conversation.title}  (${conversation.id})\n`);

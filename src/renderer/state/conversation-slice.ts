@@ -177,21 +177,16 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       }),
     exportConversation: (id, format) =>
       guarded(async (bridge) => {
+        // Written to a file by the host and downloaded from there (the desktop asks where to save
+        // it): a big conversation's text never travels as one message.
         const exported = await bridge.invoke('conversations.export', { id, format });
-        downloadText(exported.fileName, exported.mime, exported.text);
+        const link = document.createElement('a');
+        link.href = bridge.fileUrl(exported.path, true);
+        link.download = exported.fileName;
+        link.click();
       }),
   };
 };
-
-/** Offers text as a file download (the browser host's way to hand over a file). */
-function downloadText(fileName: string, mime: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: mime }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  window.setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /** Where the open conversation is remembered, so a reload reopens it (this browser only). */
 export const LAST_CONVERSATION_KEY = 'aivory.lastConversation';

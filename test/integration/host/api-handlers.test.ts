@@ -1,4 +1,7 @@
+import { readFile, realpath } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dataFileRoots, resolveDataFile } from '../../../src/main/host/files/data-files';
 import type { HubEvent } from '../../../src/main/host/event-hub';
 import type { InvokeMethod } from '../../../src/shared/ipc-contract';
 import { invokeContract } from '../../../src/shared/ipc-contract';
@@ -119,7 +122,14 @@ describe('API handlers', () => {
       format: 'md',
     });
     expect(exported).toMatchObject({ fileName: 'Remember-green-tea.md', mime: 'text/markdown' });
-    expect(exported.text).toContain('**Tool call** `save_memory`');
+    // Written to the exports folder, which the data-file route serves as a download.
+    const text = await readFile(exported.path, 'utf8');
+    expect(text).toContain('**Tool call** `save_memory`');
+    expect(exported.bytes).toBe(Buffer.byteLength(text));
+    expect(dirname(dirname(exported.path))).toBe(join(fixture.app.dataDir, 'exports'));
+    expect(await resolveDataFile(dataFileRoots(fixture.app.dataDir, {}), exported.path)).toBe(
+      await realpath(exported.path),
+    );
     expect(await fixture.value('memories.list')).toMatchObject([{ memoryText: 'Likes green tea' }]);
 
     const renamed = await fixture.value('conversations.rename', {

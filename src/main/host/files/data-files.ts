@@ -1,6 +1,7 @@
 /**
  * The files of the data directory the UI may hand out: tool artifacts (`artifacts/`, or
- * AIVORY_ARTIFACTS_DIR) and the copies of attachments (`uploads/`). A path is served only when
+ * AIVORY_ARTIFACTS_DIR), the copies of attachments (`uploads/`) and conversation exports
+ * (`exports/`). A path is served only when
  * both the path as given and its real path (symlinks resolved) lie inside one of those folders and
  * it names a regular file; everything else — `..`, symlinks out, other absolute paths, missing
  * files — is refused the same way. Shared by `aivory serve`'s `/files` route, the Electron
@@ -8,6 +9,7 @@
  */
 import { open, realpath } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { appExportsFolder } from '../../services/export-file';
 import { mimeTypeForFileName, sniffMimeType } from '../../services/mime-types';
 
 /** Raster image types shown inline (SVG can carry script: it is only ever downloaded). */
@@ -20,9 +22,13 @@ const INLINE_IMAGE_TYPES: ReadonlySet<string> = new Set([
 /** Bytes read to check an image's magic number. */
 const SNIFF_BYTES = 16;
 
-/** The folders whose files the UI may open: artifacts, then uploads. */
+/** The folders whose files the UI may open: artifacts, uploads, then the app's exports. */
 export function dataFileRoots(dataDir: string, env: Record<string, string | undefined>): string[] {
-  return [env.AIVORY_ARTIFACTS_DIR ?? join(dataDir, 'artifacts'), join(dataDir, 'uploads')];
+  return [
+    env.AIVORY_ARTIFACTS_DIR ?? join(dataDir, 'artifacts'),
+    join(dataDir, 'uploads'),
+    appExportsFolder(dataDir),
+  ];
 }
 
 /** True when `path` lies strictly inside `root` (both already absolute and normalised). */

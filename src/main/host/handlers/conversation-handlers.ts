@@ -1,12 +1,13 @@
 /**
  * `conversations.*`: list, full-text search (FTS5 snippets, plain text), one conversation with its
  * shown messages a page at a time (latest first) with their versions and turn summaries, show another version, rename, pin, delete (a
- * conversation, or one question with its answer), export as Markdown or JSON text.
+ * conversation, or one question with its answer), export as a Markdown or JSON file the UI downloads.
  */
 import type { Conversation, Message, TurnRecord } from '../../../shared/dto';
 import type { MessagePageRequest } from '../../core/ports';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
-import { exportConversationInSlices } from '../../services/conversation-export';
+import { exportPieces } from '../../services/conversation-export';
+import { writeAppExport } from '../../services/export-file';
 import { deleteExchange } from '../../services/message-exchange';
 import { readShownPath } from '../../services/shown-path';
 import type { ApiHandlers } from '../dispatcher';
@@ -139,13 +140,20 @@ export function createConversationHandlers(context: HostContext): ConversationHa
       format,
     }): Promise<InvokeResponse<'conversations.export'>> => {
       const conversation = requireConversation(id);
-      // Read and formatted in pages: a big conversation done at once held serve's thread.
+      // Read in pages and written to a file as it is formatted: a big conversation done at once
+      // held serve's thread, and its text was one ~14 MB message to the UI.
       const messages = await readShownPath(stores.conversations, id);
-      const text = await exportConversationInSlices(conversation, messages, format);
+      const fileName = `${fileStem(conversation.title)}.${format}`;
+      const written = await writeAppExport(
+        context.app.dataDir,
+        fileName,
+        exportPieces(conversation, messages, format),
+      );
       return {
-        fileName: `${fileStem(conversation.title)}.${format}`,
+        fileName,
         mime: format === 'json' ? 'application/json' : 'text/markdown',
-        text,
+        path: written.path,
+        bytes: written.bytes,
       };
     },
   };
