@@ -158,6 +158,57 @@ describe('the message tree', () => {
     });
   });
 
+  it('deleting an unanswered question keeps the question after it and what followed', () => {
+    // q1 → a1 → q2 (its turn failed before any answer) → q3 → a3, and an answer a2 to q2 kept as
+    // a version off the path.
+    const store = freshStore();
+    store.conversations.createConversation({ id: 'c', title: 'T', modelId: null });
+    say(store, 'q1', 'user', 'first');
+    say(store, 'a1', 'assistant', 'first answer');
+    say(store, 'q2', 'user', 'unanswered');
+    say(store, 'a2', 'assistant', 'an older answer', 'q2');
+    say(store, 'q3', 'user', 'asked again', 'q2');
+    say(store, 'a3', 'assistant', 'third answer');
+    expect(ids(store.conversations.listMessages('c'))).toEqual(['q1', 'a1', 'q2', 'q3', 'a3']);
+    // Before: every child of q2 was taken for another answer, q3 and a3 deleted with it.
+    expect(deleteExchange(store.conversations, 'c', 'q2')).toEqual(['q2']);
+    expect(ids(store.conversations.listMessages('c'))).toEqual(['q1', 'a1', 'q3', 'a3']);
+  });
+
+  it('an exchange is deleted from the messages around it, never the whole conversation', () => {
+    const store = freshStore();
+    branched(store);
+    const reads: string[] = [];
+    const counted = new Proxy(store.conversations, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          reads.push(String(property));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    expect(deleteExchange(counted, 'c', 'q2b')).toEqual(['q2b', 'a2c']);
+    expect(reads).not.toContain('listMessages');
+    expect(reads).not.toContain('listAllMessages');
+    // The other version of the question is shown now, with its newest answer.
+    expect(ids(store.conversations.listMessages('c'))).toEqual(['q1', 'a1', 'q2', 'a2b']);
+    // A version off the shown path is not deleted from there.
+    expect(() => deleteExchange(store.conversations, 'c', 'a2')).toThrow('No message with id a2.');
+  });
+
+  it('refuses while another version of the answer is still being written', () => {
+    const store = freshStore();
+    branched(store);
+    store.conversations.showVersion('c', 'a2');
+    store.conversations.updateMessage('a2b', { status: 'streaming' });
+    expect(() => deleteExchange(store.conversations, 'c', 'q2')).toThrow(
+      'Another version of this answer is still being written: stop it before deleting.',
+    );
+    expect(ids(store.conversations.listAllMessages('c'))).toHaveLength(7);
+  });
+
   it('search finds only what the conversation shows', () => {
     const store = freshStore();
     branched(store);

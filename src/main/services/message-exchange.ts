@@ -32,43 +32,49 @@ export function exchangeOf(messages: readonly Message[], messageId: string): str
 /**
  * Deletes the exchange `messageId` belongs to on the conversation's shown path, with the other
  * versions of its answer (and what followed them). What followed the shown answer now follows the
- * question's parent. Returns the ids of the exchange's two messages.
+ * question's parent. Returns the ids of the exchange's two messages. Reads only the messages next
+ * to it and its answer's versions: reading the whole conversation held serve's thread.
  */
 export function deleteExchange(
   store: Pick<
     ConversationStore,
-    'listMessages' | 'listAllMessages' | 'deleteMessage' | 'deleteBranch'
+    | 'listMessagePage'
+    | 'listNewerPage'
+    | 'listVersionsOf'
+    | 'getMessage'
+    | 'hasStreamingUnder'
+    | 'deleteMessage'
+    | 'deleteBranch'
   >,
   conversationId: string,
   messageId: string,
 ): string[] {
-  const pair = exchangeOf(store.listMessages(conversationId), messageId);
-  const all = store.listAllMessages(conversationId);
-  const question = all.find((message) => message.id === pair[0] && message.role === 'user');
-  const otherAnswers = question
-    ? all.filter((message) => message.parentId === question.id && !pair.includes(message.id))
-    : [];
-  const underOthers = descendants(
-    all,
-    otherAnswers.map((message) => message.id),
+  // The message with the one before it and the one after it on the shown path: all an exchange
+  // needs (null: the message is in the conversation, but not on the path it shows).
+  const after = store.listNewerPage(conversationId, { after: messageId, limit: 1 });
+  if (after === null) throw new AivoryError('not-found', `No message with id ${messageId}.`);
+  const before = store.listMessagePage(conversationId, { from: messageId, limit: 2 }).messages;
+  const window = [...before, ...after.messages];
+  const pair = exchangeOf(window, messageId);
+  const answer = window.find(
+    (message) => message.id === pair.at(-1) && message.role === 'assistant',
   );
-  if (underOthers.some((message) => message.status === 'streaming')) {
+  // The other versions of the answer: the answer's siblings that are answers too (a question that
+  // follows an unanswered one is not one, and stays).
+  const otherAnswers =
+    answer === undefined
+      ? []
+      : (store.listVersionsOf(conversationId, [answer])[answer.id] ?? []).filter(
+          (id) => id !== answer.id && store.getMessage(id)?.role === 'assistant',
+        );
+  if (store.hasStreamingUnder(otherAnswers)) {
     throw new AivoryError(
       'invalid-input',
       'Another version of this answer is still being written: stop it before deleting.',
     );
   }
-  for (const answer of otherAnswers) store.deleteBranch(answer.id);
+  for (const id of otherAnswers) store.deleteBranch(id);
   // The answer first, so what followed it moves up to the question, then past it.
   for (const id of [...pair].reverse()) store.deleteMessage(id);
   return pair;
-}
-
-/** The messages under `roots` (the roots included). */
-function descendants(all: readonly Message[], roots: readonly string[]): Message[] {
-  const found = new Set(roots);
-  for (const message of all) {
-    if (message.parentId !== null && found.has(message.parentId)) found.add(message.id);
-  }
-  return all.filter((message) => found.has(message.id));
 }

@@ -175,6 +175,19 @@ export class SqliteConversations implements ConversationStore {
     });
   }
 
+  hasStreamingUnder(ids: readonly string[]): boolean {
+    if (ids.length === 0) return false;
+    const row = this.sql.get<{ found: number }>(
+      `WITH RECURSIVE branch(id) AS (
+         SELECT value FROM json_each(?)
+         UNION SELECT m.id FROM messages m JOIN branch b ON m.parent_id = b.id)
+       SELECT EXISTS (SELECT 1 FROM messages m JOIN branch b ON m.id = b.id
+                      WHERE m.status = 'streaming') AS found`,
+      JSON.stringify(ids),
+    );
+    return row?.found === 1;
+  }
+
   /**
    * Shows the path through `messageId`: the conversation's path now runs through it and on to
    * the newest message under it. Not activity. Throws `not-found` when the message is not in the

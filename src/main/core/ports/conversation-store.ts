@@ -132,6 +132,8 @@ export interface ConversationStore {
   deleteMessage(id: string): void;
   /** Removes a message with every message under it. */
   deleteBranch(id: string): void;
+  /** Whether one of these messages, or one under them, is still streaming. */
+  hasStreamingUnder(ids: readonly string[]): boolean;
   getMessage(id: string): Message | null;
   /** Full-text search over message text; user syntax is quoted, never interpreted. */
   searchMessages(query: string, limit?: number): MessageSearchHit[];
