@@ -1,10 +1,10 @@
 /**
  * The sidecar's health report (`GET /healthz`, `SessionManager.health()`): whether the engine
  * answers, the runner image is present, runc is recent enough and the chosen runtime can be used,
- * plus warnings for workspaces whose files could not be saved.
+ * plus the workspaces whose files could not be saved (`unsaved`).
  */
 import type { DockerRuntime } from './docker-runtime';
-import type { HealthReport } from './sandbox-service';
+import type { HealthReport, UnsavedWorkspace } from './sandbox-service';
 import type { Session } from './session-registry';
 
 /** runc releases before this have CVE-2024-21626 (container escape through a leaked fd). */
@@ -17,7 +17,7 @@ export interface HealthSources {
   /** The live sessions, read once the engine checks are done. */
   sessions: () => Session[];
   /** Kept containers whose workspace could not be saved (see kept-containers.ts). */
-  kept: () => { conversation_id: string; error: string }[];
+  kept: () => UnsavedWorkspace[];
 }
 
 export async function sandboxHealth(sources: HealthSources): Promise<HealthReport> {
@@ -42,7 +42,6 @@ export async function sandboxHealth(sources: HealthSources): Promise<HealthRepor
   const chosen = choice?.ok ? choice : null;
   if (chosen) warnings.push(...chosen.warnings);
   const sessions = sources.sessions();
-  warnings.push(...unsavedWarnings(sessions, sources.kept()));
   return {
     ok: docker && imagePresent && chosen !== null,
     docker,
@@ -54,26 +53,29 @@ export async function sandboxHealth(sources: HealthSources): Promise<HealthRepor
     runtime: chosen?.name ?? null,
     isolation: chosen?.isolation ?? null,
     warnings,
+    unsaved: unsavedWorkspaces(sessions, sources.kept()),
     sessions: sessions.length,
     max_sessions: sources.maxSessions,
   };
 }
 
-/** Health warnings for workspaces whose last save failed. */
-function unsavedWarnings(
-  sessions: Session[],
-  kept: { conversation_id: string; error: string }[],
-): string[] {
-  const failed = [
-    ...sessions
-      .filter((session) => session.saves.error !== null)
-      .map((session) => ({ conversation: session.conversationId, error: session.saves.error })),
-    ...kept.map((entry) => ({ conversation: entry.conversation_id, error: entry.error })),
+/** The workspaces whose last save failed: live sessions first, then kept containers. */
+function unsavedWorkspaces(sessions: Session[], kept: UnsavedWorkspace[]): UnsavedWorkspace[] {
+  return [
+    ...sessions.flatMap((session) =>
+      session.saves.error === null
+        ? []
+        : [
+            {
+              conversation_id: session.conversationId,
+              error: session.saves.error,
+              container_id: session.containerId,
+              kept_since: null,
+            },
+          ],
+    ),
+    ...kept,
   ];
-  return failed.map(
-    ({ conversation, error }) =>
-      `The files of conversation ${conversation} could not be saved (${error ?? 'unknown error'}); its container keeps them and saving is tried again.`,
-  );
 }
 
 function isOlderThan(version: string, minimum: number[]): boolean {

@@ -6,6 +6,7 @@
  */
 import type { IndexEntry } from './archive-store';
 import type { DockerRuntime } from './docker-runtime';
+import type { UnsavedWorkspace } from './sandbox-service';
 import type { WorkspaceArchiver } from './workspace-archiver';
 import { describe, WorkspaceLostError } from './workspace-saves';
 
@@ -105,10 +106,12 @@ export class KeptContainers {
   }
 
   /** The kept workspaces and why each could not be saved. */
-  unsaved(): { conversation_id: string; error: string }[] {
+  unsaved(): UnsavedWorkspace[] {
     return [...this.kept].map(([conversation, kept]) => ({
       conversation_id: conversation,
       error: kept.error,
+      container_id: kept.containerId,
+      kept_since: kept.since,
     }));
   }
 }

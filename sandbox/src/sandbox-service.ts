@@ -21,8 +21,25 @@ export interface HealthReport {
   isolation: string | null;
   /** Human-readable problems (missing image, outdated runc, Docker unreachable). */
   warnings: string[];
+  /**
+   * Workspaces whose last save failed, whose files only their container holds: live sessions and
+   * containers kept after their session ended (see kept-containers.ts). Older sidecars leave it
+   * out (and told of these in `warnings`).
+   */
+  unsaved?: UnsavedWorkspace[];
   sessions: number;
   max_sessions: number;
+}
+
+/** A workspace whose files could not be saved (`HealthReport.unsaved`). */
+export interface UnsavedWorkspace {
+  conversation_id: string;
+  /** Why the last save failed. */
+  error: string;
+  /** The container that holds the files. */
+  container_id: string;
+  /** Since when a container is kept after its session ended (ISO time); null for a live session. */
+  kept_since: string | null;
 }
 
 export interface SessionInfo {

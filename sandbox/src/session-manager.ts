@@ -24,6 +24,7 @@ import type {
   OutputFile,
   SandboxService,
   SessionInfo,
+  UnsavedWorkspace,
   UploadDirectory,
   WorkspaceReset,
 } from './sandbox-service';
@@ -82,7 +83,7 @@ export interface SessionManagerOptions {
 
 /** Workspaces a shutdown could not save: their containers were left running (see shutdown()). */
 export interface ShutdownReport {
-  unsaved: { conversation_id: string; error: string }[];
+  unsaved: UnsavedWorkspace[];
 }
 
 export class SessionManager implements SandboxService {

@@ -80,6 +80,26 @@ describe('aivory chat with a full archive disk', () => {
         .filter(Boolean);
     expect(containers()).toHaveLength(1);
 
+    // Doctor (its sidecar tries to save the kept files at start, and cannot) says it once: as the
+    // conversation's files, from the sandbox's report, not again among the sandbox's warnings.
+    const doctor = await runCli(['doctor'], env);
+    const mentions = doctor.stdout
+      .split('\n')
+      .filter((line) => line.includes(start.conversationId));
+    expect(mentions).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^✗ sandbox files of conversation ${start.conversationId}: not saved; kept in the running container [0-9a-f]{12} since \\d{4}-[\\d-]+T[\\d:.]+Z \\(.*(ENOSPC|no space left).*\\)\\.$`,
+          'i',
+        ),
+      ),
+    ]);
+    expect(doctor.stdout).toContain(
+      `  Free disk space for ${archiveDir} (or fix the archive store)`,
+    );
+    expect(doctor.stdout).toMatch(/✓ tool python_execute: available — local sandbox at /);
+    expect(containers()).toHaveLength(1);
+
     execFileSync('mount', ['-o', 'remount,size=64m', archiveDir]);
     const second = await runCli(
       [...base, '--conversation', start.conversationId, 'Is it still there?'],

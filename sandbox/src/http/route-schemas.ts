@@ -35,6 +35,16 @@ export const healthReportSchema = z.strictObject({
   runtime: z.string().nullable(),
   isolation: z.string().nullable(),
   warnings: z.array(z.string()),
+  unsaved: z
+    .array(
+      z.strictObject({
+        conversation_id: z.string(),
+        error: z.string(),
+        container_id: z.string(),
+        kept_since: z.string().nullable(),
+      }),
+    )
+    .optional(),
   sessions: z.number(),
   max_sessions: z.number(),
 });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toPublicError } from '../../shared/errors';
+import { oneLine } from '../../shared/untrusted-text';
 import type { StorageError } from '../../shared/errors';
 import { listServerModels } from '../adapters/lazy-clients';
 import type { AppContext } from '../services/app-context';
@@ -58,8 +59,15 @@ export async function doctorCommand(
       apiKey: values['api-key'],
     }),
   );
-  checks.push(...(await toolChecks(context)));
-  checks.push(...(await keptWorkspaceChecks(context.dataDir, io.env)));
+  const tools = await toolChecks(context);
+  checks.push(...tools.checks);
+  // The sandbox's own list when it answered (any sandbox: local, external, S3-backed); else the
+  // local sidecar's session index, read without starting it.
+  checks.push(
+    ...(tools.unsaved === null
+      ? await keptWorkspaceChecks(context.dataDir, io.env)
+      : unsavedWorkspaceChecks(tools.unsaved, archiveFolder(context.dataDir, io.env), tools.url)),
+  );
   checks.push(...(await mcpChecks(context)));
   const limit = await toolLimitCheck(context);
   if (limit !== null) checks.push(limit);
@@ -135,9 +143,16 @@ async function modelCheck(
   }
 }
 
-async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
+/**
+ * One check per tool; with the sandbox's report when python_execute is checked: the workspaces it
+ * says could not be saved (null when it was not asked or did not answer) and its address.
+ */
+async function toolChecks(
+  context: AppContext,
+): Promise<{ checks: DoctorCheck[]; unsaved: UnsavedEntry[] | null; url: string | null }> {
   const defaults = context.models.defaultModel()?.defaultTools ?? null;
   const checks: DoctorCheck[] = [];
+  let sandbox: SandboxReport | null = null;
   for (const { name, enabled, tool, reason } of await context.tools.list()) {
     const subject = `tool ${name}`;
     if (!enabled) {
@@ -161,18 +176,33 @@ async function toolChecks(context: AppContext): Promise<DoctorCheck[]> {
       });
       continue;
     }
-    const extra = name === PYTHON_EXECUTE_NAME ? ` — ${await sandboxDetail(context)}` : '';
+    if (name === PYTHON_EXECUTE_NAME) sandbox = await sandboxReport(context);
+    const extra = name === PYTHON_EXECUTE_NAME && sandbox ? ` — ${sandbox.detail}` : '';
     checks.push({ subject, ok: true, detail: `available${extra}` });
   }
-  return checks;
+  return { checks, unsaved: sandbox?.unsaved ?? null, url: sandbox?.url ?? null };
 }
 
-async function sandboxDetail(context: AppContext): Promise<string> {
+/** What the sandbox said: a line for the python_execute check, and its unsaved workspaces. */
+interface SandboxReport {
+  detail: string;
+  /** Null when it did not answer, or is older and lists them among its warnings. */
+  unsaved: UnsavedEntry[] | null;
+  /** Its address when it is not the local sidecar. */
+  url: string | null;
+}
+
+async function sandboxReport(context: AppContext): Promise<SandboxReport> {
   const { client, status } = await context.sandbox.resolve();
-  if (!client || status.state === 'unavailable') return 'no sandbox';
+  if (!client || status.state === 'unavailable') {
+    return { detail: 'no sandbox', unsaved: null, url: null };
+  }
+  const url = status.state === 'local' ? null : client.url;
   try {
     const health = await client.health();
-    const warnings = health.warnings?.length ? `; warnings: ${health.warnings.join(' ')}` : '';
+    const warnings = health.warnings?.length
+      ? `; warnings: ${health.warnings.map((warning) => oneLine(warning, 300)).join(' ')}`
+      : '';
     const engine = health.engine
       ? `, engine ${health.engine} ${health.engine_version ?? ''}`.trimEnd()
       : '';
@@ -180,11 +210,92 @@ async function sandboxDetail(context: AppContext): Promise<string> {
       ? `, runtime ${health.runtime} — ${health.isolation ?? 'isolation unknown'}`
       : '';
     // A local sidecar started on first use has its address once health() started it.
-    return `${status.state} sandbox at ${client.url ?? 'loopback'}: docker ${health.docker ? 'ok' : 'unreachable'}${engine}, image ${health.image}${runtime}${warnings}`;
+    return {
+      detail: `${status.state} sandbox at ${client.url ?? 'loopback'}: docker ${health.docker ? 'ok' : 'unreachable'}${engine}, image ${health.image}${runtime}${warnings}`,
+      unsaved: unsavedEntries(health.unsaved),
+      url,
+    };
   } catch (error) {
     const where = client.url === null ? '' : ` at ${client.url}`;
-    return `${status.state} sandbox${where} does not answer: ${toPublicError(error).message}`;
+    return {
+      detail: `${status.state} sandbox${where} does not answer: ${toPublicError(error).message}`,
+      unsaved: null,
+      url,
+    };
   }
+}
+
+/** A workspace the sandbox could not save, as doctor lists it. */
+interface UnsavedEntry {
+  conversation: string;
+  containerId: string;
+  /** Since when its container is kept after its session ended; null while the session lives. */
+  since: string | null;
+  error: string;
+}
+
+/** Most workspaces listed from one report (what a sandbox sends is not trusted to be sane). */
+const MAX_UNSAVED_LISTED = 50;
+
+/** The report's `unsaved` list, checked entry by entry (null: the sandbox does not send one). */
+function unsavedEntries(value: unknown): UnsavedEntry[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.slice(0, MAX_UNSAVED_LISTED).flatMap((item: unknown): UnsavedEntry[] => {
+    if (item === null || typeof item !== 'object') return [];
+    const entry = item as Record<string, unknown>;
+    const { conversation_id: conversation, container_id: containerId, error } = entry;
+    const since = entry.kept_since ?? null;
+    if (typeof conversation !== 'string' || typeof containerId !== 'string') return [];
+    if (typeof error !== 'string' || (since !== null && typeof since !== 'string')) return [];
+    return [
+      {
+        conversation: oneLine(conversation, 128),
+        containerId: oneLine(containerId, 64),
+        since: since === null ? null : oneLine(since, 40),
+        error: oneLine(error, 300),
+      },
+    ];
+  });
+}
+
+/** The local sidecar's archive folder (where a full disk must be freed). */
+function archiveFolder(dataDir: string, env: NodeJS.ProcessEnv): string {
+  return env.SANDBOX_ARCHIVE_DIR ?? join(dataDir, 'sandbox', 'archives');
+}
+
+/**
+ * One check per workspace whose files could not be saved, with what to do: the files exist only
+ * in a container. `url` names a sandbox that is not the local sidecar (its store is its own).
+ */
+function unsavedWorkspaceChecks(
+  entries: readonly UnsavedEntry[],
+  archives: string,
+  url: string | null,
+): DoctorCheck[] {
+  const store =
+    url === null
+      ? `disk space for ${archives}`
+      : `space where the sandbox at ${url} saves workspaces`;
+  return entries.map((entry) => {
+    const container = entry.containerId.slice(0, 12);
+    const lines =
+      entry.since === null
+        ? [
+            `not saved; only the sandbox's running container ${container} holds them (${entry.error}).`,
+            `  Free ${store} (or fix the archive store): saving is tried again after each run and when the session ends.`,
+          ]
+        : [
+            `not saved; kept in the running container ${container} since ${entry.since} (${entry.error}).`,
+            `  The files exist only in that container: do not remove it (docker rm) or restart Docker until they are saved.`,
+            `  Free ${store} (or fix the archive store), then start ${url === null ? 'Aivory' : 'the sandbox'} again: it saves them at start,`,
+            `  and opening the conversation takes the container over with its files.`,
+          ];
+    return {
+      subject: `sandbox files of conversation ${entry.conversation}`,
+      ok: false,
+      detail: lines.join('\n'),
+    };
+  });
 }
 
 /**
@@ -197,32 +308,21 @@ export async function keptWorkspaceChecks(
   dataDir: string,
   env: NodeJS.ProcessEnv,
 ): Promise<DoctorCheck[]> {
-  const archives = env.SANDBOX_ARCHIVE_DIR ?? join(dataDir, 'sandbox', 'archives');
+  const archives = archiveFolder(dataDir, env);
   let text: string;
   try {
     text = await readFile(join(archives, 'sessions.json'), 'utf8');
   } catch {
     return [];
   }
-  return keptWorkspaces(text).map((kept) => ({
-    subject: `sandbox files of conversation ${kept.conversation}`,
-    ok: false,
-    detail: [
-      `not saved; kept in the running container ${kept.containerId.slice(0, 12)} since ${kept.since} (${kept.error}).`,
-      `  The files exist only in that container: do not remove it (docker rm) or restart Docker until they are saved.`,
-      `  Free disk space for ${archives} (or fix the archive store), then start Aivory again: it saves them at start,`,
-      `  and opening the conversation takes the container over with its files.`,
-    ].join('\n'),
-  }));
+  return unsavedWorkspaceChecks(keptWorkspaces(text), archives, null);
 }
 
 /**
  * The kept containers in a session index's JSON text: `{ <container id>: { conversation,
  * started_at, kept?: { since, error } } }`; anything malformed is left out.
  */
-function keptWorkspaces(
-  text: string,
-): { containerId: string; conversation: string; since: string; error: string }[] {
+function keptWorkspaces(text: string): UnsavedEntry[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

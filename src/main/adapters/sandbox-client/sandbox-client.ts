@@ -39,6 +39,8 @@ export interface SandboxHealth {
   runtime?: string | null;
   isolation?: string | null;
   warnings?: string[];
+  /** Workspaces whose files could not be saved (newer sidecars); unchecked: see `aivory doctor`. */
+  unsaved?: unknown;
 }
 
 export class SandboxClient {
