@@ -51,6 +51,7 @@ describe('data files: which paths the UI may open', () => {
     expect(dataFileRoots('/data', { AIVORY_ARTIFACTS_DIR: '/elsewhere/art' })).toEqual([
       '/elsewhere/art',
       '/data/uploads',
+      '/data/exports',
     ]);
   });
 
