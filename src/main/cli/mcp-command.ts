@@ -16,7 +16,7 @@ import type { McpServiceInput } from '../services/mcp/mcp-service-input';
 import type { McpServiceView } from '../services/mcp/mcp-services';
 import { buildEntries } from '../services/mcp/mcp-turn-tools';
 import { SCRATCH_CONVERSATION_ID } from '../services/tool-preparation';
-import { rasterImageType } from '../services/mime-types';
+import { binaryFileType } from '../services/mime-types';
 import { cleanProgressMessage } from '../services/turn-progress';
 import type { ToolProgressEvent } from '../../shared/turn-events';
 import { FileArtifactSink } from '../adapters/artifacts/file-artifact-sink';
@@ -271,7 +271,7 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       const artifacts = artifactSink(context, io);
       const serviceName = services.get(required(name)).name;
       for (const [index, blob] of contents.blobs.entries()) {
-        const type = fileTypeOf(blob.data);
+        const type = binaryFileType(blob.data);
         const saved = await artifacts.save(
           SCRATCH_CONVERSATION_ID,
           `${serviceName}-resource-${index + 1}.${type.extension}`,
@@ -313,15 +313,6 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
 /** Where the CLI's MCP files go (as `aivory chat` would put them). */
 function artifactSink(context: AppContext, io: CliIo): FileArtifactSink {
   return new FileArtifactSink(io.env.AIVORY_ARTIFACTS_DIR ?? join(context.dataDir, 'artifacts'));
-}
-
-/** A binary resource's type from its bytes: a raster image, a PDF, else opaque bytes. */
-function fileTypeOf(data: Uint8Array): { mime: string; extension: string } {
-  const image = rasterImageType(data);
-  if (image.extension !== 'bin') return image;
-  const head = Buffer.from(data.subarray(0, 5)).toString('latin1');
-  if (head === '%PDF-') return { mime: 'application/pdf', extension: 'pdf' };
-  return { mime: 'application/octet-stream', extension: 'bin' };
 }
 
 /** Tools named in "has no tool named" (the rest are counted). */

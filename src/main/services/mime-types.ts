@@ -1,6 +1,6 @@
 /** MIME types for files the user hands in (attachments, skill assets): magic bytes, then name. */
 import { extname } from 'node:path';
-import { rasterMediaType } from '../../shared/image-signature';
+import { fileFormatOf, rasterMediaType } from '../../shared/file-signature';
 
 /** Common types by extension; anything else is application/octet-stream. */
 const MIME_TYPES: Readonly<Record<string, string>> = {
@@ -41,8 +41,7 @@ export function mimeTypeForFileName(name: string): string {
 export function sniffMimeType(name: string, data: Uint8Array): string {
   const image = rasterMediaType(data);
   if (image !== null) return image;
-  const pdf = [0x25, 0x50, 0x44, 0x46];
-  if (pdf.every((byte, index) => data[index] === byte)) return 'application/pdf';
+  if (fileFormatOf(data) === 'pdf') return 'application/pdf';
   return mimeTypeForFileName(name);
 }
 
@@ -53,6 +52,15 @@ const RASTER_EXTENSIONS: Readonly<Record<string, string>> = {
   'image/gif': 'gif',
   'image/webp': 'webp',
 };
+
+/**
+ * The type and extension of binary bytes from the bytes alone: a raster image or a PDF, else
+ * `application/octet-stream` / `bin` (an MCP resource saved as a file).
+ */
+export function binaryFileType(data: Uint8Array): { mime: string; extension: string } {
+  if (fileFormatOf(data) === 'pdf') return { mime: 'application/pdf', extension: 'pdf' };
+  return rasterImageType(data);
+}
 
 /**
  * The type and extension of image bytes a tool handed over, from the bytes alone (png, jpeg, gif,

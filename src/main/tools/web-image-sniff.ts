@@ -5,10 +5,12 @@
  * image here: it is a document that can carry scripts and external references.
  */
 import {
+  fileFormatOf,
+  markupKindOf,
   RASTER_MEDIA_TYPES,
   rasterFormatOf,
   type RasterFormat,
-} from '../../shared/image-signature';
+} from '../../shared/file-signature';
 
 export type ImageFormat = RasterFormat;
 
@@ -57,12 +59,11 @@ export function sniffImage(bytes: Uint8Array): SniffedImage | null {
 
 /** A few words on what non-image bytes look like, for the error message. */
 export function describeNonImage(bytes: Uint8Array): string {
-  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1').trimStart().toLowerCase();
-  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/.test(head))
-    return 'an SVG document';
-  if (/^<(!doctype html|html|head|body)/.test(head) || head.includes('<html'))
-    return 'an HTML page';
-  if (head.startsWith('%pdf-')) return 'a PDF document';
+  const markup = markupKindOf(bytes);
+  if (markup === 'svg') return 'an SVG document';
+  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1').toLowerCase();
+  if (markup === 'html' || head.includes('<html')) return 'an HTML page';
+  if (fileFormatOf(bytes) === 'pdf') return 'a PDF document';
   if (bytes.length === 0) return 'empty';
   return 'not a PNG, JPEG, GIF, WebP or BMP image';
 }

@@ -4,6 +4,7 @@
  * Anything else is refused before its body is downloaded (see `checkPageMediaType`).
  */
 import type { PdfTextExtractor, WebResource } from '../core/ports';
+import { fileFormatOf, markupKindOf } from '../../shared/file-signature';
 
 export type PageKind = 'html' | 'text' | 'json' | 'pdf';
 
@@ -84,14 +85,13 @@ function prettyJson(text: string): string {
 
 /** For a response without Content-Type: PDF and HTML by their first bytes, else text or nothing. */
 function sniffKind(body: Uint8Array): PageKind | null {
-  const head = Buffer.from(body.subarray(0, 512)).toString('latin1');
-  if (head.startsWith('%PDF-')) return 'pdf';
-  const trimmed = head
-    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
-    .trimStart()
-    .toLowerCase();
-  if (/^<(!doctype html|html|head|body)/.test(trimmed)) return 'html';
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) return 'json';
+  if (fileFormatOf(body) === 'pdf') return 'pdf';
+  if (markupKindOf(body) === 'html') return 'html';
+  const head = new TextDecoder('utf-8', { fatal: false })
+    .decode(body.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (head.startsWith('{') || head.startsWith('[')) return 'json';
   return body.subarray(0, 4096).includes(0) ? null : 'text';
 }
 

@@ -3,7 +3,7 @@
  * pending file is a raster image (by its bytes, as the host decides: png, jpeg, gif, webp).
  */
 import type { InvokeResponse } from '../../shared/ipc-contract';
-import { rasterFormatOf } from '../../shared/image-signature';
+import { rasterFormatOf } from '../../shared/file-signature';
 
 type ModelList = InvokeResponse<'models.list'>;
 

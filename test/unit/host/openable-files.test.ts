@@ -68,6 +68,14 @@ describe('openable files (the desktop "Open" rule)', () => {
     expect(openableFile('sheet.ods', zip('mimetype'))).toBe('document');
     expect(openableFile('deck.pptx', zip('META-INF/MANIFEST.MF'))).toBeNull();
     expect(openableFile('deck.pptx', bytes('not a zip'))).toBeNull();
+    // Each format by its whole signature (the shared sniffer): a WebP is not a WAV, a GIF's
+    // first four bytes are not a GIF, a TIFF is a TIFF.
+    const webp = bytes('RIFF', 1, 2, 3, 4, 'WEBPVP8 ');
+    expect(openableFile('sound.wav', webp)).toBeNull();
+    expect(openableFile('sound.wav', bytes('RIFF', 1, 2, 3, 4, 'WAVEfmt '))).toBe('media');
+    expect(openableFile('picture.webp', webp)).toBe('image');
+    expect(openableFile('anim.gif', bytes('GIF8'))).toBeNull();
+    expect(openableFile('scan.tif', bytes('II*', 0))).toBe('image');
   });
 
   it('plain text must not read as HTML, a script or a program', () => {

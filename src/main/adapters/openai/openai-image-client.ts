@@ -17,7 +17,7 @@ import type {
 } from '../../core/ports';
 import type { ProviderErrorContext } from './openai-errors';
 import { assertHttpUrl, displayUrl, toProviderError } from './openai-errors';
-import { rasterMediaType } from '../../../shared/image-signature';
+import { rasterMediaType } from '../../../shared/file-signature';
 
 /** Image requests are slow (a 4K edit can take minutes); no idle stream to watch here. */
 export const DEFAULT_IMAGE_TIMEOUT_MS = 5 * 60_000;
