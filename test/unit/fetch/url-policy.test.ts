@@ -64,6 +64,8 @@ const HOSTILE_URLS: readonly [string, RegExp][] = [
   ['http://api.localhost/', /loopback name/],
   ['http://printer.local/', /mDNS/],
   ['http://router.home.arpa/', /home-network/],
+  ['http://router.lan/admin', /blocked: router.lan is a home-network name \(\.lan\)/],
+  ['http://NAS.Local./', /link-local mDNS name/],
   ['http://host.docker.internal:48217/healthz', /port 48217 is not allowed/],
   // credentials
   ['http://user:pass@example.com/', /credentials/],

@@ -23,16 +23,30 @@ const BAD_PORTS: ReadonlySet<number> = new Set([
 ]);
 
 /**
- * Names that never lead to the public internet: loopback (RFC 6761), mDNS link-local (RFC 6762)
- * and private-use suffixes. Refused by name so no resolver, hosts file or search domain is asked.
+ * Names that never lead to the public internet: loopback (RFC 6761), mDNS link-local (RFC 6762),
+ * private-use and home-router suffixes. The one list: web_fetch refuses them by name (no resolver,
+ * hosts file or search domain is asked), an MCP service URL naming one is a local service.
  */
 const LOCAL_NAME_SUFFIXES: readonly { suffix: string; label: string }[] = [
   { suffix: 'localhost', label: 'a loopback name' },
   { suffix: 'localdomain', label: 'a local name (.localdomain)' },
   { suffix: 'local', label: 'a link-local mDNS name (.local)' },
   { suffix: 'internal', label: 'a private-use name (.internal)' },
+  { suffix: 'lan', label: 'a home-network name (.lan)' },
   { suffix: 'home.arpa', label: 'a home-network name (.home.arpa)' },
 ];
+
+/**
+ * What kind of local name `hostname` is (a host name without brackets or trailing dot, any case),
+ * or null when it is not one of the local-name suffixes.
+ */
+export function localNameLabel(hostname: string): string | null {
+  const name = hostname.toLowerCase();
+  const local = LOCAL_NAME_SUFFIXES.find(
+    (entry) => name === entry.suffix || name.endsWith(`.${entry.suffix}`),
+  );
+  return local?.label ?? null;
+}
 
 export interface UrlTarget {
   /** The URL to request: canonical, without a fragment. */
@@ -89,10 +103,8 @@ export function checkUrl(input: string, options: UrlPolicyOptions): UrlVerdict {
     const verdict = checkAddress(hostname);
     if (!verdict.allowed) return { ok: false, reason: `blocked: ${describeRefusal(verdict)}` };
   } else {
-    const local = LOCAL_NAME_SUFFIXES.find(
-      (entry) => hostname === entry.suffix || hostname.endsWith(`.${entry.suffix}`),
-    );
-    if (local) return { ok: false, reason: `blocked: ${hostname} is ${local.label}` };
+    const local = localNameLabel(hostname);
+    if (local !== null) return { ok: false, reason: `blocked: ${hostname} is ${local}` };
   }
   url.hash = '';
   return { ok: true, target: { url, hostname, port, isAddress } };

@@ -8,6 +8,7 @@ import { AivoryError } from '../../../shared/errors';
 import { checkAddress, describeRefusal } from '../../adapters/fetch/address-policy';
 import type { HostResolver, ResolvedAddress } from '../../core/ports';
 import { parseIpAddress } from '../../adapters/fetch/ip-address';
+import { localNameLabel } from '../../adapters/fetch/url-policy';
 
 export interface ServiceUrl {
   url: string;
@@ -18,7 +19,6 @@ export interface ServiceUrl {
   notice: string | null;
 }
 
-const LOCAL_NAMES = /(^|\.)(localhost|localdomain|local|internal|lan|home\.arpa)$/i;
 const LOCAL_LABELS = /loopback|private address|link-local|unique-local|carrier-grade/;
 
 /** Checks the URL text; throws `invalid-input` with the reason. */
@@ -51,7 +51,7 @@ export function checkServiceUrl(text: string): ServiceUrl {
 }
 
 function isLocalHost(hostname: string): boolean {
-  if (parseIpAddress(hostname) === null) return LOCAL_NAMES.test(hostname);
+  if (parseIpAddress(hostname) === null) return localNameLabel(hostname) !== null;
   const verdict = checkAddress(hostname);
   if (verdict.allowed) return false;
   if (/metadata|credentials/.test(verdict.label) || !LOCAL_LABELS.test(verdict.label)) {
