@@ -133,6 +133,18 @@ describe('e2e: importing MCP servers from a config', () => {
     expect(await result.textContent()).toMatch(/imported everything.+\d+/);
     // Done replaces Import and Cancel, in the same place.
     expect(await page.getByTestId('mcp-import-run').count()).toBe(0);
+    // One review of the imported tools (folded per service), one button to accept and enable.
+    const review = page.getByTestId('mcp-import-review');
+    await expect
+      .poll(() => review.textContent())
+      .toMatch(/imported everything\s*Tools to review: \d+/);
+    await review.locator('summary').first().click();
+    await review.getByTestId('mcp-diff').waitFor();
+    expect(await seriousViolations(page, '[data-testid="mcp-import-dialog"]')).toEqual([]);
+    await page.getByTestId('mcp-import-enable-all').click();
+    await expect
+      .poll(() => page.getByTestId('mcp-import-enabled').textContent())
+      .toBe('Accepted and enabled: imported everything.');
     await page.getByTestId('mcp-import-done').click();
     await dialog.waitFor({ state: 'detached' });
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -141,7 +153,9 @@ describe('e2e: importing MCP servers from a config', () => {
     await expect.poll(() => card.count()).toBe(1);
     expect(await card.textContent()).toContain('imported everything');
     expect(await card.getByTestId('mcp-test-state').getAttribute('data-state')).toBe('connected');
-    await card.getByTestId('mcp-pending').waitFor();
+    // Accepted and on: nothing held for review, the switch is on.
+    await expect.poll(() => card.getByTestId('mcp-enabled').isChecked()).toBe(true);
+    expect(await card.getByTestId('mcp-pending').count()).toBe(0);
     expect(await page.content()).not.toContain(TOKEN);
     expect(readFileSync(join(app().serve.home, 'aivory.db')).includes(TOKEN)).toBe(false);
   }, 120_000);

@@ -188,5 +188,9 @@ export const MCP_EN = {
   'mcp.import.failed': '{name}: failed: {message}',
   'mcp.import.nothing': 'Nothing in this config can be added.',
   'mcp.import.tooLarge': 'The file is over {max} KiB: not an MCP config.',
-  'mcp.import.reviewHint': "Review each service's tools below, accept them, then switch it on.",
+  'mcp.import.reviewHint':
+    "Review each service's tools, then accept them all and switch the services on — or choose Done and do it on each card.",
+  'mcp.import.reviewCount': 'Tools to review: {count}',
+  'mcp.import.enableAll': 'Accept all tools and enable',
+  'mcp.import.enabled': 'Accepted and enabled: {names}.',
 } as const;

@@ -185,5 +185,9 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcp.import.failed': '{name}：失败：{message}',
   'mcp.import.nothing': '此配置中没有可添加的服务。',
   'mcp.import.tooLarge': '文件超过 {max} KiB：不是 MCP 配置。',
-  'mcp.import.reviewHint': '请在下方逐个审核服务的工具，接受后再启用。',
+  'mcp.import.reviewHint':
+    '先查看每个服务的工具，再一次全部接受并启用；也可以点“完成”，在各服务卡片上逐个处理。',
+  'mcp.import.reviewCount': '待查看的工具：{count}',
+  'mcp.import.enableAll': '接受全部工具并启用',
+  'mcp.import.enabled': '已接受并启用：{names}。',
 };
