@@ -321,19 +321,23 @@ describe('e2e: the app shell at desktop, minimum and phone sizes', () => {
     await page.getByTestId('mcp-form-icon').fill('🧪');
     await page.getByTestId('mcp-form-description').fill('Test utilities from the MCP project.');
     await page.getByTestId('mcp-form-url').fill(everything.url);
-    await page.getByTestId('mcp-form-save').click();
-    const card = page.getByTestId('mcp-service').and(page.locator('[data-name="everything"]'));
-    await card.getByTestId('mcp-test').click();
+    // Save and connect: tested and synced in place, its tools shown, one click to accept and
+    // enable (settings-mcp.test.ts takes the card's step-by-step way).
+    await page.getByTestId('mcp-form-save-connect').click();
+    const added = page.getByTestId('mcp-added');
+    await added.getByTestId('mcp-import-review').waitFor({ timeout: 30_000 });
     await expect
-      .poll(() => card.getByTestId('mcp-test-state').getAttribute('data-state'), {
-        timeout: 30_000,
-      })
-      .toBe('connected');
-    await card.getByTestId('mcp-sync').click();
-    await card.getByTestId('mcp-accept').click({ timeout: 30_000 });
-    await card.getByTestId('mcp-diff-empty').waitFor();
-    await card.getByTestId('mcp-enabled').click();
+      .poll(() => added.textContent())
+      .toMatch(/Added everything.*everything\s*Tools to review: \d+/);
+    await added.getByTestId('mcp-added-enable').click();
+    await expect
+      .poll(() => added.getByTestId('mcp-import-enabled').textContent())
+      .toBe('Accepted and enabled: everything.');
+    await added.getByTestId('mcp-added-done').click();
+    const card = page.getByTestId('mcp-service').and(page.locator('[data-name="everything"]'));
+    expect(await card.getByTestId('mcp-test-state').getAttribute('data-state')).toBe('connected');
     await expect.poll(() => card.getAttribute('data-enabled')).toBe('true');
+    expect(await card.getByTestId('mcp-pending').count()).toBe(0);
     await card.getByTestId('mcp-tools-toggle').click();
     await card.getByTestId('mcp-approval-echo').selectOption('ask');
     await page.getByTestId('settings-close').click();

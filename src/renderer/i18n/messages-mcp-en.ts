@@ -192,5 +192,10 @@ export const MCP_EN = {
     "Review each service's tools, then accept them all and switch the services on — or choose Done and do it on each card.",
   'mcp.import.reviewCount': 'Tools to review: {count}',
   'mcp.import.enableAll': 'Accept all tools and enable',
+  'mcp.form.saveConnect': 'Save and connect',
+  'mcp.added.title': 'Added {name}',
+  'mcp.added.connecting': 'Connecting and fetching its tools…',
+  'mcp.added.failed': 'Added, but not ready yet: {message} Its card below shows the next step.',
+  'mcp.added.later': 'Later',
   'mcp.import.enabled': 'Accepted and enabled: {names}.',
 } as const;

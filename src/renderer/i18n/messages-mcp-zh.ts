@@ -189,5 +189,10 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
     '先查看每个服务的工具，再一次全部接受并启用；也可以点“完成”，在各服务卡片上逐个处理。',
   'mcp.import.reviewCount': '待查看的工具：{count}',
   'mcp.import.enableAll': '接受全部工具并启用',
+  'mcp.form.saveConnect': '保存并连接',
+  'mcp.added.title': '已添加 {name}',
+  'mcp.added.connecting': '正在连接并获取工具…',
+  'mcp.added.failed': '已添加，但还不能使用：{message} 请按下方服务卡片上的提示继续。',
+  'mcp.added.later': '稍后',
   'mcp.import.enabled': '已接受并启用：{names}。',
 };

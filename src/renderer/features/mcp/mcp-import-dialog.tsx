@@ -6,7 +6,7 @@
  * review on its card.
  */
 import type { DragEvent, ReactNode } from 'react';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { MAX_MCP_IMPORT_CHARS } from '../../../shared/ipc/limits';
 import { ModalDialog } from '../../components/modal-dialog';
@@ -15,11 +15,10 @@ import { useApp } from '../../state/store';
 import type { SaveState } from '../settings/form-controls';
 import { SaveRow, Switch } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
-import { McpDiffView } from './mcp-diff-view';
+import { ReviewList, useReview } from './mcp-review';
 
 type Plan = InvokeResponse<'mcp.importPlan'>;
 type Results = InvokeResponse<'mcp.import'>['results'];
-type Changes = InvokeResponse<'mcp.diff'>;
 
 export function McpImportDialog(props: { onImported(): void; onClose(): void }): ReactNode {
   const t = useT();
@@ -32,7 +31,7 @@ export function McpImportDialog(props: { onImported(): void; onClose(): void }):
   const [results, setResults] = useState<Results | null>(null);
   const [state, setState] = useState<SaveState>('idle');
   const fileInput = useRef<HTMLInputElement>(null);
-  const review = useReview(results, props.onImported);
+  const review = useReview(importedServices(results), props.onImported);
   const filled = Object.fromEntries(Object.entries(answers).filter(([, value]) => value !== ''));
 
   const check = async (configText = text): Promise<void> => {
@@ -340,92 +339,9 @@ function PlanView(props: {
   );
 }
 
-/**
- * After an import: one review of every imported service's tools (each one's sync diff) and one
- * action to accept them all and switch the services on — the CLI's `import --enable`. Or Done,
- * and each service waits on its card.
- */
-interface Review {
-  imported: { id: string; name: string }[];
-  /** Each service's diff by id; null while they load. */
-  changes: Record<string, Changes> | null;
-  state: 'idle' | 'working' | 'enabled' | { failed: string };
-  enableAll(): Promise<void>;
-}
-
-function useReview(results: Results | null, onEnabled: () => void): Review {
-  const bridge = useApp((state) => state.bridge);
-  const imported = (results ?? []).flatMap((result) =>
+/** The services an import added and synced. */
+function importedServices(results: Results | null): { id: string; name: string }[] {
+  return (results ?? []).flatMap((result) =>
     result.ok && result.id !== null ? [{ id: result.id, name: result.name }] : [],
-  );
-  const [changes, setChanges] = useState<Record<string, Changes> | null>(null);
-  const [state, setState] = useState<Review['state']>('idle');
-  const ids = imported.map((service) => service.id).join(' ');
-  useEffect(() => {
-    setChanges(null);
-    setState('idle');
-    if (!bridge || ids === '') return;
-    let live = true;
-    const list = ids.split(' ');
-    void Promise.all(list.map((id) => bridge.invoke('mcp.diff', { id })))
-      .then((diffs) => {
-        if (live) setChanges(Object.fromEntries(list.map((id, index) => [id, diffs[index] ?? []])));
-      })
-      .catch((error: unknown) => {
-        if (live) setState({ failed: errorMessage(error) });
-      });
-    return () => {
-      live = false;
-    };
-  }, [bridge, ids]);
-  const enableAll = async (): Promise<void> => {
-    if (!bridge) return;
-    setState('working');
-    try {
-      for (const service of imported) {
-        await bridge.invoke('mcp.accept', { id: service.id });
-        await bridge.invoke('mcp.setEnabled', { id: service.id, enabled: true });
-      }
-      setState('enabled');
-      onEnabled();
-    } catch (error) {
-      setState({ failed: errorMessage(error) });
-    }
-  };
-  return { imported, changes, state, enableAll };
-}
-
-/** The imported services' tools, folded under each name (or what was enabled). */
-function ReviewList(props: { review: Review }): ReactNode {
-  const t = useT();
-  const { imported, changes, state } = props.review;
-  if (imported.length === 0) return null;
-  if (state === 'enabled') {
-    return (
-      <p className="check-ok" role="status" data-testid="mcp-import-enabled">
-        {t('mcp.import.enabled', { names: imported.map((service) => service.name).join(', ') })}
-      </p>
-    );
-  }
-  return (
-    <div className="mcp-import-review" data-testid="mcp-import-review">
-      <p className="muted">{t('mcp.import.reviewHint')}</p>
-      {imported.map((service) => (
-        <details key={service.id} className="mcp-import-review-service">
-          <summary>
-            <strong>{service.name}</strong>{' '}
-            <span className="muted">
-              {t('mcp.import.reviewCount', { count: changes?.[service.id]?.length ?? '…' })}
-            </span>
-          </summary>
-          <McpDiffView changes={changes?.[service.id] ?? []} />
-        </details>
-      ))}
-      {typeof state === 'object' && (
-        <p className="check-failed" role="alert">
-          {state.failed}
-        </p>
-      )}
-    </div>
   );
 }

@@ -21,6 +21,7 @@ import {
 } from '../settings/form-rules';
 import type { Entry } from './entry-rows';
 import { EntryRows } from './entry-rows';
+import { McpAddedReview } from './mcp-review';
 import { useFormErrors } from '../settings/use-form-errors';
 
 type Transport = 'streamable-http' | 'sse' | 'stdio';
@@ -57,6 +58,8 @@ export function McpServiceForm(props: {
   const [description, setDescription] = useState(editing?.description ?? '');
   const [transport, setTransport] = useState<Transport>(editing?.transport ?? 'streamable-http');
   const [url, setUrl] = useState(editing?.url ?? '');
+  const [added, setAdded] = useState<{ id: string; name: string } | null>(null);
+  const [connectAfter, setConnectAfter] = useState(false);
   const [headers, setHeaders] = useState<Entry[]>([]);
   const [keepHeaders, setKeepHeaders] = useState(false);
   const [timeout, setTimeoutText] = useState(
@@ -130,7 +133,8 @@ export function McpServiceForm(props: {
     command.trim() !== (editing.command ?? '') ||
     argList.join('\n') !== editing.args.join('\n') ||
     newEnv.length > 0;
-  const submit = async (confirmed: boolean): Promise<void> => {
+  const submit = async (confirmed: boolean, connect = connectAfter): Promise<void> => {
+    setConnectAfter(connect);
     const problems = check();
     setErrors(problems);
     if (Object.values(problems).some(Boolean) || !bridge) return;
@@ -141,10 +145,18 @@ export function McpServiceForm(props: {
     setConfirming(false);
     setState('saving');
     try {
-      if (editing) await bridge.invoke('mcp.update', { ...request(), id: editing.id });
-      else await bridge.invoke('mcp.add', request());
+      if (editing) {
+        await bridge.invoke('mcp.update', { ...request(), id: editing.id });
+        setState('saved');
+        props.onDone();
+        return;
+      }
+      const { service } = await bridge.invoke('mcp.add', request());
       setState('saved');
-      props.onDone();
+      // "Save and connect": tested, synced and reviewed here, then accepted and switched on in
+      // one click. "Save": the card waits for those steps.
+      if (connect) setAdded({ id: service.id, name: service.name });
+      else props.onDone();
     } catch (error) {
       const message = errorMessage(error);
       const field = fieldOfError(message, FIELD_ALIASES);
@@ -156,6 +168,7 @@ export function McpServiceForm(props: {
     }
   };
 
+  if (added !== null) return <McpAddedReview service={added} onDone={props.onDone} />;
   return (
     <div className="editor mcp-form" data-testid="mcp-form">
       <h3>{editing ? t('mcp.form.editTitle', { name: editing.name }) : t('mcp.form.title')}</h3>
@@ -289,8 +302,19 @@ export function McpServiceForm(props: {
         state={state}
         testId="mcp-form-save"
         label="mcp.form.save"
-        onSave={() => void submit(false)}
+        onSave={() => void submit(false, false)}
       >
+        {!editing && (
+          <button
+            type="button"
+            className="button"
+            data-testid="mcp-form-save-connect"
+            disabled={state === 'saving'}
+            onClick={() => void submit(false, true)}
+          >
+            {t('mcp.form.saveConnect')}
+          </button>
+        )}
         <button type="button" className="button ghost" onClick={props.onCancel}>
           {t('form.cancel')}
         </button>
