@@ -4,7 +4,8 @@
  * 100,000 × 50 table is five million strings; cloning them to the page would freeze it).
  */
 import Papa from 'papaparse';
-import { errorMessage, joinRow, rowsAnswer, shownRow, tableWorkerScope } from './table-rows';
+import { errorMessage, joinRow, rowsAnswer, shownRow } from './table-rows';
+import { tableWorkerScope } from './table-worker-scope';
 
 const scope = tableWorkerScope();
 let rows: string[][] = [];

@@ -139,7 +139,7 @@ function PdfPages(props: {
         <ViewerNote>
           <span data-testid="pdf-page-count">{t('artifact.pages', { count: pageCount })}</span>
           {shown < pageCount && ` ${t('artifact.pagesCut', { shown, count: pageCount })}`}
-          {` ${t('artifact.pdfNoScripts')}`}
+          {` · ${t('artifact.pdfNoScripts')}`}
         </ViewerNote>
         <div className="pdf-zoom" role="group" aria-label={t('artifact.zoom', { percent })}>
           <button
@@ -293,7 +293,7 @@ function PdfPage(props: {
       role="region"
       aria-label={t('artifact.page', { number })}
     >
-      <canvas ref={canvas} className="pdf-canvas" aria-hidden="true" />
+      <canvas ref={canvas} className="pdf-canvas" width={0} height={0} aria-hidden="true" />
       <div ref={text} className="textLayer" />
     </div>
   );

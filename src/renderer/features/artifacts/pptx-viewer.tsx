@@ -33,7 +33,7 @@ export function PptxViewer(props: { file: ViewedFile }): ReactNode {
   return (
     <div className="pptx-view" data-testid="pptx-view">
       <ViewerNote>
-        {t('artifact.slides', { count: read.slideCount })} {t('artifact.slidesNote')}
+        {t('artifact.slides', { count: read.slideCount })} · {t('artifact.slidesNote')}
         {read.imagesCut && ` ${t('artifact.imagesCut')}`}
       </ViewerNote>
       <ol className="pptx-slides">
@@ -92,7 +92,9 @@ function usePptx(file: ViewedFile): PptxRead {
         title: slide.title,
         paragraphs: slide.paragraphs,
         images: slide.images.map((image) => {
-          const url = URL.createObjectURL(new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.mime }));
+          const url = URL.createObjectURL(
+            new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.mime }),
+          );
           urls.push(url);
           return url;
         }),

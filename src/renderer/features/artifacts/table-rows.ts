@@ -1,12 +1,15 @@
 /**
  * What both table workers share: a row cut to what the table shows, and the answer to the page's
- * requests for blocks of rows (pure: unit-tested through the readers).
+ * requests for blocks of rows (pure: unit-tested through the readers; the workers' scope is in
+ * `table-worker-scope.ts`).
  */
-import type { TableRequest, TableResponse } from './table-protocol';
+import type { TableResponse } from './table-protocol';
 import { CELL_SEPARATOR, MAX_CELL_CHARS, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './table-protocol';
 
 /** One cell as one bounded line. */
 export function shownCell(cell: string): string {
+  const plain = !cell.includes(CELL_SEPARATOR) && !cell.includes('\n') && !cell.includes('\r');
+  if (plain && cell.length <= MAX_CELL_CHARS) return cell;
   const line = cell.replaceAll(CELL_SEPARATOR, ' ').replace(/[\r\n]+/g, ' ');
   return line.length > MAX_CELL_CHARS ? `${line.slice(0, MAX_CELL_CHARS)}…` : line;
 }
@@ -14,17 +17,6 @@ export function shownCell(cell: string): string {
 /** A row cut to the shown columns, each cell to one bounded line. */
 export function shownRow(row: readonly string[]): string[] {
   return row.slice(0, MAX_SHOWN_COLUMNS).map(shownCell);
-}
-
-/** A worker's global scope, typed by what is used (the renderer's lib is the DOM's). */
-export interface TableWorkerScope {
-  postMessage(message: TableResponse): void;
-  onmessage: ((event: MessageEvent<TableRequest>) => void) | null;
-}
-
-/** The worker's scope. */
-export function tableWorkerScope(): TableWorkerScope {
-  return self as unknown as TableWorkerScope;
 }
 
 /** The answer to a `rows` request over a sheet's rows (each row already one joined string). */

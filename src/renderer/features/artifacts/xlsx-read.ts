@@ -95,6 +95,8 @@ export function serialDate(serial: number, date1904 = false): string {
 
 /** A stored number as text: at most 15 significant digits, as Excel keeps them. */
 function numberText(value: string): string {
+  // Most stored numbers are short already (and Number() on five million of them is seconds).
+  if (value.length <= 15) return value;
   const number = Number(value);
   return Number.isFinite(number) ? String(Number(number.toPrecision(15))) : value;
 }

@@ -3,7 +3,8 @@
  * answering the table's requests for blocks of them as `csv-worker.ts` does (the same protocol,
  * `table-protocol.ts`). Another sheet is read when its tab is chosen.
  */
-import { errorMessage, rowsAnswer, tableWorkerScope } from './table-rows';
+import { errorMessage, rowsAnswer } from './table-rows';
+import { tableWorkerScope } from './table-worker-scope';
 import type { XlsxSheet } from './xlsx-read';
 import { XlsxWorkbook } from './xlsx-read';
 
