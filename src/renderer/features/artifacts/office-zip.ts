@@ -84,7 +84,11 @@ export function relationships(
   return map;
 }
 
-/** The zip's entries, one inflated at a time, each past its cap refused. */
+/**
+ * The zip's entries, one inflated at a time, each past its cap refused. The size the directory
+ * declares is also the most that is inflated: fflate inflates into a buffer of that size, so a
+ * directory that lies about a bomb yields a cut entry (then an XML error), never more memory.
+ */
 export class ZipReader {
   constructor(
     private readonly bytes: Uint8Array,
