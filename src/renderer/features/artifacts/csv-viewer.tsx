@@ -1,10 +1,12 @@
 /**
- * A CSV, TSV or XLSX file as a table: read here (bounded), parsed in a Web Worker (papaparse in
- * `csv-worker.ts`; an XLSX workbook in `xlsx-worker.ts`, with a tab per sheet), drawn virtualised (`grid-window.ts`; offsets set through the CSSOM, which the
- * CSP allows): only the rows and columns on screen exist, the rows fetched from the worker in
- * blocks as the table scrolls (one string per row, split here only when drawn), so 100,000 rows ×
- * 50 columns scroll without freezing the page. Rows and columns have fixed sizes.
- * The first row is the header (sticky); columns past MAX_SHOWN_COLUMNS are counted, not drawn.
+ * A CSV, TSV or XLSX file as a table: its body handed (transferred, unread) to a Web Worker that
+ * reads it bounded and parses it (papaparse in `csv-worker.ts`; an XLSX workbook in
+ * `xlsx-worker.ts`, with a tab per sheet), drawn virtualised (`grid-window.ts`; offsets set
+ * through the CSSOM, which the CSP allows): only the rows and columns on screen exist, the rows
+ * fetched from the worker in blocks as the table scrolls (one string per row, split here only when
+ * drawn), so 100,000 rows × 50 columns scroll without freezing the page. Rows and columns have
+ * fixed sizes. The first row is the header (sticky); columns past MAX_SHOWN_COLUMNS are counted,
+ * not drawn.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -16,7 +18,7 @@ import { VIEWER_LIMITS } from './artifact-kind';
 import type { TableRequest, TableResponse } from './table-protocol';
 import { CELL_SEPARATOR, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './table-protocol';
 import { useGridWindow } from './grid-window';
-import { FileTooLargeError, readDataFile } from './read-file';
+import { FileTooLargeError, openDataFile } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 
 /** A row's height, a column's and the row numbers' width in px (as in artifacts.css). */
@@ -84,17 +86,14 @@ function useParsedTable(file: ViewedFile, format: TableFormat): TableRead {
         const table = { sheets, sheet, header, rowCount, columnCount, error, rowsCut };
         done({ state: 'ready', table, worker });
       } else if (message.type === 'failed') done({ state: 'failed', reason: message.message });
+      else if (message.type === 'too-large') done({ state: 'too-large' });
     };
     worker.onerror = () => done({ state: 'failed', reason: 'the table reader stopped' });
-    readDataFile(
-      bridge,
-      file.path,
-      VIEWER_LIMITS[format === 'xlsx' ? 'xlsx' : 'csv'],
-      abort.signal,
-    ).then(
-      (bytes) => {
-        const request: TableRequest = { type: 'parse', bytes: bytes.buffer, format };
-        worker.postMessage(request, [bytes.buffer]);
+    const limit = VIEWER_LIMITS[format === 'xlsx' ? 'xlsx' : 'csv'];
+    openDataFile(bridge, file.path, limit, abort.signal).then(
+      (body) => {
+        const request: TableRequest = { type: 'parse', body, limit, format };
+        worker.postMessage(request, [body]);
       },
       (error: unknown) =>
         done(

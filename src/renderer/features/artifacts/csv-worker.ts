@@ -5,7 +5,7 @@
  */
 import Papa from 'papaparse';
 import { errorMessage, joinRow, rowsAnswer, shownRow } from './table-rows';
-import { tableWorkerScope } from './table-worker-scope';
+import { BodyTooLargeError, readRequestBody, tableWorkerScope } from './table-worker-scope';
 
 const scope = tableWorkerScope();
 let rows: string[][] = [];
@@ -21,11 +21,23 @@ scope.onmessage = (event) => {
     return;
   }
   if (request.type !== 'parse') return;
+  readRequestBody(request).then(
+    (bytes) => parse(bytes, request.format === 'tsv'),
+    (error: unknown) =>
+      scope.postMessage(
+        error instanceof BodyTooLargeError
+          ? { type: 'too-large' }
+          : { type: 'failed', message: errorMessage(error) },
+      ),
+  );
+};
+
+function parse(bytes: Uint8Array, tab: boolean): void {
   try {
-    const text = new TextDecoder().decode(request.bytes);
+    const text = new TextDecoder().decode(bytes);
     const result = Papa.parse<string[]>(text, {
       skipEmptyLines: 'greedy',
-      ...(request.format === 'tsv' ? { delimiter: '\t' } : {}),
+      ...(tab ? { delimiter: '\t' } : {}),
     });
     const [header = [], ...body] = result.data;
     rows = body;
@@ -45,4 +57,4 @@ scope.onmessage = (event) => {
   } catch (error) {
     scope.postMessage({ type: 'failed', message: errorMessage(error) });
   }
-};
+}

@@ -4,7 +4,7 @@
  * `table-protocol.ts`). Another sheet is read when its tab is chosen.
  */
 import { errorMessage, rowsAnswer } from './table-rows';
-import { tableWorkerScope } from './table-worker-scope';
+import { BodyTooLargeError, readRequestBody, tableWorkerScope } from './table-worker-scope';
 import type { XlsxSheet } from './xlsx-read';
 import { XlsxWorkbook } from './xlsx-read';
 
@@ -31,16 +31,32 @@ function openSheet(index: number): void {
 
 scope.onmessage = (event) => {
   const request = event.data;
+  if (request.type === 'parse') {
+    readRequestBody(request).then(
+      (bytes) => {
+        try {
+          workbook = new XlsxWorkbook(bytes);
+          openSheet(0);
+        } catch (error) {
+          scope.postMessage({ type: 'failed', message: errorMessage(error) });
+        }
+      },
+      (error: unknown) =>
+        scope.postMessage(
+          error instanceof BodyTooLargeError
+            ? { type: 'too-large' }
+            : { type: 'failed', message: errorMessage(error) },
+        ),
+    );
+    return;
+  }
   try {
     if (request.type === 'rows') {
       if (open === null || open.index !== request.sheet) return;
       const rows = open.sheet.rows;
       scope.postMessage(rowsAnswer(request.sheet, request.block, (i) => rows[i], rows.length));
-    } else if (request.type === 'sheet') {
-      openSheet(request.sheet);
     } else {
-      workbook = new XlsxWorkbook(new Uint8Array(request.bytes));
-      openSheet(0);
+      openSheet(request.sheet);
     }
   } catch (error) {
     scope.postMessage({ type: 'failed', message: errorMessage(error) });
