@@ -8,7 +8,7 @@
  */
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
-import DOMPurify from 'dompurify';
+import type { DOMPurify } from 'dompurify';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { ViewedFile } from './artifact-state';
@@ -25,8 +25,8 @@ type DocxRead =
   | { state: 'ready'; html: string; messages: number };
 
 /** The document's HTML made safe to show: only formatting, tables, lists, images and text. */
-export function sanitizeDocxHtml(html: string): string {
-  const purify = DOMPurify();
+export function sanitizeDocxHtml(createPurify: DOMPurify, html: string): string {
+  const purify = createPurify();
   purify.addHook('afterSanitizeAttributes', (node) => {
     // A link keeps its text (and its address as a tooltip) but goes nowhere; in-document
     // anchors (footnotes) stay.
@@ -121,11 +121,16 @@ function useDocx(file: ViewedFile): DocxRead {
     worker.onmessage = (event: MessageEvent<DocxResponse>) => {
       const message = event.data;
       if (message.type === 'converted') {
-        done({
-          state: 'ready',
-          html: docxPage(sanitizeDocxHtml(message.html)),
-          messages: message.messages,
-        });
+        // DOMPurify is loaded with the first document (a chunk of its own, shared with mermaid).
+        import('dompurify').then(
+          ({ default: purify }) =>
+            done({
+              state: 'ready',
+              html: docxPage(sanitizeDocxHtml(purify, message.html)),
+              messages: message.messages,
+            }),
+          (error: unknown) => done({ state: 'failed', reason: String(error) }),
+        );
       } else done({ state: 'failed', reason: message.message });
       worker.terminate();
     };
