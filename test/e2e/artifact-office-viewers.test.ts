@@ -7,9 +7,9 @@
  * URI, a deck and a 100,000 × 50 workbook are built by the test (`test/support/office-files.ts`:
  * the runner has no reportlab or python-pptx). They go to the app as attachments of one message
  * (attachments and artifacts share the chip and `/files`). Each viewer opens and shows its text
- * or cell; PDF pages are drawn lazily, zoom and have selectable text; the scripted PDF reaches
- * nothing (a loopback listener sees no request, no dialog or window opens); a file past its cap
- * is not read. Screenshots: docs/screenshots/artifact-pdf.png, artifact-xlsx-dark.png.
+ * or cell; PDF pages are drawn lazily, zoom and have selectable text; the scripted PDF and the
+ * document's `javascript:` and outside links reach nothing (a loopback listener sees no request,
+ * no dialog, window or message appears); a file past its cap is not read. Screenshots: docs/screenshots/artifact-pdf.png, artifact-xlsx-dark.png.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,8 +32,11 @@ const POLL = { timeout: 30_000 };
 const ROWS = 100_000;
 const COLUMNS = 50;
 
-/** What the runner image's Python writes: a workbook, a document and a three-page PDF. */
-const MAKE_FILES = `
+/**
+ * What the runner image's Python writes: a workbook, a document (with a `javascript:` link and a
+ * link to `listener`) and a three-page PDF.
+ */
+const makeFiles = (listener: string): string => `
 import base64, datetime, io, json
 from openpyxl import Workbook
 wb = Workbook()
@@ -53,6 +56,18 @@ t.cell(0, 0).text = 'Metric'
 t.cell(0, 1).text = 'Value'
 t.cell(1, 0).text = 'Uptime'
 t.cell(1, 1).text = '99.9 %'
+from docx.oxml.shared import OxmlElement, qn
+HYPERLINK = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink'
+for target, text in (('javascript:parent.postMessage("docx-script", "*")', 'a scripted link'),
+                     ('${listener}/docx-link', 'an outside link')):
+    link = OxmlElement('w:hyperlink')
+    link.set(qn('r:id'), d.part.relate_to(target, HYPERLINK, is_external=True))
+    run = OxmlElement('w:r')
+    words = OxmlElement('w:t')
+    words.text = text
+    run.append(words)
+    link.append(run)
+    d.add_paragraph()._p.append(link)
 docx = io.BytesIO()
 d.save(docx)
 import matplotlib
@@ -108,7 +123,12 @@ describe('e2e: the PDF, XLSX, DOCX and PPTX viewers', () => {
           'python3',
           '-',
         ],
-        { input: MAKE_FILES, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+        {
+          input: makeFiles(listenerUrl),
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: 120_000,
+        },
       ).replace(/^[^{]*/, ''),
     ) as Record<'xlsx' | 'docx' | 'pdf', string>;
     const file = (name: string, body: Buffer): void => {
@@ -340,6 +360,20 @@ describe('e2e: the PDF, XLSX, DOCX and PPTX viewers', () => {
       '99.9 %',
     ]);
     expect(await frame.locator('script').count()).toBe(0);
+    // Links keep their text and go nowhere; a web address stays as a tooltip, a script's is gone.
+    const scripted = frame.locator('a', { hasText: 'a scripted link' });
+    expect(await scripted.getAttribute('href')).toBeNull();
+    expect(await scripted.getAttribute('title')).toBeNull();
+    const outside = frame.locator('a', { hasText: 'an outside link' });
+    expect(await outside.getAttribute('href')).toBeNull();
+    expect(await outside.getAttribute('title')).toBe(`${listenerUrl}/docx-link`);
+    await page.evaluate(() => {
+      const received: unknown[] = [];
+      (window as unknown as { __docx: unknown[] }).__docx = received;
+      window.addEventListener('message', (event) => received.push(event.data));
+    });
+    await scripted.click();
+    await outside.click();
     expect(await page.getByTestId('artifact-frame').getAttribute('sandbox')).toBe('allow-scripts');
 
     await chip(page, 'deck.pptx').click();
@@ -362,6 +396,11 @@ describe('e2e: the PDF, XLSX, DOCX and PPTX viewers', () => {
       )
       .toBe(48);
     expect(await slides.nth(1).locator('h3').textContent()).toBe('Next steps');
+
+    expect(await page.evaluate(() => (window as unknown as { __docx: unknown[] }).__docx)).toEqual(
+      [],
+    );
+    expect(requests).toEqual([]);
 
     await chip(page, 'huge.docx').click();
     await expect.poll(() => page.getByTestId('artifact-too-large').count(), POLL).toBe(1);
