@@ -257,6 +257,34 @@ export const LAYERS = [
         why: "the artifact viewer's CSV parser, in its Web Worker (csv-worker.ts)",
         only: ['src/renderer/features/artifacts/csv-worker.ts'],
       },
+      {
+        name: 'pdfjs-dist',
+        why: "the artifact viewer's PDF renderer, loaded lazily, and its worker (pdf-viewer.tsx, pdf-worker.ts)",
+        only: [
+          'src/renderer/features/artifacts/pdf-viewer.tsx',
+          'src/renderer/features/artifacts/pdf-worker.ts',
+        ],
+      },
+      {
+        name: 'fflate',
+        why: "the artifact viewer's XLSX and PPTX unzipping, in workers (office-zip.ts)",
+        only: ['src/renderer/features/artifacts/office-zip.ts'],
+      },
+      {
+        name: 'htmlparser2',
+        why: "the artifact viewer's streaming XML parser for XLSX and PPTX, in workers (office-zip.ts)",
+        only: ['src/renderer/features/artifacts/office-zip.ts'],
+      },
+      {
+        name: 'mammoth',
+        why: "the artifact viewer's DOCX to HTML conversion, in its worker (docx-worker.ts)",
+        only: ['src/renderer/features/artifacts/docx-worker.ts'],
+      },
+      {
+        name: 'dompurify',
+        why: "sanitises the DOCX viewer's HTML before the isolated frame shows it (docx-viewer.tsx)",
+        only: ['src/renderer/features/artifacts/docx-viewer.tsx'],
+      },
     ],
     builtins: [],
     literalDynamicImports: true,

@@ -6,7 +6,19 @@
 import { fileExtension } from '../../../shared/openable-files';
 
 /** The viewers. */
-export type ViewerKind = 'markdown' | 'json' | 'code' | 'text' | 'image' | 'csv' | 'html' | 'svg';
+export type ViewerKind =
+  | 'markdown'
+  | 'json'
+  | 'code'
+  | 'text'
+  | 'image'
+  | 'csv'
+  | 'xlsx'
+  | 'html'
+  | 'svg'
+  | 'pdf'
+  | 'docx'
+  | 'pptx';
 
 const MIB = 1024 * 1024;
 
@@ -21,8 +33,17 @@ export const VIEWER_LIMITS: Readonly<Record<ViewerKind, number>> = {
   image: 40 * MIB,
   // Parsed in a worker; 100,000 rows × 50 columns of short cells is ~30 MB.
   csv: 100 * MIB,
+  // Unzipped and read in a worker (`xlsx-read.ts`, which caps what it unzips too); a 100,000 × 50
+  // sheet is ~25 MB zipped.
+  xlsx: 60 * MIB,
   html: 4 * MIB,
   svg: 4 * MIB,
+  // Parsed by pdf.js in its worker; pages are drawn only while on screen.
+  pdf: 100 * MIB,
+  // Converted whole to HTML (mammoth, in a worker); images become data: URLs in the page.
+  docx: 20 * MIB,
+  // Slide texts and images (the images are most of a deck's size).
+  pptx: 100 * MIB,
 };
 
 /** Text above this many characters is shown without highlighting (highlighting runs on the main thread). */
@@ -86,6 +107,11 @@ const BY_EXTENSION: Readonly<Record<string, ViewerKind>> = {
   webp: 'image',
   csv: 'csv',
   tsv: 'csv',
+  xlsx: 'xlsx',
+  xlsm: 'xlsx',
+  pdf: 'pdf',
+  docx: 'docx',
+  pptx: 'pptx',
   html: 'html',
   htm: 'html',
   svg: 'svg',

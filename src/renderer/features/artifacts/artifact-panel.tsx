@@ -24,8 +24,11 @@ import {
 } from './artifact-state';
 import { tooLargeToView, viewerKind } from './artifact-kind';
 import { CsvViewer } from './csv-viewer';
+import { DocxViewer } from './docx-viewer';
 import { HtmlViewer } from './html-viewer';
 import { ImageViewer } from './image-viewer';
+import { PdfViewer } from './pdf-viewer';
+import { PptxViewer } from './pptx-viewer';
 import { TextViewer } from './text-viewer';
 import { TooLarge } from './viewer-notes';
 
@@ -145,7 +148,14 @@ function Viewer(props: { file: ViewedFile }): ReactNode {
     case 'image':
       return <ImageViewer file={props.file} />;
     case 'csv':
+    case 'xlsx':
       return <CsvViewer file={props.file} />;
+    case 'pdf':
+      return <PdfViewer file={props.file} />;
+    case 'docx':
+      return <DocxViewer file={props.file} />;
+    case 'pptx':
+      return <PptxViewer file={props.file} />;
     case 'html':
     case 'svg':
       return <HtmlViewer file={props.file} kind={kind} />;

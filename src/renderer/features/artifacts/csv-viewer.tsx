@@ -1,10 +1,12 @@
 /**
- * A CSV or TSV file as a table: read here (bounded), parsed in a Web Worker (papaparse, see
- * `csv-worker.ts`), drawn virtualised (`grid-window.ts`; offsets set through the CSSOM, which the
- * CSP allows): only the rows and columns on screen exist, the rows fetched from the worker in
- * blocks as the table scrolls (one string per row, split here only when drawn), so 100,000 rows ×
- * 50 columns scroll without freezing the page. Rows and columns have fixed sizes.
- * The first row is the header (sticky); columns past MAX_SHOWN_COLUMNS are counted, not drawn.
+ * A CSV, TSV or XLSX file as a table: its body handed (transferred, unread) to a Web Worker that
+ * reads it bounded and parses it (papaparse in `csv-worker.ts`; an XLSX workbook in
+ * `xlsx-worker.ts`, with a tab per sheet), drawn virtualised (`grid-window.ts`; offsets set
+ * through the CSSOM, which the CSP allows): only the rows and columns on screen exist, the rows
+ * fetched from the worker in blocks as the table scrolls (one string per row, split here only when
+ * drawn), so 100,000 rows × 50 columns scroll without freezing the page. Rows and columns have
+ * fixed sizes. The first row is the header (sticky); columns past MAX_SHOWN_COLUMNS are counted,
+ * not drawn.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -13,10 +15,10 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { ViewedFile } from './artifact-state';
 import { VIEWER_LIMITS } from './artifact-kind';
-import type { CsvRequest, CsvResponse } from './csv-protocol';
-import { CELL_SEPARATOR, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './csv-protocol';
+import type { TableRequest, TableResponse } from './table-protocol';
+import { CELL_SEPARATOR, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './table-protocol';
 import { useGridWindow } from './grid-window';
-import { FileTooLargeError, readDataFile } from './read-file';
+import { FileTooLargeError, openDataFile } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 
 /** A row's height, a column's and the row numbers' width in px (as in artifacts.css). */
@@ -26,11 +28,16 @@ const NUMBER_PX = 64;
 /** Blocks of rows the page keeps (the worker holds them all). */
 const MAX_KEPT_BLOCKS = 24;
 
-interface Table {
-  header: string[];
-  rowCount: number;
-  columnCount: number;
-  error: { row: number; message: string } | null;
+type Table = Omit<Extract<TableResponse, { type: 'parsed' }>, 'type'>;
+
+/** The table formats: which worker reads the file. */
+export type TableFormat = 'csv' | 'tsv' | 'xlsx';
+
+/** The format of a table file by its name (`.xlsx`/`.xlsm` are workbooks, `.tsv` tab-separated). */
+export function tableFormat(name: string): TableFormat {
+  const extension = fileExtension(name);
+  if (extension === '.xlsx' || extension === '.xlsm') return 'xlsx';
+  return extension === '.tsv' ? 'tsv' : 'csv';
 }
 
 type TableRead =
@@ -41,15 +48,22 @@ type TableRead =
 
 /** One table file. */
 export function CsvViewer(props: { file: ViewedFile }): ReactNode {
-  const read = useParsedTable(props.file);
-  if (read.state !== 'ready') return <ReadProblem read={read} file={props.file} kind="csv" />;
+  const format = tableFormat(props.file.name);
+  const kind = format === 'xlsx' ? 'xlsx' : 'csv';
+  const read = useParsedTable(props.file, format);
+  if (read.state !== 'ready') return <ReadProblem read={read} file={props.file} kind={kind} />;
   return (
-    <CsvTable key={props.file.path} file={props.file} table={read.table} worker={read.worker} />
+    <CsvTable
+      key={`${props.file.path}:${read.table.sheet}`}
+      file={props.file}
+      table={read.table}
+      worker={read.worker}
+    />
   );
 }
 
 /** Reads the file and has a new worker parse it; the worker ends with the viewer. */
-function useParsedTable(file: ViewedFile): TableRead {
+function useParsedTable(file: ViewedFile, format: TableFormat): TableRead {
   const bridge = useApp((state) => state.bridge);
   const [read, setRead] = useState<{ path: string; read: TableRead }>({
     path: file.path,
@@ -58,26 +72,28 @@ function useParsedTable(file: ViewedFile): TableRead {
   useEffect(() => {
     if (bridge === null) return undefined;
     const abort = new AbortController();
-    const worker = new Worker(new URL('./csv-worker.ts', import.meta.url), { type: 'module' });
+    const worker =
+      format === 'xlsx'
+        ? new Worker(new URL('./xlsx-worker.ts', import.meta.url), { type: 'module' })
+        : new Worker(new URL('./csv-worker.ts', import.meta.url), { type: 'module' });
     const done = (next: TableRead): void => {
       if (!abort.signal.aborted) setRead({ path: file.path, read: next });
     };
-    worker.onmessage = (event: MessageEvent<CsvResponse>) => {
+    worker.onmessage = (event: MessageEvent<TableResponse>) => {
       const message = event.data;
       if (message.type === 'parsed') {
-        const { header, rowCount, columnCount, error } = message;
-        done({ state: 'ready', table: { header, rowCount, columnCount, error }, worker });
+        const { sheets, sheet, header, rowCount, columnCount, error, rowsCut } = message;
+        const table = { sheets, sheet, header, rowCount, columnCount, error, rowsCut };
+        done({ state: 'ready', table, worker });
       } else if (message.type === 'failed') done({ state: 'failed', reason: message.message });
+      else if (message.type === 'too-large') done({ state: 'too-large' });
     };
     worker.onerror = () => done({ state: 'failed', reason: 'the table reader stopped' });
-    readDataFile(bridge, file.path, VIEWER_LIMITS.csv, abort.signal).then(
-      (bytes) => {
-        const request: CsvRequest = {
-          type: 'parse',
-          bytes: bytes.buffer,
-          tab: fileExtension(file.name) === '.tsv',
-        };
-        worker.postMessage(request, [bytes.buffer]);
+    const limit = VIEWER_LIMITS[format === 'xlsx' ? 'xlsx' : 'csv'];
+    openDataFile(bridge, file.path, limit, abort.signal).then(
+      (body) => {
+        const request: TableRequest = { type: 'parse', body, limit, format };
+        worker.postMessage(request, [body]);
       },
       (error: unknown) =>
         done(
@@ -90,7 +106,7 @@ function useParsedTable(file: ViewedFile): TableRead {
       abort.abort();
       worker.terminate();
     };
-  }, [bridge, file.path, file.name]);
+  }, [bridge, file.path, format]);
   return read.path === file.path ? read.read : { state: 'loading' };
 }
 
@@ -105,9 +121,9 @@ function CsvTable(props: { file: ViewedFile; table: Table; worker: Worker }): Re
   const shownColumns = Math.min(table.columnCount, MAX_SHOWN_COLUMNS);
 
   useEffect(() => {
-    const onMessage = (event: MessageEvent<CsvResponse>): void => {
+    const onMessage = (event: MessageEvent<TableResponse>): void => {
       const message = event.data;
-      if (message.type !== 'rows') return;
+      if (message.type !== 'rows' || message.sheet !== table.sheet) return;
       setBlocks((current) => {
         const next = new Map(current).set(message.block, message.rows);
         // Keep the page's copy small: the oldest blocks go (asked for again if scrolled back).
@@ -121,7 +137,7 @@ function CsvTable(props: { file: ViewedFile; table: Table; worker: Worker }): Re
     };
     worker.addEventListener('message', onMessage);
     return () => worker.removeEventListener('message', onMessage);
-  }, [worker]);
+  }, [worker, table.sheet]);
 
   const view = useGridWindow(scroller, {
     rows: table.rowCount,
@@ -163,13 +179,16 @@ function CsvTable(props: { file: ViewedFile; table: Table; worker: Worker }): Re
     ) {
       if (asked.current.has(block)) continue;
       asked.current.add(block);
-      const request: CsvRequest = { type: 'rows', block };
+      const request: TableRequest = { type: 'rows', sheet: table.sheet, block };
       worker.postMessage(request);
     }
-  }, [first, last, table.rowCount, worker]);
+  }, [first, last, table.rowCount, table.sheet, worker]);
 
   return (
     <div className="csv-view">
+      {table.sheets.length > 1 && (
+        <SheetTabs sheets={table.sheets} sheet={table.sheet} worker={worker} />
+      )}
       <ViewerNote>
         {t('artifact.rows', {
           rows: table.rowCount.toLocaleString(),
@@ -177,6 +196,8 @@ function CsvTable(props: { file: ViewedFile; table: Table; worker: Worker }): Re
         })}
         {table.columnCount > MAX_SHOWN_COLUMNS &&
           ` ${t('artifact.rowsCut', { shown: MAX_SHOWN_COLUMNS, columns: table.columnCount })}`}
+        {table.rowsCut > 0 &&
+          ` ${t('artifact.rowsNotShown', { rows: table.rowsCut.toLocaleString() })}`}
         {table.error !== null &&
           ` ${t('artifact.csvError', { row: table.error.row, message: table.error.message })}`}
       </ViewerNote>
@@ -239,6 +260,38 @@ function CsvTable(props: { file: ViewedFile; table: Table; worker: Worker }): Re
           </div>
         </div>
       </div>
+    </div>
+  );
+}
+
+/** A workbook's sheets; choosing one has the worker read it (the table follows its answer). */
+function SheetTabs(props: { sheets: string[]; sheet: number; worker: Worker }): ReactNode {
+  const t = useT();
+  return (
+    <div
+      className="sheet-tabs"
+      role="tablist"
+      aria-label={t('artifact.sheets')}
+      data-testid="sheet-tabs"
+    >
+      {props.sheets.map((name, index) => (
+        <button
+          // Sheet names are unique in a workbook; the index keeps a damaged one's duplicates apart.
+          key={`${index}:${name}`}
+          type="button"
+          role="tab"
+          className="sheet-tab"
+          aria-selected={index === props.sheet}
+          data-testid="sheet-tab"
+          onClick={() => {
+            if (index === props.sheet) return;
+            const request: TableRequest = { type: 'sheet', sheet: index };
+            props.worker.postMessage(request);
+          }}
+        >
+          {name}
+        </button>
+      ))}
     </div>
   );
 }

@@ -50,8 +50,8 @@ export function HtmlViewer(props: { file: ViewedFile; kind: 'html' | 'svg' }): R
   );
 }
 
-/** The sandboxed frame; hands it the page once, when it has loaded. */
-function IsolatedFrame(props: { html: string; title: string }): ReactNode {
+/** The sandboxed frame (also the DOCX viewer's); hands it the page once, when it has loaded. */
+export function IsolatedFrame(props: { html: string; title: string }): ReactNode {
   const frame = useRef<HTMLIFrameElement>(null);
   const sent = useRef(false);
   const src = new URL(ARTIFACT_FRAME_PATH, window.location.href).href;

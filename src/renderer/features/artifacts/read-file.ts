@@ -16,13 +16,17 @@ export class FileTooLargeError extends Error {
   }
 }
 
-/** The bytes of the data file at `path`, at most `limit` of them (else FileTooLargeError). */
-export async function readDataFile(
+/**
+ * The body of the data file at `path`, unread (a worker may read it: the stream can be
+ * transferred); FileTooLargeError at once when the size the host declares is past `limit`. The
+ * reader must still stop past `limit` (`readBoundedBody`).
+ */
+export async function openDataFile(
   bridge: AivoryBridge,
   path: string,
   limit: number,
   signal: AbortSignal,
-): Promise<Uint8Array<ArrayBuffer>> {
+): Promise<ReadableStream<Uint8Array>> {
   const response = await fetch(bridge.fileUrl(path, false), { signal, cache: 'no-store' });
   if (!response.ok || response.body === null) {
     throw new Error(response.status === 404 ? 'the file is gone' : `HTTP ${response.status}`);
@@ -32,7 +36,18 @@ export async function readDataFile(
     await response.body.cancel();
     throw new FileTooLargeError();
   }
-  return readBoundedBody(response.body, limit, () => new FileTooLargeError(), signal);
+  return response.body;
+}
+
+/** The bytes of the data file at `path`, at most `limit` of them (else FileTooLargeError). */
+export async function readDataFile(
+  bridge: AivoryBridge,
+  path: string,
+  limit: number,
+  signal: AbortSignal,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const body = await openDataFile(bridge, path, limit, signal);
+  return readBoundedBody(body, limit, () => new FileTooLargeError(), signal);
 }
 
 /** What a text read gives a viewer. */

@@ -1,0 +1,9 @@
+/** The messages between the DOCX viewer and its worker (`docx-worker.ts`). */
+
+/** Longest HTML the worker hands back (characters; images are data: URLs inside it). */
+export const MAX_DOCX_HTML_CHARS = 32 * 1024 * 1024;
+
+export type DocxRequest = { bytes: ArrayBuffer };
+
+export type DocxResponse =
+  { type: 'converted'; html: string; messages: number } | { type: 'failed'; message: string };
