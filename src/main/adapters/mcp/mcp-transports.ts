@@ -5,10 +5,9 @@
 import { statSync } from 'node:fs';
 import type { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpError } from '../../core/ports';
 import type { McpEndpoint } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
