@@ -2,9 +2,9 @@
  * The MCP port's adapter: `createMcpConnector()` returns an McpConnector over the MCP SDK's client
  * (`@modelcontextprotocol/client`). Connecting builds the chosen transport (never falling back to
  * another), runs the handshake under one deadline that also covers spawning a child or opening an
- * SSE stream, and reports any failure as one McpError with a specific kind. The handshake is the
- * 2025 `initialize` (every transport); a Streamable HTTP server that refuses it is connected to
- * once more at protocol revision 2026-07-28 (`server/discover`), within the same deadline.
+ * SSE stream, and reports any failure as one McpError with a specific kind. Streamable HTTP
+ * negotiates the protocol revision (2026-07-28 through `server/discover`, else the 2025
+ * `initialize`); stdio and legacy SSE use the 2025 handshake.
  *
  * Only this folder imports the SDK (an ESLint fence enforces it). Address policy (private
  * addresses, loopback for the host the user typed) is the service layer's job, before connect.
@@ -33,13 +33,6 @@ import { answerRoots, rootsCapability } from './mcp-roots';
 import { offerSampling, samplingCapability } from './mcp-sampling';
 import { McpClientSession } from './mcp-session';
 import { buildTransport, parseServiceUrl } from './mcp-transports';
-import {
-  isRevisionRefusal,
-  MODERN_REVISION,
-  speaksNone,
-  supportedInError,
-  unsupportedRevision,
-} from './mcp-revision';
 
 /** The connector's options (caps, client name, child environment). */
 export type { McpConnectorOptions } from './mcp-limits';
@@ -96,28 +89,17 @@ async function connect(
     throw new McpError('canceled', `connecting to ${server} was canceled`);
   const timeoutMs = Math.max(1, options.timeoutMs);
   const deadlineAt = Date.now() + timeoutMs;
-  const first = await attempt(endpoint, options, limits, { mode: 'legacy', deadlineAt, timeoutMs });
+  // Streamable HTTP asks the server's revision first (the SDK's `server/discover`), so a server
+  // of 2026-07-28 is spoken to at that revision from the first request, and falls back to the 2025
+  // `initialize` on a server that does not know it. stdio and legacy SSE shake hands as in 2025
+  // (the SDK's probe of a stdio server would start a second child).
+  const mode = endpoint.transport === 'streamable-http' ? 'auto' : 'legacy';
+  const first = await attempt(endpoint, options, limits, { mode, deadlineAt, timeoutMs });
   if (first.session !== null) return first.session;
   const failure = classifyConnectFailure(first);
-  if (endpoint.transport !== 'streamable-http' || !mayBeNewerRevision(first, failure))
-    return Promise.reject(await spawnFailure(failure, first));
-  // A server of the 2026-07-28 revision only refuses the 2025 handshake (HTTP 400, or
-  // `initialize` unknown to it): connect again at that revision (the SDK's `server/discover`).
-  if (deadlineAt - Date.now() > 0) {
-    const modern = await attempt(endpoint, options, limits, {
-      mode: { pin: MODERN_REVISION },
-      deadlineAt,
-      timeoutMs,
-    });
-    if (modern.session !== null) return modern.session;
-    if (options.signal.aborted)
-      throw new McpError('canceled', `connecting to ${server} was canceled`);
-    if (modern.overTime) throw handshakeTimeout(server, timeoutMs);
-    // It answered naming only revisions this client does not speak: say so.
-    const revisions = revisionsNamed(modern.error);
-    if (revisions !== null && speaksNone(revisions)) throw unsupportedRevision(server, revisions);
-  }
-  if (!PROBED_KINDS.has(failure.kind)) throw failure;
+  if (endpoint.transport !== 'streamable-http') throw await spawnFailure(failure, first);
+  // A server that answered with an event stream of garbage is not a legacy SSE server.
+  if (!PROBED_KINDS.has(failure.kind) || isParseError(first.error)) throw failure;
   const legacy = await probeWithin({ signal: options.signal, deadlineAt }, (signal) =>
     servesLegacySse(endpoint, limits, signal),
   );
@@ -134,7 +116,6 @@ type Attempt =
   | {
       session: null;
       error: unknown;
-      overTime: boolean;
       link: McpLink;
       endpoint: McpEndpoint;
       limits: McpLimits;
@@ -146,14 +127,14 @@ type Failed = Extract<Attempt, { session: null }>;
 
 /**
  * One connection attempt at `mode` (the SDK's version negotiation: `'legacy'` is the 2025
- * `initialize` handshake, byte for byte; `{ pin }` the 2026-07-28 `server/discover`), within the
+ * `initialize` handshake, byte for byte; `'auto'` asks with `server/discover` first), within the
  * connection's deadline. Canceling and the deadline throw at once; other failures come back raw.
  */
 async function attempt(
   endpoint: McpEndpoint,
   options: McpConnectOptions,
   limits: McpLimits,
-  run: { mode: 'legacy' | { pin: string }; deadlineAt: number; timeoutMs: number },
+  run: { mode: 'legacy' | 'auto'; deadlineAt: number; timeoutMs: number },
 ): Promise<Attempt> {
   const server = describeEndpoint(endpoint);
   const client = new Client(
@@ -174,7 +155,16 @@ async function attempt(
     if (line.trim() !== '') lastStderr = line;
     options.onStderr?.(line);
   };
-  const built = buildTransport(endpoint, { limits, events: link, onStderr });
+  const built = buildTransport(endpoint, {
+    limits,
+    events: link,
+    onStderr,
+    // While connecting (the probe included); afterwards the client's onerror reports them.
+    onTransportError: (error) => {
+      if (!link.isOpen) link.onTransportError(error);
+    },
+    isModern: () => client.getProtocolEra() === 'modern',
+  });
   link.attach(built.transport);
   client.onerror = (error) => link.onTransportError(error);
   client.onclose = () => link.onTransportClosed();
@@ -207,11 +197,10 @@ async function attempt(
     shutdown();
     if (options.signal.aborted)
       throw new McpError('canceled', `connecting to ${server} was canceled`);
-    if (overTime && run.mode === 'legacy') throw handshakeTimeout(server, run.timeoutMs);
+    if (overTime) throw handshakeTimeout(server, run.timeoutMs);
     return {
       session: null,
       error,
-      overTime,
       link,
       endpoint,
       limits,
@@ -250,13 +239,6 @@ function handshakeTimeout(server: string, timeoutMs: number): McpError {
   );
 }
 
-/** The revisions an error of the 2026-07-28 attempt names (-32022), or null. */
-function revisionsNamed(error: unknown): string[] | null {
-  const named = supportedInError(error);
-  if (named !== null) return named;
-  return error instanceof Error && error.cause !== undefined ? supportedInError(error.cause) : null;
-}
-
 /** The failed attempt as one McpError. */
 function classifyConnectFailure(failed: Failed): McpError {
   return classifyFailure(
@@ -271,16 +253,6 @@ function classifyConnectFailure(failed: Failed): McpError {
     failed.link.nonce,
     failed.link.lastHttpFailure,
   );
-}
-
-/**
- * Whether a Streamable HTTP server that refused the 2025 handshake this way may speak 2026-07-28:
- * it answered, but not as a 2025 server would (not a garbled event stream, not a refusal that
- * already named the revisions it speaks).
- */
-function mayBeNewerRevision(failed: Failed, failure: McpError): boolean {
-  if (!PROBED_KINDS.has(failure.kind) && failure.kind !== 'protocol') return false;
-  return !isParseError(failed.error) && !isRevisionRefusal(failure);
 }
 
 /** A stdio child that exited during the handshake: its last words say why. */

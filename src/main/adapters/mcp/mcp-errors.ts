@@ -291,8 +291,9 @@ export function classifyFailure(
   if (error instanceof SdkHttpError)
     return lastHttpFailure ?? fromHttpStatus(error.status, context);
   if (error instanceof SdkError) {
-    // The SDK wraps what the fetch threw (a refused connection, a blocked address) as the cause.
-    if (error.cause instanceof McpError) return error.cause;
+    // A failed revision probe (`server/discover`) carries what the fetch or the parser threw.
+    if (error.code === SdkErrorCode.EraNegotiationFailed && error.cause !== undefined)
+      return classifyFailure(error.cause, context, nonce, lastHttpFailure);
     const known = fromSdkError(error, context);
     if (known !== null) return known;
   }

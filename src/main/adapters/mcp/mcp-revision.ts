@@ -51,23 +51,10 @@ export function speaksNone(revisions: readonly string[]): boolean {
 export function unsupportedRevision(server: string, revisions: readonly string[]): McpError {
   const spoken = [...SPOKEN_REVISIONS].sort();
   const named = revisions.join(', ');
-  return marked(
+  return new McpError(
     'protocol',
     `${server} speaks protocol ${named}, which this version of Aivory does not support (it speaks MCP ${spoken[0]} to ${spoken[spoken.length - 1]}); update Aivory, or use an endpoint of the server that speaks an earlier revision`,
   );
-}
-
-const refusals = new WeakSet<McpError>();
-
-function marked(kind: 'protocol', message: string): McpError {
-  const error = new McpError(kind, message);
-  refusals.add(error);
-  return error;
-}
-
-/** True for the error of `unsupportedRevision` (nothing is gained by asking that server again). */
-export function isRevisionRefusal(error: unknown): boolean {
-  return error instanceof McpError && refusals.has(error);
 }
 
 /**
