@@ -84,9 +84,18 @@ export const LAYERS = [
         only: ['src/main/adapters/sqlite/**'],
       },
       {
-        name: '@modelcontextprotocol/sdk',
-        why: 'MCP client transports',
+        name: '@modelcontextprotocol/client',
+        why: 'the MCP client: protocol revisions 2024-10-07 to 2026-07-28, transports, errors',
         only: ['src/main/adapters/mcp/**'],
+      },
+      {
+        name: '@modelcontextprotocol/sdk',
+        why: "OAuth for MCP services: the 1.x SDK's auth() under mcp-oauth.ts and its checks",
+        only: [
+          'src/main/adapters/mcp/mcp-oauth.ts',
+          'src/main/adapters/mcp/mcp-oauth-checks.ts',
+          'src/main/adapters/mcp/mcp-oauth-fetch.ts',
+        ],
       },
       {
         name: 'undici',

@@ -7,7 +7,8 @@
  *
  * Nothing here speaks MCP itself: it drives the real `aivory mcp` commands in a fresh data
  * directory — add the service (with the scenario's client, if any), sync and accept its tools,
- * enable it, call each tool — exactly as a user would, so every scenario exercises the app's own
+ * enable it, call each tool (or the calls the scenario's context names, with their arguments) —
+ * exactly as a user would, so every scenario exercises the app's own
  * connection, OAuth sign-in (the browser is `$BROWSER`, set by the test to a redirect follower)
  * and elicitation code.
  *
@@ -59,6 +60,24 @@ function argumentsFor(tool: string, tools: readonly ListedTool[]): Record<string
  * serves tools/list only): the client did its part, the server has no tools/call.
  */
 const DECLINED_BY_SERVER = /returned an error: Method not found/;
+
+/**
+ * The calls a scenario asks for in its context (`toolCalls`, e.g. http-custom-headers: the
+ * arguments whose `x-mcp-header` parameters must be mirrored as headers), or null.
+ */
+function contextToolCalls(): { name: string; arguments: Record<string, unknown> }[] | null {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (!raw) return null;
+  const context = JSON.parse(raw) as {
+    toolCalls?: { name?: unknown; arguments?: unknown }[];
+  };
+  if (!Array.isArray(context.toolCalls)) return null;
+  return context.toolCalls.flatMap((call) =>
+    typeof call.name === 'string' && typeof call.arguments === 'object' && call.arguments !== null
+      ? [{ name: call.name, arguments: call.arguments as Record<string, unknown> }]
+      : [],
+  );
+}
 
 /** Extra `aivory mcp add` flags from the scenario's context (pre-registered clients). */
 function clientFlags(home: string): string[] {
@@ -145,14 +164,15 @@ async function main(): Promise<number> {
     captured = '';
     if ((await run(['mcp', 'tools', SERVICE, '--json'])) !== 0) return 1;
     const listed = JSON.parse(captured) as ListedTool[];
-    for (const { name: tool } of listed) {
+    const calls = contextToolCalls() ?? listed.map(({ name }) => ({ name, arguments: null }));
+    for (const { name: tool, arguments: given } of calls) {
       captured = '';
       const code = await run([
         'mcp',
         'call',
         SERVICE,
         tool,
-        JSON.stringify(argumentsFor(tool, listed)),
+        JSON.stringify(given ?? argumentsFor(tool, listed)),
         // No terminal here: a server's question is answered with its defaults (SEP-1034).
         '--elicit',
         'accept-defaults',

@@ -145,6 +145,7 @@ describe('the bundled Electron main', () => {
     );
     expect(packages).toContain('better-sqlite3');
     expect(packages).toContain('dockerode');
+    expect(packages).toContain('@modelcontextprotocol/client');
     expect(packages).toContain('@modelcontextprotocol/sdk');
     expect(packages).toContain('unpdf');
     expect(packages).not.toContain('tsx');

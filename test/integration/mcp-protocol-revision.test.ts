@@ -1,9 +1,9 @@
 /**
  * Protocol revisions against a real server of the 2026-07-28 revision (the official SDK v2,
  * test/support/mcp-2026-server.ts, on 127.0.0.1): a server that also speaks the earlier revisions
- * works; one that speaks only the new one is named as such — not as "not an MCP server" — whether
- * it refuses the handshake naming its revisions or without naming them (then the client asks with
- * `server/discover`).
+ * works over the 2025 handshake; one that speaks only the new one works at 2026-07-28, whether it
+ * refuses the 2025 handshake naming its revisions or without naming them; one of a revision
+ * Aivory does not know is named as such — not as "not an MCP server".
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpConnector } from '../../src/main/adapters/mcp/mcp-connector';
@@ -59,20 +59,36 @@ describe('MCP protocol revision 2026-07-28', () => {
     expect(result.text).toBe('hello');
   });
 
-  it('names the revision of a server that refuses the handshake with its versions', async () => {
-    const error = await connectFailure('/modern-only');
-    expect(error.kind).toBe('protocol');
-    expect(error.message).toBe(
-      `${server.origin} speaks protocol 2026-07-28, which this version of Aivory does not support (it speaks MCP 2024-10-07 to 2025-11-25); update Aivory, or use an endpoint of the server that speaks an earlier revision`,
+  async function listsAndCalls(session: McpSession): Promise<void> {
+    const tools = await session.listTools(never);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+    const result = await session.callTool(
+      'echo',
+      { text: 'hello 2026' },
+      { signal: never, timeoutMs: 10_000, maxTotalTimeoutMs: 60_000, maxOutputChars: 10_000 },
     );
-    expect(error.message).not.toMatch(/not as an MCP server/);
+    expect(result.text).toBe('hello 2026');
+  }
+
+  it('speaks 2026-07-28 with a server that refuses the 2025 handshake naming its revisions', async () => {
+    const session = await connect('/modern-only');
+    sessions.push(session);
+    expect(session.serverName).toBe('revision-2026-server');
+    await listsAndCalls(session);
   });
 
-  it('asks a server that refuses the handshake without naming versions which it speaks', async () => {
-    const error = await connectFailure('/header-required');
+  it('speaks 2026-07-28 with a server that refuses the 2025 handshake without naming them', async () => {
+    const session = await connect('/header-required');
+    sessions.push(session);
+    await listsAndCalls(session);
+  });
+
+  it('names the revision of a server that speaks only one Aivory does not know', async () => {
+    const error = await connectFailure('/future-only');
     expect(error.kind).toBe('protocol');
-    expect(error.message).toMatch(
-      /speaks protocol 2026-07-28, which this version of Aivory does not support/,
+    expect(error.message).toBe(
+      `${server.origin} speaks protocol 2099-01-01, which this version of Aivory does not support (it speaks MCP 2024-10-07 to 2026-07-28); update Aivory, or use an endpoint of the server that speaks an earlier revision`,
     );
+    expect(error.message).not.toMatch(/not as an MCP server/);
   });
 });

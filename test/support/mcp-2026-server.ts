@@ -9,7 +9,9 @@
  *   only the new revision does;
  * - `/header-required` the same server behind a check some 2026-07-28 servers make first (the
  *   conformance suite's among them): a request without `MCP-Protocol-Version` is refused with
- *   JSON-RPC -32020, which names no revision.
+ *   JSON-RPC -32020, which names no revision;
+ * - `/future-only` a server of a revision no client speaks yet (`2099-01-01`): every request is
+ *   refused with HTTP 400 and JSON-RPC -32022 naming that revision.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -80,6 +82,22 @@ export async function startMcp2026Server(): Promise<Mcp2026Server> {
   const http = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const handler = path === '/mcp' ? dual : path === '/modern-only' ? modernOnly : null;
+    if (path === '/future-only') {
+      req.resume();
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32022,
+            message: 'Unsupported protocol version',
+            data: { supported: ['2099-01-01'], requested: req.headers['mcp-protocol-version'] },
+          },
+        }),
+      );
+      return;
+    }
     if (path === '/header-required' && req.headers['mcp-protocol-version'] === undefined) {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(

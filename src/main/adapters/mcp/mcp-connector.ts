@@ -1,18 +1,15 @@
 /**
- * The MCP port's adapter: `createMcpConnector()` returns an McpConnector over
- * @modelcontextprotocol/sdk. Connecting builds the chosen transport (never falling back to
- * another), runs initialize under one deadline that also covers spawning a child or opening an
- * SSE stream, and reports any failure as one McpError with a specific kind.
+ * The MCP port's adapter: `createMcpConnector()` returns an McpConnector over the MCP SDK's client
+ * (`@modelcontextprotocol/client`). Connecting builds the chosen transport (never falling back to
+ * another), runs the handshake under one deadline that also covers spawning a child or opening an
+ * SSE stream, and reports any failure as one McpError with a specific kind. Streamable HTTP
+ * negotiates the protocol revision (2026-07-28 through `server/discover`, else the 2025
+ * `initialize`); stdio and legacy SSE use the 2025 handshake.
  *
  * Only this folder imports the SDK (an ESLint fence enforces it). Address policy (private
  * addresses, loopback for the host the user typed) is the service layer's job, before connect.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
 import { McpError } from '../../core/ports';
 import type {
   McpConnectOptions,
@@ -31,12 +28,11 @@ import type { McpConnectorOptions, McpLimits } from './mcp-limits';
 import { elicitationCapability, offerElicitation } from './mcp-elicitation';
 import { McpLink } from './mcp-link';
 import { forwardServerLog, SET_LEVEL_TIMEOUT_MS, setServerLogLevel } from './mcp-logging';
-import { interactiveSignIn, McpOAuth } from './mcp-oauth';
+import { interactiveSignIn } from './mcp-oauth';
 import { answerRoots, rootsCapability } from './mcp-roots';
 import { offerSampling, samplingCapability } from './mcp-sampling';
 import { McpClientSession } from './mcp-session';
 import { buildTransport, parseServiceUrl } from './mcp-transports';
-import { probeRevisions, speaksNone, unsupportedRevision } from './mcp-revision';
 
 /** The connector's options (caps, client name, child environment). */
 export type { McpConnectorOptions } from './mcp-limits';
@@ -91,6 +87,56 @@ async function connect(
   const server = describeEndpoint(endpoint);
   if (options.signal.aborted)
     throw new McpError('canceled', `connecting to ${server} was canceled`);
+  const timeoutMs = Math.max(1, options.timeoutMs);
+  const deadlineAt = Date.now() + timeoutMs;
+  // Streamable HTTP asks the server's revision first (the SDK's `server/discover`), so a server
+  // of 2026-07-28 is spoken to at that revision from the first request, and falls back to the 2025
+  // `initialize` on a server that does not know it. stdio and legacy SSE shake hands as in 2025
+  // (the SDK's probe of a stdio server would start a second child).
+  const mode = endpoint.transport === 'streamable-http' ? 'auto' : 'legacy';
+  const first = await attempt(endpoint, options, limits, { mode, deadlineAt, timeoutMs });
+  if (first.session !== null) return first.session;
+  const failure = classifyConnectFailure(first);
+  if (endpoint.transport !== 'streamable-http') throw await spawnFailure(failure, first);
+  // A server that answered with an event stream of garbage is not a legacy SSE server.
+  if (!PROBED_KINDS.has(failure.kind) || isParseError(first.error)) throw failure;
+  const legacy = await probeWithin({ signal: options.signal, deadlineAt }, (signal) =>
+    servesLegacySse(endpoint, limits, signal),
+  );
+  if (legacy !== true) throw failure;
+  throw new McpError(
+    'wrong-transport',
+    `${server} serves a legacy HTTP+SSE event stream at this URL, not Streamable HTTP; choose the SSE transport`,
+  );
+}
+
+/** How one connection attempt ended: a session, or the raw failure and what it knew. */
+type Attempt =
+  | { session: McpSession }
+  | {
+      session: null;
+      error: unknown;
+      link: McpLink;
+      endpoint: McpEndpoint;
+      limits: McpLimits;
+      lastStderr: () => string;
+      stderrEnded: Promise<void> | undefined;
+    };
+
+type Failed = Extract<Attempt, { session: null }>;
+
+/**
+ * One connection attempt at `mode` (the SDK's version negotiation: `'legacy'` is the 2025
+ * `initialize` handshake, byte for byte; `'auto'` asks with `server/discover` first), within the
+ * connection's deadline. Canceling and the deadline throw at once; other failures come back raw.
+ */
+async function attempt(
+  endpoint: McpEndpoint,
+  options: McpConnectOptions,
+  limits: McpLimits,
+  run: { mode: 'legacy' | 'auto'; deadlineAt: number; timeoutMs: number },
+): Promise<Attempt> {
+  const server = describeEndpoint(endpoint);
   const client = new Client(
     { name: limits.clientName, version: limits.clientVersion },
     {
@@ -99,6 +145,7 @@ async function connect(
         ...elicitationCapability({ elicitation: options.onElicit !== undefined }),
         ...samplingCapability({ sampling: options.onSample !== undefined }),
       },
+      versionNegotiation: { mode: run.mode },
     },
   );
   const shutdown = () => void client.close().catch(() => undefined);
@@ -108,15 +155,24 @@ async function connect(
     if (line.trim() !== '') lastStderr = line;
     options.onStderr?.(line);
   };
-  const built = buildTransport(endpoint, { limits, events: link, onStderr });
+  const built = buildTransport(endpoint, {
+    limits,
+    events: link,
+    onStderr,
+    // While connecting (the probe included); afterwards the client's onerror reports them.
+    onTransportError: (error) => {
+      if (!link.isOpen) link.onTransportError(error);
+    },
+    isModern: () => client.getProtocolEra() === 'modern',
+  });
   link.attach(built.transport);
   client.onerror = (error) => link.onTransportError(error);
   client.onclose = () => link.onTransportClosed();
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => link.emitToolsChanged());
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+  client.setNotificationHandler('notifications/tools/list_changed', () => link.emitToolsChanged());
+  client.setNotificationHandler('notifications/prompts/list_changed', () =>
     link.emitLibraryChanged(),
   );
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+  client.setNotificationHandler('notifications/resources/list_changed', () =>
     link.emitLibraryChanged(),
   );
   if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
@@ -124,8 +180,7 @@ async function connect(
   if (options.onElicit !== undefined) offerElicitation(client, options.onElicit);
   if (options.onSample !== undefined) offerSampling(client, options.onSample);
 
-  const timeoutMs = Math.max(1, options.timeoutMs);
-  const deadlineAt = Date.now() + timeoutMs;
+  const timeoutMs = Math.max(1, run.deadlineAt - Date.now());
   const scope = scopedAbort(options.signal);
   let overTime = false;
   const timer = setTimeout(() => {
@@ -142,26 +197,16 @@ async function connect(
     shutdown();
     if (options.signal.aborted)
       throw new McpError('canceled', `connecting to ${server} was canceled`);
-    if (overTime) {
-      throw new McpError(
-        'timeout',
-        `${server} did not complete the MCP handshake within ${seconds(timeoutMs)} s`,
-      );
-    }
-    const failure = await connectFailure(error, endpoint, link, limits, {
-      signal: options.signal,
-      deadlineAt,
-    });
-    if (!failure.message.endsWith(EXITED_DURING_HANDSHAKE) || built.stderrEnded === undefined)
-      throw failure;
-    // A child that exited: its last words say why (every line is in, once stderr has ended).
-    await settledWithin(built.stderrEnded, STDERR_END_WAIT_MS);
-    throw new McpError(
-      'spawn',
-      lastStderr === ''
-        ? `${failure.message}; it wrote no error output`
-        : `${failure.message}; its last error output: "${oneLine(lastStderr, LAST_STDERR_CHARS)}"`,
-    );
+    if (overTime) throw handshakeTimeout(server, run.timeoutMs);
+    return {
+      session: null,
+      error,
+      link,
+      endpoint,
+      limits,
+      lastStderr: () => lastStderr,
+      stderrEnded: built.stderrEnded,
+    };
   } finally {
     clearTimeout(timer);
     scope.dispose();
@@ -176,13 +221,53 @@ async function connect(
   }
   if (options.logLevel !== undefined)
     await setServerLogLevel(client, options.logLevel, Math.min(timeoutMs, SET_LEVEL_TIMEOUT_MS));
-  return new McpClientSession({
-    client,
-    link,
-    limits,
-    kind: endpoint.transport,
-    terminateSession: built.terminateSession,
-  });
+  return {
+    session: new McpClientSession({
+      client,
+      link,
+      limits,
+      kind: endpoint.transport,
+      terminateSession: built.terminateSession,
+    }),
+  };
+}
+
+function handshakeTimeout(server: string, timeoutMs: number): McpError {
+  return new McpError(
+    'timeout',
+    `${server} did not complete the MCP handshake within ${seconds(timeoutMs)} s`,
+  );
+}
+
+/** The failed attempt as one McpError. */
+function classifyConnectFailure(failed: Failed): McpError {
+  return classifyFailure(
+    failed.error,
+    {
+      phase: 'connect',
+      server: failed.link.server,
+      what: 'the MCP handshake',
+      transport: failed.endpoint.transport,
+      timeoutMs: failed.limits.requestTimeoutMs,
+    },
+    failed.link.nonce,
+    failed.link.lastHttpFailure,
+  );
+}
+
+/** A stdio child that exited during the handshake: its last words say why. */
+async function spawnFailure(failure: McpError, failed: Failed): Promise<McpError> {
+  if (!failure.message.endsWith(EXITED_DURING_HANDSHAKE) || failed.stderrEnded === undefined)
+    return failure;
+  // Every line is in once stderr has ended.
+  await settledWithin(failed.stderrEnded, STDERR_END_WAIT_MS);
+  const lastStderr = failed.lastStderr();
+  return new McpError(
+    'spawn',
+    lastStderr === ''
+      ? `${failure.message}; it wrote no error output`
+      : `${failure.message}; its last error output: "${oneLine(lastStderr, LAST_STDERR_CHARS)}"`,
+  );
 }
 
 /** Waits for `promise` at most `ms`, never rejecting. */
@@ -211,50 +296,6 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-async function connectFailure(
-  error: unknown,
-  endpoint: McpEndpoint,
-  link: McpLink,
-  limits: McpLimits,
-  probe: { signal: AbortSignal; deadlineAt: number },
-): Promise<McpError> {
-  const failure = classifyFailure(
-    error,
-    {
-      phase: 'connect',
-      server: link.server,
-      what: 'the MCP handshake',
-      transport: endpoint.transport,
-      timeoutMs: limits.requestTimeoutMs,
-    },
-    link.nonce,
-    link.lastHttpFailure,
-  );
-  if (endpoint.transport !== 'streamable-http') return failure;
-  if (!PROBED_KINDS.has(failure.kind) && failure.kind !== 'protocol') return failure;
-  // A server that answered with an event stream of garbage is not a legacy SSE server.
-  if (isParseError(error)) return failure;
-  // A server of a newer revision refuses the 2025 handshake (HTTP 400, or `initialize` unknown
-  // to it): ask which revisions it speaks.
-  const revisions = await probeWithin(probe, (signal) =>
-    probeRevisions(
-      probeFetch(endpoint, limits, { signedIn: true }),
-      parseServiceUrl(endpoint.url),
-      client(limits),
-      signal,
-    ),
-  );
-  if (revisions !== null && revisions !== false && speaksNone(revisions))
-    return unsupportedRevision(link.server, revisions);
-  if (!PROBED_KINDS.has(failure.kind)) return failure;
-  const legacy = await probeWithin(probe, (signal) => servesLegacySse(endpoint, limits, signal));
-  if (legacy !== true) return failure;
-  return new McpError(
-    'wrong-transport',
-    `${link.server} serves a legacy HTTP+SSE event stream at this URL, not Streamable HTTP; choose the SSE transport`,
-  );
-}
-
 type HttpEndpoint = Exclude<McpEndpoint, { transport: 'stdio' }>;
 
 /** Runs a probe within PROBE_TIMEOUT_MS and the connect deadline; false when no time is left. */
@@ -267,28 +308,11 @@ async function probeWithin<T>(
   return run(AbortSignal.any([probe.signal, AbortSignal.timeout(probeMs)]));
 }
 
-function client(limits: McpLimits): { name: string; version: string } {
-  return { name: limits.clientName, version: limits.clientVersion };
-}
-
-/**
- * The guarded fetch for a probe: the service's headers and rules, no events. `signedIn`: with
- * the service's current sign-in token (a server behind OAuth refused the handshake after sign-in),
- * never signing in again for a probe.
- */
-function probeFetch(
-  endpoint: HttpEndpoint,
-  limits: McpLimits,
-  { signedIn }: { signedIn: boolean } = { signedIn: false },
-): ReturnType<typeof createMcpFetch> {
-  const url = parseServiceUrl(endpoint.url);
-  const signIn = signedIn && endpoint.oauth ? new McpOAuth(endpoint.oauth, url) : null;
+/** The guarded fetch for the legacy SSE probe: the service's headers and rules, no events. */
+function probeFetch(endpoint: HttpEndpoint, limits: McpLimits): ReturnType<typeof createMcpFetch> {
   return createMcpFetch({
     transport: 'streamable-http',
-    url,
-    ...(signIn
-      ? { oauth: { authorization: () => signIn.authorization(), challenge: async () => false } }
-      : {}),
+    url: parseServiceUrl(endpoint.url),
     headers: serviceHeaders(endpoint.headers),
     maxMessageBytes: limits.maxMessageBytes,
     ...(endpoint.resolveAddresses ? { resolveAddresses: endpoint.resolveAddresses } : {}),

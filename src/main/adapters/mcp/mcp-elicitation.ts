@@ -6,14 +6,8 @@
  * back only an answer that passes the form's own rules (defaults applied, SEP-1034). A request
  * the client cannot show faithfully is refused with a protocol error, never guessed at.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ElicitationCompleteNotificationSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  McpError as SdkMcpError,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { ClientCapabilities, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import {
   checkContent,
   completedBy,
@@ -149,7 +143,7 @@ export function askerOf(client: Client): Elicit | undefined {
 export function offerElicitation(client: Client, onElicit: Elicit): void {
   const open = openQuestions(client);
   const completions = new Completions();
-  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+  client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
     completions.complete(notification.params.elicitationId);
   });
   const ask: Elicit = async (asked, signal) => {
@@ -172,9 +166,9 @@ export function offerElicitation(client: Client, onElicit: Elicit): void {
     }
   };
   askers.set(client, ask);
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+  client.setRequestHandler('elicitation/create', async (request, context) => {
     const asked = normaliseElicitation(request.params);
-    return resultFor(asked, await ask(asked, extra.signal));
+    return resultFor(asked, await ask(asked, context.mcpReq.signal));
   });
 }
 
@@ -401,5 +395,8 @@ function asRecord(value: unknown): Record<string, unknown> {
 }
 
 function refuse(why: string): never {
-  throw new SdkMcpError(ErrorCode.InvalidParams, `Unsupported elicitation request: ${why}`);
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unsupported elicitation request: ${why}`,
+  );
 }

@@ -3,9 +3,13 @@
  * one-line message. Messages name the server (origin or command) and the status or error code;
  * they never quote request headers, environment values or long server text.
  */
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SseError,
+} from '@modelcontextprotocol/client';
 import { isAbortError } from '../../../shared/errors';
 import { McpError, McpUndelivered } from '../../core/ports';
 import type { McpFailureKind } from '../../core/ports';
@@ -146,8 +150,9 @@ export function seconds(ms: number): string {
 export const EXITED_DURING_HANDSHAKE = 'exited before completing the MCP handshake';
 
 /** True for an error the SDK raised itself when a request's deadline passed. */
-function isSdkTimeout(error: SdkMcpError): boolean {
-  if (error.code !== ErrorCode.RequestTimeout) return false;
+function isSdkTimeout(error: unknown): boolean {
+  if (!(error instanceof SdkError) || error.code !== SdkErrorCode.RequestTimeout) return false;
+  // An aborted request is rejected with the same code but no deadline in its data.
   const data = error.data;
   return (
     typeof data === 'object' && data !== null && ('timeout' in data || 'maxTotalTimeout' in data)
@@ -156,23 +161,19 @@ function isSdkTimeout(error: SdkMcpError): boolean {
 
 /** The SDK's "Maximum total timeout exceeded" (raised when progress arrives too late). */
 export function isSdkTotalTimeout(error: unknown): boolean {
-  return (
-    error instanceof SdkMcpError &&
-    isSdkTimeout(error) &&
-    typeof error.data === 'object' &&
-    error.data !== null &&
-    'maxTotalTimeout' in error.data
-  );
+  if (!isSdkTimeout(error)) return false;
+  const data = (error as SdkError).data;
+  return typeof data === 'object' && data !== null && 'maxTotalTimeout' in data;
 }
 
 /** True for the SDK's own "Connection closed" rejection of pending requests. */
-function isSdkClosed(error: SdkMcpError): boolean {
-  return error.code === ErrorCode.ConnectionClosed && /Connection closed$/.test(error.message);
+function isSdkClosed(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
 }
 
 /** A failure the adapter injected for one request (McpLink.failRequest), if this is one. */
 export function injectedFailure(error: unknown, nonce: string): McpError | null {
-  if (!(error instanceof SdkMcpError) || error.code !== INJECTED_FAILURE_CODE) return null;
+  if (!(error instanceof ProtocolError) || error.code !== INJECTED_FAILURE_CODE) return null;
   const data = error.data;
   if (typeof data !== 'object' || data === null) return null;
   const record = data as Record<string, unknown>;
@@ -192,16 +193,18 @@ export function injectedFailure(error: unknown, nonce: string): McpError | null 
  * its message without the SDK's "MCP error -32602:" prefix; null otherwise.
  */
 export function serverErrorMessage(error: unknown, nonce: string): string | null {
-  if (!(error instanceof SdkMcpError)) return null;
-  if (isSdkTimeout(error) || isSdkClosed(error) || injectedFailure(error, nonce) !== null) {
-    return null;
-  }
+  if (!(error instanceof ProtocolError)) return null;
+  if (injectedFailure(error, nonce) !== null) return null;
   return error.message.replace(/^(?:MCP error -?\d+: )+/, '');
 }
 
 /** A message that was not JSON, or not JSON-RPC (the SDK's zod schemas refused it). */
 export function isParseError(error: unknown): boolean {
-  return error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError');
+  return (
+    error instanceof SyntaxError ||
+    (error instanceof Error && error.name === 'ZodError') ||
+    (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
+  );
 }
 
 function notMcp(context: FailureContext, detail: string): McpError {
@@ -219,9 +222,8 @@ function fromHttpStatus(status: number | undefined, context: FailureContext): Mc
   return new McpError('other', `${context.server} answered HTTP ${status} to ${context.what}`);
 }
 
-function fromSdkError(error: SdkMcpError, context: FailureContext, nonce: string): McpError {
-  const injected = injectedFailure(error, nonce);
-  if (injected !== null) return injected;
+/** A failure the SDK raised itself (a deadline, a closed connection, a refused negotiation). */
+function fromSdkError(error: SdkError, context: FailureContext): McpError | null {
   if (isSdkTimeout(error)) {
     return new McpError(
       'timeout',
@@ -237,6 +239,14 @@ function fromSdkError(error: SdkMcpError, context: FailureContext, nonce: string
       `${context.server} closed the connection during ${context.what}`,
     );
   }
+  if (error.code === SdkErrorCode.ClientHttpUnexpectedContent) return fromHttpStatus(-1, context);
+  return null;
+}
+
+/** A JSON-RPC error the server sent (or the adapter injected) as an McpError. */
+function fromProtocolError(error: ProtocolError, context: FailureContext, nonce: string): McpError {
+  const injected = injectedFailure(error, nonce);
+  if (injected !== null) return injected;
   const text = oneLine(error.message.replace(/^(?:MCP error -?\d+: )+/, ''));
   const revisions = context.phase === 'connect' ? supportedInError(error) : null;
   if (revisions !== null && speaksNone(revisions)) {
@@ -276,10 +286,16 @@ export function classifyFailure(
   lastHttpFailure: McpError | null = null,
 ): McpError {
   if (error instanceof McpError) return error;
-  if (error instanceof SdkMcpError) return fromSdkError(error, context, nonce);
+  if (error instanceof ProtocolError) return fromProtocolError(error, context, nonce);
   if (isAbortError(error)) return new McpError('canceled', `${context.what} was canceled`);
-  if (error instanceof StreamableHTTPError) {
-    return lastHttpFailure ?? fromHttpStatus(error.code, context);
+  if (error instanceof SdkHttpError)
+    return lastHttpFailure ?? fromHttpStatus(error.status, context);
+  if (error instanceof SdkError) {
+    // A failed revision probe (`server/discover`) carries what the fetch or the parser threw.
+    if (error.code === SdkErrorCode.EraNegotiationFailed && error.cause !== undefined)
+      return classifyFailure(error.cause, context, nonce, lastHttpFailure);
+    const known = fromSdkError(error, context);
+    if (known !== null) return known;
   }
   if (error instanceof SseError) {
     if (lastHttpFailure !== null) return lastHttpFailure;

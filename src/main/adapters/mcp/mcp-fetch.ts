@@ -4,7 +4,7 @@
  * service's headers never travel), adds the service's headers to every request, turns statuses
  * and network failures into specific McpErrors, and bounds every response body.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { McpError, McpUndelivered } from '../../core/ports';
 import { pinnedLookup } from '../fetch/http-exchange';

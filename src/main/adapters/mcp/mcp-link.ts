@@ -6,8 +6,8 @@
  * JSON-RPC error (`failRequest`), which rejects it at once.
  */
 import { randomUUID } from 'node:crypto';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SseError } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import { isUndelivered, McpError } from '../../core/ports';
 import type { McpTransportKind } from '../../core/ports';
 import { INJECTED_FAILURE_CODE, isParseError } from './mcp-errors';

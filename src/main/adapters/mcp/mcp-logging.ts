@@ -4,8 +4,7 @@
  * (the rest are counted and reported once in a line of their own), so a flooding server costs a
  * few writes, not a full disk or a busy loop.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { McpLogEntry, McpLogLevel } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
@@ -27,7 +26,7 @@ export function forwardServerLog(
   let windowStart = Number.NEGATIVE_INFINITY;
   let inWindow = 0;
   let dropped = 0;
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+  client.setNotificationHandler('notifications/message', (notification) => {
     const at = now();
     if (at - windowStart >= 1000) {
       if (dropped > 0) {

@@ -180,6 +180,24 @@ function authOptions(serverUrl: URL, challenge: McpAuthChallenge, fetchFn: Fetch
   };
 }
 
+/**
+ * A step-up's scope: what the saved token was granted plus what the server asks for now (SEP-2350),
+ * so the new token still covers the requests the old one did (a server that wants `mcp:basic` for
+ * every request and `mcp:write` for tools/call would otherwise refuse the next handshake).
+ */
+export function withGrantedScope(
+  challenge: McpAuthChallenge,
+  state: McpOAuthState,
+): McpAuthChallenge {
+  const granted = state.tokens?.scope;
+  if (!challenge.stepUp || challenge.scope === undefined || typeof granted !== 'string')
+    return challenge;
+  const words = [...granted.split(/\s+/), ...challenge.scope.split(/\s+/)].filter(
+    (word) => word !== '',
+  );
+  return { ...challenge, scope: [...new Set(words)].join(' ') };
+}
+
 function describe(error: unknown): string {
   return oneLine(error instanceof Error ? error.message : String(error), 300);
 }
@@ -217,7 +235,7 @@ export async function interactiveSignIn(
       provider.redirectUrl = await user.open(state.redirectUrl, signal);
       provider.session = user;
     }
-    const options = authOptions(serverUrl, challenge, fetchFn);
+    const options = authOptions(serverUrl, withGrantedScope(challenge, state), fetchFn);
     for (let attempt = 0; ; attempt += 1) {
       try {
         await signInOnce(provider, options, recorded, signal);

@@ -1,29 +1,30 @@
 /**
- * Protocol revisions: which ones Aivory's MCP client speaks (those of the SDK it is built on), and
- * how a server that speaks only others is recognised and named. Without this, a server of a newer
- * revision (2026-07-28 refuses the 2025 `initialize` with HTTP 400) read as "not an MCP server".
+ * Protocol revisions: which ones Aivory's MCP client speaks (those of the SDK it is built on,
+ * `@modelcontextprotocol/client`: the 2025-era ones through `initialize`, and 2026-07-28 through
+ * `server/discover`), and how a server that speaks only others is recognised and named. Without
+ * this, a server of an unknown revision read as "not an MCP server".
  *
- * A server says which revisions it speaks in two ways: the "unsupported protocol version" error
- * (JSON-RPC -32022, `data.supported`) answering our handshake, or — when it refused the handshake
- * for another reason (e.g. a missing `MCP-Protocol-Version` header) — the 2026-07-28
- * `server/discover` request, which the connector sends once as a probe (`probeRevisions`).
+ * A server says which revisions it speaks with the "unsupported protocol version" error (JSON-RPC
+ * -32022, `data.supported`), answering the 2025 handshake or the SDK's `server/discover`.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import { McpError } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
-import { readTextStart } from '../../../shared/bounded-body';
+
+/**
+ * The revision of the `server/discover` era the SDK speaks (its own list of them is not exported;
+ * `SUPPORTED_PROTOCOL_VERSIONS` holds the `initialize` era only).
+ */
+export const MODERN_REVISION = '2026-07-28';
 
 /** The revisions this client negotiates, newest first. */
-export const SPOKEN_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
-
-/** The revision the discovery probe asks with (the first one with `server/discover`). */
-export const PROBE_REVISION = '2026-07-28';
+export const SPOKEN_REVISIONS: readonly string[] = [
+  MODERN_REVISION,
+  ...SUPPORTED_PROTOCOL_VERSIONS,
+];
 
 /** At most this many of a server's revisions are named (it sends what it likes). */
 const MAX_NAMED = 4;
-/** How much of a probe's answer is read. */
-const PROBE_BYTES = 16_384;
 
 /** The revisions a JSON-RPC error object names as supported, or null. */
 export function supportedInError(error: unknown): string[] | null {
@@ -70,54 +71,4 @@ export function refusalInBody(text: string): string[] | null {
   if (typeof message !== 'object' || message === null) return null;
   const revisions = supportedInError((message as { error?: unknown }).error);
   return revisions !== null && speaksNone(revisions) ? revisions : null;
-}
-
-/**
- * Asks the server which revisions it speaks with a 2026-07-28 `server/discover` request. Returns
- * them, or null when the answer is not a discovery result or error naming them (an older server,
- * a network failure, a timeout).
- */
-export async function probeRevisions(
-  fetch: FetchLike,
-  url: URL,
-  client: { name: string; version: string },
-  signal: AbortSignal,
-): Promise<string[] | null> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'server/discover',
-    params: {
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': PROBE_REVISION,
-        'io.modelcontextprotocol/clientInfo': client,
-        'io.modelcontextprotocol/clientCapabilities': {},
-      },
-    },
-  });
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': PROBE_REVISION,
-        'mcp-method': 'server/discover',
-      },
-      body,
-      signal,
-    });
-    // An event stream may stay open: its first data line is the answer.
-    const start = await readTextStart(response.body, PROBE_BYTES, (text) =>
-      /^data:.*\n/m.test(text),
-    );
-    const text = start.slice(0, PROBE_BYTES);
-    // JSON, or the first `data:` line of an event stream.
-    const json = /^\s*[{[]/.test(text) ? text : (/^data:\s*(.*)$/m.exec(text)?.[1] ?? '');
-    const message = JSON.parse(json) as { result?: unknown; error?: unknown };
-    const result = message.result as { supportedVersions?: unknown } | undefined;
-    return revisionList(result?.supportedVersions) ?? supportedInError(message.error);
-  } catch {
-    return null;
-  }
 }

@@ -5,9 +5,7 @@
  * (`notifications/roots/list_changed`); without one nothing is announced and a server cannot ask.
  */
 import { pathToFileURL } from 'node:url';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { McpRoot } from '../../../shared/mcp-roots';
 import type { McpConnectOptions } from '../../core/ports';
 
@@ -38,7 +36,7 @@ export function answerRoots(
   announcing.add(client);
   let firstAnswer: () => void = () => undefined;
   const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
-  client.setRequestHandler(ListRootsRequestSchema, async () => {
+  client.setRequestHandler('roots/list', async () => {
     const listed = { roots: (await roots()).map(protocolRoot) };
     // Once the SDK has sent this answer (it does so as the handler settles), not before: the
     // caller's first request must follow it.

@@ -8,13 +8,8 @@
  * nobody to ask, the budget is spent) is a JSON-RPC error, as the spec's "User rejected sampling
  * request". `includeContext` is ignored: no other context is ever included ("none").
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CreateMessageRequestSchema,
-  ErrorCode,
-  McpError as SdkMcpError,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { ClientCapabilities, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, CreateMessageResult } from '@modelcontextprotocol/client';
 import { MAX_SAMPLING_TOKENS } from '../../../shared/mcp-sampling';
 import type {
   McpSamplingAnswer,
@@ -44,13 +39,13 @@ export function offerSampling(
   onSample: (request: McpSamplingRequest, signal: AbortSignal) => Promise<McpSamplingAnswer>,
 ): void {
   const open = openQuestions(client);
-  client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+  client.setRequestHandler('sampling/createMessage', async (request, context) => {
     const asked = normaliseSampling(request.params);
     // The user is asked (and the model then answers): the call's idle deadline waits.
     const answered = open.ask();
     let answer: McpSamplingAnswer;
     try {
-      answer = await onSample(asked, extra.signal);
+      answer = await onSample(asked, context.mcpReq.signal);
     } catch {
       answer = { action: 'decline', reason: 'the sampling request failed' };
     } finally {
@@ -63,7 +58,7 @@ export function offerSampling(
 /** The answer as sent: the model's text, or the refusal as an error. */
 export function resultFor(answer: McpSamplingAnswer): CreateMessageResult {
   if (answer.action !== 'accept')
-    throw new SdkMcpError(
+    throw new ProtocolError(
       SAMPLING_REJECTED_CODE,
       `User rejected sampling request: ${answer.reason}`,
     );
@@ -147,5 +142,5 @@ function asRecord(value: unknown): Record<string, unknown> {
 }
 
 function refuse(why: string): never {
-  throw new SdkMcpError(ErrorCode.InvalidParams, `Unsupported sampling request: ${why}`);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unsupported sampling request: ${why}`);
 }

@@ -4,8 +4,8 @@
  * (checked in mcp-listing / mcp-results), never a whole answer; tool output schemas are not
  * compiled or enforced (the model reads the text, and an untrusted schema is not worth running).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { McpError, McpUndelivered } from '../../core/ports';
 import type {
@@ -68,6 +68,11 @@ export class McpClientSession implements McpSession {
   readonly serverName: string;
   readonly serverVersion: string;
   private closing: Promise<void> | null = null;
+  /**
+   * 2026-07-28 only: each listed tool's name and input schema, as the SDK needs them to mirror
+   * the arguments a tool declares (`x-mcp-header`) as `Mcp-Param-*` headers of its call.
+   */
+  private definitions: Map<string, Tool> | null = null;
 
   constructor(private readonly parts: SessionParts) {
     const info = parts.client.getServerVersion();
@@ -77,6 +82,11 @@ export class McpClientSession implements McpSession {
 
   private get server(): string {
     return this.parts.link.server;
+  }
+
+  /** True on a connection of the 2026-07-28 revision (negotiated with `server/discover`). */
+  private get modern(): boolean {
+    return this.parts.client.getProtocolEra() === 'modern';
   }
 
   private context(what: string, timeoutMs: number): FailureContext {
@@ -130,7 +140,47 @@ export class McpClientSession implements McpSession {
       overflow: 'refuse',
       server: this.server,
     };
-    return collectPages(this.paged('tools', signal), rule, toolNormaliser(this.server));
+    if (!this.modern)
+      return collectPages(this.paged('tools', signal), rule, toolNormaliser(this.server));
+    // 2026-07-28: the SDK walks the pages itself, leaving out tools whose `x-mcp-header`
+    // declarations are invalid (SEP-2243); the aggregate is checked here as one page.
+    const listed = await this.sdkRequest('tools/list', signal, (options) =>
+      this.parts.client.listTools(undefined, { ...options, cacheMode: 'bypass' }),
+    );
+    const tools = await collectPages(
+      () => Promise.resolve(listed as unknown as Json),
+      rule,
+      toolNormaliser(this.server),
+    );
+    this.definitions = new Map();
+    for (const tool of Array.isArray(listed.tools) ? listed.tools.slice(0, rule.max) : [])
+      this.definitions.set(tool.name, { name: tool.name, inputSchema: tool.inputSchema } as Tool);
+    return tools;
+  }
+
+  /** One request through an SDK method, with the default deadline; failures become McpErrors. */
+  private async sdkRequest<T>(
+    what: string,
+    signal: AbortSignal,
+    run: (options: { signal: AbortSignal; timeout: number }) => Promise<T>,
+  ): Promise<T> {
+    this.assertOpen();
+    const timeoutMs = this.parts.limits.requestTimeoutMs;
+    const scope = scopedAbort(signal);
+    try {
+      return await run({ signal: scope.controller.signal, timeout: timeoutMs });
+    } catch (error) {
+      if (signal.aborted) throw new McpError('canceled', `${what} was canceled`);
+      throw classifyFailure(error, this.context(what, timeoutMs), this.parts.link.nonce);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /** 2026-07-28: the tool's listed definition (listing the tools once when none is known). */
+  private async definition(name: string, signal: AbortSignal): Promise<Tool | undefined> {
+    if (this.definitions === null) await this.listTools(signal).catch(() => undefined);
+    return this.definitions?.get(name);
   }
 
   /**
@@ -220,19 +270,33 @@ export class McpClientSession implements McpSession {
     arm();
     const stopWatching = questions.onChange(arm);
     try {
-      const raw = await this.parts.client.request(
-        { method: 'tools/call', params: { name, arguments: args } },
-        AnyResult,
-        {
-          signal: scope.controller.signal,
-          // Past the total timer above, so that one always speaks first.
-          timeout: total + 1000,
-          onprogress: (progress) => {
-            arm();
-            reportProgress(options, progress);
-          },
+      const requestOptions = {
+        signal: scope.controller.signal,
+        // Past the total timer above, so that one always speaks first.
+        timeout: total + 1000,
+        onprogress: (progress: { progress: number; total?: number; message?: string }) => {
+          arm();
+          reportProgress(options, progress);
         },
-      );
+      };
+      const params = { name, arguments: args };
+      // 2026-07-28: through the SDK's callTool, which mirrors declared arguments as headers and
+      // answers `input_required` results (elicitation, sampling, roots) with the same handlers
+      // as the earlier revisions' requests. The definition given carries no output schema: the
+      // structured content is checked by the service (mcp-structured.ts), never refused here.
+      const definition = this.modern
+        ? await this.definition(name, scope.controller.signal)
+        : undefined;
+      const raw: Json = this.modern
+        ? ((await this.parts.client.callTool(params, {
+            ...requestOptions,
+            ...(definition === undefined ? {} : { toolDefinition: definition }),
+          })) as unknown as Json)
+        : await this.parts.client.request(
+            { method: 'tools/call', params },
+            AnyResult,
+            requestOptions,
+          );
       return convertToolResult(raw, options.maxOutputChars, this.parts.limits);
     } catch (error) {
       if (options.signal.aborted) throw new McpError('canceled', `${what} was canceled`);
@@ -243,7 +307,7 @@ export class McpClientSession implements McpSession {
           `${what} timed out after ${seconds(total)} s (its maximum, even with progress)`,
         );
       }
-      if (error instanceof SdkMcpError && error.code === ErrorCode.UrlElicitationRequired)
+      if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired)
         throw new UrlRequired(error.data);
       const serverMessage = serverErrorMessage(error, this.parts.link.nonce);
       if (serverMessage !== null) return serverErrorResult(serverMessage, options.maxOutputChars);

@@ -5,10 +5,9 @@
 import { statSync } from 'node:fs';
 import type { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpError } from '../../core/ports';
 import type { McpEndpoint } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
@@ -36,6 +35,76 @@ export interface TransportDeps {
   limits: McpLimits;
   events: McpFetchEvents;
   onStderr?: (line: string) => void;
+  /**
+   * Streamable HTTP: every error the transport reports, also while the SDK's revision probe
+   * (`server/discover`) holds the transport, before the client's own `onerror` is attached.
+   */
+  onTransportError?: (error: Error) => void;
+  /**
+   * Streamable HTTP: true once the connection speaks 2026-07-28. A result without `resultType`
+   * is then taken as complete, as that revision tells clients to assume (the SDK 2.4.0 refuses
+   * it instead: "servers implementing protocol revision 2026-07-28 MUST include it").
+   */
+  isModern?: () => boolean;
+}
+
+/**
+ * The SDK's Streamable HTTP transport, with its errors also reported to `watch`: the SDK's revision
+ * probe takes the transport's `onerror` for itself and ignores a garbled answer, which would leave
+ * the handshake waiting for its deadline; watched, the connector ends it at once. On a 2026-07-28
+ * connection a result without `resultType` reaches the client as complete (`isModern`).
+ */
+class WatchedHttpTransport extends StreamableHTTPClientTransport {
+  constructor(
+    url: URL,
+    options: ConstructorParameters<typeof StreamableHTTPClientTransport>[1],
+    watch: (error: Error) => void,
+    isModern: () => boolean,
+  ) {
+    super(url, options);
+    // Whoever sets a handler (the probe, then the client, each chaining the previous one) gets
+    // it wrapped, so `watch` hears every error (sometimes twice, which it does not mind).
+    let onError: (error: Error) => void = watch;
+    Object.defineProperty(this, 'onerror', {
+      configurable: true,
+      enumerable: true,
+      get: () => onError,
+      set: (next: ((error: Error) => void) | undefined) => {
+        onError =
+          next === undefined
+            ? watch
+            : (error: Error) => {
+                watch(error);
+                next(error);
+              };
+      },
+    });
+    // The transport passes each message with its extra information (how many arguments it
+    // gives varies by SDK release): all go through, the message itself marked complete if need be.
+    type Handler = (message: unknown, ...rest: unknown[]) => void;
+    let onMessage: Handler | undefined;
+    Object.defineProperty(this, 'onmessage', {
+      configurable: true,
+      enumerable: true,
+      get: () => onMessage,
+      set: (next: Handler | undefined) => {
+        onMessage =
+          next === undefined
+            ? undefined
+            : (message, ...rest) =>
+                next(isModern() ? completeByDefault(message) : message, ...rest);
+      },
+    });
+  }
+}
+
+/** A JSON-RPC result object without `resultType`, marked `complete`; anything else as it is. */
+export function completeByDefault<T>(message: T): T {
+  if (typeof message !== 'object' || message === null || !('result' in message)) return message;
+  const result = (message as { result: unknown }).result;
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return message;
+  if ('resultType' in result) return message;
+  return { ...message, result: { ...result, resultType: 'complete' } };
 }
 
 /** Parses and checks the service URL: http(s) only, no credentials in it. */
@@ -74,7 +143,12 @@ export function buildTransport(endpoint: McpEndpoint, deps: TransportDeps): Buil
   if (endpoint.transport === 'sse') {
     return { transport: new SSEClientTransport(url, { fetch }), server: url.origin };
   }
-  const transport = new StreamableHTTPClientTransport(url, { fetch });
+  const transport = new WatchedHttpTransport(
+    url,
+    { fetch },
+    (error) => deps.onTransportError?.(error),
+    () => deps.isModern?.() === true,
+  );
   return {
     transport,
     server: url.origin,

@@ -1,6 +1,6 @@
 /**
  * The MCP port: how services reach a user's MCP server without importing the SDK. The adapter
- * (src/main/adapters/mcp/) implements McpConnector over @modelcontextprotocol/sdk; tests and
+ * (src/main/adapters/mcp/) implements McpConnector over @modelcontextprotocol/client; tests and
  * services depend on these types only. Plain data and one error class; no I/O here.
  */
 import type { McpLogLevel, McpToolInfo } from '../../../shared/mcp';

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import {
   classifyFailure,
@@ -54,22 +54,25 @@ describe('classifyFailure', () => {
   it('keeps an McpError and names SDK timeouts and closes', () => {
     const own = new McpError('redirect', 'r');
     expect(classifyFailure(own, context, 'n')).toBe(own);
-    const timeout = new SdkMcpError(ErrorCode.RequestTimeout, 'Request timed out', {
+    const timeout = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', {
       timeout: 2500,
     });
     expect(classifyFailure(timeout, context, 'n')).toMatchObject({
       kind: 'timeout',
       message: 'MCP tool "t" timed out after 2.5 s',
     });
-    const closed = new SdkMcpError(ErrorCode.ConnectionClosed, 'Connection closed');
+    const closed = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
     expect(classifyFailure(closed, context, 'n').kind).toBe('disconnected');
     expect(
       classifyFailure(closed, { ...context, phase: 'connect', transport: 'stdio' }, 'n').kind,
     ).toBe('spawn');
+    // An aborted request carries the timeout code without a deadline: not a timeout.
+    const aborted = new SdkError(SdkErrorCode.RequestTimeout, 'AbortError');
+    expect(classifyFailure(aborted, context, 'n').kind).not.toBe('timeout');
   });
 
   it('reads injected failures only with the right nonce', () => {
-    const injected = new SdkMcpError(INJECTED_FAILURE_CODE, 'cut', {
+    const injected = new ProtocolError(INJECTED_FAILURE_CODE, 'cut', {
       nonce: 'abc',
       kind: 'disconnected',
       message: 'cut off',
@@ -84,7 +87,7 @@ describe('classifyFailure', () => {
   });
 
   it('treats other JSON-RPC errors as the server speaking, on one line', () => {
-    const server = new SdkMcpError(-32602, 'bad\nargs');
+    const server = new ProtocolError(-32602, 'bad\nargs');
     expect(serverErrorMessage(server, 'n')).toBe('bad\nargs');
     expect(classifyFailure(server, context, 'n')).toMatchObject({
       kind: 'server-error',

@@ -3,10 +3,8 @@
  * sockets): the level is sent only to a server that offers logging, messages become one bounded
  * line with their level, and a flood is cut to the rate with one line saying how many were dropped.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { Server } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import type { McpLogEntry } from '../../../../src/main/core/ports';
 import {
@@ -23,7 +21,7 @@ async function pair(logging: boolean) {
   );
   const levels: string[] = [];
   if (logging) {
-    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    server.setRequestHandler('logging/setLevel', (request) => {
       levels.push(request.params.level);
       return {};
     });

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
+  completeByDefault,
   childEnvironment,
   forwardLines,
   MAX_STDERR_LINE,
@@ -85,5 +86,28 @@ describe('endpoint checks', () => {
     expect(() => parseServiceUrl('ftp://x/')).toThrow('not supported');
     expect(() => parseServiceUrl('http://user:pw@x/')).toThrow('must not contain');
     expect(() => parseServiceUrl('not a url')).toThrow('is not a valid URL');
+  });
+});
+
+describe('completeByDefault (2026-07-28 results without resultType)', () => {
+  it('marks a result without resultType complete and leaves everything else alone', () => {
+    const bare = { jsonrpc: '2.0', id: 3, result: { content: [] } };
+    expect(completeByDefault(bare)).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      result: { content: [], resultType: 'complete' },
+    });
+    expect(bare.result).toEqual({ content: [] });
+    const asking = { jsonrpc: '2.0', id: 4, result: { resultType: 'input_required' } };
+    expect(completeByDefault(asking)).toBe(asking);
+    const failed = { jsonrpc: '2.0', id: 5, error: { code: -32601, message: 'no' } };
+    expect(completeByDefault(failed)).toBe(failed);
+    const note = { jsonrpc: '2.0', method: 'notifications/message', params: {} };
+    expect(completeByDefault(note)).toBe(note);
+    expect(completeByDefault({ jsonrpc: '2.0', id: 6, result: [1] })).toEqual({
+      jsonrpc: '2.0',
+      id: 6,
+      result: [1],
+    });
   });
 });
