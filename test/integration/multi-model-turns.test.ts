@@ -13,6 +13,7 @@ import { FileArtifactSink } from '../../src/main/adapters/artifacts/file-artifac
 import { OpenAiLlmClient } from '../../src/main/adapters/openai/openai-llm-client';
 import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
+import type { Tool } from '../../src/main/core/ports';
 import type { ResolvedModel, TurnRequest } from '../../src/main/services/chat-service';
 import { ChatService } from '../../src/main/services/chat-service';
 import { ToolCatalog } from '../../src/main/services/tool-catalog';
@@ -34,7 +35,12 @@ interface Fixture {
 
 const open: { close(): Promise<void> | void }[] = [];
 
-function chatOver(store: SqliteStore, directory: string, tag = ''): ChatService {
+function chatOver(
+  store: SqliteStore,
+  directory: string,
+  tag = '',
+  extraTools: Tool[] = [],
+): ChatService {
   let counter = 0;
   const ids = { next: (prefix: string) => `${prefix}_${tag}${++counter}` };
   return new ChatService({
@@ -43,7 +49,7 @@ function chatOver(store: SqliteStore, directory: string, tag = ''): ChatService 
     skills: store.library,
     settings: store.settings,
     tools: new ToolCatalog({
-      builtIns: [echoTool('echo')],
+      builtIns: [echoTool('echo'), ...extraTools],
       prepared: {
         names: [],
         build: () => Promise.resolve(null),
@@ -61,7 +67,7 @@ function chatOver(store: SqliteStore, directory: string, tag = ''): ChatService 
   });
 }
 
-async function fixture(script: Script): Promise<Fixture> {
+async function fixture(script: Script, extraTools: Tool[] = []): Promise<Fixture> {
   const directory = mkdtempSync(join(tmpdir(), 'aivory-models-'));
   const path = join(directory, 'aivory.db');
   const store = openStore(path);
@@ -80,7 +86,7 @@ async function fixture(script: Script): Promise<Fixture> {
   return {
     store,
     path,
-    chat: chatOver(store, directory),
+    chat: chatOver(store, directory, '', extraTools),
     server,
     models: [model('model_a', 'alpha-7b'), model('model_b', 'beta-13b'), model('model_c', 'gamma')],
   };
@@ -281,6 +287,64 @@ describe('several models answer one question', () => {
         .map((message) => message.status),
     ).toEqual(['canceled', 'canceled', 'canceled']);
     expect(store.conversations.listTurnRecords(conversationId)).toHaveLength(3);
+  });
+
+  it("takes the answers' Python calls one at a time (the conversation's sandbox runs one)", async () => {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let running = 0;
+    const overlaps: string[] = [];
+    const entered: string[] = [];
+    const python: Tool = {
+      name: 'python_execute',
+      description: 'Runs Python (a stand-in that notices two calls at once).',
+      inputSchema: { type: 'object', properties: { code: { type: 'string' } } },
+      timeoutMs: 30_000,
+      execute: async (args) => {
+        const code = String((args as { code?: unknown }).code);
+        entered.push(code);
+        running += 1;
+        if (running > 1) overlaps.push(code);
+        // The first call waits until the other answer has asked for its own.
+        if (entered.length === 1) await gate;
+        running -= 1;
+        return { content: `ran ${code}` };
+      },
+    };
+    const { chat, models } = await fixture(
+      (request, index) => {
+        const messages = request.body.messages as { role: string }[];
+        const model = modelOf(request);
+        if (messages.at(-1)?.role === 'tool') return { content: `${model} is done.` };
+        return {
+          toolCalls: [
+            { id: `call_${index}`, name: 'python_execute', arguments: `{"code":"${model}"}` },
+          ],
+        };
+      },
+      [python],
+    );
+    const [alpha, beta] = models as [ResolvedModel, ResolvedModel];
+    const asked = new Set<string>();
+    const ends: TurnEvent[] = [];
+    const { done } = chat.startTurn(
+      { text: 'Compute', model: alpha, compareWith: [beta], mode: 'normal' },
+      (event) => {
+        if (event.type === 'tool-call-end') {
+          asked.add(event.turnId);
+          // Both answers have asked: let the first call go on once the second had its chance.
+          if (asked.size === 2) setImmediate(release);
+        }
+        if (event.type === 'turn-end') ends.push(event);
+      },
+    );
+    await done;
+    expect(entered.sort()).toEqual(['alpha-7b', 'beta-13b']);
+    expect(overlaps).toEqual([]);
+    expect(ends.map((end) => (end.type === 'turn-end' ? end.answer : '')).sort()).toEqual([
+      'alpha-7b is done.',
+      'beta-13b is done.',
+    ]);
   });
 
   it('refuses a model twice, more than four, and several models for a new version', async () => {

@@ -43,6 +43,8 @@ import type {
   SettingsStore,
   SkillStore,
   Tool,
+  ToolContext,
+  ToolOutput,
   TurnClaim,
   TurnTools,
 } from '../core/ports';
@@ -405,6 +407,9 @@ export class ChatService {
     });
     const first = answers[0];
     if (first) conversations.showVersion(conversation.id, first.messageId);
+    // The conversation has one sandbox, which runs one call at a time (another is refused as
+    // busy): the answers' Python calls take turns.
+    const sandboxCall = oneCallAtATime(PYTHON_EXECUTE_NAME);
     const streams = answers.map((answer) => {
       this.active.set(answer.turnId, answer.own);
       const askers = request.answerAskers?.({
@@ -418,7 +423,7 @@ export class ChatService {
       };
       const events = this.answer(shared, {
         model: answer.model,
-        tools: group.toolsByModel[answer.index] ?? [],
+        tools: (group.toolsByModel[answer.index] ?? []).map(sandboxCall),
         turnId: answer.turnId,
         parentId: group.parentId,
         messageId: answer.messageId,
@@ -734,6 +739,24 @@ export class ChatService {
     controller.abort();
     return true;
   }
+}
+
+/**
+ * The calls of the tool `name` made through the returned wrapper, one after another across every
+ * tool it wraps (the other tools are returned as they are).
+ */
+function oneCallAtATime(name: string): (tool: Tool) => Tool {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (tool) => {
+    if (tool.name !== name) return tool;
+    const execute = (args: unknown, context: ToolContext): Promise<ToolOutput> => {
+      const run = tail.then(() => tool.execute(args, context));
+      tail = run.catch(() => undefined);
+      return run;
+    };
+    // defineProperty: a frozen tool's `execute` cannot be shadowed by assignment.
+    return Object.defineProperty(Object.create(tool) as Tool, 'execute', { value: execute });
+  };
 }
 
 /** Several models answer only a new question or an edit, each model once, at most four. */
