@@ -74,8 +74,25 @@ describe('aivory chat --models', () => {
     );
     expect(kept.code, kept.stderr).toBe(0);
     const after = await runCli(['conversations', 'show', conversationId], cliEnv(home));
-    expect(after.stdout).toContain('Beta: Rayleigh scattering.');
+    expect(after.stdout).toContain(
+      'assistant [version 2/2, beta-13b]:\nBeta: Rayleigh scattering.',
+    );
     expect(after.stdout).not.toContain('the sky is blue');
+
+    // A new version with another saved model: labelled with that model.
+    const again = await runCli(
+      ['chat', '--conversation', conversationId, '--regenerate', '--models', 'Alpha'],
+      cliEnv(home),
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe('Alpha: the sky is blue.\n');
+    const all = await runCli(
+      ['conversations', 'show', conversationId, '--all-versions'],
+      cliEnv(home),
+    );
+    expect(all.stdout).toMatch(/assistant \[version 1\/3, alpha-7b\] msg_\S+ \(not shown\)/);
+    expect(all.stdout).toMatch(/assistant \[version 2\/3, beta-13b\] msg_\S+ \(not shown\)/);
+    expect(all.stdout).toMatch(/assistant \[version 3\/3, alpha-7b\] msg_\S+:/);
   });
 
   it('--json tags every event with its model', CLI_TEST, async () => {

@@ -25,7 +25,7 @@ import type { PrintedTurn } from './chat-turn';
 import { continueLine, reportEnd, runPrintedTurn } from './chat-turn';
 import { chatSession } from './chat-session';
 import type { NamedModel } from './chat-models';
-import { resolveModelList, runPrintedGroup } from './chat-models';
+import { labelledAskers, resolveModelList, runPrintedGroup } from './chat-models';
 import type { TurnRequest } from '../services/chat-service';
 
 export async function chatCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
@@ -135,7 +135,24 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       model,
       mode,
       ...(named && named.length > 1
-        ? { compareWith: named.slice(1).map((entry) => entry.model) }
+        ? {
+            compareWith: named.slice(1).map((entry) => entry.model),
+            answerAskers: labelledAskers(
+              io,
+              named.map((entry) => entry.label),
+              (labelled) => {
+                const own = {
+                  approve: cliApprover(values.approve, labelled),
+                  sample: cliSamplingAsk(values.sampling, labelled),
+                };
+                return {
+                  ...(own.approve ? { approve: own.approve } : {}),
+                  elicit: cliElicitor(values.elicit, labelled),
+                  ...(own.sample ? { sample: own.sample } : {}),
+                };
+              },
+            ),
+          }
         : {}),
       ...(conversationId ? { conversationId } : {}),
       ...(regenerate ? { regenerate } : {}),

@@ -159,3 +159,39 @@ export function taggedJson(event: TurnEvent, model: string): string {
   const { type, ...rest } = event;
   return JSON.stringify({ type, model, ...rest });
 }
+
+/** What asks the user during an answer (as `TurnRequest` takes them). */
+type Askers = Pick<TurnRequest, 'approve' | 'elicit' | 'sample'>;
+
+/**
+ * Each answer's approver, elicitor and sampling question (`TurnRequest.answerAskers`), made by
+ * `make` over an io whose questions start with the answer's model label; the answers' questions
+ * are put one at a time, so two never share the terminal.
+ */
+export function labelledAskers(
+  io: CliIo,
+  labels: readonly string[],
+  make: (io: CliIo) => Askers,
+): NonNullable<TurnRequest['answerAskers']> {
+  let tail: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = tail.then(run);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+  return ({ index }) => {
+    const label = labels[index] ?? '';
+    const labelled: CliIo = {
+      ...io,
+      stderr: (text) => io.stderr(text.startsWith('\n') ? `\n[${label}] ${text.slice(1)}` : text),
+    };
+    const { approve, elicit, sample } = make(labelled);
+    return {
+      ...(approve
+        ? { approve: (request, signal) => oneAtATime(() => approve(request, signal)) }
+        : {}),
+      ...(elicit ? { elicit: (request, signal) => oneAtATime(() => elicit(request, signal)) } : {}),
+      ...(sample ? { sample: (prompt, signal) => oneAtATime(() => sample(prompt, signal)) } : {}),
+    };
+  };
+}
