@@ -131,6 +131,13 @@ describe('e2e: several models answer one question', () => {
       })
       .toBe(true);
     await screenshot(page, 'compare-models-720');
+    // A phone: stacked, nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(390);
+    const narrow = await columns.nth(1).boundingBox();
+    expect(narrow?.width ?? 0).toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1440, height: 900 });
 
     // Keep Beta's: the comparison closes, Beta's answer is the conversation's.
@@ -150,6 +157,14 @@ describe('e2e: several models answer one question', () => {
     await reloaded.getByTestId('version-previous').click();
     await expect.poll(() => reloaded.textContent()).toContain(ALPHA_ANSWER);
     expect(await reloaded.getByTestId('message-model').textContent()).toBe('Alpha');
+
+    // Regenerate with another model (the answer's menu): a third version, labelled Beta.
+    await reloaded.hover();
+    await reloaded.getByTestId('message-regenerate-mode').click();
+    await page.getByTestId('message-regenerate-model').filter({ hasText: 'Beta' }).click();
+    await expect.poll(() => reloaded.getByTestId('version-count').textContent()).toBe('3/3');
+    await expect.poll(() => reloaded.getAttribute('data-status')).toBe('complete');
+    expect(await reloaded.getByTestId('message-model').textContent()).toBe('Beta');
 
     // Each model got the question alone, with no other answer in its history.
     const asked = llm.requests
