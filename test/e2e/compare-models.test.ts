@@ -18,6 +18,7 @@ import { openBrowser, screenshot } from './helpers/browser';
 import type { RunningServe } from './helpers/serve-process';
 import { serveAt } from './helpers/serve-process';
 import { turnState } from './helpers/chat-script';
+import { seriousViolations } from './helpers/axe';
 
 const QUESTION = 'Which planet is largest?';
 const ALPHA_ANSWER = 'Jupiter is the largest planet, more than 11 times as wide as Earth.';
@@ -112,11 +113,14 @@ describe('e2e: several models answer one question', () => {
     expect(Math.abs(left.y - right.y)).toBeLessThan(2);
     expect(right.x).toBeGreaterThan(left.x + left.width - 1);
     await screenshot(page, 'compare-models-1440-light');
+    expect(await seriousViolations(page, '[data-testid="answer-group"]')).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect
       .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
       .toBe('dark');
     await screenshot(page, 'compare-models-1440-dark');
+    // Names, roles and contrast hold in the dark theme too.
+    expect(await seriousViolations(page, '[data-testid="answer-group"]')).toEqual([]);
     await page.emulateMedia({ colorScheme: 'light' });
 
     // Stacked in the smallest window.
