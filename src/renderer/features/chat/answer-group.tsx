@@ -8,6 +8,7 @@
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n/use-t';
 import { formatDuration } from '../../state/duration-text';
+import { answerModelName, askingAnswer } from '../../state/answer-names';
 import { useApp } from '../../state/store';
 import { liveAnswer } from './chat-rows';
 
@@ -31,8 +32,7 @@ export function AnswerGroup(props: { groupId: string; turnIds: readonly string[]
     >
       <div className="answer-group-columns" data-count={turns.length}>
         {turns.map((turn) => {
-          const saved = choices.find((choice) => choice.id !== null && choice.id === turn.modelId);
-          const name = saved?.label ?? turn.model ?? '';
+          const name = answerModelName(turn, choices);
           return (
             <article
               key={turn.turnId}
@@ -101,11 +101,11 @@ export function AskedBy(props: { turnId: string | null }): ReactNode {
     props.turnId === null ? undefined : state.liveTurns[props.turnId],
   );
   const choices = useApp((state) => state.modelChoices);
-  if (turn?.group === undefined) return null;
-  const saved = choices.find((choice) => choice.id !== null && choice.id === turn.modelId);
+  const model = askingAnswer(turn, choices);
+  if (model === null) return null;
   return (
     <p className="asked-by" data-testid="asked-by">
-      {t('compare.askedBy', { model: saved?.label ?? turn.model ?? '' })}
+      {t('compare.askedBy', { model })}
     </p>
   );
 }
