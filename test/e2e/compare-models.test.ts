@@ -85,7 +85,7 @@ describe('e2e: several models answer one question', () => {
     // The composer's own model (the saved default, Alpha) is not offered again.
     await expect.poll(() => page.getByTestId('compare-model').count()).toBe(1);
     await page.getByTestId('compare-model').filter({ hasText: 'Beta' }).click();
-    await expect.poll(() => page.getByTestId('compare-open').textContent()).toContain('+1');
+    await expect.poll(() => page.getByTestId('compare-open').innerText()).toBe('Compare: +1');
     await page.getByTestId('composer-input').click();
     await page.getByTestId('composer-input').fill(QUESTION);
     await page.getByTestId('composer-input').press('Enter');
@@ -133,6 +133,14 @@ describe('e2e: several models answer one question', () => {
         ];
         return top !== null && bottom !== null && bottom.y >= top.y + top.height;
       })
+      .toBe(true);
+    // The sidebar slides out into a drawer (it animates): shot once it is gone.
+    await expect
+      .poll(() =>
+        page
+          .locator('#app-sidebar')
+          .evaluate((element) => element.getBoundingClientRect().right <= 0),
+      )
       .toBe(true);
     await screenshot(page, 'compare-models-720');
     // A phone: stacked, nothing scrolls sideways.

@@ -43,7 +43,17 @@ export function ComparePicker(): ReactNode {
           ? t('compare.toggle')
           : t('compare.toggleCount', { count: chosen.length })
       }
-      icon={<CompareIcon />}
+      icon={
+        <>
+          <CompareIcon />
+          {/* In a narrow composer the label is hidden: the count stays. */}
+          {chosen.length > 0 && (
+            <span className="compare-count" aria-hidden="true">
+              +{chosen.length}
+            </span>
+          )}
+        </>
+      }
       testId="compare-open"
       open={open}
       onOpenChange={setOpen}
