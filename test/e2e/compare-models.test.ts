@@ -24,9 +24,13 @@ const QUESTION = 'Which planet is largest?';
 const ALPHA_ANSWER = 'Jupiter is the largest planet, more than 11 times as wide as Earth.';
 const BETA_ANSWER = 'Per my notes: **Jupiter**. Saturn comes second.';
 
+const SLOW_QUESTION = 'Tell me a slow story';
+
 /** Alpha answers at once; Beta first looks at its memory (a tool call), then answers. */
 function script(request: RecordedRequest) {
   const model = String(request.body.model);
+  if (turnState(request).text.includes(SLOW_QUESTION))
+    return { content: `${model} says `.repeat(400), chunkSize: 5, delayMs: 40 };
   if (model === 'alpha-7b') return { content: ALPHA_ANSWER, chunkSize: 6, delayMs: 5 };
   const { toolResults } = turnState(request);
   if (toolResults === 0)
@@ -188,5 +192,30 @@ describe('e2e: several models answer one question', () => {
         String(request.body.model) === 'alpha-7b' ? 'Saturn' : 'Jupiter is',
       );
     }
+  }, 120_000);
+
+  it("stops one answer alone from its column, and the others with the composer's Stop", async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(serve.url);
+    await page.getByTestId('compare-open').click();
+    // The conversation opened again with Beta (its last model): Compare offers Alpha.
+    await page.getByTestId('compare-model').click();
+    await page.getByTestId('composer-input').click();
+    await page.getByTestId('composer-input').fill(SLOW_QUESTION);
+    await page.getByTestId('composer-input').press('Enter');
+    const group = page.getByTestId('answer-group').last();
+    const column = (model: string) => group.locator(`[data-model="${model}"]`);
+    await expect.poll(() => column('beta-13b').textContent()).toContain('beta-13b says');
+    await expect.poll(() => column('alpha-7b').textContent()).toContain('alpha-7b says');
+    const status = (model: string) =>
+      column(model).getByTestId('message-assistant').getAttribute('data-status');
+    await column('beta-13b').getByTestId('answer-column-stop').click();
+    await expect.poll(() => status('beta-13b')).toBe('canceled');
+    expect(await status('alpha-7b')).toBe('streaming');
+    await page.getByTestId('turn-stop').click();
+    await expect.poll(() => status('alpha-7b')).toBe('canceled');
+    await expect.poll(() => group.getAttribute('data-running')).toBe('false');
+    expect(await group.getByTestId('answer-keep').count()).toBe(2);
   }, 120_000);
 });
