@@ -9,6 +9,7 @@ import type { AivoryBridge } from '../../../src/renderer/bridge/bridge';
 import { chatRows } from '../../../src/renderer/features/chat/chat-rows';
 import { askingAnswer } from '../../../src/renderer/state/answer-names';
 import { createAppStore } from '../../../src/renderer/state/store';
+import { invokeContract } from '../../../src/shared/ipc-contract';
 import type { Conversation, Message } from '../../../src/shared/dto';
 import type { TurnEvent } from '../../../src/shared/turn-events';
 
@@ -163,5 +164,23 @@ describe('renderer: several models in the store', () => {
     // A question's only answer, or a turn not followed here: nothing to name.
     expect(askingAnswer({ model: 'beta', modelId: 'm2' }, choices)).toBeNull();
     expect(askingAnswer(undefined, choices)).toBeNull();
+  });
+
+  it('the contract takes one to three more models, for a new question or an edit only', () => {
+    const accepts = (request: Record<string, unknown>): boolean =>
+      invokeContract['chat.send'].request.safeParse(request).success;
+    expect(accepts({ text: 'Hi', compareModelIds: ['m2'] })).toBe(true);
+    expect(accepts({ text: 'Hi', modelId: 'm1', compareModelIds: ['m2', 'm3', 'm4'] })).toBe(true);
+    expect(accepts({ text: 'Hi', compareModelIds: [] })).toBe(false);
+    expect(accepts({ text: 'Hi', compareModelIds: ['m2', 'm3', 'm4', 'm5'] })).toBe(false);
+    expect(
+      accepts({ text: 'Again', conversationId: 'c', editOf: 'q', compareModelIds: ['m2'] }),
+    ).toBe(true);
+    expect(
+      accepts({ text: '', conversationId: 'c', regenerate: 'a1', compareModelIds: ['m2'] }),
+    ).toBe(false);
+    expect(accepts({ text: '', conversationId: 'c', retry: true, compareModelIds: ['m2'] })).toBe(
+      false,
+    );
   });
 });
