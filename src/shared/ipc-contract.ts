@@ -186,6 +186,11 @@ const chatMethods = {
         text: z.string().trim().max(MAX_MESSAGE_CHARS),
         /** A saved model; absent: AIVORY_* start-up defaults, then the saved default model. */
         modelId: idSchema.optional(),
+        /**
+         * More saved models that answer the same question beside the turn's model, at once:
+         * each answer its own turn and a version under the question (a new question or an edit).
+         */
+        compareModelIds: z.array(idSchema).min(1).max(3).optional(),
         mode: turnModeSchema.optional(),
         /** Tools for this turn; absent: the model's defaults, else every available tool. */
         tools: z.array(z.string().min(1).max(100)).max(100).optional(),
@@ -218,11 +223,22 @@ const chatMethods = {
         if (special.length > 1) return false;
         if (special.length === 1 && request.conversationId === undefined) return false;
         if (request.toolToggles !== undefined && request.conversationId !== undefined) return false;
+        if (request.compareModelIds !== undefined && again) return false;
         return again
           ? request.text === '' && (request.attachments?.length ?? 0) === 0
           : request.text !== '' || (request.attachments?.length ?? 0) > 0;
-      }, 'a message needs text or an attached file (a retry or a new version: the conversation, and nothing else; an edit: the conversation and the new text; tool switches: only for a new conversation)'),
-    z.object({ turnId: z.string(), conversationId: z.string(), messageId: z.string() }),
+      }, 'a message needs text or an attached file (a retry or a new version: the conversation, and nothing else; an edit: the conversation and the new text; tool switches: only for a new conversation; other models: for a new or edited question)'),
+    z.object({
+      /** The turn (several models: the group's id, which `chat.cancel` stops them all by). */
+      turnId: z.string(),
+      conversationId: z.string(),
+      /** The answer (several models: the first model's). */
+      messageId: z.string(),
+      /** Several models: each answer's turn and message, in the order of the models. */
+      answers: z
+        .array(z.object({ turnId: z.string(), messageId: z.string(), model: z.string() }))
+        .optional(),
+    }),
   ),
   'chat.cancel': method(
     z.object({ turnId: idSchema }).strict(),

@@ -50,6 +50,26 @@ export interface TurnStartEvent {
   mode: 'fast' | 'normal' | 'deep';
   /** Earlier messages the context policy or window left out of the request; absent: none. */
   omittedMessages?: number;
+  /** The saved model that answers (its id), when the turn's model is a saved one. */
+  modelId?: string;
+  /**
+   * One of several answers to one question, each from its own model (`TurnGroup`); absent: the
+   * question's only answer.
+   */
+  group?: TurnGroup;
+}
+
+/**
+ * Several models answering one question at once: one claim on the conversation for them all
+ * (`id`, what `chat.cancel` stops them all by), each answer its own turn (`turnId`, its events,
+ * its turn record) and a sibling version under the question.
+ */
+export interface TurnGroup {
+  id: string;
+  /** This answer's place among them, 0-based (the order the models were given in). */
+  index: number;
+  /** How many answers the question gets (2–4). */
+  size: number;
 }
 
 export interface RoundStartEvent {

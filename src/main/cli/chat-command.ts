@@ -24,6 +24,9 @@ export { parseServiceList, parseToolList } from './cli-args';
 import type { PrintedTurn } from './chat-turn';
 import { continueLine, reportEnd, runPrintedTurn } from './chat-turn';
 import { chatSession } from './chat-session';
+import type { NamedModel } from './chat-models';
+import { labelledAskers, resolveModelList, runPrintedGroup } from './chat-models';
+import type { TurnRequest } from '../services/chat-service';
 
 export async function chatCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
   const { argv: args, resources } = takeResourceFlags(argv);
@@ -34,6 +37,7 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },
       model: { type: 'string' },
+      models: { type: 'string' },
       'tool-mode': { type: 'string' },
       vision: { type: 'boolean' },
       mode: { type: 'string', default: 'normal' },
@@ -74,6 +78,13 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
         ? '--json needs a MESSAGE (the interactive chat prints text).'
         : 'Usage: aivory chat [options] MESSAGE (see aivory --help).',
     );
+  if (values.models !== undefined) {
+    if (interactive) throw usageError('--models needs a MESSAGE (one question for every model).');
+    const clash = (['base-url', 'api-key', 'model', 'tool-mode', 'vision'] as const).find(
+      (flag) => values[flag] !== undefined,
+    );
+    if (clash) throw usageError(`--models names saved models: give it without --${clash}.`);
+  }
   const mode = parseMode(values.mode);
   if (conversationId) requireConversation(context.stores.conversations, conversationId);
   const conversationModelId = conversationId
@@ -89,7 +100,9 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
     },
     modelOverridesFromEnv(io.env),
   );
-  const model = await context.models.resolveConversation(conversationModelId, overrides);
+  const named = values.models === undefined ? null : await resolveModelList(context, values.models);
+  const model =
+    named?.[0]?.model ?? (await context.models.resolveConversation(conversationModelId, overrides));
   // What the user chose for this turn; the chat service decides the turn's tools from it.
   const tools = parseToolList(values.tools);
   const mcpServices = parseServiceList(values.mcp);
@@ -117,26 +130,57 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   try {
     // Read last, once everything else checked out: the servers are asked only for a turn that runs.
     attachments.push(...(await readResourceAttachments(context.mcp, resources, controller.signal)));
-    turn = await runPrintedTurn(
-      context,
-      io,
-      {
-        text,
-        model,
-        mode,
-        ...(conversationId ? { conversationId } : {}),
-        ...(regenerate ? { regenerate } : {}),
-        ...(values.edit === undefined ? {} : { editOf: values.edit }),
-        ...(tools ? { tools } : {}),
-        ...(attachments.length > 0 ? { attachments } : {}),
-        ...(mcpServices ? { mcpServices } : {}),
-        ...(approve ? { approve } : {}),
-        elicit,
-        ...(sample ? { sample } : {}),
-      },
-      printOptions,
-      controller.signal,
-    );
+    const request: TurnRequest = {
+      text,
+      model,
+      mode,
+      ...(named && named.length > 1
+        ? {
+            compareWith: named.slice(1).map((entry) => entry.model),
+            answerAskers: labelledAskers(
+              io,
+              named.map((entry) => entry.label),
+              (labelled) => {
+                const own = {
+                  approve: cliApprover(values.approve, labelled),
+                  sample: cliSamplingAsk(values.sampling, labelled),
+                };
+                return {
+                  ...(own.approve ? { approve: own.approve } : {}),
+                  elicit: cliElicitor(values.elicit, labelled),
+                  ...(own.sample ? { sample: own.sample } : {}),
+                };
+              },
+            ),
+          }
+        : {}),
+      ...(conversationId ? { conversationId } : {}),
+      ...(regenerate ? { regenerate } : {}),
+      ...(values.edit === undefined ? {} : { editOf: values.edit }),
+      ...(tools ? { tools } : {}),
+      ...(attachments.length > 0 ? { attachments } : {}),
+      ...(mcpServices ? { mcpServices } : {}),
+      ...(approve ? { approve } : {}),
+      elicit,
+      ...(sample ? { sample } : {}),
+    };
+    if (named && named.length > 1) {
+      const group = await runPrintedGroup(
+        context,
+        io,
+        request,
+        named.map((entry) => entry.label),
+        printOptions,
+        controller.signal,
+      );
+      if (!values.json && group.conversationId !== null) {
+        versionLines(io, group.conversationId, group.messageIds, named);
+        if (group.code === EXIT_OK) continueLine(io, group.conversationId);
+      }
+      await context.titles.settled();
+      return group.code;
+    }
+    turn = await runPrintedTurn(context, io, request, printOptions, controller.signal);
   } finally {
     io.offInterrupt(onInterrupt);
   }
@@ -148,6 +192,30 @@ export async function chatCommand(argv: string[], context: AppContext, io: CliIo
   // A title the model is writing for a new conversation is worth the wait (Ctrl-C ends it).
   await context.titles.settled();
   return code;
+}
+
+/**
+ * After several answers (stderr, dimmed): which one the conversation goes on from (the first),
+ * and how to keep another instead.
+ */
+function versionLines(
+  io: CliIo,
+  conversationId: string,
+  messageIds: readonly (string | null)[],
+  named: readonly NamedModel[],
+): void {
+  messageIds.forEach((messageId, index) => {
+    if (messageId === null) return;
+    const label = named[index]?.label ?? '';
+    io.stderr(
+      `${io.dim(
+        index === 0
+          ? `kept: the answer of ${label} (the others are versions of it)`
+          : `keep ${label}'s instead: aivory conversations version ${conversationId} ${messageId}`,
+      )}
+`,
+    );
+  });
 }
 
 /** `--regenerate`: the id of the last answer shown in the conversation, checked. */

@@ -122,6 +122,11 @@ export async function conversationsCommand(
     records.flatMap((record) => (record.taint ? [[record.messageId, record.taint] as const] : [])),
   );
   const versions = stores.conversations.listVersions(id);
+  const modelOf = new Map(
+    records.flatMap((record) =>
+      record.modelName === null ? [] : [[record.messageId, record.modelName] as const],
+    ),
+  );
   const allVersions = values['all-versions'];
   const shown = new Set(messages.map((message) => message.id));
   const listed = allVersions
@@ -130,8 +135,12 @@ export async function conversationsCommand(
   for (const { message, depth } of listed) {
     const status = message.status === 'complete' ? '' : ` [${message.status}]`;
     const siblings = versions[message.id];
+    // Versions written by different models (several models, or regenerated with another) are
+    // named by their model.
+    const models = new Set(siblings?.map((sibling) => modelOf.get(sibling) ?? null));
+    const byModel = models.size > 1 ? `, ${modelOf.get(message.id) ?? 'model unknown'}` : '';
     const version = siblings
-      ? ` [version ${siblings.indexOf(message.id) + 1}/${siblings.length}]`
+      ? ` [version ${siblings.indexOf(message.id) + 1}/${siblings.length}${byModel}]`
       : '';
     const extra = allVersions ? ` ${message.id}${shown.has(message.id) ? '' : ' (not shown)'}` : '';
     const indent = '  '.repeat(depth);

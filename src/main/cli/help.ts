@@ -90,6 +90,10 @@ chat options:
   --base-url URL          OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1   [AIVORY_BASE_URL]
   --api-key KEY           API key (local servers need none)                            [AIVORY_API_KEY]
   --model NAME            Model name                                                   [AIVORY_MODEL]
+  --models a,b[,c,d]      Ask up to 4 saved models (ids, labels or model names, as in aivory models list) the
+                          same question at once: their answers print one after another under a line naming
+                          each model (--json: every event tagged with its "model"); the first is the one the
+                          conversation goes on from, the others are versions of it (aivory conversations version)
   --tool-mode MODE        native (API function calling) or prompt (<tool_call> text)   [AIVORY_TOOL_MODE]
   --vision                The model takes images: attached images go to it as images   [AIVORY_VISION=1]
   --mode MODE             fast (12 tool calls) | normal (48) | deep (150)             default: normal

@@ -17,7 +17,13 @@ import type {
 } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import { messageText } from '../../shared/message-parts';
-import type { StopReason, TokenUsage, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
+import type {
+  StopReason,
+  TokenUsage,
+  TurnEndEvent,
+  TurnEvent,
+  TurnGroup,
+} from '../../shared/turn-events';
 import type { LimitOverrides } from '../core/orchestrator/budgets';
 import { resolveTurnLimits } from '../core/orchestrator/budgets';
 import { runTurn } from '../core/orchestrator/run-turn';
@@ -37,6 +43,8 @@ import type {
   SettingsStore,
   SkillStore,
   Tool,
+  ToolContext,
+  ToolOutput,
   TurnClaim,
   TurnTools,
 } from '../core/ports';
@@ -51,6 +59,7 @@ import { buildHistory, replayableMessages, selectByPolicy } from './history';
 import { resolveTurnSettings, withConversationInstructions } from './conversation-settings';
 import { capTurnTools, MAX_TURN_TOOLS, turnToolNames } from './tool-selection';
 import { MessageWriter } from './message-writer';
+import { mergeStreams } from './merge-streams';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
 import { readShownPath } from './shown-path';
@@ -137,6 +146,51 @@ export interface TurnRequest {
    * what followed the old one stays in its branch. Needs `conversationId`.
    */
   editOf?: string;
+  /**
+   * Other saved models that answer the same question beside `model`, at once (at most
+   * `MAX_ANSWER_MODELS` in all): each answer a sibling version under the question, its own turn
+   * (`TurnStartEvent.group`). Only for a new question or an edit (not a retry or a new version).
+   */
+  compareWith?: ResolvedModel[];
+  /**
+   * Who answers each answer's approvals, elicitations and sampling requests when several models
+   * answer (so a card can say which answer asks); absent: `approve`, `elicit`, `sample`.
+   */
+  answerAskers?: (answer: {
+    turnId: string;
+    model: ResolvedModel;
+    index: number;
+  }) => Pick<TurnRequest, 'approve' | 'elicit' | 'sample'>;
+}
+
+/** At most this many models answer one question side by side. */
+export const MAX_ANSWER_MODELS = 4;
+
+/** What every answer to one question shares (`ChatService.answer`). */
+interface SharedTurnInput {
+  request: TurnRequest;
+  conversation: Conversation;
+  /** The shown path before the question: the history. */
+  previous: Message[];
+  attachmentParts: MessagePart[];
+  /** The question's text. */
+  text: string;
+}
+
+/** What is one answer's own. */
+interface AnswerInput {
+  model: ResolvedModel;
+  tools: Tool[];
+  turnId: string;
+  /** The question it answers (absent: after the end of the shown path). */
+  parentId?: string;
+  /** Its message, when already created (a group creates them all first). */
+  messageId?: string;
+  group?: TurnGroup;
+  approve?: Approver;
+  elicit?: McpElicitor;
+  sample?: McpSamplingAsk;
+  signal: AbortSignal;
 }
 
 export interface ChatServiceDependencies {
@@ -200,6 +254,7 @@ export class ChatService {
       );
     if (!again && request.text.trim() === '' && attachmentInputs.length === 0)
       throw new AivoryError('invalid-input', 'The message is empty.');
+    checkCompared(request, again);
     checkAttachments(attachmentInputs);
     const existing = request.conversationId
       ? conversations.getConversation(request.conversationId)
@@ -230,7 +285,7 @@ export class ChatService {
     signal: AbortSignal,
     started: { existing: Conversation | null; turnId: string; held: HeldConversation },
   ): AsyncGenerator<TurnEvent, void> {
-    const { conversations, memories, skills, ids, clock, logger } = this.dependencies;
+    const { conversations, ids } = this.dependencies;
     const { existing, turnId, held } = started;
     const again = request.retry === true || request.regenerate !== undefined;
     const attachmentInputs = again ? [] : (request.attachments ?? []);
@@ -241,7 +296,14 @@ export class ChatService {
     const basis = existing ? turnBasis(path, request) : null;
     const text = basis?.question ? messageText(basis.question.parts).trim() : request.text.trim();
     const newToggles = existing ? {} : (request.toolToggles ?? {});
-    const tools = await this.pickTools(request, existing ? existing.toolToggles : newToggles);
+    // Each model its own tools (its defaults differ), all decided before anything is stored.
+    const answerModels = [request.model, ...(request.compareWith ?? [])];
+    const toolsByModel: Tool[][] = [];
+    for (const model of answerModels) {
+      toolsByModel.push(
+        await this.pickTools({ ...request, model }, existing ? existing.toolToggles : newToggles),
+      );
+    }
     const conversation =
       existing ??
       conversations.createConversation({
@@ -274,7 +336,7 @@ export class ChatService {
       );
       const kept = basis?.edited?.parts.filter((part) => part.kind === 'attachment') ?? [];
       attachmentParts = [...kept, ...stored];
-      conversations.createMessage({
+      const question = conversations.createMessage({
         id: ids.next('msg'),
         conversationId: conversation.id,
         // An edit is a new version of the question: it follows what the old one followed.
@@ -283,12 +345,130 @@ export class ChatService {
         status: 'complete',
         parts: [...(text === '' ? [] : [{ kind: 'text' as const, text }]), ...attachmentParts],
       });
+      // Several answers all follow the new question (not the one before them).
+      if (answerModels.length > 1) answerParent = question.id;
     }
+    const shared: SharedTurnInput = { request, conversation, previous, attachmentParts, text };
+    if (answerModels.length === 1) {
+      yield* this.answer(shared, {
+        model: request.model,
+        tools: toolsByModel[0] ?? [],
+        turnId,
+        ...(answerParent === undefined ? {} : { parentId: answerParent }),
+        ...(request.approve ? { approve: request.approve } : {}),
+        ...(request.elicit ? { elicit: request.elicit } : {}),
+        ...(request.sample ? { sample: request.sample } : {}),
+        signal,
+      });
+      return;
+    }
+    yield* this.answerAll(shared, {
+      groupId: turnId,
+      parentId: answerParent ?? '',
+      models: answerModels,
+      toolsByModel,
+      signal,
+    });
+  }
+
+  /**
+   * The answers of several models to the question just stored (a turn group): each a sibling
+   * message under it, its own turn (id, record, tools and budgets, approvals named by its turn),
+   * built from the same history, none seeing another's output; they stream at once and their
+   * events come interleaved, each tagged by its turn id. The first model's answer is the one the
+   * conversation shows until the user keeps another (`conversations.showVersion`). One answer can
+   * be stopped alone (`cancelTurn` with its turn id); the group's id stops them all.
+   */
+  private async *answerAll(
+    shared: SharedTurnInput,
+    group: {
+      groupId: string;
+      parentId: string;
+      models: ResolvedModel[];
+      toolsByModel: Tool[][];
+      signal: AbortSignal;
+    },
+  ): AsyncGenerator<TurnEvent, void> {
+    const { conversations, ids } = this.dependencies;
+    const { request, conversation } = shared;
+    const stopAll = new AbortController();
+    const answers = group.models.map((model, index) => {
+      const turnId = ids.next('turn');
+      const messageId = ids.next('msg');
+      conversations.createMessage({
+        id: messageId,
+        conversationId: conversation.id,
+        parentId: group.parentId,
+        role: 'assistant',
+        status: 'streaming',
+        parts: [],
+      });
+      return { model, index, turnId, messageId, own: new AbortController() };
+    });
+    const first = answers[0];
+    if (first) conversations.showVersion(conversation.id, first.messageId);
+    // The conversation has one sandbox, which runs one call at a time (another is refused as
+    // busy): the answers' Python calls take turns.
+    const sandboxCall = oneCallAtATime(PYTHON_EXECUTE_NAME);
+    const streams = answers.map((answer) => {
+      this.active.set(answer.turnId, answer.own);
+      const askers = request.answerAskers?.({
+        turnId: answer.turnId,
+        model: answer.model,
+        index: answer.index,
+      }) ?? {
+        ...(request.approve ? { approve: request.approve } : {}),
+        ...(request.elicit ? { elicit: request.elicit } : {}),
+        ...(request.sample ? { sample: request.sample } : {}),
+      };
+      const events = this.answer(shared, {
+        model: answer.model,
+        tools: (group.toolsByModel[answer.index] ?? []).map(sandboxCall),
+        turnId: answer.turnId,
+        parentId: group.parentId,
+        messageId: answer.messageId,
+        group: { id: group.groupId, index: answer.index, size: answers.length },
+        ...askers,
+        signal: AbortSignal.any([group.signal, stopAll.signal, answer.own.signal]),
+      });
+      return this.forgetWhenDone(answer.turnId, events);
+    });
+    yield* mergeStreams(streams, () => stopAll.abort());
+  }
+
+  /** Yields the answer's events; its turn can no longer be stopped alone once it has ended. */
+  private async *forgetWhenDone(
+    turnId: string,
+    events: AsyncGenerator<TurnEvent, void>,
+  ): AsyncGenerator<TurnEvent, void> {
+    try {
+      for await (const event of events) {
+        if (event.type === 'turn-end') this.active.delete(turnId);
+        yield event;
+      }
+    } finally {
+      this.active.delete(turnId);
+    }
+  }
+
+  /**
+   * One answer to the stored question: its message (created here unless the group made it), the
+   * history, the orchestrator's events written to the message and the turn recorded before
+   * `turn-end` is yielded.
+   */
+  private async *answer(
+    shared: SharedTurnInput,
+    own: AnswerInput,
+  ): AsyncGenerator<TurnEvent, void> {
+    const { conversations, memories, skills, ids, clock, logger } = this.dependencies;
+    const { request, conversation, previous, attachmentParts, text } = shared;
+    const { tools, turnId } = own;
+    const model = own.model;
     const pythonOffered = tools.some((tool) => tool.name === PYTHON_EXECUTE_NAME);
     const attachmentNote = await describeAttachments(
       attachmentsOf(attachmentParts),
       pythonOffered,
-      request.model.vision === true,
+      model.vision === true,
     );
     const userText = [text, attachmentNote.text].filter((piece) => piece !== '').join('\n\n');
     // The content of attached files is untrusted too (a downloaded page, a document with hidden
@@ -297,15 +477,17 @@ export class ChatService {
       tool: 'attachment',
       detail: name,
     }));
-    const messageId = ids.next('msg');
-    conversations.createMessage({
-      id: messageId,
-      conversationId: conversation.id,
-      ...(answerParent === undefined ? {} : { parentId: answerParent }),
-      role: 'assistant',
-      status: 'streaming',
-      parts: [],
-    });
+    const messageId = own.messageId ?? ids.next('msg');
+    if (own.messageId === undefined) {
+      conversations.createMessage({
+        id: messageId,
+        conversationId: conversation.id,
+        ...(own.parentId === undefined ? {} : { parentId: own.parentId }),
+        role: 'assistant',
+        status: 'streaming',
+        parts: [],
+      });
+    }
     // An answer that can no longer be saved (full disk, locked database) stops the turn, which
     // then ends as an error saying why (`writer.failedEnd`); the app keeps running.
     const unsaved = new AbortController();
@@ -318,7 +500,7 @@ export class ChatService {
     const startedAt = clock.now();
     const settings = resolveTurnSettings(
       conversation.settings,
-      request.model.defaults,
+      model.defaults,
       this.dependencies.prompts,
     );
     if (settings.promptMissing) {
@@ -342,8 +524,8 @@ export class ChatService {
         id: turnId,
         conversationId: conversation.id,
         messageId,
-        modelId: request.model.id,
-        modelName: request.model.model,
+        modelId: model.id,
+        modelName: model.model,
         stopReason,
         toolCalls: end?.toolCalls ?? {},
         providerRounds: end?.providerRounds ?? 0,
@@ -376,7 +558,7 @@ export class ChatService {
         previous: selectByPolicy(replayed, settings.contextPolicy),
         userText,
         userImages: attachmentNote.images,
-        contextWindow: request.model.contextWindow,
+        contextWindow: model.contextWindow,
       });
       // Left out by the context policy or the window (the system prompt and the new message are
       // the two messages not replayed from before).
@@ -386,23 +568,25 @@ export class ChatService {
         turnId,
         conversationId: conversation.id,
         messageId,
-        model: request.model.model,
-        toolMode: request.model.toolMode,
+        model: model.model,
+        toolMode: model.toolMode,
         mode: request.mode,
         ...(omittedMessages > 0 ? { omittedMessages } : {}),
+        ...(model.id === null ? {} : { modelId: model.id }),
+        ...(own.group ? { group: own.group } : {}),
       };
       const progress = new TurnProgress(turnId, clock);
-      const client = this.dependencies.createLlmClient(request.model);
+      const client = this.dependencies.createLlmClient(model);
       const llm = withSampling(client, settings.sampling);
       // An MCP server's sampling: the same client, without the conversation's parameters (the
       // server's own apply); its tokens join the turn's usage, its budget stops it.
       let samplingUsage: TokenUsage | null = null;
       const sample =
-        request.sample &&
+        own.sample &&
         createSampler({
           llm: client,
-          model: request.model.model,
-          ask: request.sample,
+          model: model.model,
+          ask: own.sample,
           alwaysAllow: this.dependencies.samplingAlwaysAllow,
           refusal: () =>
             budget !== null &&
@@ -418,20 +602,20 @@ export class ChatService {
       const events = runTurn(
         { llm, clock, ids, logger },
         {
-          ...(request.approve ? { approve: request.approve } : {}),
+          ...(own.approve ? { approve: own.approve } : {}),
           turnId,
           conversationId: conversation.id,
-          model: request.model.model,
-          toolMode: request.model.toolMode,
+          model: model.model,
+          toolMode: model.toolMode,
           messages,
           tools: tools.map((tool) =>
-            progress.wrap(withSampler(withElicitor(tool, request.elicit), sample)),
+            progress.wrap(withSampler(withElicitor(tool, own.elicit), sample)),
           ),
           limits: resolveTurnLimits(request.mode, this.dependencies.limitOverrides),
           initialTaint,
-          ...(request.model.vision === true ? { vision: true } : {}),
+          ...(model.vision === true ? { vision: true } : {}),
         },
-        AbortSignal.any([signal, unsaved.signal]),
+        AbortSignal.any([own.signal, unsaved.signal]),
       );
       for await (const merged of progress.merge(events)) {
         let event: TurnEvent =
@@ -451,14 +635,15 @@ export class ChatService {
           record(event);
           // The final write itself may be the one that failed.
           event = writer.failedEnd(event);
-          // The conversation's first complete answer: its model may now give it a short title.
-          if (isFirstAnswer(previous, event)) {
+          // The conversation's first complete answer: its model may now give it a short title
+          // (of several answers, the first model's).
+          if ((own.group?.index ?? 0) === 0 && isFirstAnswer(previous, event)) {
             this.dependencies.titles?.firstAnswer({
               conversationId: conversation.id,
               question: text === '' ? conversation.title : text,
               answer: event.answer,
               llm: client,
-              model: request.model.model,
+              model: model.model,
             });
           }
         }
@@ -535,8 +720,9 @@ export class ChatService {
     const done = (async () => {
       try {
         for await (const event of this.runTurn({ ...request, turnId }, controller.signal)) {
-          // Stored by now (see runTurn): past its turn-end a turn can no longer be canceled.
-          if (event.type === 'turn-end') this.active.delete(turnId);
+          // Stored by now (see runTurn): past its turn-end a turn can no longer be canceled (a
+          // group's answers end one by one under their own ids: its own stays till the last).
+          if (event.type === 'turn-end' && event.turnId === turnId) this.active.delete(turnId);
           emit(event);
         }
       } finally {
@@ -546,13 +732,52 @@ export class ChatService {
     return { turnId, done };
   }
 
-  /** Aborts a running turn; false when no such turn runs. */
+  /** Aborts a running turn (a group's id: all its answers; an answer's: that one); false when none runs. */
   cancelTurn(turnId: string): boolean {
     const controller = this.active.get(turnId);
     if (!controller) return false;
     controller.abort();
     return true;
   }
+}
+
+/**
+ * The calls of the tool `name` made through the returned wrapper, one after another across every
+ * tool it wraps (the other tools are returned as they are).
+ */
+function oneCallAtATime(name: string): (tool: Tool) => Tool {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (tool) => {
+    if (tool.name !== name) return tool;
+    const execute = (args: unknown, context: ToolContext): Promise<ToolOutput> => {
+      const run = tail.then(() => tool.execute(args, context));
+      tail = run.catch(() => undefined);
+      return run;
+    };
+    // defineProperty: a frozen tool's `execute` cannot be shadowed by assignment.
+    return Object.defineProperty(Object.create(tool) as Tool, 'execute', { value: execute });
+  };
+}
+
+/** Several models answer only a new question or an edit, each model once, at most four. */
+function checkCompared(request: TurnRequest, again: boolean): void {
+  const others = request.compareWith ?? [];
+  if (others.length === 0) return;
+  if (again)
+    throw new AivoryError(
+      'invalid-input',
+      'Several models answer a new question or an edited one, not a retry or a new version.',
+    );
+  if (others.length + 1 > MAX_ANSWER_MODELS)
+    throw new AivoryError(
+      'invalid-input',
+      `At most ${MAX_ANSWER_MODELS} models can answer one question.`,
+    );
+  const keys = [request.model, ...others].map(
+    (model) => model.id ?? `${model.baseUrl}\u0000${model.model}`,
+  );
+  if (new Set(keys).size !== keys.length)
+    throw new AivoryError('invalid-input', 'Each model can answer a question only once.');
 }
 
 /** The conversation's turn claim, once taken (a new conversation's only once it exists). */

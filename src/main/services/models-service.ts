@@ -51,6 +51,32 @@ export class ModelsService {
     return model;
   }
 
+  /**
+   * The saved model a user named (`aivory chat --models a,b`): its id, else its label, else its
+   * model name (labels and names compared without case). A name two models share is refused with
+   * their ids, so the user can name one exactly.
+   */
+  lookup(reference: string): ModelConfig {
+    const wanted = reference.trim();
+    const saved = this.list();
+    const byId = saved.find((model) => model.id === wanted);
+    if (byId) return byId;
+    const folded = wanted.toLowerCase();
+    for (const field of ['label', 'model'] as const) {
+      const matches = saved.filter((model) => model[field].toLowerCase() === folded);
+      if (matches.length === 1 && matches[0]) return matches[0];
+      if (matches.length > 1)
+        throw new AivoryError(
+          'invalid-input',
+          `${matches.length} saved models are called "${wanted}"; name one by its id: ${matches.map((model) => model.id).join(', ')}.`,
+        );
+    }
+    throw new AivoryError(
+      'not-found',
+      `No saved model "${wanted}" (an id, label or model name as in aivory models list).`,
+    );
+  }
+
   /** The saved default model, or null. */
   defaultModel(): ModelConfig | null {
     return this.list().find((model) => model.isDefault) ?? null;

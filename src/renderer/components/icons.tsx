@@ -15,6 +15,7 @@ import {
 } from 'lucide-react';
 import {
   Check,
+  Columns2,
   ChevronDown,
   ChevronLeft,
   ChevronRight,
@@ -101,6 +102,7 @@ export const ChevronDownIcon = icon(ChevronDown);
 export const VisionIcon = icon(Eye);
 export const StarterIcon = icon(Sparkles);
 export const RegenerateIcon = icon(RefreshCw);
+export const CompareIcon = icon(Columns2);
 export const EditIcon = icon(SquarePen);
 export const PreviousIcon = icon(ChevronLeft);
 export const NextIcon = icon(ChevronRight);

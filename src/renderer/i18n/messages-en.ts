@@ -11,6 +11,7 @@ import { MODELS_EN } from './messages-models-en';
 import { SETTINGS_EN } from './messages-settings-en';
 import { UI_EN } from './messages-ui-en';
 import { VERSIONS_EN } from './messages-versions-en';
+import { COMPARE_EN } from './messages-compare-en';
 import { CONV_SETTINGS_EN } from './messages-convsettings-en';
 import { DIALOG_EN } from './messages-dialog-en';
 import { PICKER_EN } from './messages-picker-en';
@@ -26,6 +27,7 @@ export const EN_MESSAGES = {
   ...MODELS_EN,
   ...UI_EN,
   ...VERSIONS_EN,
+  ...COMPARE_EN,
   ...CONV_SETTINGS_EN,
   ...DIALOG_EN,
   ...PICKER_EN,

@@ -12,6 +12,7 @@ import { MODELS_ZH } from './messages-models-zh';
 import { SETTINGS_ZH } from './messages-settings-zh';
 import { UI_ZH } from './messages-ui-zh';
 import { VERSIONS_ZH } from './messages-versions-zh';
+import { COMPARE_ZH } from './messages-compare-zh';
 import { CONV_SETTINGS_ZH } from './messages-convsettings-zh';
 import { DIALOG_ZH } from './messages-dialog-zh';
 import { PICKER_ZH } from './messages-picker-zh';
@@ -27,6 +28,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...MODELS_ZH,
   ...UI_ZH,
   ...VERSIONS_ZH,
+  ...COMPARE_ZH,
   ...CONV_SETTINGS_ZH,
   ...DIALOG_ZH,
   ...PICKER_ZH,

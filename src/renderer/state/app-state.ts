@@ -110,6 +110,17 @@ export interface ChatSlice {
   modelId: string | null;
   setModelId(id: string | null): void;
   /**
+   * More saved models the next question goes to beside the composer's (at most three): their
+   * answers stream side by side. Empty: the composer's model alone.
+   */
+  compareModelIds: string[];
+  setCompareModelIds(ids: string[]): void;
+  /**
+   * Keeps one answer of several models' (`groupId`) as the conversation's answer: shows that
+   * version and closes the side-by-side view (the others stay versions of it).
+   */
+  keepAnswer(groupId: string, messageId: string): Promise<void>;
+  /**
    * A new chat's own tool switches, set in the composer before the conversation exists; its
    * first message sends them (`chat.send`'s `toolToggles`). Cleared by New chat.
    */

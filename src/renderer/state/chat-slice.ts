@@ -16,10 +16,31 @@ function shown(turn: ShownTurn | undefined, turnId: string): ShownTurn {
 /** The live turns with the one `chat.send` just started (its events may have come first). */
 function startedTurn(
   liveTurns: Record<string, ShownTurn>,
-  sent: { turnId: string; conversationId: string; messageId: string },
+  sent: {
+    turnId: string;
+    conversationId: string;
+    messageId: string;
+    answers?: { turnId: string; messageId: string }[] | undefined;
+  },
   userText: string | null,
   userFiles: ShownFile[],
 ): Record<string, ShownTurn> {
+  // Several models: each answer is a live turn of its own; the question shows with the first.
+  if (sent.answers !== undefined) {
+    const next = { ...withoutGroups(liveTurns, sent.conversationId) };
+    const size = sent.answers.length;
+    sent.answers.forEach((answer, index) => {
+      next[answer.turnId] = {
+        group: { id: sent.turnId, index, size },
+        ...shown(liveTurns[answer.turnId], answer.turnId),
+        conversationId: sent.conversationId,
+        messageId: answer.messageId,
+        userText: index === 0 ? userText : null,
+        userFiles: index === 0 ? userFiles : [],
+      };
+    });
+    return next;
+  }
   return {
     ...liveTurns,
     [sent.turnId]: {
@@ -30,6 +51,22 @@ function startedTurn(
       userFiles,
     },
   };
+}
+
+/**
+ * The live turns without the ended answers of several models kept side by side in a conversation
+ * (a new question there, or a kept answer, closes the comparison).
+ */
+export function withoutGroups(
+  liveTurns: Record<string, ShownTurn>,
+  conversationId: string,
+): Record<string, ShownTurn> {
+  return Object.fromEntries(
+    Object.entries(liveTurns).filter(
+      ([, turn]) =>
+        !(turn.group !== undefined && turn.end !== null && turn.conversationId === conversationId),
+    ),
+  );
 }
 
 type SetState = Parameters<StateCreator<AppState, [], [], ChatSlice>>[0];
@@ -85,7 +122,21 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   },
   modelId: null,
   setModelId(modelId) {
-    set({ modelId });
+    set({ modelId, compareModelIds: get().compareModelIds.filter((id) => id !== modelId) });
+  },
+  compareModelIds: [],
+  setCompareModelIds(ids) {
+    set({ compareModelIds: ids.filter((id) => id !== get().modelId).slice(0, 3) });
+  },
+  async keepAnswer(groupId, messageId) {
+    const conversationId = get().activeId;
+    if (conversationId === null) return;
+    await get().showVersion(messageId);
+    set({
+      liveTurns: Object.fromEntries(
+        Object.entries(get().liveTurns).filter(([, turn]) => turn.group?.id !== groupId),
+      ),
+    });
   },
   composerInsert: null,
   insertIntoComposer(text) {
@@ -102,7 +153,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     set({ draftToolToggles: next });
   },
   async send(text, files = []) {
-    const { bridge, activeId, mode, modelId, draftToolToggles } = get();
+    const { bridge, activeId, mode, modelId, draftToolToggles, compareModelIds } = get();
     const toggles = activeId === null && Object.keys(draftToolToggles).length > 0;
     if (!bridge || (text.trim() === '' && files.length === 0) || get().sendingText !== null)
       return false;
@@ -121,11 +172,18 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         mode,
         ...(activeId ? { conversationId: activeId } : {}),
         ...(modelId ? { modelId } : {}),
+        ...(compareModelIds.length > 0 ? { compareModelIds } : {}),
         ...(files.length > 0 ? { attachments: attachmentsPayload(files) } : {}),
         ...(toggles ? { toolToggles: draftToolToggles } : {}),
       });
       set({
-        liveTurns: startedTurn(get().liveTurns, sent, text, shownFiles),
+        // A new question closes a comparison still open here (it continues from the shown answer).
+        liveTurns: startedTurn(
+          withoutGroups(get().liveTurns, sent.conversationId),
+          sent,
+          text,
+          shownFiles,
+        ),
         activeId: get().activeId ?? sent.conversationId,
         sendingText: null,
         sendingFiles: [],

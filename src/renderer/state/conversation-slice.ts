@@ -63,7 +63,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
           const persisted = turn.messageId !== null && loadedIds.has(turn.messageId);
           // An ended turn is stored by now (shown from the store when on the shown path; another
           // version's stays in the store); a running one stays live.
-          if (turn.end !== null && (persisted || turn.conversationId === id)) continue;
+          // Several models' answers stay side by side until one is kept (or a new question).
+          const compared = turn.group !== undefined && turn.conversationId === id;
+          if (turn.end !== null && !compared && (persisted || turn.conversationId === id)) continue;
           liveTurns[turn.turnId] = persisted ? { ...turn, userText: null } : turn;
         }
         rememberOpen(id);

@@ -11,6 +11,7 @@ import type {
   ToolProgressEvent,
   TurnEndEvent,
   TurnEvent,
+  TurnGroup,
 } from '../../shared/turn-events';
 
 /** A running (or just ended) turn. */
@@ -20,6 +21,10 @@ export interface LiveTurn {
   messageId: string | null;
   /** The model answering (its name as sent), once `turn-start` came. */
   model: string | null;
+  /** The saved model answering (its id), when it is a saved one. */
+  modelId?: string;
+  /** One of several models' answers to one question (shown side by side); absent: the only one. */
+  group?: TurnGroup;
   /** Earlier messages the request left out (context policy or window); absent: none. */
   omittedMessages?: number;
   /** The latest retry after a malformed tool call (prompt mode), until the next round answers. */
@@ -79,6 +84,8 @@ export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
         messageId: event.messageId,
         model: event.model,
         ...(event.omittedMessages === undefined ? {} : { omittedMessages: event.omittedMessages }),
+        ...(event.modelId === undefined ? {} : { modelId: event.modelId }),
+        ...(event.group === undefined ? {} : { group: event.group }),
       };
     case 'tool-call-start':
       return { ...next, running: { ...turn.running, [event.toolCallId]: event.name } };

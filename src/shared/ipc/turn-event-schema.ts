@@ -52,6 +52,14 @@ const turnStart = z.object({
   toolMode: z.enum(['native', 'prompt']),
   mode: z.enum(['fast', 'normal', 'deep']),
   omittedMessages: z.number().int().min(0).optional(),
+  modelId: z.string().optional(),
+  group: z
+    .object({
+      id: z.string(),
+      index: z.number().int().min(0),
+      size: z.number().int().min(2),
+    })
+    .optional(),
 });
 
 const roundStart = z.object({

@@ -32,16 +32,40 @@ async function startTurn(
   // The renderer's model, else the CLI's order (AIVORY_* start-up environment, saved default).
   // Which tools the turn offers is the chat service's decision; only the user's choice goes in.
   const model = await app.models.resolveTurn(request.modelId, modelOverridesFromEnv(context.env));
+  const compareWith = await Promise.all(
+    (request.compareModelIds ?? []).map((id) => app.models.resolveTurn(id, {})),
+  );
   const turnId = app.ids.next('turn');
+  /** How many answers start (one per model); the request is answered once all have. */
+  const size = 1 + compareWith.length;
   return new Promise((resolve, reject) => {
     let started = false;
-    let ended = false;
+    /** The turns that have started and not yet ended, by id. */
+    const open = new Set<string>();
+    const answers: { turnId: string; messageId: string; model: string; index: number }[] = [];
     let conversationId: string | null = request.conversationId ?? null;
     const { done } = app.chat.startTurn(
       {
         turnId,
         text: request.text,
         model,
+        ...(compareWith.length > 0
+          ? {
+              compareWith,
+              // Each answer asks under its own turn id, so a card can say which answer asks.
+              answerAskers: (answer: { turnId: string }) => ({
+                approve: context.approvals.approverFor(() => answer.turnId),
+                elicit: context.elicitations.elicitorFor(
+                  () => answer.turnId,
+                  () => conversationId,
+                ),
+                sample: context.samplings.askFor(
+                  () => answer.turnId,
+                  () => conversationId,
+                ),
+              }),
+            }
+          : {}),
         mode: request.mode ?? app.settings.get('chat').defaultMode,
         // MCP approvals go to the windows as `approval.request`; canceling the turn denies them.
         approve: context.approvals.approverFor(() => turnId),
@@ -66,12 +90,28 @@ async function startTurn(
         ...(request.editOf ? { editOf: request.editOf } : {}),
       },
       (event) => {
-        events.publish('turn.event', { turnId, event });
-        if (event.type === 'turn-end') ended = true;
-        if (event.type === 'turn-start' && !started) {
-          started = true;
+        // Several models: each answer's events go out under its own turn id.
+        events.publish('turn.event', { turnId: event.turnId, event });
+        if (event.type === 'turn-end') open.delete(event.turnId);
+        if (event.type === 'turn-start') {
+          open.add(event.turnId);
           conversationId = event.conversationId;
-          resolve({ turnId, conversationId: event.conversationId, messageId: event.messageId });
+          answers.push({
+            turnId: event.turnId,
+            messageId: event.messageId,
+            model: event.model,
+            index: event.group?.index ?? 0,
+          });
+        }
+        if (event.type === 'turn-start' && !started && answers.length === size) {
+          started = true;
+          answers.sort((a, b) => a.index - b.index);
+          resolve({
+            turnId,
+            conversationId: event.conversationId,
+            messageId: answers[0]?.messageId ?? event.messageId,
+            ...(size > 1 ? { answers: answers.map(({ index: _index, ...answer }) => answer) } : {}),
+          });
         }
       },
     );
@@ -85,7 +125,8 @@ async function startTurn(
           return;
         }
         app.logger.error('turn failed after it started', { error: String(error) });
-        if (!ended) events.publish('turn.event', { turnId, event: failedEnd(turnId, error) });
+        for (const id of open)
+          events.publish('turn.event', { turnId: id, event: failedEnd(id, error) });
       },
     );
   });

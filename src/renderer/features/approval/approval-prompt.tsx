@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { useT } from '../../i18n/use-t';
 import { useRequestQueue } from '../../components/use-request-queue';
 import { useApp } from '../../state/store';
+import { AskedBy } from '../chat/answer-group';
 import type { ApprovalRequestView } from './approval-queue';
 import { argumentNotes, argumentsText, enqueue, LONG_BLANK_RUN, settle } from './approval-queue';
 
@@ -69,6 +70,7 @@ export function ApprovalCard(props: {
         data-approval-id={request.approvalId}
       >
         <h2>{t('approval.title')}</h2>
+        <AskedBy turnId={request.turnId} />
         <p className="muted">
           <code data-testid="approval-tool">{request.toolName}</code>
         </p>

@@ -8,6 +8,8 @@ import { AssistantMessage } from './message-view';
 export type ChatRow =
   | { kind: 'stored'; key: string; message: Message }
   | { kind: 'live-user' | 'live-answer'; key: string; turnId: string }
+  /** Several models' answers to one question, side by side (their turn ids, in model order). */
+  | { kind: 'live-group'; key: string; groupId: string; turnIds: string[] }
   | { kind: 'sending-user' | 'sending-answer'; key: string };
 
 /**
@@ -25,14 +27,38 @@ export function chatRows(
   const rows: ChatRow[] = [];
   for (const message of messages)
     if (!liveIds.has(message.id)) rows.push({ kind: 'stored', key: message.id, message });
+  const groups = new Map<string, ShownTurn[]>();
   for (const turn of live) {
     if (turn.userText !== null)
       rows.push({ kind: 'live-user', key: `live-user-${turn.turnId}`, turnId: turn.turnId });
+    if (turn.group !== undefined) {
+      // One row for the group, where its first answer comes.
+      const members = groups.get(turn.group.id);
+      if (members) {
+        members.push(turn);
+        continue;
+      }
+      const started = [turn];
+      groups.set(turn.group.id, started);
+      rows.push({
+        kind: 'live-group',
+        key: `group-${turn.group.id}`,
+        groupId: turn.group.id,
+        turnIds: [],
+      });
+      continue;
+    }
     rows.push({
       kind: 'live-answer',
       key: turn.messageId ?? `live-${turn.turnId}`,
       turnId: turn.turnId,
     });
+  }
+  for (const row of rows) {
+    if (row.kind !== 'live-group') continue;
+    row.turnIds = (groups.get(row.groupId) ?? [])
+      .sort((a, b) => (a.group?.index ?? 0) - (b.group?.index ?? 0))
+      .map((turn) => turn.turnId);
   }
   if (sending) {
     rows.push({ kind: 'sending-user', key: 'sending-user' });

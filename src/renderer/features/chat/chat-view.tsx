@@ -16,6 +16,7 @@ import { Composer } from './composer';
 import { MessageList } from './message-list';
 import type { ChatRow } from './chat-rows';
 import { chatRows, liveAnswer } from './chat-rows';
+import { AnswerGroup } from './answer-group';
 import { usePageLoading } from './use-page-loading';
 import { useStickToBottom } from './use-stick-to-bottom';
 import { LiveAnnouncer } from './live-announcer';
@@ -84,7 +85,10 @@ export function ChatView(): ReactNode {
   // The list's rows change only when messages come or go, not on every streamed delta: a live
   // row names its turn, whose current state is read when it renders.
   const liveShape = live
-    .map((turn) => `${turn.turnId}:${turn.messageId ?? ''}:${turn.userText !== null}`)
+    .map(
+      (turn) =>
+        `${turn.turnId}:${turn.messageId ?? ''}:${turn.userText !== null}:${turn.group?.id ?? ''}`,
+    )
     .join(' ');
   const sending = sendingText !== null;
   const rows = useMemo(
@@ -174,6 +178,8 @@ export function ChatView(): ReactNode {
           liveAnswer(turn)
         );
       }
+      case 'live-group':
+        return <AnswerGroup groupId={row.groupId} turnIds={row.turnIds} />;
       case 'sending-user':
         return <UserMessage text={sendingText ?? ''} files={sendingFiles} />;
       case 'sending-answer':
@@ -244,7 +250,8 @@ export function ChatView(): ReactNode {
           {t('chat.jumpToLatest')}
         </button>
       )}
-      <Composer runningTurnId={running?.turnId ?? null} />
+      {/* Several models: Stop stops them all (the group's id); each column stops its own. */}
+      <Composer runningTurnId={running === null ? null : (running.group?.id ?? running.turnId)} />
     </main>
   );
 }

@@ -16,6 +16,7 @@ import { AttachmentChips } from '../composer/attachment-chips';
 import { LengthCounter, OversizedTextNotice, RefusalNotice } from '../composer/composer-notices';
 import { useComposerDraft } from '../composer/use-composer-draft';
 import { ModelPicker } from '../composer/model-picker';
+import { ComparePicker } from '../composer/compare-picker';
 import { McpPicker } from '../composer/mcp-picker';
 import { PromptPicker } from '../composer/prompt-picker';
 import { usePromptPalette } from '../composer/prompt-palette';
@@ -126,6 +127,7 @@ export function Composer(props: { runningTurnId: string | null }): ReactNode {
           <McpPicker onInsert={draft.insertAtEnd} onAttach={attachments.attach} />
           <ToolToggles />
           <ModelPicker />
+          <ComparePicker />
           <ModePicker />
         </div>
         <div className="composer-send">

@@ -4,6 +4,7 @@
  * most how many tokens, then the server's system prompt and messages as plain text; Allow once /
  * Always for this server / Deny. The reply goes to the server only.
  */
+import { AskedBy } from '../chat/answer-group';
 import type { ReactNode } from 'react';
 import type { EventPayload } from '../../../shared/ipc-contract';
 import type { McpSamplingDecision } from '../../../shared/mcp-sampling';
@@ -72,6 +73,7 @@ export function SamplingCard(props: {
         data-sampling-id={request.samplingId}
       >
         <h2>{t('sampling.title')}</h2>
+        <AskedBy turnId={request.turnId} />
         <p data-testid="sampling-intro">{t('sampling.intro', { service: request.service })}</p>
         <p data-testid="sampling-model">
           {t('sampling.model', { model: request.model, tokens: request.maxTokens })}

@@ -133,12 +133,16 @@ export function useShortcuts(enabled: boolean, openHelp: () => void): void {
   }, [enabled]);
 }
 
-/** The turn running in the open conversation, if any (what the Stop button stops). */
+/**
+ * The turn running in the open conversation, if any (what the Stop button stops: several models'
+ * answers by their group's id, all of them).
+ */
 function runningTurnId(): string | null {
   const { activeId, liveTurns } = appStore.getState();
   if (activeId === null) return null;
   const running = Object.values(liveTurns).find(
     (turn) => turn.conversationId === activeId && turn.end === null,
   );
-  return running?.turnId ?? null;
+  if (running === undefined) return null;
+  return running.group?.id ?? running.turnId;
 }
