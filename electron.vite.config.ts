@@ -65,6 +65,8 @@ export default defineConfig({
     base: './',
     plugins: [react()],
     resolve: { dedupe: ['katex'] },
+    // pdf.js's packed CMaps, imported `?inline` by features/artifacts/pdf-cmaps.ts.
+    assetsInclude: ['**/*.bcmap'],
     build: {
       outDir: resolve(root, 'out/renderer'),
       target: 'chrome140',

@@ -139,6 +139,8 @@ describe('e2e: the PDF, XLSX, DOCX and PPTX viewers', () => {
     file('report.pdf', Buffer.from(made.pdf, 'base64'));
     file('results.xlsx', Buffer.from(made.xlsx, 'base64'));
     file('report.docx', Buffer.from(made.docx, 'base64'));
+    // Chinese in a font the file does not embed: needs pdf.js's CMaps (bundled with the app).
+    file('chinese.pdf', buildPdf(['季度报告 第一页'], { chinese: true }));
     file(
       'scripted.pdf',
       buildPdf(
@@ -421,6 +423,11 @@ describe('e2e: the PDF, XLSX, DOCX and PPTX viewers', () => {
         .poll(() => page.getByTestId('pdf-page-count').textContent(), POLL)
         .toBe('共 3 页');
       expect(await page.getByTestId('pdf-zoom-in').getAttribute('aria-label')).toBe('放大');
+      // A Chinese PDF whose font is not embedded: its text is there to read and select.
+      await chip(page, 'chinese.pdf').click();
+      await expect
+        .poll(() => pdfPage(page, 1).locator('.textLayer').textContent(), POLL)
+        .toContain('季度报告 第一页');
       await chip(page, 'results.xlsx').click();
       await expect
         .poll(() => page.getByTestId('sheet-tabs').getAttribute('aria-label'), POLL)

@@ -204,18 +204,41 @@ export function buildPptx(slides: PptxSlideSpec[]): Buffer {
  * A PDF of pages of Helvetica text (one line each). With `javascript`, the document carries it as
  * an OpenAction and in its JavaScript name tree, and each page has a link annotation (its whole
  * page) whose action is the same script: a viewer that ran PDF scripts would run it on open and on
- * a click. With `uri`, each page also links there (URI action).
+ * a click. With `uri`, each page also links there (URI action). With `chinese`, the text is set
+ * in STSong-Light, a font PDF viewers have by name and the file does not embed (as many Chinese
+ * PDFs are made), through the UniGB-UCS2-H CMap: drawn and selectable only with pdf.js's CMaps.
  */
 export function buildPdf(
   pages: string[],
-  options: { javascript?: string; uri?: string } = {},
+  options: { javascript?: string; uri?: string; chinese?: boolean } = {},
 ): Buffer {
   const text = (value: string): string => value.replace(/[\\()]/g, (char) => `\\${char}`);
   const objects: string[] = [];
   const add = (body: string): number => objects.push(body);
   const catalog = add('');
   const pagesObject = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const font = options.chinese
+    ? add(
+        '<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [' +
+          `${objects.length + 2} 0 R] >>`,
+      )
+    : add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  if (options.chinese) {
+    const descriptor = objects.length + 2;
+    add(
+      '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo' +
+        ` << /Registry (Adobe) /Ordering (GB1) /Supplement 4 >> /FontDescriptor ${descriptor} 0 R >>`,
+    );
+    add(
+      '<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [0 -200 1000 900]' +
+        ' /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 880 /StemV 93 >>',
+    );
+  }
+  /** A line as the content stream shows it: UCS-2 hex for the Chinese font, else a string. */
+  const shown = (line: string): string =>
+    options.chinese
+      ? `<${Buffer.from(line, 'utf16le').swap16().toString('hex')}>`
+      : `(${text(line)})`;
   const script =
     options.javascript === undefined
       ? null
@@ -227,7 +250,7 @@ export function buildPdf(
       : add(`<< /Type /Action /S /URI /URI (${text(options.uri)}) >>`);
   const pageIds: number[] = [];
   for (const line of pages) {
-    const stream = `BT /F1 24 Tf 72 700 Td (${text(line)}) Tj ET`;
+    const stream = `BT /F1 24 Tf 72 700 Td ${shown(line)} Tj ET`;
     const contents = add(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
     const annotations: number[] = [];
     if (script !== null) {

@@ -18,6 +18,7 @@ import type { ViewedFile } from './artifact-state';
 import { VIEWER_LIMITS } from './artifact-kind';
 import { FileTooLargeError, readDataFile } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
+import { BUNDLED_CMAP_URL, BundledCMaps } from './pdf-cmaps';
 
 type PdfJs = typeof PdfJsModule;
 
@@ -75,6 +76,10 @@ function usePdf(file: ViewedFile): PdfRead {
         enableXfa: false,
         useWasm: false,
         useWorkerFetch: false,
+        // CJK text in fonts the file does not embed needs pdf.js's CMaps: from the bundle.
+        cMapUrl: BUNDLED_CMAP_URL,
+        cMapPacked: true,
+        BinaryDataFactory: BundledCMaps,
         stopAtErrors: false,
         maxImageSize: 64 * 1024 * 1024,
       });
