@@ -18,7 +18,8 @@ import { VIEWER_LIMITS } from './artifact-kind';
 import type { TableRequest, TableResponse } from './table-protocol';
 import { CELL_SEPARATOR, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './table-protocol';
 import { useGridWindow } from './grid-window';
-import { FileTooLargeError, openDataFile } from './read-file';
+import type { ViewerReadContext } from './read-file';
+import { openDataFile, useViewerRead } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 
 /** A row's height, a column's and the row numbers' width in px (as in artifacts.css). */
@@ -65,20 +66,11 @@ export function CsvViewer(props: { file: ViewedFile }): ReactNode {
 /** Reads the file and has a new worker parse it; the worker ends with the viewer. */
 function useParsedTable(file: ViewedFile, format: TableFormat): TableRead {
   const bridge = useApp((state) => state.bridge);
-  const [read, setRead] = useState<{ path: string; read: TableRead }>({
-    path: file.path,
-    read: { state: 'loading' },
-  });
-  useEffect(() => {
-    if (bridge === null) return undefined;
-    const abort = new AbortController();
+  const start = ({ bridge: ready, signal, done, fail }: ViewerReadContext<TableRead>) => {
     const worker =
       format === 'xlsx'
         ? new Worker(new URL('./xlsx-worker.ts', import.meta.url), { type: 'module' })
         : new Worker(new URL('./csv-worker.ts', import.meta.url), { type: 'module' });
-    const done = (next: TableRead): void => {
-      if (!abort.signal.aborted) setRead({ path: file.path, read: next });
-    };
     worker.onmessage = (event: MessageEvent<TableResponse>) => {
       const message = event.data;
       if (message.type === 'parsed') {
@@ -90,24 +82,13 @@ function useParsedTable(file: ViewedFile, format: TableFormat): TableRead {
     };
     worker.onerror = () => done({ state: 'failed', reason: 'the table reader stopped' });
     const limit = VIEWER_LIMITS[format === 'xlsx' ? 'xlsx' : 'csv'];
-    openDataFile(bridge, file.path, limit, abort.signal).then(
-      (body) => {
-        const request: TableRequest = { type: 'parse', body, limit, format };
-        worker.postMessage(request, [body]);
-      },
-      (error: unknown) =>
-        done(
-          error instanceof FileTooLargeError
-            ? { state: 'too-large' }
-            : { state: 'failed', reason: error instanceof Error ? error.message : String(error) },
-        ),
-    );
-    return () => {
-      abort.abort();
-      worker.terminate();
-    };
-  }, [bridge, file.path, format]);
-  return read.path === file.path ? read.read : { state: 'loading' };
+    openDataFile(ready, file.path, limit, signal).then((body) => {
+      const request: TableRequest = { type: 'parse', body, limit, format };
+      worker.postMessage(request, [body]);
+    }, fail);
+    return () => worker.terminate();
+  };
+  return useViewerRead<TableRead>(bridge, file.path, start, format);
 }
 
 /** The virtualised table over the worker's rows. */

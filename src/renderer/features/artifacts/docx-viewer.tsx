@@ -7,7 +7,6 @@
  * where a model's own page does: without the app, its token or the network.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
 import type { DOMPurify } from 'dompurify';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
@@ -15,7 +14,7 @@ import type { ViewedFile } from './artifact-state';
 import { VIEWER_LIMITS } from './artifact-kind';
 import type { DocxRequest, DocxResponse } from './docx-protocol';
 import { IsolatedFrame } from './html-viewer';
-import { FileTooLargeError, readDataFile } from './read-file';
+import { readDataFile, useViewerRead } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 
 type DocxRead =
@@ -107,17 +106,8 @@ export function DocxViewer(props: { file: ViewedFile }): ReactNode {
 /** Reads and converts the file; the worker ends with the viewer. */
 function useDocx(file: ViewedFile): DocxRead {
   const bridge = useApp((state) => state.bridge);
-  const [read, setRead] = useState<{ path: string; read: DocxRead }>({
-    path: file.path,
-    read: { state: 'loading' },
-  });
-  useEffect(() => {
-    if (bridge === null) return undefined;
-    const abort = new AbortController();
+  return useViewerRead<DocxRead>(bridge, file.path, ({ bridge: ready, signal, done, fail }) => {
     const worker = new Worker(new URL('./docx-worker.ts', import.meta.url), { type: 'module' });
-    const done = (next: DocxRead): void => {
-      if (!abort.signal.aborted) setRead({ path: file.path, read: next });
-    };
     worker.onmessage = (event: MessageEvent<DocxResponse>) => {
       const message = event.data;
       if (message.type === 'converted') {
@@ -135,22 +125,10 @@ function useDocx(file: ViewedFile): DocxRead {
       worker.terminate();
     };
     worker.onerror = () => done({ state: 'failed', reason: 'the document reader stopped' });
-    readDataFile(bridge, file.path, VIEWER_LIMITS.docx, abort.signal).then(
-      (bytes) => {
-        const request: DocxRequest = { bytes: bytes.buffer };
-        worker.postMessage(request, [bytes.buffer]);
-      },
-      (error: unknown) =>
-        done(
-          error instanceof FileTooLargeError
-            ? { state: 'too-large' }
-            : { state: 'failed', reason: error instanceof Error ? error.message : String(error) },
-        ),
-    );
-    return () => {
-      abort.abort();
-      worker.terminate();
-    };
-  }, [bridge, file.path]);
-  return read.path === file.path ? read.read : { state: 'loading' };
+    readDataFile(ready, file.path, VIEWER_LIMITS.docx, signal).then((bytes) => {
+      const request: DocxRequest = { bytes: bytes.buffer };
+      worker.postMessage(request, [bytes.buffer]);
+    }, fail);
+    return () => worker.terminate();
+  });
 }

@@ -16,7 +16,7 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { ViewedFile } from './artifact-state';
 import { VIEWER_LIMITS } from './artifact-kind';
-import { FileTooLargeError, readDataFile } from './read-file';
+import { readDataFile, useViewerRead } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 import { BUNDLED_CMAP_URL, BundledCMaps } from './pdf-cmaps';
 
@@ -49,24 +49,15 @@ export function PdfViewer(props: { file: ViewedFile }): ReactNode {
 /** Reads the file and opens it with pdf.js in a new worker; both end with the viewer. */
 function usePdf(file: ViewedFile): PdfRead {
   const bridge = useApp((state) => state.bridge);
-  const [read, setRead] = useState<{ path: string; read: PdfRead }>({
-    path: file.path,
-    read: { state: 'loading' },
-  });
-  useEffect(() => {
-    if (bridge === null) return undefined;
-    const abort = new AbortController();
+  return useViewerRead<PdfRead>(bridge, file.path, ({ bridge: ready, signal, done, fail }) => {
     const worker = new Worker(new URL('./pdf-worker.ts', import.meta.url), { type: 'module' });
     let destroy: (() => void) | null = null;
-    const done = (next: PdfRead): void => {
-      if (!abort.signal.aborted) setRead({ path: file.path, read: next });
-    };
     (async () => {
       const [bytes, pdfjs] = await Promise.all([
-        readDataFile(bridge, file.path, VIEWER_LIMITS.pdf, abort.signal),
+        readDataFile(ready, file.path, VIEWER_LIMITS.pdf, signal),
         import('pdfjs-dist'),
       ]);
-      if (abort.signal.aborted) return;
+      if (signal.aborted) return;
       const port = new pdfjs.PDFWorker({ port: worker as unknown as null });
       const task = pdfjs.getDocument({
         data: bytes,
@@ -91,20 +82,12 @@ function usePdf(file: ViewedFile): PdfRead {
       const first = await document.getPage(1);
       const viewport = first.getViewport({ scale: CSS_PER_POINT });
       done({ state: 'ready', pdfjs, document, width: viewport.width, height: viewport.height });
-    })().catch((error: unknown) =>
-      done(
-        error instanceof FileTooLargeError
-          ? { state: 'too-large' }
-          : { state: 'failed', reason: error instanceof Error ? error.message : String(error) },
-      ),
-    );
+    })().catch(fail);
     return () => {
-      abort.abort();
       destroy?.();
       worker.terminate();
     };
-  }, [bridge, file.path]);
-  return read.path === file.path ? read.read : { state: 'loading' };
+  });
 }
 
 /** The pages, zoom and count. */

@@ -4,13 +4,12 @@
  * hosts' `img-src`; revoked when the viewer closes). Not the slides' layout (see pptx-read.ts).
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { ViewedFile } from './artifact-state';
 import { VIEWER_LIMITS } from './artifact-kind';
 import type { PptxResponse } from './pptx-worker';
-import { FileTooLargeError, readDataFile } from './read-file';
+import { readDataFile, useViewerRead } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 
 interface ShownSlide {
@@ -68,18 +67,9 @@ export function PptxViewer(props: { file: ViewedFile }): ReactNode {
 /** Reads the deck in a worker; the pictures' URLs are revoked with the viewer. */
 function usePptx(file: ViewedFile): PptxRead {
   const bridge = useApp((state) => state.bridge);
-  const [read, setRead] = useState<{ path: string; read: PptxRead }>({
-    path: file.path,
-    read: { state: 'loading' },
-  });
-  useEffect(() => {
-    if (bridge === null) return undefined;
-    const abort = new AbortController();
+  return useViewerRead<PptxRead>(bridge, file.path, ({ bridge: ready, signal, done, fail }) => {
     const urls: string[] = [];
     const worker = new Worker(new URL('./pptx-worker.ts', import.meta.url), { type: 'module' });
-    const done = (next: PptxRead): void => {
-      if (!abort.signal.aborted) setRead({ path: file.path, read: next });
-    };
     worker.onmessage = (event: MessageEvent<PptxResponse>) => {
       worker.terminate();
       const message = event.data;
@@ -87,7 +77,7 @@ function usePptx(file: ViewedFile): PptxRead {
         done({ state: 'failed', reason: message.message });
         return;
       }
-      if (abort.signal.aborted) return;
+      if (signal.aborted) return;
       const slides = message.deck.slides.map((slide) => ({
         title: slide.title,
         paragraphs: slide.paragraphs,
@@ -107,20 +97,13 @@ function usePptx(file: ViewedFile): PptxRead {
       });
     };
     worker.onerror = () => done({ state: 'failed', reason: 'the slide reader stopped' });
-    readDataFile(bridge, file.path, VIEWER_LIMITS.pptx, abort.signal).then(
+    readDataFile(ready, file.path, VIEWER_LIMITS.pptx, signal).then(
       (bytes) => worker.postMessage({ bytes: bytes.buffer }, [bytes.buffer]),
-      (error: unknown) =>
-        done(
-          error instanceof FileTooLargeError
-            ? { state: 'too-large' }
-            : { state: 'failed', reason: error instanceof Error ? error.message : String(error) },
-        ),
+      fail,
     );
     return () => {
-      abort.abort();
       worker.terminate();
       for (const url of urls) URL.revokeObjectURL(url);
     };
-  }, [bridge, file.path]);
-  return read.path === file.path ? read.read : { state: 'loading' };
+  });
 }

@@ -4,7 +4,7 @@
  * only). Never more than `limit` bytes: the body is read in chunks and the read stops past the
  * cap, whatever size the message said the file had. A file that changed on disk is not trusted.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { readBoundedBody } from '../../../shared/bounded-body';
 import type { AivoryBridge } from '../../bridge/bridge';
 
@@ -50,36 +50,83 @@ export async function readDataFile(
   return readBoundedBody(body, limit, () => new FileTooLargeError(), signal);
 }
 
-/** What a text read gives a viewer. */
-export type TextRead =
-  | { state: 'loading' }
-  | { state: 'ready'; text: string }
-  | { state: 'too-large' }
-  | { state: 'failed'; reason: string };
+/** Where a viewer's read stands before it is ready. */
+export type ReadPending =
+  { state: 'loading' } | { state: 'too-large' } | { state: 'failed'; reason: string };
 
-/** Reads the file at `path` as UTF-8 text (at most `limit` bytes), again when the path changes. */
-export function useFileText(bridge: AivoryBridge | null, path: string, limit: number): TextRead {
-  const [read, setRead] = useState<{ path: string; read: TextRead }>({
+/** A failed file read as a viewer shows it: too large, or failed with the reason. */
+export function readFailure(error: unknown): Exclude<ReadPending, { state: 'loading' }> {
+  return error instanceof FileTooLargeError
+    ? { state: 'too-large' }
+    : { state: 'failed', reason: error instanceof Error ? error.message : String(error) };
+}
+
+/** What a viewer's reader is given: the bridge, the read's abort signal and how to report. */
+export interface ViewerReadContext<R> {
+  bridge: AivoryBridge;
+  path: string;
+  signal: AbortSignal;
+  /** Reports the read's outcome (ignored once the read is aborted). */
+  done(next: R): void;
+  /** Reports a failed file read (`readFailure`). */
+  fail(error: unknown): void;
+}
+
+/**
+ * A viewer's read of the file at `path`: `start` begins it and returns what ends it (a worker
+ * terminated, URLs revoked); it is aborted and ended when the path (or `key`) changes or the
+ * viewer goes. Loading until `done`; a result of an earlier path is never shown for this one.
+ */
+export function useViewerRead<R extends { state: string }>(
+  bridge: AivoryBridge | null,
+  path: string,
+  start: (context: ViewerReadContext<R | ReadPending>) => () => void,
+  key = '',
+): R | ReadPending {
+  const [read, setRead] = useState<{ path: string; key: string; read: R | ReadPending }>({
     path,
+    key,
     read: { state: 'loading' },
   });
+  // The latest `start` (a new closure each render); the read restarts only with path and key.
+  const starter = useRef(start);
+  starter.current = start;
   useEffect(() => {
     if (bridge === null) return undefined;
     const abort = new AbortController();
-    readDataFile(bridge, path, limit, abort.signal).then(
-      (bytes) => setRead({ path, read: { state: 'ready', text: new TextDecoder().decode(bytes) } }),
-      (error: unknown) => {
-        if (abort.signal.aborted) return;
-        setRead({
-          path,
-          read:
-            error instanceof FileTooLargeError
-              ? { state: 'too-large' }
-              : { state: 'failed', reason: error instanceof Error ? error.message : String(error) },
-        });
-      },
-    );
-    return () => abort.abort();
-  }, [bridge, path, limit]);
-  return read.path === path ? read.read : { state: 'loading' };
+    const done = (next: R | ReadPending): void => {
+      if (!abort.signal.aborted) setRead({ path, key, read: next });
+    };
+    const end = starter.current({
+      bridge,
+      path,
+      signal: abort.signal,
+      done,
+      fail: (error) => done(readFailure(error)),
+    });
+    return () => {
+      abort.abort();
+      end();
+    };
+  }, [bridge, path, key]);
+  return read.path === path && read.key === key ? read.read : { state: 'loading' };
+}
+
+/** What a text read gives a viewer. */
+export type TextRead = ReadPending | { state: 'ready'; text: string };
+
+/** Reads the file at `path` as UTF-8 text (at most `limit` bytes), again when the path changes. */
+export function useFileText(bridge: AivoryBridge | null, path: string, limit: number): TextRead {
+  return useViewerRead<TextRead>(
+    bridge,
+    path,
+    ({ signal, done, fail, bridge: ready }) => {
+      readDataFile(ready, path, limit, signal).then(
+        (bytes) => done({ state: 'ready', text: new TextDecoder().decode(bytes) }),
+        fail,
+      );
+      return () => undefined;
+    },
+    String(limit),
+  );
 }
