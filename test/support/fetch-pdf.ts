@@ -13,7 +13,15 @@ export function buildTinyPdf(text: string, title = 'Tiny test PDF'): Buffer {
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     `<< /Title (${title}) >>`,
   ];
-  let output = '%PDF-1.4\n';
+  return pdfFile('1.4', objects, '/Root 1 0 R /Info 6 0 R');
+}
+
+/**
+ * A PDF file of `objects` (object N is `objects[N - 1]`) with a correct cross-reference table;
+ * `trailer` names the root (and info) objects.
+ */
+export function pdfFile(version: string, objects: readonly string[], trailer: string): Buffer {
+  let output = `%PDF-${version}\n`;
   const offsets: number[] = [];
   objects.forEach((body, index) => {
     offsets.push(output.length);
@@ -22,6 +30,6 @@ export function buildTinyPdf(text: string, title = 'Tiny test PDF'): Buffer {
   const xref = output.length;
   output += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   output += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  output += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  output += `trailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(output, 'latin1');
 }

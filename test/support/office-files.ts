@@ -5,6 +5,7 @@
  * relationships, workbook/presentation, sheets/slides) and nothing more.
  */
 import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
+import { pdfFile } from './fetch-pdf';
 
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -284,15 +285,5 @@ export function buildPdf(
     `<< /Type /Catalog /Pages ${pagesObject} 0 R` +
     (script === null ? '' : ` /OpenAction ${script} 0 R /Names << /JavaScript ${names} 0 R >>`) +
     ' >>';
-  let output = '%PDF-1.7\n';
-  const offsets: number[] = [];
-  objects.forEach((body, index) => {
-    offsets.push(output.length);
-    output += `${index + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = output.length;
-  output += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  output += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  output += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(output, 'latin1');
+  return pdfFile('1.7', objects, `/Root ${catalog} 0 R`);
 }

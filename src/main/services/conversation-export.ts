@@ -70,17 +70,6 @@ export async function* exportPieces(
   yield '\n';
 }
 
-/** `exportPieces` joined: the whole export as one string. */
-export async function exportConversationInSlices(
-  conversation: Conversation,
-  messages: readonly Message[],
-  format: ExportFormat,
-): Promise<string> {
-  let text = '';
-  for await (const piece of exportPieces(conversation, messages, format)) text += piece;
-  return text;
-}
-
 /** Messages as the items of an array two levels deep in a document indented by 2. */
 function jsonItems(messages: readonly Message[]): string {
   return messages
