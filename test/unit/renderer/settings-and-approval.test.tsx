@@ -268,7 +268,6 @@ describe('renderer: memories page', () => {
           status: 'PENDING',
           origin: { turnId: 'turn_1', reason: 'web_fetch https://evil.example/page' },
         }}
-        onChanged={() => undefined}
       />,
     );
     expect(html).toContain('data-status="PENDING"');
@@ -279,9 +278,7 @@ describe('renderer: memories page', () => {
   });
 
   it('an active memory has Archive and no Confirm', () => {
-    const html = renderToStaticMarkup(
-      <MemoryItem memory={{ ...base, status: 'ACTIVE' }} onChanged={() => undefined} />,
-    );
+    const html = renderToStaticMarkup(<MemoryItem memory={{ ...base, status: 'ACTIVE' }} />);
     expect(html).toContain('data-testid="memory-archive"');
     expect(html).not.toContain('memory-confirm');
     expect(html).not.toContain('memory-origin');

@@ -7,6 +7,7 @@ import { useApp } from '../../state/store';
 import type { ThemeSetting } from '../theme/theme';
 import { saveThemeSetting, useThemeSetting } from '../theme/theme';
 import { SecretStorageLine } from './secret-storage-line';
+import { setSettings } from '../../data/settings';
 
 const MODES: readonly TurnMode[] = ['fast', 'normal', 'deep'];
 const THEMES: readonly ThemeSetting[] = ['system', 'light', 'dark'];
@@ -24,8 +25,9 @@ export function GeneralPage(): ReactNode {
   const theme = useThemeSetting();
   const saveMode = async (next: TurnMode): Promise<void> => {
     setMode(next);
+    if (!bridge) return;
     try {
-      await bridge?.invoke('settings.set', { key: 'chat', values: { defaultMode: next } });
+      await setSettings(bridge, { key: 'chat', values: { defaultMode: next } });
     } catch (error) {
       showError(error);
     }

@@ -13,12 +13,12 @@ import { errorMessage, fieldOfError } from './form-rules';
 import type { Draft, FieldSpec, GroupSpec, SettingsView } from './group-specs';
 import { checkDraft, draftOf, patchOf } from './group-specs';
 import { SecretField } from './secret-field';
+import { setSettings } from '../../data/settings';
 
 /** The form of one group over the saved settings. */
 export function GroupForm(props: {
   spec: GroupSpec;
   view: SettingsView;
-  onSaved(view: SettingsView): void;
   children?: ReactNode;
 }): ReactNode {
   const t = useT();
@@ -38,9 +38,8 @@ export function GroupForm(props: {
     if (Object.values(problems).some(Boolean) || !bridge) return;
     setState('saving');
     try {
-      const view = await bridge.invoke('settings.set', patchOf(spec, draft));
+      await setSettings(bridge, patchOf(spec, draft));
       setState('saved');
-      props.onSaved(view);
     } catch (error) {
       const message = errorMessage(error);
       const aliases = Object.fromEntries(spec.fields.map((field) => [field.name, []]));
@@ -72,7 +71,6 @@ export function GroupForm(props: {
           group={spec.key as 'search' | 'sandbox' | 'images'}
           label={spec.secret}
           masked={(props.view[spec.key] as { apiKeyMasked?: string | null }).apiKeyMasked ?? null}
-          onSaved={props.onSaved}
         />
       )}
     </section>

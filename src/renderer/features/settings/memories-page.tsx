@@ -10,40 +10,41 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { FieldErrorText } from './form-controls';
 import { errorMessage } from './form-rules';
-import type { BridgeTask } from './use-loaded';
-import { useLoaded } from './use-loaded';
+import { CrudList } from './crud-list';
+import type { MemoryChange } from '../../data/library';
+import { changeMemory, listMemories, MEMORIES_KEY } from '../../data/library';
+import { useQuery } from '../../data/query';
 import { askRemove } from '../../components/confirm-dialog';
 
 /** The memory page. */
 export function MemoriesPage(): ReactNode {
   const t = useT();
-  const memories = useLoaded((bridge) => bridge.invoke('memories.list'));
+  const memories = useQuery(MEMORIES_KEY, listMemories);
   return (
-    <div className="settings-page" data-testid="settings-page-memory">
-      <p className="muted">{t('set.memories.intro')}</p>
-      {memories.data?.length === 0 && <p className="muted">{t('set.memories.empty')}</p>}
-      <ul className="settings-list">
-        {memories.data?.map((memory) => (
-          <MemoryItem key={memory.id} memory={memory} onChanged={() => void memories.reload()} />
-        ))}
-      </ul>
-    </div>
+    <CrudList<Memory, never>
+      testId="settings-page-memory"
+      intro={t('set.memories.intro')}
+      empty={t('set.memories.empty')}
+      items={memories.data}
+      itemKey={(memory) => memory.id}
+      renderItem={(memory) => <MemoryItem memory={memory} />}
+    />
   );
 }
 
 /** One memory with its actions (exported for static rendering in tests). */
-export function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactNode {
+export function MemoryItem(props: { memory: Memory }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const { memory } = props;
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const run = async (task: BridgeTask): Promise<void> => {
+  const run = async (change: MemoryChange): Promise<void> => {
+    if (!bridge) return;
     try {
-      await task();
+      await changeMemory(bridge, memory.id, change);
       setDraft(null);
       setError(null);
-      props.onChanged();
     } catch (failure) {
       setError(errorMessage(failure));
     }
@@ -83,7 +84,7 @@ export function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactN
             type="button"
             className="button primary"
             data-testid="memory-confirm"
-            onClick={() => void run(() => bridge?.invoke('memories.confirm', { id: memory.id }))}
+            onClick={() => void run({ kind: 'confirm' })}
           >
             {t('set.memories.confirm')}
           </button>
@@ -102,9 +103,7 @@ export function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactN
               type="button"
               className="button primary"
               data-testid="memory-save"
-              onClick={() =>
-                void run(() => bridge?.invoke('memories.update', { id: memory.id, text: draft }))
-              }
+              onClick={() => void run({ kind: 'text', text: draft })}
             >
               {t('form.save')}
             </button>
@@ -118,14 +117,7 @@ export function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactN
             type="button"
             className="button ghost"
             data-testid="memory-archive"
-            onClick={() =>
-              void run(() =>
-                bridge?.invoke('memories.setStatus', {
-                  id: memory.id,
-                  status: archived ? 'ACTIVE' : 'ARCHIVED',
-                }),
-              )
-            }
+            onClick={() => void run({ kind: 'status', status: archived ? 'ACTIVE' : 'ARCHIVED' })}
           >
             {t(archived ? 'set.memories.restore' : 'set.memories.archive')}
           </button>
@@ -136,7 +128,7 @@ export function MemoryItem(props: { memory: Memory; onChanged(): void }): ReactN
           data-testid="memory-delete"
           onClick={() => {
             void askRemove(t, memory.memoryText.slice(0, 40)).then((confirmed) => {
-              if (confirmed) void run(() => bridge?.invoke('memories.delete', { id: memory.id }));
+              if (confirmed) void run({ kind: 'delete' });
             });
           }}
         >

@@ -4,120 +4,107 @@
  * provider (its saved key reused) / edit / make default / remove.
  */
 import type { ReactNode } from 'react';
-import { useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
 import type { Translate } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { mcpOptions } from './defaults-picker';
 import { ModelEditor } from './model-editor';
-import type { BridgeTask } from './use-loaded';
-import { useLoaded } from './use-loaded';
-import { askRemove } from '../../components/confirm-dialog';
+import { CrudList } from './crud-list';
+import { listMcpServices, MCP_SERVICES_KEY } from '../../data/mcp';
+import type { ModelView } from '../../data/models';
+import { deleteModel, listModels, MODELS_KEY, saveModel } from '../../data/models';
+import { useQuery } from '../../data/query';
+import { toolStatuses, TOOLS_KEY } from '../../data/settings';
 
-type ModelView = InvokeResponse<'models.save'>;
+/** What the model editor edits: a saved model, a new one, or a new one of a saved one's provider. */
+type Editing = ModelView | 'new' | { sibling: ModelView };
 
 /** The models page. */
 export function ModelsPage(): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
-  const showError = useApp((state) => state.showError);
-  const data = useLoaded(async (bridgeNow) => {
-    const [models, tools, mcp] = await Promise.all([
-      bridgeNow.invoke('models.list'),
-      bridgeNow.invoke('tools.status'),
-      bridgeNow.invoke('mcp.list'),
-    ]);
-    return { models, tools, services: mcp.services };
-  });
-  const [editing, setEditing] = useState<ModelView | 'new' | { sibling: ModelView } | null>(null);
-  const act = async (task: BridgeTask): Promise<void> => {
-    try {
-      await task();
-      await data.reload();
-    } catch (error) {
-      showError(error);
-    }
-  };
-  const loaded = data.data;
-  if (loaded === null) return <p className="muted">{t('form.loading')}</p>;
-  const environment = loaded.models.environmentModel;
-  const toolOptions = loaded.tools.map((tool) => ({
+  const models = useQuery(MODELS_KEY, listModels);
+  const tools = useQuery(TOOLS_KEY, toolStatuses);
+  const services = useQuery(MCP_SERVICES_KEY, listMcpServices);
+  const loaded =
+    models.data && tools.data && services.data
+      ? { models: models.data, tools: tools.data, services: services.data }
+      : null;
+  const environment = loaded?.models.environmentModel;
+  const toolOptions = (loaded?.tools ?? []).map((tool) => ({
     value: tool.name,
     label: tool.name,
     marker: null,
   }));
-  const done = (): void => {
-    setEditing(null);
-    void data.reload();
-  };
   return (
-    <div className="settings-page" data-testid="settings-page-models">
-      <p className="muted">{t('set.models.intro')}</p>
-      <ul className="settings-list">
-        {environment && (
+    <CrudList<ModelView, Editing>
+      testId="settings-page-models"
+      intro={t('set.models.intro')}
+      loading={t('form.loading')}
+      items={loaded?.models.models ?? null}
+      itemKey={(model) => model.id}
+      before={
+        environment && (
           <li>
             <span>
               {environment.model} @ {environment.baseUrl}
             </span>
             <span className="muted">{t('set.models.environment')}</span>
           </li>
-        )}
-        {loaded.models.models.map((model) => (
-          <li key={model.id} data-testid="settings-model">
-            <span>
-              <strong>{model.label}</strong> — {model.model} @ {model.baseUrl}
-              <br />
-              <span className="muted">{describeModel(t, model)}</span>
-            </span>
-            <button type="button" className="button ghost" onClick={() => setEditing(model)}>
-              {t('form.edit')}
-            </button>
+        )
+      }
+      renderItem={(model, row) => (
+        <li data-testid="settings-model">
+          <span>
+            <strong>{model.label}</strong> — {model.model} @ {model.baseUrl}
+            <br />
+            <span className="muted">{describeModel(t, model)}</span>
+          </span>
+          <button type="button" className="button ghost" onClick={() => row.edit(model)}>
+            {t('form.edit')}
+          </button>
+          <button
+            type="button"
+            className="button ghost"
+            data-testid="model-add-sibling"
+            onClick={() => row.edit({ sibling: model })}
+          >
+            {t('models.addSibling')}
+          </button>
+          {!model.isDefault && (
             <button
               type="button"
               className="button ghost"
-              data-testid="model-add-sibling"
-              onClick={() => setEditing({ sibling: model })}
+              onClick={() =>
+                row.run(async () => {
+                  if (!bridge) return;
+                  await saveModel(bridge, {
+                    id: model.id,
+                    baseUrl: model.baseUrl,
+                    model: model.model,
+                    isDefault: true,
+                  });
+                })
+              }
             >
-              {t('models.addSibling')}
+              {t('set.models.makeDefault')}
             </button>
-            {!model.isDefault && (
-              <button
-                type="button"
-                className="button ghost"
-                onClick={() =>
-                  void act(() =>
-                    bridge?.invoke('models.save', {
-                      id: model.id,
-                      baseUrl: model.baseUrl,
-                      model: model.model,
-                      isDefault: true,
-                    }),
-                  )
-                }
-              >
-                {t('set.models.makeDefault')}
-              </button>
-            )}
-            <button
-              type="button"
-              className="button ghost danger-text"
-              onClick={() => {
-                void askRemove(t, model.label).then((confirmed) => {
-                  if (confirmed) void act(() => bridge?.invoke('models.delete', { id: model.id }));
-                });
-              }}
-            >
-              {t('form.remove')}
-            </button>
-          </li>
-        ))}
-      </ul>
-      {editing === null ? (
-        <button type="button" className="button" onClick={() => setEditing('new')}>
-          ＋ {t('set.models.add')}
-        </button>
-      ) : (
+          )}
+          <button
+            type="button"
+            className="button ghost danger-text"
+            onClick={() =>
+              row.remove(model.label, async () => {
+                if (bridge) await deleteModel(bridge, model.id);
+              })
+            }
+          >
+            {t('form.remove')}
+          </button>
+        </li>
+      )}
+      add={{ label: t('set.models.add'), target: 'new' }}
+      renderEditor={(editing, done) => (
         <ModelEditor
           key={
             editing === 'new'
@@ -130,13 +117,13 @@ export function ModelsPage(): ReactNode {
           template={editing !== 'new' && 'sibling' in editing ? editing.sibling : null}
           toolOptions={toolOptions}
           mcpOptions={mcpOptions(
-            loaded.services,
+            services.data ?? [],
             editing === 'new' || 'sibling' in editing ? [] : (editing.mcpDefaults ?? []),
           )}
           onDone={done}
         />
       )}
-    </div>
+    />
   );
 }
 

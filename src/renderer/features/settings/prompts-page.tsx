@@ -1,93 +1,70 @@
 /** 提示词: the personal prompt templates — list, add, edit, remove. */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { FieldErrors, SaveState } from './form-controls';
 import { Field, SaveRow } from './form-controls';
 import { checkRequired, errorMessage, fieldOfError } from './form-rules';
-import { useLoaded } from './use-loaded';
+import { CrudList } from './crud-list';
+import type { PromptTemplate } from '../../data/library';
+import { deletePrompt, listPrompts, PROMPTS_KEY, savePrompt } from '../../data/library';
+import { useQuery } from '../../data/query';
 import { useFormErrors } from './use-form-errors';
-import { askRemove } from '../../components/confirm-dialog';
-
-type Template = InvokeResponse<'prompts.create'>;
 
 /** The prompts page. */
 export function PromptsPage(): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
-  const showError = useApp((state) => state.showError);
-  const prompts = useLoaded((bridgeNow) => bridgeNow.invoke('prompts.list'));
-  const [editing, setEditing] = useState<Template | 'new' | null>(null);
-  const remove = async (template: Template): Promise<void> => {
-    if (!(await askRemove(t, template.title))) return;
-    try {
-      await bridge?.invoke('prompts.delete', { id: template.id });
-      await prompts.reload();
-    } catch (error) {
-      showError(error);
-    }
-  };
-  const done = (): void => {
-    setEditing(null);
-    void prompts.reload();
-  };
+  const prompts = useQuery(PROMPTS_KEY, listPrompts);
   return (
-    <div className="settings-page" data-testid="settings-page-prompts">
-      <p className="muted">{t('set.prompts.intro')}</p>
-      {prompts.data?.length === 0 && <p className="muted">{t('set.prompts.empty')}</p>}
-      <ul className="settings-list">
-        {prompts.data?.map((template) => (
-          <li key={template.id} data-testid="prompt-item">
-            <span>
-              <strong>{template.title}</strong>
-              <br />
-              <span className="muted">
-                {[
-                  template.tags.join(', '),
-                  template.variables.length > 0
-                    ? t('set.prompts.variables', { list: template.variables.join(', ') })
-                    : '',
-                ]
-                  .filter(Boolean)
-                  .join(' · ')}
-              </span>
+    <CrudList<PromptTemplate, PromptTemplate | null>
+      testId="settings-page-prompts"
+      intro={t('set.prompts.intro')}
+      empty={t('set.prompts.empty')}
+      items={prompts.data}
+      itemKey={(template) => template.id}
+      renderItem={(template, row) => (
+        <li data-testid="prompt-item">
+          <span>
+            <strong>{template.title}</strong>
+            <br />
+            <span className="muted">
+              {[
+                template.tags.join(', '),
+                template.variables.length > 0
+                  ? t('set.prompts.variables', { list: template.variables.join(', ') })
+                  : '',
+              ]
+                .filter(Boolean)
+                .join(' · ')}
             </span>
-            <button type="button" className="button ghost" onClick={() => setEditing(template)}>
-              {t('form.edit')}
-            </button>
-            <button
-              type="button"
-              className="button ghost danger-text"
-              onClick={() => void remove(template)}
-            >
-              {t('form.remove')}
-            </button>
-          </li>
-        ))}
-      </ul>
-      {editing === null ? (
-        <button
-          type="button"
-          className="button"
-          data-testid="prompt-new"
-          onClick={() => setEditing('new')}
-        >
-          ＋ {t('set.prompts.new')}
-        </button>
-      ) : (
-        <PromptEditor
-          key={editing === 'new' ? 'new' : editing.id}
-          template={editing === 'new' ? null : editing}
-          onDone={done}
-        />
+          </span>
+          <button type="button" className="button ghost" onClick={() => row.edit(template)}>
+            {t('form.edit')}
+          </button>
+          <button
+            type="button"
+            className="button ghost danger-text"
+            onClick={() =>
+              row.remove(template.title, async () => {
+                if (bridge) await deletePrompt(bridge, template.id);
+              })
+            }
+          >
+            {t('form.remove')}
+          </button>
+        </li>
       )}
-    </div>
+      add={{ label: t('set.prompts.new'), testId: 'prompt-new', target: null }}
+      renderEditor={(template, done) => (
+        <PromptEditor key={template?.id ?? 'new'} template={template} onDone={done} />
+      )}
+    />
   );
 }
 
-function PromptEditor(props: { template: Template | null; onDone(): void }): ReactNode {
+function PromptEditor(props: { template: PromptTemplate | null; onDone(): void }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const saved = props.template;
@@ -110,8 +87,7 @@ function PromptEditor(props: { template: Template | null; onDone(): void }): Rea
     };
     setState('saving');
     try {
-      if (saved) await bridge.invoke('prompts.update', { id: saved.id, ...fields });
-      else await bridge.invoke('prompts.create', fields);
+      await savePrompt(bridge, saved?.id ?? null, fields);
       setState('saved');
       props.onDone();
     } catch (error) {

@@ -1,12 +1,13 @@
 /** The code sandbox's status line: external / local address, or "请先配置沙盒: why". */
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n/use-t';
-import { useLoaded } from './use-loaded';
+import { useQuery } from '../../data/query';
+import { sandboxStatus, SANDBOX_STATUS_KEY } from '../../data/settings';
 
 /** Where python_execute runs, or why it cannot (`data-state` for tests). */
 export function SandboxStatusLine(): ReactNode {
   const t = useT();
-  const status = useLoaded((bridge) => bridge.invoke('sandbox.status'));
+  const status = useQuery(SANDBOX_STATUS_KEY, sandboxStatus);
   const data = status.data;
   const text =
     data === null

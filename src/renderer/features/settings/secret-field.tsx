@@ -10,14 +10,13 @@ import { useApp } from '../../state/store';
 import type { SaveState } from './form-controls';
 import { Field, SaveRow } from './form-controls';
 import { errorMessage } from './form-rules';
-import type { SettingsView } from './group-specs';
+import { setSettingsKey } from '../../data/settings';
 
 /** The key of `group`. */
 export function SecretField(props: {
   group: 'search' | 'sandbox' | 'images';
   label: MessageKey;
   masked: string | null;
-  onSaved(view: SettingsView): void;
 }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
@@ -27,10 +26,9 @@ export function SecretField(props: {
     if (!bridge) return;
     setState('saving');
     try {
-      const view = await bridge.invoke('settings.setKey', { key: props.group, apiKey });
+      await setSettingsKey(bridge, { key: props.group, apiKey });
       setValue('');
       setState('saved');
-      props.onSaved(view);
     } catch (error) {
       setState({ failed: errorMessage(error) });
     }

@@ -4,12 +4,13 @@
  */
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n/use-t';
-import { useLoaded } from './use-loaded';
+import { useQuery } from '../../data/query';
+import { secretsStatus, SECRETS_STATUS_KEY } from '../../data/settings';
 
 /** The key-protection line (`data-protection` for tests). */
 export function SecretStorageLine(): ReactNode {
   const t = useT();
-  const status = useLoaded((bridge) => bridge.invoke('secrets.status'));
+  const status = useQuery(SECRETS_STATUS_KEY, secretsStatus);
   const protection = status.data?.protection ?? null;
   const weak = protection === 'basic-text' || protection === 'unavailable';
   return (

@@ -4,7 +4,6 @@
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { MAX_ASSET_UPLOAD_BYTES } from '../../../shared/ipc/limits';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
@@ -13,8 +12,9 @@ import type { FieldErrors, SaveState } from './form-controls';
 import { Field, FieldErrorText, SaveRow } from './form-controls';
 import { checkRequired, errorMessage, fieldOfError } from './form-rules';
 import { useFormErrors } from './use-form-errors';
+import type { SkillDetail } from '../../data/library';
+import { createSkill, deleteSkillAsset, putSkillAsset, updateSkill } from '../../data/library';
 
-type SkillDetail = InvokeResponse<'skills.get'>;
 type AssetPayload = { name: string; mime: string; dataBase64: string };
 
 const FIELD_ALIASES = {
@@ -59,12 +59,12 @@ export function SkillEditor(props: { skill: SkillDetail | null; onDone(): void }
     setState('saving');
     try {
       if (saved) {
-        await bridge.invoke('skills.update', {
+        await updateSkill(bridge, {
           name: saved.name,
           changes: { ...(name !== saved.name ? { name } : {}), icon, whenToUse, instructions },
         });
       } else {
-        await bridge.invoke('skills.create', {
+        await createSkill(bridge, {
           name,
           icon,
           whenToUse,
@@ -99,7 +99,7 @@ export function SkillEditor(props: { skill: SkillDetail | null; onDone(): void }
       return;
     }
     try {
-      setSaved(await bridge.invoke('skills.putAsset', { skill: saved.name, asset }));
+      setSaved(await putSkillAsset(bridge, { skill: saved.name, asset }));
     } catch (error) {
       fail(error);
     }
@@ -109,8 +109,9 @@ export function SkillEditor(props: { skill: SkillDetail | null; onDone(): void }
       setPending(pending.filter((item) => item.name !== asset));
       return;
     }
+    if (!bridge) return;
     try {
-      setSaved((await bridge?.invoke('skills.deleteAsset', { skill: saved.name, asset })) ?? saved);
+      setSaved(await deleteSkillAsset(bridge, { skill: saved.name, asset }));
     } catch (error) {
       fail(error);
     }

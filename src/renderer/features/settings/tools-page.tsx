@@ -12,37 +12,40 @@ import { GroupForm } from './group-form';
 import { IMAGES_GROUP, SANDBOX_GROUP, SEARCH_GROUP, WEB_GROUP } from './group-specs';
 import type { SettingsView } from './group-specs';
 import { SandboxStatusLine } from './sandbox-status';
-import { useLoaded } from './use-loaded';
+import { useQuery } from '../../data/query';
+import {
+  getSettings,
+  setToolAvailability,
+  SETTINGS_KEY,
+  toolStatuses,
+  TOOLS_KEY,
+} from '../../data/settings';
 import { hasToolLabel, toolLabel } from '../../state/tool-labels';
 
 /** The tools page. */
 export function ToolsPage(): ReactNode {
   const t = useT();
-  const settings = useLoaded((bridge) => bridge.invoke('settings.get'));
+  const settings = useQuery(SETTINGS_KEY, getSettings);
   const view = settings.data;
   return (
     <div className="settings-page" data-testid="settings-page-tools">
       <ToolSwitches />
-      {view === null ? (
-        <p className="muted">{t('form.loading')}</p>
-      ) : (
-        <Groups view={view} onSaved={settings.set} />
-      )}
+      {view === null ? <p className="muted">{t('form.loading')}</p> : <Groups view={view} />}
     </div>
   );
 }
 
-function Groups(props: { view: SettingsView; onSaved(view: SettingsView): void }): ReactNode {
+function Groups(props: { view: SettingsView }): ReactNode {
   const t = useT();
   return (
     <>
       <p className="muted">{t('set.restartHint')}</p>
-      <GroupForm spec={SEARCH_GROUP} view={props.view} onSaved={props.onSaved} />
-      <GroupForm spec={SANDBOX_GROUP} view={props.view} onSaved={props.onSaved}>
+      <GroupForm spec={SEARCH_GROUP} view={props.view} />
+      <GroupForm spec={SANDBOX_GROUP} view={props.view}>
         <SandboxStatusLine />
       </GroupForm>
-      <GroupForm spec={IMAGES_GROUP} view={props.view} onSaved={props.onSaved} />
-      <GroupForm spec={WEB_GROUP} view={props.view} onSaved={props.onSaved} />
+      <GroupForm spec={IMAGES_GROUP} view={props.view} />
+      <GroupForm spec={WEB_GROUP} view={props.view} />
     </>
   );
 }
@@ -51,11 +54,11 @@ function ToolSwitches(): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const tools = useLoaded((bridgeNow) => bridgeNow.invoke('tools.status'));
+  const tools = useQuery(TOOLS_KEY, toolStatuses);
   const toggle = async (name: string, enabled: boolean): Promise<void> => {
+    if (!bridge) return;
     try {
-      const next = await bridge?.invoke('tools.setAvailability', { name, enabled });
-      if (next) tools.set(next);
+      await setToolAvailability(bridge, name, enabled);
     } catch (error) {
       showError(error);
     }

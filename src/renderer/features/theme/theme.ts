@@ -8,6 +8,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import type { AivoryBridge } from '../../bridge/bridge';
+import { getSettings, setSettings } from '../../data/settings';
 
 /** The `ui.theme` setting. */
 export type ThemeSetting = 'system' | 'light' | 'dark';
@@ -78,14 +79,14 @@ function readCache(): string | null {
 
 /** Applies the saved `ui.theme` once the bridge answers. */
 export async function loadThemeSetting(bridge: AivoryBridge): Promise<void> {
-  const settings = await bridge.invoke('settings.get');
+  const settings = await getSettings(bridge);
   applyTheme(asThemeSetting(settings.ui.theme));
 }
 
 /** Shows and saves a new setting. */
 export async function saveThemeSetting(bridge: AivoryBridge, setting: ThemeSetting): Promise<void> {
   applyTheme(setting);
-  await bridge.invoke('settings.set', { key: 'ui', values: { theme: setting } });
+  await setSettings(bridge, { key: 'ui', values: { theme: setting } });
 }
 
 function subscribe(listener: () => void): () => void {
