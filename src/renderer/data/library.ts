@@ -4,7 +4,7 @@
  */
 import type { AivoryBridge } from '../bridge/bridge';
 import type { InvokeRequest, InvokeResponse } from '../../shared/ipc-contract';
-import { invalidate } from './query';
+import { invalidate } from './query-cache';
 
 export type PromptTemplate = InvokeResponse<'prompts.create'>;
 export type SkillSummary = InvokeResponse<'skills.list'>[number];

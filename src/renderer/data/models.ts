@@ -1,7 +1,7 @@
 /** Saved models through the host (`['models']`): list, save, remove, check a server, discover. */
 import type { AivoryBridge } from '../bridge/bridge';
 import type { InvokeRequest, InvokeResponse } from '../../shared/ipc-contract';
-import { invalidate } from './query';
+import { invalidate } from './query-cache';
 
 /** The saved models and the start-up model from the environment. */
 export type ModelList = InvokeResponse<'models.list'>;

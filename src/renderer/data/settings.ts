@@ -5,7 +5,7 @@
  */
 import type { AivoryBridge } from '../bridge/bridge';
 import type { InvokeRequest, InvokeResponse } from '../../shared/ipc-contract';
-import { invalidate, queryCache } from './query';
+import { invalidate, queryCache } from './query-cache';
 
 /** The settings view (secrets masked). */
 export type SettingsView = InvokeResponse<'settings.get'>;

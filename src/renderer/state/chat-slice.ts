@@ -3,6 +3,7 @@
  * before `chat.send` answers, so a turn is created by whichever comes first.
  */
 import type { StateCreator } from 'zustand';
+import { cancelTurn, sendMessage } from '../data/chat';
 import type { TurnMode } from '../../shared/dto';
 import type { AppState, ChatSlice, ShownTurn } from './app-state';
 import type { ShownFile } from './attachment-rules';
@@ -91,7 +92,7 @@ async function resend(
   const { bridge, activeId, mode, modelId } = get();
   if (!bridge || activeId === null || get().sendingText !== null) return false;
   try {
-    const sent = await bridge.invoke('chat.send', {
+    const sent = await sendMessage(bridge, {
       text: '',
       mode,
       ...(modelId ? { modelId } : {}),
@@ -167,7 +168,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     // A window far back (a search hit) is open: the question goes at the end, so show the end.
     if (activeId !== null && get().newer !== null) void get().openConversation(activeId);
     try {
-      const sent = await bridge.invoke('chat.send', {
+      const sent = await sendMessage(bridge, {
         text,
         mode,
         ...(activeId ? { conversationId: activeId } : {}),
@@ -238,8 +239,10 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     );
   },
   async stop(turnId) {
+    const bridge = get().bridge;
+    if (!bridge) return;
     try {
-      await get().bridge?.invoke('chat.cancel', { turnId });
+      await cancelTurn(bridge, turnId);
     } catch (error) {
       get().showError(error);
     }

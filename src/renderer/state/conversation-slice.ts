@@ -1,5 +1,18 @@
 /** Conversations: the list, search, the open conversation's messages (a page at a time), rename/pin/delete/export. */
 import type { StateCreator } from 'zustand';
+import {
+  deleteConversation,
+  deleteExchange,
+  exportConversation,
+  listConversations,
+  newerMessages,
+  olderMessages,
+  openConversation as openConversationPage,
+  pinConversation,
+  renameConversation,
+  searchConversations,
+  showVersion,
+} from '../data/conversations';
 import type { AppState, ConversationSlice, ShownTurn } from './app-state';
 import {
   pathOfPage,
@@ -39,7 +52,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     loadingNewer: false,
     focusMessageId: null,
     refreshConversations: () =>
-      guarded(async (bridge) => set({ conversations: await bridge.invoke('conversations.list') })),
+      guarded(async (bridge) => set({ conversations: await listConversations(bridge) })),
     search: (query) =>
       guarded(async (bridge) => {
         set({ searchQuery: query });
@@ -47,16 +60,13 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
           set({ hits: null });
           return;
         }
-        const hits = await bridge.invoke('conversations.search', { query });
+        const hits = await searchConversations(bridge, query);
         if (get().searchQuery === query) set({ hits });
       }),
     openConversation: (id, focusMessageId) =>
       guarded(async (bridge) => {
         // A search hit opens a window around it (not everything from it to the end).
-        const loaded =
-          focusMessageId === undefined
-            ? await bridge.invoke('conversations.get', { id })
-            : await bridge.invoke('conversations.around', { id, messageId: focusMessageId });
+        const loaded = await openConversationPage(bridge, id, focusMessageId ?? null);
         const loadedIds = new Set(loaded.messages.map((message) => message.id));
         const liveTurns: Record<string, ShownTurn> = {};
         for (const turn of Object.values(get().liveTurns)) {
@@ -94,7 +104,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       set({ loadingOlder: true });
       void guarded(async () => {
         try {
-          const page = await bridge.invoke('conversations.older', { id, from });
+          const page = await olderMessages(bridge, { id, from });
           const state = get();
           if (state.activeId !== id || state.older !== from) return;
           const path = withOlderPage(state, page);
@@ -112,7 +122,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       set({ loadingNewer: true });
       void guarded(async () => {
         try {
-          const page = await bridge.invoke('conversations.newer', { id, after });
+          const page = await newerMessages(bridge, { id, after });
           const state = get();
           if (state.activeId !== id || state.newer !== after) return;
           const path = withNewerPage(state, after, page);
@@ -146,7 +156,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       guarded(async (bridge) => {
         const id = get().activeId;
         if (id === null) return;
-        const { deleted } = await bridge.invoke('conversations.deleteExchange', { id, messageId });
+        const { deleted } = await deleteExchange(bridge, { id, messageId });
         if (get().activeId === id) set(withoutMessages(get(), deleted));
         await get().openConversation(id);
       }),
@@ -154,17 +164,17 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       guarded(async (bridge) => {
         const id = get().activeId;
         if (id === null) return;
-        await bridge.invoke('conversations.showVersion', { id, messageId });
+        await showVersion(bridge, { id, messageId });
         await get().openConversation(id);
       }),
     renameConversation: (id, title) =>
       guarded(async (bridge) => {
-        await bridge.invoke('conversations.rename', { id, title });
+        await renameConversation(bridge, id, title);
         await get().refreshConversations();
       }),
     pinConversation: (id, pinned) =>
       guarded(async (bridge) => {
-        const changed = await bridge.invoke('conversations.pin', { id, pinned });
+        const changed = await pinConversation(bridge, id, pinned);
         // In place at once (the order by activity does not change), then the host's list.
         set({
           conversations: get().conversations.map((item) => (item.id === id ? changed : item)),
@@ -173,7 +183,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       }),
     deleteConversation: (id) =>
       guarded(async (bridge) => {
-        await bridge.invoke('conversations.delete', { id });
+        await deleteConversation(bridge, id);
         if (get().activeId === id) get().newChat();
         await get().refreshConversations();
       }),
@@ -181,7 +191,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       guarded(async (bridge) => {
         // Written to a file by the host and downloaded from there (the desktop asks where to save
         // it): a big conversation's text never travels as one message.
-        const exported = await bridge.invoke('conversations.export', { id, format });
+        const exported = await exportConversation(bridge, { id, format });
         const link = document.createElement('a');
         link.href = bridge.fileUrl(exported.path, true);
         link.download = exported.fileName;

@@ -1,5 +1,6 @@
 /** Session: the bridge, which screen shows, language, settings panel, the error banner. */
 import type { StateCreator } from 'zustand';
+import { appStatus, getSettings, setSettings } from '../data/settings';
 import { resolveLocale } from '../i18n/i18n';
 import type { AppState, SessionSlice } from './app-state';
 import { batchPerFrame } from './frame-batch';
@@ -41,10 +42,7 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
       }
     });
     try {
-      const [status, settings] = await Promise.all([
-        bridge.invoke('app.status'),
-        bridge.invoke('settings.get'),
-      ]);
+      const [status, settings] = await Promise.all([appStatus(bridge), getSettings(bridge)]);
       set({
         version: status.version,
         languageSetting: settings.ui.language,
@@ -67,8 +65,9 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   async setLanguage(setting) {
     const bridge = get().bridge;
     set({ languageSetting: setting, locale: resolveLocale(setting, preferredLanguages()) });
+    if (!bridge) return;
     try {
-      await bridge?.invoke('settings.set', { key: 'ui', values: { language: setting } });
+      await setSettings(bridge, { key: 'ui', values: { language: setting } });
     } catch (error) {
       get().showError(error);
     }

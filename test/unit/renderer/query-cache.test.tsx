@@ -1,5 +1,5 @@
 /**
- * The renderer's query cache (`src/renderer/data/query.ts`) against an in-memory bridge: one
+ * The renderer's query cache (`src/renderer/data/query-cache.ts`, `use-query.ts`) against an in-memory bridge: one
  * request for one key however many ask, a write's invalidation refetches what is shown, host
  * events invalidate what they announce, a late answer never overwrites a newer value, and a
  * component mounting after another shows the cached value at once. The data modules invalidate
@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReactNode } from 'react';
 import type { AivoryBridge } from '../../../src/renderer/bridge/bridge';
 import { deleteModel, listModels, MODELS_KEY } from '../../../src/renderer/data/models';
-import { keyMatches, QueryCache, queryCache, useQuery } from '../../../src/renderer/data/query';
+import { keyMatches, QueryCache, queryCache } from '../../../src/renderer/data/query-cache';
+import { useQuery } from '../../../src/renderer/data/use-query';
 import { MEMORIES_KEY, listMemories } from '../../../src/renderer/data/library';
 import { appStore } from '../../../src/renderer/state/store';
 

@@ -13,7 +13,7 @@ import { errorMessage } from './form-rules';
 import { CrudList } from './crud-list';
 import type { MemoryChange } from '../../data/library';
 import { changeMemory, listMemories, MEMORIES_KEY } from '../../data/library';
-import { useQuery } from '../../data/query';
+import { useQuery } from '../../data/use-query';
 import { askRemove } from '../../components/confirm-dialog';
 
 /** The memory page. */

@@ -17,7 +17,7 @@ import { presetById } from '../../../shared/provider-presets';
 import { listPrompts, PROMPTS_KEY } from '../../data/library';
 import type { ModelView } from '../../data/models';
 import { saveModel } from '../../data/models';
-import { useQuery } from '../../data/query';
+import { useQuery } from '../../data/use-query';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { ServerModels } from '../setup/server-models';

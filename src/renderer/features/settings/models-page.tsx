@@ -13,7 +13,7 @@ import { CrudList } from './crud-list';
 import { listMcpServices, MCP_SERVICES_KEY } from '../../data/mcp';
 import type { ModelView } from '../../data/models';
 import { deleteModel, listModels, MODELS_KEY, saveModel } from '../../data/models';
-import { useQuery } from '../../data/query';
+import { useQuery } from '../../data/use-query';
 import { toolStatuses, TOOLS_KEY } from '../../data/settings';
 
 /** What the model editor edits: a saved model, a new one, or a new one of a saved one's provider. */

@@ -9,7 +9,7 @@ import { checkRequired, errorMessage, fieldOfError } from './form-rules';
 import { CrudList } from './crud-list';
 import type { PromptTemplate } from '../../data/library';
 import { deletePrompt, listPrompts, PROMPTS_KEY, savePrompt } from '../../data/library';
-import { useQuery } from '../../data/query';
+import { useQuery } from '../../data/use-query';
 import { useFormErrors } from './use-form-errors';
 
 /** The prompts page. */

@@ -1,7 +1,7 @@
 /** The code sandbox's status line: external / local address, or "请先配置沙盒: why". */
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n/use-t';
-import { useQuery } from '../../data/query';
+import { useQuery } from '../../data/use-query';
 import { sandboxStatus, SANDBOX_STATUS_KEY } from '../../data/settings';
 
 /** Where python_execute runs, or why it cannot (`data-state` for tests). */

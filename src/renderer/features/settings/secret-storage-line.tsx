@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n/use-t';
-import { useQuery } from '../../data/query';
+import { useQuery } from '../../data/use-query';
 import { secretsStatus, SECRETS_STATUS_KEY } from '../../data/settings';
 
 /** The key-protection line (`data-protection` for tests). */

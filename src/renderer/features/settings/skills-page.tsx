@@ -6,7 +6,7 @@ import { SkillEditor } from './skill-editor';
 import { CrudList } from './crud-list';
 import type { SkillDetail, SkillSummary } from '../../data/library';
 import { deleteSkill, getSkill, listSkills, SKILLS_KEY } from '../../data/library';
-import { useQuery } from '../../data/query';
+import { useQuery } from '../../data/use-query';
 import { skillLabel } from '../../state/tool-labels';
 
 /** The skills page. */

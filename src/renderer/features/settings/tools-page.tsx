@@ -12,7 +12,7 @@ import { GroupForm } from './group-form';
 import { IMAGES_GROUP, SANDBOX_GROUP, SEARCH_GROUP, WEB_GROUP } from './group-specs';
 import type { SettingsView } from './group-specs';
 import { SandboxStatusLine } from './sandbox-status';
-import { useQuery } from '../../data/query';
+import { useQuery } from '../../data/use-query';
 import {
   getSettings,
   setToolAvailability,
