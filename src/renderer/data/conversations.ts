@@ -3,20 +3,13 @@
  * the tree (versions, deleting an exchange), rename / pin / delete / export, the conversation's
  * settings and tool toggles, and its sandbox workspace. The list and the open conversation live
  * in the store (`state/conversation-slice.ts`), which calls these; the settings dialog and the
- * composer's tool toggles read through `useQuery`.
+ * composer's tool toggles hold a form or a popover's state of their own over these calls.
  */
 import type { AivoryBridge } from '../bridge/bridge';
 import type { InvokeRequest, InvokeResponse } from '../../shared/ipc-contract';
-import { invalidate } from './query-cache';
 
 /** What a conversation page call answers (the messages, their versions, the next cursor). */
 export type ConversationPage = InvokeResponse<'conversations.get'>;
-
-/** `['conversation-settings', id]`: one conversation's settings. */
-export const conversationSettingsKey = (id: string) => ['conversation-settings', id] as const;
-/** `['conversation-tools', id, modelId]`: the tools a conversation's turn would get. */
-export const conversationToolsKey = (id: string | null, modelId: string | null) =>
-  ['conversation-tools', id, modelId] as const;
 
 export function listConversations(
   bridge: AivoryBridge,
@@ -104,13 +97,11 @@ export function conversationSettings(
   return bridge.invoke('conversations.settings', { id });
 }
 
-export async function setConversationSettings(
+export function setConversationSettings(
   bridge: AivoryBridge,
   request: InvokeRequest<'conversations.setSettings'>,
 ): Promise<InvokeResponse<'conversations.setSettings'>> {
-  const saved = await bridge.invoke('conversations.setSettings', request);
-  await invalidate(bridge, conversationSettingsKey(request.id));
-  return saved;
+  return bridge.invoke('conversations.setSettings', request);
 }
 
 export function conversationTools(

@@ -11,6 +11,7 @@ import { useApp } from '../../state/store';
 import { AskedBy } from '../chat/answer-group';
 import type { ApprovalRequestView } from './approval-queue';
 import { argumentNotes, argumentsText, enqueue, LONG_BLANK_RUN, settle } from './approval-queue';
+import { answerApproval } from '../../data/chat';
 
 type Answer = 'once' | 'conversation' | 'always' | 'deny';
 const ANSWERS: readonly Answer[] = ['once', 'conversation', 'always', 'deny'];
@@ -38,7 +39,7 @@ export function ApprovalPrompt(): ReactNode {
   const answer = async (choice: Answer): Promise<void> => {
     setQueue((items) => settle(items, current.approvalId));
     try {
-      await bridge.invoke('approval.answer', { approvalId: current.approvalId, answer: choice });
+      await answerApproval(bridge, { approvalId: current.approvalId, answer: choice });
     } catch (error) {
       showError(error);
     }

@@ -31,6 +31,7 @@ import { PdfViewer } from './pdf-viewer';
 import { PptxViewer } from './pptx-viewer';
 import { TextViewer } from './text-viewer';
 import { TooLarge } from './viewer-notes';
+import { openFile } from '../../data/files';
 
 /** Pixels an arrow key on the resize handle moves the edge. */
 const RESIZE_STEP = 32;
@@ -212,7 +213,7 @@ function FileButtons(props: { file: ViewedFile }): ReactNode {
       type="button"
       className="file-action"
       data-testid="artifact-open"
-      onClick={() => void bridge.invoke('files.open', { path: props.file.path }).catch(showError)}
+      onClick={() => void openFile(bridge, props.file.path).catch(showError)}
     >
       {t('artifact.open')}
     </button>

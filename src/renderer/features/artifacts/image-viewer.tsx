@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { ZoomableImage } from '../../components/image-lightbox';
 import { useApp } from '../../state/store';
 import type { ViewedFile } from './artifact-state';
+import { revealFile } from '../../data/files';
 
 /** One image. */
 export function ImageViewer(props: { file: ViewedFile }): ReactNode {
@@ -24,7 +25,7 @@ export function ImageViewer(props: { file: ViewedFile }): ReactNode {
           alt: name,
           download: { href: bridge.fileUrl(path, true), name },
           ...(bridge.host === 'electron'
-            ? { onReveal: () => void bridge.invoke('files.reveal', { path }).catch(showError) }
+            ? { onReveal: () => void revealFile(bridge, path).catch(showError) }
             : {}),
         }}
       >

@@ -5,11 +5,12 @@
  * or send.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { StarterIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
+import { listPrompts, PROMPTS_KEY } from '../../data/library';
+import { useQuery } from '../../data/use-query';
 
 type Template = InvokeResponse<'prompts.list'>[number];
 
@@ -25,22 +26,11 @@ interface Starter {
 
 export function EmptyState(): ReactNode {
   const t = useT();
-  const bridge = useApp((state) => state.bridge);
   const insert = useApp((state) => state.insertIntoComposer);
   const openSettings = useApp((state) => state.setSettingsOpen);
-  const [templates, setTemplates] = useState<Template[] | null>(null);
-  useEffect(() => {
-    if (!bridge) return undefined;
-    let current = true;
-    bridge.invoke('prompts.list').then(
-      (list) => current && setTemplates(list),
-      // No templates to show is no error worth a banner: the built-in starters show.
-      () => current && setTemplates([]),
-    );
-    return () => {
-      current = false;
-    };
-  }, [bridge]);
+  // No templates to show is no error worth a banner: the built-in starters show.
+  const prompts = useQuery(PROMPTS_KEY, listPrompts, { reportErrors: false });
+  const templates: Template[] | null = prompts.data ?? (prompts.error ? [] : null);
   const own = (templates ?? [])
     .filter((template) => template.variables.length === 0 && template.body.trim() !== '')
     .slice(0, STARTERS)

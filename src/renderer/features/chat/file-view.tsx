@@ -14,6 +14,7 @@ import type { ShownFile } from '../../state/attachment-rules';
 import { isInlineImage } from '../../state/attachment-rules';
 import { useApp } from '../../state/store';
 import { formatBytes } from '../../../shared/byte-size';
+import { openFile, revealFile } from '../../data/files';
 
 /**
  * One file with its actions (`data-testid="message-file"`). Its name is shown without bidi
@@ -94,7 +95,7 @@ function FileActions(props: { path: string; name: string }): ReactNode {
     );
   }
   const run = (method: 'files.open' | 'files.reveal'): void => {
-    bridge.invoke(method, { path: props.path }).catch(showError);
+    (method === 'files.open' ? openFile : revealFile)(bridge, props.path).catch(showError);
   };
   // Only documents, images and media are opened (the host checks the bytes too): a tool's
   // `run-me.bat` or `page.html` is only ever shown in its folder.

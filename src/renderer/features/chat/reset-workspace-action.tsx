@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { askConfirm } from '../../components/confirm-dialog';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
+import { resetWorkspace } from '../../data/conversations';
 
 export function ResetWorkspaceAction(): ReactNode {
   const t = useT();
@@ -28,7 +29,7 @@ export function ResetWorkspaceAction(): ReactNode {
     if (!confirmed) return;
     setState('working');
     try {
-      const outcome = await bridge.invoke('sandbox.resetWorkspace', { conversationId });
+      const outcome = await resetWorkspace(bridge, conversationId);
       setState({ keptAs: outcome.keptAs });
     } catch (error) {
       setState('idle');

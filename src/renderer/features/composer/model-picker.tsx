@@ -14,6 +14,8 @@ import { useT } from '../../i18n/use-t';
 import type { ModelChoice } from '../../state/composer-rules';
 import { contextLabel, groupModelChoices, modelChoices } from '../../state/composer-rules';
 import { useApp } from '../../state/store';
+import { listModels, MODELS_KEY } from '../../data/models';
+import { useQuery } from '../../data/use-query';
 
 function choiceLabel(choice: ModelChoice, t: Translate): string {
   return choice.kind === 'automatic'
@@ -36,7 +38,6 @@ export function useChosenModelLabel(): string | null {
 /** The toggle (`data-testid="model-picker"`) and, while open, the popover of models. */
 export function ModelPicker(): ReactNode {
   const t = useT();
-  const bridge = useApp((state) => state.bridge);
   const settingsOpen = useApp((state) => state.settingsOpen);
   const modelId = useApp((state) => state.modelId);
   const setModelId = useApp((state) => state.setModelId);
@@ -48,19 +49,12 @@ export function ModelPicker(): ReactNode {
   const root = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   const listId = useId();
+  // Read again when the settings close (a model may have been added, changed or removed).
+  const models = useQuery(MODELS_KEY, listModels, { enabled: !settingsOpen, reportErrors: false });
+  const list = models.data;
   useEffect(() => {
-    if (!bridge || settingsOpen) return;
-    let current = true;
-    bridge.invoke('models.list').then(
-      (list) => {
-        if (current) setChoices(modelChoices(list));
-      },
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [bridge, settingsOpen, setChoices]);
+    if (list !== null && !settingsOpen) setChoices(modelChoices(list));
+  }, [list, settingsOpen, setChoices]);
   useEffect(() => {
     // A model removed in the settings falls back to the default.
     if (modelId !== null && choices.length > 0 && !choices.some((choice) => choice.id === modelId))

@@ -4,28 +4,18 @@
  * from the box itself by typing "/" (`prompt-palette.tsx`).
  */
 import type { ReactNode } from 'react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Popover } from '../../components/popover';
 import { useT } from '../../i18n/use-t';
-import { useApp } from '../../state/store';
 import { PromptsIcon } from '../../components/icons';
 import type { PromptTemplate } from './prompt-variable-form';
 import { PromptVariableForm } from './prompt-variable-form';
+import { listPrompts, PROMPTS_KEY } from '../../data/library';
+import { useQuery } from '../../data/use-query';
 
 /** The library's templates, read each time `open` turns true; null while they load. */
 export function usePromptTemplates(open: boolean): PromptTemplate[] | null {
-  const bridge = useApp((state) => state.bridge);
-  const showError = useApp((state) => state.showError);
-  const [templates, setTemplates] = useState<PromptTemplate[] | null>(null);
-  useEffect(() => {
-    if (!open || !bridge) return undefined;
-    let current = true;
-    bridge.invoke('prompts.list').then((list) => current && setTemplates(list), showError);
-    return () => {
-      current = false;
-    };
-  }, [open, bridge, showError]);
-  return templates;
+  return useQuery(PROMPTS_KEY, listPrompts, { enabled: open, reportErrors: open }).data;
 }
 
 /** The "Prompts" button and its list; `onInsert` gets the filled text. */

@@ -7,6 +7,7 @@
 import type { ReactNode } from 'react';
 import { useCallback, useEffect, useState } from 'react';
 import { Popover } from '../../components/popover';
+import { conversationTools, setConversationTools } from '../../data/conversations';
 import { useT } from '../../i18n/use-t';
 import type { ConversationTool } from '../../state/composer-rules';
 import { toggleValue } from '../../state/composer-rules';
@@ -32,12 +33,10 @@ export function ToolToggles(): ReactNode {
   useEffect(() => {
     if (!open || !bridge) return undefined;
     let current = true;
-    bridge
-      .invoke('conversations.tools', {
-        ...(activeId ? { id: activeId } : { toggles: draft }),
-        ...(modelId ? { modelId } : {}),
-      })
-      .then((result) => current && setTools(result.tools), showError);
+    conversationTools(bridge, {
+      ...(activeId ? { id: activeId } : { toggles: draft }),
+      ...(modelId ? { modelId } : {}),
+    }).then((result) => current && setTools(result.tools), showError);
     return () => {
       current = false;
     };
@@ -50,9 +49,10 @@ export function ToolToggles(): ReactNode {
       if (change.reset) for (const name of Object.keys(draft)) setDraft(name, null);
       return;
     }
-    bridge
-      .invoke('conversations.setTools', { ...scope, id: activeId, ...change })
-      .then((result) => setTools(result.tools), showError);
+    setConversationTools(bridge, { ...scope, id: activeId, ...change }).then(
+      (result) => setTools(result.tools),
+      showError,
+    );
   };
   const onOpenChange = useCallback((next: boolean) => {
     setOpen(next);

@@ -18,6 +18,7 @@ import { errorMessage } from '../settings/form-rules';
 import { SettingsFields } from './settings-fields';
 import type { SettingsText } from './settings-form';
 import { parseSettings, settingsText } from './settings-form';
+import { conversationSettings, setConversationSettings } from '../../data/conversations';
 
 /** The header button that opens the dialog for the open conversation. */
 export function ConversationSettingsButton(props: { conversationId: string }): ReactNode {
@@ -59,7 +60,7 @@ export function ConversationSettingsDialog(props: {
   useEffect(() => {
     if (!bridge) return undefined;
     let current = true;
-    bridge.invoke('conversations.settings', { id: props.conversationId }).then((loaded) => {
+    conversationSettings(bridge, props.conversationId).then((loaded) => {
       if (!current) return;
       setView(loaded);
       setForm(settingsText(loaded.settings));
@@ -82,7 +83,7 @@ export function ConversationSettingsDialog(props: {
     }
     setState('saving');
     try {
-      const saved = await bridge.invoke('conversations.setSettings', {
+      const saved = await setConversationSettings(bridge, {
         id: props.conversationId,
         settings: parsed.value,
       });

@@ -22,6 +22,7 @@ import { useApp } from '../../state/store';
 import type { Draft, DraftValue, ElicitationRequestView } from './elicitation-form';
 import { draftContent, initialDraft, urlOrigin } from './elicitation-form';
 import { elicitationInbox, inlineRequest, modalRequest } from './elicitation-inbox';
+import { answerElicitation } from '../../data/chat';
 
 /** Sends the user's answer for `request`; the card goes away once the host took it. */
 function useAnswer():
@@ -32,7 +33,7 @@ function useAnswer():
   return (request, reply) => {
     void (async () => {
       try {
-        await bridge.invoke('elicitation.answer', {
+        await answerElicitation(bridge, {
           elicitationId: request.elicitationId,
           answer: reply,
         });

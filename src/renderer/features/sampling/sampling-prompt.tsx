@@ -11,6 +11,7 @@ import type { McpSamplingDecision } from '../../../shared/mcp-sampling';
 import { useT } from '../../i18n/use-t';
 import { useRequestQueue } from '../../components/use-request-queue';
 import { useApp } from '../../state/store';
+import { answerSampling } from '../../data/chat';
 
 export type SamplingRequestView = EventPayload<'sampling.request'>;
 
@@ -41,7 +42,7 @@ export function SamplingPrompt(): ReactNode {
   if (!current || !bridge) return null;
   const answer = async (decision: McpSamplingDecision): Promise<void> => {
     try {
-      await bridge.invoke('sampling.answer', { samplingId: current.samplingId, decision });
+      await answerSampling(bridge, { samplingId: current.samplingId, decision });
       setQueue((items) => items.filter((item) => item.samplingId !== current.samplingId));
     } catch (error) {
       showError(error);

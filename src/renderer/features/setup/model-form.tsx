@@ -17,6 +17,7 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { ServerModels } from './server-models';
 import { ProviderNote, ProviderSelect } from './provider-select';
+import { saveModel, testModelServer } from '../../data/models';
 
 /** Prefilled values (from a discovered server); `check` runs the connection check at once. */
 export interface ModelDraft {
@@ -82,7 +83,7 @@ export function ModelForm(props: { initial: ModelDraft; onSaved(): void }): Reac
     setChecking(true);
     try {
       setCheck(
-        await bridge.invoke('models.test', {
+        await testModelServer(bridge, {
           baseUrl,
           ...(apiKey.trim() ? { apiKey } : {}),
           ...(model.trim() ? { model } : {}),
@@ -102,7 +103,7 @@ export function ModelForm(props: { initial: ModelDraft; onSaved(): void }): Reac
   const save = async (): Promise<void> => {
     if (!bridge) return;
     try {
-      await bridge.invoke('models.save', {
+      await saveModel(bridge, {
         baseUrl,
         model,
         toolMode,

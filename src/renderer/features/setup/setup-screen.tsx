@@ -11,6 +11,7 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { ModelDraft } from './model-form';
 import { ModelForm } from './model-form';
+import { discoverModelServers } from '../../data/models';
 
 type Servers = InvokeResponse<'models.discover'>;
 
@@ -28,7 +29,7 @@ export function SetupScreen(): ReactNode {
     if (!bridge) return;
     setSearching(true);
     try {
-      setServers(await bridge.invoke('models.discover'));
+      setServers(await discoverModelServers(bridge));
     } catch (error) {
       showError(error);
     } finally {
