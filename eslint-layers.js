@@ -21,8 +21,28 @@
  *   packages: LayerPackage[],
  *   builtins: string[],
  *   literalDynamicImports?: boolean,
+ *   restrictedSyntax?: RestrictedSyntax[],
  * }} Layer
  */
+/**
+ * Code a layer refuses outside some of its files (`except`): an esquery selector and the message.
+ * @typedef {{ selector: string, message: string, except: string[] }} RestrictedSyntax
+ */
+
+/**
+ * The renderer reaches the host through its data modules (`src/renderer/data/`): typed functions
+ * over the bridge, each write invalidating the queries it changes. A component that called
+ * `bridge.invoke` itself would bypass the shared cache. The MCP settings and the composer's MCP
+ * picker are still on their own calls (named here, to be moved next).
+ */
+export const BRIDGE_CALLERS = [
+  'src/renderer/bridge/**',
+  'src/renderer/data/**',
+  'src/renderer/features/mcp/**',
+  'src/renderer/features/composer/mcp-picker.tsx',
+];
+const BRIDGE_FENCE_MESSAGE =
+  'Call the host through a data module (src/renderer/data/), not bridge.invoke: its writes invalidate the shared queries.';
 
 const ELECTRON_SHELL_FILES = [
   'src/main/electron/index.ts',
@@ -297,6 +317,18 @@ export const LAYERS = [
     ],
     builtins: [],
     literalDynamicImports: true,
+    restrictedSyntax: [
+      {
+        selector: "MemberExpression[property.name='invoke']",
+        message: BRIDGE_FENCE_MESSAGE,
+        except: BRIDGE_CALLERS,
+      },
+      {
+        selector: "ObjectPattern > Property[key.name='invoke']",
+        message: BRIDGE_FENCE_MESSAGE,
+        except: BRIDGE_CALLERS,
+      },
+    ],
   },
   {
     folder: 'sandbox/src',
@@ -395,6 +427,11 @@ function fenceRules(layer, file) {
       message: `${layer.folder}: import() needs a literal source, so the layer fence can check it.`,
     });
   }
+  for (const rule of layer.restrictedSyntax ?? []) {
+    if (file === null || !matchesAny(file, rule.except)) {
+      syntax.push({ selector: rule.selector, message: rule.message });
+    }
+  }
   return {
     'no-restricted-imports': [
       'error',
@@ -415,6 +452,12 @@ export function layerConfigs() {
     const narrowed = new Set(layer.packages.flatMap((entry) => entry.only ?? []));
     for (const glob of narrowed) {
       // A representative path for the glob decides which narrowed packages it gets.
+      const sample = glob.endsWith('/**') ? `${glob.slice(0, -2)}x.ts` : glob;
+      configs.push({ files: [glob], rules: fenceRules(layer, sample) });
+    }
+    // The files a restricted syntax lets through: the same fence without that rule.
+    const excepted = new Set((layer.restrictedSyntax ?? []).flatMap((rule) => rule.except));
+    for (const glob of excepted) {
       const sample = glob.endsWith('/**') ? `${glob.slice(0, -2)}x.ts` : glob;
       configs.push({ files: [glob], rules: fenceRules(layer, sample) });
     }

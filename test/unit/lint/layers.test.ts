@@ -207,6 +207,26 @@ const BAD: { name: string; file: string; code: string }[] = [
     code: "import type { Tool } from '../../main/core/ports';\nexport type X = Tool;\n",
   },
   {
+    name: 'a renderer component calls bridge.invoke',
+    file: 'src/renderer/features/settings/bad.tsx',
+    code: "import type { AivoryBridge } from '../../bridge/bridge';\nexport const list = (bridge: AivoryBridge) => bridge.invoke('models.list');\n",
+  },
+  {
+    name: 'a renderer component calls invoke optionally, on the store',
+    file: 'src/renderer/features/chat/bad.tsx',
+    code: "import { appStore } from '../../state/store';\nexport const go = () => appStore.getState().bridge?.invoke('app.status');\n",
+  },
+  {
+    name: 'a renderer slice takes invoke out of the bridge',
+    file: 'src/renderer/state/bad.ts',
+    code: "import type { AivoryBridge } from '../bridge/bridge';\nexport const go = ({ invoke }: AivoryBridge) => invoke('app.status');\n",
+  },
+  {
+    name: 'a narrowed renderer file calls bridge.invoke',
+    file: 'src/renderer/components/markdown-pipeline.ts',
+    code: "import type { AivoryBridge } from '../bridge/bridge';\nexport const go = (bridge: AivoryBridge) => bridge.invoke('app.status');\n",
+  },
+  {
     name: 'renderer imports a computed module',
     file: 'src/renderer/bad.ts',
     code: 'export const load = (name: string) => import(name);\n',
@@ -303,6 +323,16 @@ const GOOD: { name: string; file: string; code: string }[] = [
     name: 'renderer: react and shared',
     file: 'src/renderer/features/good.ts',
     code: "import { useState } from 'react';\nimport type { TurnEvent } from '../../shared/turn-events';\nexport type X = TurnEvent;\nexport { useState };\n",
+  },
+  {
+    name: 'renderer: a data module calls bridge.invoke',
+    file: 'src/renderer/data/good.ts',
+    code: "import type { AivoryBridge } from '../bridge/bridge';\nexport const list = (bridge: AivoryBridge) => bridge.invoke('models.list');\n",
+  },
+  {
+    name: 'renderer: the MCP settings (named exception) call bridge.invoke',
+    file: 'src/renderer/features/mcp/good.tsx',
+    code: "import type { AivoryBridge } from '../../bridge/bridge';\nexport const list = (bridge: AivoryBridge) => bridge.invoke('mcp.list');\n",
   },
   {
     name: 'sandbox: dockerode and node:*',
