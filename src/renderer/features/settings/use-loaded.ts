@@ -1,6 +1,8 @@
 /**
  * Loading data for a settings page through the bridge: the value (null while loading), a reload,
  * and a setter for answers that already carry the new state. Failures go to the error banner.
+ * Only the MCP pages (`features/mcp/`) still use it; the other pages read through the shared
+ * query cache (`data/use-query.ts`), which this is to give way to.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AivoryBridge } from '../../bridge/bridge';
