@@ -8,8 +8,9 @@
  * again at once, any other on its next mount.
  *
  * Hand-written rather than SWR or TanStack Query: the app needs a cache, sharing, invalidation
- * by key prefix and a setter, about 150 lines, with no retry, focus or interval policies to
- * configure away (docs/architecture/desktop-ui.md, "Renderer data").
+ * by key prefix and a setter — about 250 lines with the hook and the comments — and no retry,
+ * focus or interval policies to configure away (docs/architecture/desktop-ui.md, "Renderer
+ * data").
  */
 import type { AivoryBridge } from '../bridge/bridge';
 import type { EventName, EventPayload } from '../../shared/ipc-contract';
@@ -148,14 +149,13 @@ export class QueryCache {
 
 /**
  * Host events that change what a query shows: the keys each one invalidates. A turn may save a
- * memory (save_memory); an MCP service's tools or library may change while a page lists them.
+ * memory (save_memory); an MCP service's tools may change while the model editor lists it.
  */
 const EVENT_INVALIDATIONS: {
   [E in EventName]?: (payload: EventPayload<E>) => QueryKey[];
 } = {
   'turn.event': ({ event }) => (event.type === 'turn-end' ? [['memories']] : []),
   'mcp.stale': () => [['mcp']],
-  'mcp.libraryChanged': ({ serviceId }) => [['mcp', 'library', serviceId]],
 };
 
 const caches = new WeakMap<AivoryBridge, QueryCache>();
