@@ -32,6 +32,7 @@ export class McpLink implements McpFetchEvents {
   private readonly closeListeners: ((reason: string) => void)[] = [];
   private readonly toolListeners: (() => void)[] = [];
   private readonly libraryListeners: (() => void)[] = [];
+  private readonly updateListeners: ((uri: string) => void)[] = [];
 
   constructor(
     readonly kind: McpTransportKind,
@@ -172,6 +173,16 @@ export class McpLink implements McpFetchEvents {
     this.libraryListeners.push(listener);
   }
 
+  addResourceUpdatedListener(listener: (uri: string) => void): void {
+    this.updateListeners.push(listener);
+  }
+
+  /** notifications/resources/updated, with the (cleaned, bounded) URI. */
+  emitResourceUpdated(uri: string): void {
+    if (this.state !== 'open') return;
+    for (const listener of this.updateListeners) safeCall(() => listener(uri));
+  }
+
   /** prompts/list_changed or resources/list_changed. */
   emitLibraryChanged(): void {
     if (this.state !== 'open') return;
@@ -179,7 +190,7 @@ export class McpLink implements McpFetchEvents {
   }
 }
 
-function safeCall(callback: () => void): void {
+export function safeCall(callback: () => void): void {
   try {
     callback();
   } catch {
