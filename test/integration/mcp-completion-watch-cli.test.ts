@@ -87,7 +87,10 @@ describe('aivory mcp complete and resource --watch', () => {
   }, 60_000);
 
   it('prints a watched resource again after each change, N times', async () => {
-    const result = await runCli(['mcp', 'resource', 'clock', CLOCK_URI, '--watch', '--count', '3'], env);
+    const result = await runCli(
+      ['mcp', 'resource', 'clock', CLOCK_URI, '--watch', '--count', '3'],
+      env,
+    );
     expect(result.code, result.stderr).toBe(0);
     const ticks = result.stdout.trim().split('\n');
     expect(ticks).toHaveLength(4);

@@ -52,9 +52,11 @@ describe('server-everything: completion and subscriptions', () => {
 
   it("completes a prompt's arguments, narrowed by the other arguments", async () => {
     const prompt = { type: 'prompt', name: 'completable-prompt' } as const;
-    expect(await session.complete(prompt, { name: 'department', value: 'E' }, {}, never)).toEqual(
-      { values: ['Engineering'], hasMore: false, total: 1 },
-    );
+    expect(await session.complete(prompt, { name: 'department', value: 'E' }, {}, never)).toEqual({
+      values: ['Engineering'],
+      hasMore: false,
+      total: 1,
+    });
     const all = await session.complete(prompt, { name: 'department', value: '' }, {}, never);
     expect(all.values).toEqual(['Engineering', 'Sales', 'Marketing', 'Support']);
     const names = await session.complete(
@@ -67,7 +69,10 @@ describe('server-everything: completion and subscriptions', () => {
   });
 
   it("completes a resource template's variable", async () => {
-    const template = { type: 'resource', uri: 'demo://resource/dynamic/text/{resourceId}' } as const;
+    const template = {
+      type: 'resource',
+      uri: 'demo://resource/dynamic/text/{resourceId}',
+    } as const;
     const found = await session.complete(template, { name: 'resourceId', value: '7' }, {}, never);
     expect(found.values).toEqual(['7']);
     const none = await session.complete(template, { name: 'resourceId', value: 'x' }, {}, never);
@@ -80,12 +85,16 @@ describe('server-everything: completion and subscriptions', () => {
     session.onResourceUpdated((changed) => updated.push(changed));
     expect(await session.subscribeResource(uri, never)).toBe(true);
     // server-everything sends updates once its toggle tool ran in this session: one at once.
-    await session.callTool('toggle-subscriber-updates', {}, {
-      signal: never,
-      timeoutMs: 10_000,
-      maxTotalTimeoutMs: 10_000,
-      maxOutputChars: 10_000,
-    });
+    await session.callTool(
+      'toggle-subscriber-updates',
+      {},
+      {
+        signal: never,
+        timeoutMs: 10_000,
+        maxTotalTimeoutMs: 10_000,
+        maxOutputChars: 10_000,
+      },
+    );
     await vi.waitFor(() => expect(updated).toContain(uri), { timeout: 10_000 });
     await session.unsubscribeResource(uri, never);
   });
