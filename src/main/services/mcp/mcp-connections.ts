@@ -273,6 +273,15 @@ export class McpConnections {
         throw new McpError('spawn', `${error.message} (its log: ${logPath})`);
       throw error;
     }
+    // What the server offers, for the turns that decide without connecting (the resource reader).
+    try {
+      this.dependencies.store.setServerFeatures(service.id, session.features);
+    } catch (error) {
+      this.dependencies.logger.warn('MCP: the server features could not be saved', {
+        service: service.name,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
     session.onToolsChanged(() => this.onToolsChanged(service.id, session));
     session.onLibraryChanged(() => {
       for (const listener of this.libraryListeners) listener(service.id);

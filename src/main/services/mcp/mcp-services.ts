@@ -190,6 +190,14 @@ export class McpServices {
     return this.watches.unwatch(watchId);
   }
 
+  /**
+   * Whether the service's server offers resources, as last seen on a connection; true when no
+   * connection has told yet (the model's resource reader is then offered, as before).
+   */
+  offersResources(idOrName: string): boolean {
+    return this.dependencies.store.getServerFeatures(this.get(idOrName).id)?.resources !== false;
+  }
+
   /** Ends every watch (nobody is left to show them). */
   unwatchAllResources(): Promise<void> {
     return this.watches.unwatchAll();

@@ -66,6 +66,8 @@ export function McpArgumentInput(props: {
   };
   const shown = open && suggestions.length > 0;
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>): void => {
+    // Keys that finish an IME composition are the composition's.
+    if (event.nativeEvent.isComposing) return;
     if (!shown) {
       if (event.key === 'ArrowDown' && complete !== undefined) {
         event.preventDefault();
