@@ -37,7 +37,7 @@ import {
 } from './mcp-import-command';
 import { mcpRootsCommand } from './mcp-roots-command';
 import { COMPLETE_USAGE, mcpComplete, mcpWatchResource, watchCount } from './mcp-library-command';
-import { progressThrottle, traceLine } from './trace-format';
+import { progressThrottle, structuredLines, traceLine } from './trace-format';
 
 /** `allow` still asks in a turn that read untrusted content; `allow-even-after-web` does not. */
 const APPROVAL_POLICIES: readonly string[] = [
@@ -415,6 +415,8 @@ async function callTool(
     },
   });
   io.stdout(`${output.content}\n`);
+  if (output.structured !== undefined)
+    for (const line of structuredLines(output.structured)) io.stderr(`${line}\n`);
   for (const artifact of output.artifacts ?? [])
     io.stderr(`📎 ${artifact.name} → ${artifact.path}\n`);
   return output.isError ? EXIT_FAILED : EXIT_OK;
