@@ -168,6 +168,7 @@ export class McpClientSession implements McpSession {
     this.assertOpen();
     const timeoutMs = this.parts.limits.requestTimeoutMs;
     const scope = scopedAbort(signal);
+    const settled = this.parts.link.request();
     try {
       return await this.parts.client.request({ method, params }, AnyResult, {
         signal: scope.controller.signal,
@@ -177,6 +178,7 @@ export class McpClientSession implements McpSession {
       if (signal.aborted) throw new McpError('canceled', `${method} was canceled`);
       throw classifyFailure(error, this.context(method, timeoutMs), this.parts.link.nonce);
     } finally {
+      settled();
       scope.dispose();
     }
   }
@@ -227,12 +229,14 @@ export class McpClientSession implements McpSession {
     this.assertOpen();
     const timeoutMs = this.parts.limits.requestTimeoutMs;
     const scope = scopedAbort(signal);
+    const settled = this.parts.link.request();
     try {
       return await run({ signal: scope.controller.signal, timeout: timeoutMs });
     } catch (error) {
       if (signal.aborted) throw new McpError('canceled', `${what} was canceled`);
       throw classifyFailure(error, this.context(what, timeoutMs), this.parts.link.nonce);
     } finally {
+      settled();
       scope.dispose();
     }
   }
@@ -329,6 +333,7 @@ export class McpClientSession implements McpSession {
     };
     arm();
     const stopWatching = questions.onChange(arm);
+    const settled = this.parts.link.request();
     try {
       const requestOptions = {
         signal: scope.controller.signal,
@@ -373,6 +378,7 @@ export class McpClientSession implements McpSession {
       if (serverMessage !== null) return serverErrorResult(serverMessage, options.maxOutputChars);
       throw classifyFailure(error, this.context(what, timeoutMs), this.parts.link.nonce);
     } finally {
+      settled();
       clearTimeout(timer);
       clearTimeout(idleTimer);
       stopWatching();
