@@ -391,7 +391,10 @@ function PromptArguments(props: {
   );
 }
 
+/** Argument values by name. */
+type ArgumentValues = Record<string, string>;
+
 /** The arguments the user filled in (empty ones left out). */
-function filledOf(values: Record<string, string>): Record<string, string> {
+function filledOf(values: ArgumentValues): ArgumentValues {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
 }
