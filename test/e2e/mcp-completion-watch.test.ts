@@ -194,4 +194,34 @@ describe('e2e: MCP argument suggestions and watched resources', () => {
       .poll(() => watched.requests, POLL)
       .toEqual(['subscribe', 'unsubscribe', 'subscribe', 'unsubscribe']);
   }, 120_000);
+
+  it('speaks Chinese: the section, the switch and the suggestions list', async () => {
+    const zh = await openBrowser('zh-CN');
+    try {
+      const { page } = zh;
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.goto(serve.url);
+      await openMcpSettings(page);
+      const card = page.getByTestId('mcp-service').and(page.locator('[data-name="clock"]'));
+      await card.getByTestId('mcp-resources-toggle').click();
+      await card.getByTestId('mcp-resource-view').click();
+      await expect
+        .poll(() => card.getByTestId('mcp-resource-text').textContent(), POLL)
+        .toMatch(/^tick \d+$/);
+      expect(await card.getByTestId('mcp-resources').textContent()).toContain('关注变化');
+      await card.getByTestId('mcp-resource-content').scrollIntoViewIfNeeded();
+      await screenshot(page, 'mcp-resource-watch-zh-dark');
+      await page.getByTestId('settings-close').click();
+      await page.getByTestId('mcp-picker-open').click();
+      await page.getByTestId('mcp-picker-service').filter({ hasText: 'everything' }).click();
+      await page.getByTestId('mcp-picker-prompt').filter({ hasText: 'completable-prompt' }).click();
+      await page.locator('[data-testid="mcp-picker-argument"][data-name="department"]').click();
+      const list = page.locator('[data-testid="mcp-completions"]:not([hidden])');
+      await expect.poll(() => page.getByTestId('mcp-completion').count(), POLL).toBe(4);
+      expect(await list.getAttribute('aria-label')).toBe('department 的建议值');
+    } finally {
+      await zh.close();
+    }
+  }, 120_000);
 });
