@@ -47,6 +47,8 @@ interface Subscription {
   trailing: NodeJS.Timeout | null;
   /** Bumped by each new subscription attempt, so an older one's result is ignored. */
   generation: number;
+  /** The first subscription: settled once the server took it (or refused). */
+  ready: Promise<void>;
 }
 
 export class McpResourceWatches {
@@ -84,15 +86,22 @@ export class McpResourceWatches {
         lastSent: 0,
         trailing: null,
         generation: 0,
+        ready: Promise.resolve(),
       };
       this.subscriptions.set(key, created);
+      created.ready = this.subscribe(created, signal);
       try {
-        await this.subscribe(created, signal);
+        await created.ready;
       } catch (error) {
-        if (created.watchers.size === 0) this.drop(key, created);
+        this.drop(key, created);
         throw error;
       }
       subscription = created;
+    } else {
+      // A watch of the same URI being made: this one stands or falls with it.
+      await subscription.ready;
+      if (this.subscriptions.get(key) !== subscription)
+        throw new AivoryError('connection', `The watch of ${uri} ended before it began.`);
     }
     subscription.watchers.set(id, listener);
     this.byWatch.set(id, key);
