@@ -8,6 +8,17 @@ export function fakeMcpSession(overrides: Partial<McpSession> = {}): McpSession 
   return {
     serverName: 'fake',
     serverVersion: '1.0',
+    features: {
+      tools: false,
+      prompts: false,
+      resources: false,
+      resourceSubscribe: false,
+      completions: false,
+    },
+    complete: () => Promise.resolve({ values: [], hasMore: false, total: null }),
+    subscribeResource: () => Promise.resolve(false),
+    unsubscribeResource: () => Promise.resolve(),
+    onResourceUpdated: () => undefined,
     listTools: () => Promise.resolve([]),
     callTool: () => Promise.reject(new Error('no calls in this test')),
     listPrompts: () => Promise.resolve([]),

@@ -13,6 +13,7 @@ import {
   eventJson,
   progressThrottle,
   STOP_REASON_TEXT,
+  structuredLines,
   traceLine,
   usageLine,
 } from './trace-format';
@@ -93,6 +94,9 @@ export class TurnPrinter {
     io.stderr(`${io.dim(line)}\n`);
     // The files a tool made, each with its whole path (the result line above is cut short).
     if (event.type === 'tool-result') {
+      if (event.structured !== undefined)
+        for (const structured of structuredLines(event.structured))
+          io.stderr(`${io.dim(structured)}\n`);
       for (const artifact of event.artifacts) {
         io.stderr(`${io.dim(`  📎 ${artifact.name} → `)}${artifact.path}\n`);
       }

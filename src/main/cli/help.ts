@@ -72,6 +72,12 @@ Usage:
                                        [--elicit ask|decline|accept-defaults] answers the server's questions (see chat options)
                                        [--sampling ask|deny|allow] the server asks your default model for a reply (see chat options)
   aivory mcp prompts N | prompt N NAME [key=value]… | resources N | resource N URI
+  aivory mcp resource N URI --watch [--count N]
+                                       Print the resource again each time the server says it changed (resources/subscribe),
+                                       until Ctrl-C or N changes
+  aivory mcp complete N prompt NAME ARG [PREFIX] | complete N resource TEMPLATE ARG [PREFIX]
+                                       The server's suggestions for an argument, one a line (completion/complete);
+                                       [--context k=v]… the other arguments' values, [--json]
   aivory mcp roots N [--add DIR [--name NAME] | --remove DIR]
                                        Folders shared with the server (MCP roots; none by default)
                                        Your MCP services: test, sync with a diff to accept, approvals, calls

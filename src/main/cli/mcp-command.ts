@@ -10,6 +10,7 @@ import type {
   McpToolAnnotations,
   McpToolChange,
 } from '../../shared/mcp';
+import type { McpResourceContents } from '../core/ports';
 import type { AppContext } from '../services/app-context';
 import { describeChange } from '../services/mcp/mcp-diff';
 import type { McpServiceInput } from '../services/mcp/mcp-service-input';
@@ -35,7 +36,8 @@ import {
   toolCount,
 } from './mcp-import-command';
 import { mcpRootsCommand } from './mcp-roots-command';
-import { progressThrottle, traceLine } from './trace-format';
+import { COMPLETE_USAGE, mcpComplete, mcpWatchResource, watchCount } from './mcp-library-command';
+import { progressThrottle, structuredLines, traceLine } from './trace-format';
 
 /** `allow` still asks in a turn that read untrusted content; `allow-even-after-web` does not. */
 const APPROVAL_POLICIES: readonly string[] = [
@@ -52,7 +54,8 @@ const USAGE = `Usage: aivory mcp ACTION …  (aivory --help lists every option)
   import FILE|- [--yes] [--enable] [--input ID=VALUE]… | export [--file F]
   list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N
   approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON
-  prompts N | prompt N NAME [k=v]… | resources N | resource N URI | roots N
+  prompts N | prompt N NAME [k=v]… | resources N | resource N URI [--watch [--count N]] | roots N
+  complete N prompt NAME ARG [PREFIX] | complete N resource TEMPLATE ARG [PREFIX] [--context k=v]…
   enable N | disable N | remove N`;
 
 const MCP_OPTIONS = {
@@ -88,6 +91,9 @@ const MCP_OPTIONS = {
   file: { type: 'string' },
   'new-client': { type: 'boolean', default: false },
   'forget-client': { type: 'boolean', default: false },
+  watch: { type: 'boolean', default: false },
+  count: { type: 'string' },
+  context: { type: 'string', multiple: true },
 } as const;
 
 export async function mcpCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
@@ -264,24 +270,48 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
     }
     case 'resource': {
       const [uri] = rest;
-      if (!uri) throw usageError('Usage: aivory mcp resource SERVICE URI');
-      const contents = await services.readResourceContents(required(name), uri, signal);
-      print(contents.text);
-      // Binary parts are saved as files (named from their bytes' type, never the server's name).
-      const artifacts = artifactSink(context, io);
-      const serviceName = services.get(required(name)).name;
-      for (const [index, blob] of contents.blobs.entries()) {
-        const type = binaryFileType(blob.data);
-        const saved = await artifacts.save(
-          SCRATCH_CONVERSATION_ID,
-          `${serviceName}-resource-${index + 1}.${type.extension}`,
-          blob.data,
-          type.mime,
+      if (!uri || rest.length > 1)
+        throw usageError('Usage: aivory mcp resource SERVICE URI [--watch [--count N]]');
+      if (values.count !== undefined && !values.watch)
+        throw usageError('--count goes with --watch.');
+      const show = async (contents: McpResourceContents) => {
+        print(contents.text);
+        // Binary parts are saved as files (named from their bytes' type, never the server's name).
+        const artifacts = artifactSink(context, io);
+        const serviceName = services.get(required(name)).name;
+        for (const [index, blob] of contents.blobs.entries()) {
+          const type = binaryFileType(blob.data);
+          const saved = await artifacts.save(
+            SCRATCH_CONVERSATION_ID,
+            `${serviceName}-resource-${index + 1}.${type.extension}`,
+            blob.data,
+            type.mime,
+          );
+          io.stderr(`📎 ${saved.name} → ${saved.path}\n`);
+        }
+      };
+      if (values.watch)
+        return mcpWatchResource(
+          context,
+          io,
+          required(name),
+          uri,
+          { count: watchCount(values.count), print: show },
+          signal,
         );
-        io.stderr(`📎 ${saved.name} → ${saved.path}\n`);
-      }
+      await show(await services.readResourceContents(required(name), uri, signal));
       return EXIT_OK;
     }
+    case 'complete':
+      if (name === undefined) throw usageError(COMPLETE_USAGE);
+      return mcpComplete(
+        context,
+        io,
+        name,
+        rest,
+        { json: values.json, context: values.context ?? [] },
+        signal,
+      );
     case 'import':
       if (rest.length > 0) throw usageError(IMPORT_USAGE);
       return mcpImport(
@@ -385,6 +415,8 @@ async function callTool(
     },
   });
   io.stdout(`${output.content}\n`);
+  if (output.structured !== undefined)
+    for (const line of structuredLines(output.structured)) io.stderr(`${line}\n`);
   for (const artifact of output.artifacts ?? [])
     io.stderr(`📎 ${artifact.name} → ${artifact.path}\n`);
   return output.isError ? EXIT_FAILED : EXIT_OK;

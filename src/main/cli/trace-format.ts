@@ -1,5 +1,12 @@
 /** Human output of a turn: the answer on stdout, a compact trace of tool calls on stderr. */
-import type { StopReason, TaintReason, TokenUsage, TurnEvent } from '../../shared/turn-events';
+import type {
+  StopReason,
+  StructuredToolOutput,
+  TaintReason,
+  TokenUsage,
+  TurnEvent,
+} from '../../shared/turn-events';
+import { structuredCheckText } from '../../shared/structured-check';
 
 /** Longest arguments / result preview on a trace line. */
 const PREVIEW_CHARS = 120;
@@ -60,6 +67,24 @@ export function traceLine(event: TurnEvent): string | null {
     default:
       return null;
   }
+}
+
+/** Longest structured result the text trace prints (characters of its indented JSON). */
+export const TRACE_STRUCTURED_CHARS = 2000;
+
+/**
+ * A tool result's structured content (MCP `structuredContent`) for the text trace, as the trace
+ * card shows it: the check, then its JSON indented under it (cut at TRACE_STRUCTURED_CHARS).
+ */
+export function structuredLines(structured: StructuredToolOutput): string[] {
+  const json =
+    structured.json.length > TRACE_STRUCTURED_CHARS
+      ? `${structured.json.slice(0, TRACE_STRUCTURED_CHARS)}\n[… ${structured.json.length - TRACE_STRUCTURED_CHARS} more characters]`
+      : structured.json;
+  return [
+    `    structured content: ${preview(structuredCheckText(structured))}`,
+    ...json.split('\n').map((line) => `      ${line}`),
+  ];
 }
 
 /**

@@ -101,6 +101,8 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
   app.mcp.onLibraryChanged((serviceId) => {
     events.publish('mcp.libraryChanged', { serviceId });
   });
+  // Watched resources are for a window to show: none left, none watched.
+  events.onEmpty(() => void app.mcp.unwatchAllResources());
   app.mcp.onSignInPage((page) => {
     events.publish('mcp.signInPage', {
       serviceId: page.serviceId,

@@ -1,6 +1,7 @@
 /** Conversation export as Markdown (for people) or JSON (for programs), shared by CLI and UI. */
 import type { Conversation, Message, MessagePart } from '../../shared/dto';
-import type { ArtifactReference } from '../../shared/turn-events';
+import { structuredCheckText } from '../../shared/structured-check';
+import type { ArtifactReference, StructuredToolOutput } from '../../shared/turn-events';
 
 export type ExportFormat = 'md' | 'json';
 
@@ -123,6 +124,7 @@ function partToMarkdown(part: MessagePart): string[] {
         `**Tool result** \`${part.name}\` · ${part.status} · ${part.durationMs} ms`,
         '',
         fence(output, 'text'),
+        ...(part.structured === undefined ? [] : structuredMarkdown(part.structured)),
       ];
     }
     case 'artifact':
@@ -130,6 +132,23 @@ function partToMarkdown(part: MessagePart): string[] {
     case 'attachment':
       return [fileLine('Attachment', part.attachment)];
   }
+}
+
+/**
+ * A tool result's structured content (MCP `structuredContent`), as the trace card shows it: how it
+ * compares with the tool's output schema, then its JSON (cut like the tool's output).
+ */
+function structuredMarkdown(structured: StructuredToolOutput): string[] {
+  const json =
+    structured.json.length > MAX_MARKDOWN_TOOL_OUTPUT_CHARS
+      ? `${structured.json.slice(0, MAX_MARKDOWN_TOOL_OUTPUT_CHARS)}\n[… ${structured.json.length - MAX_MARKDOWN_TOOL_OUTPUT_CHARS} more characters]`
+      : structured.json;
+  return [
+    '',
+    `**Structured content** · ${escapeHtml(structuredCheckText(structured))}`,
+    '',
+    fence(json, 'json'),
+  ];
 }
 
 function fileLine(label: string, file: ArtifactReference): string {

@@ -254,7 +254,52 @@ export const mcpMethods = {
           mimeType: z.string().nullable(),
         }),
       ),
+      /** The server suggests argument values as the user types (`mcp.complete`). */
+      completions: z.boolean(),
+      /** Its resources can be watched for changes (`mcp.watchResource`). */
+      subscribe: z.boolean(),
     }),
+  },
+  /**
+   * The server's suggestions for an argument of a prompt (`name`) or resource template (`uri`,
+   * the template) as the user types `value`; `context` holds the other arguments' values. None
+   * when the server does not offer completions. Values are the server's text: shown as text.
+   */
+  'mcp.complete': {
+    request: z
+      .object({
+        id: idSchema,
+        ref: z.discriminatedUnion('type', [
+          z.object({ type: z.literal('prompt'), name: z.string().min(1).max(200) }).strict(),
+          z
+            .object({ type: z.literal('resource'), uri: z.string().min(1).max(MAX_URL_CHARS) })
+            .strict(),
+        ]),
+        argument: z
+          .object({ name: z.string().min(1).max(100), value: z.string().max(1000) })
+          .strict(),
+        context: z.record(z.string().max(100), z.string().max(1000)).optional(),
+      })
+      .strict(),
+    response: z.object({
+      values: z.array(z.string()),
+      hasMore: z.boolean(),
+      total: z.number().nullable(),
+    }),
+  },
+  /**
+   * Watches a resource for changes (`resources/subscribe` on the service's shared session): each
+   * change is an `mcp.resourceUpdated` event with the watch's id (read it again); the watch ends
+   * with `mcp.unwatchResource`, when the last window leaves, or (`mcp.watchEnded`) when it cannot
+   * be made again after the session was replaced.
+   */
+  'mcp.watchResource': {
+    request: z.object({ id: idSchema, uri: z.string().min(1).max(MAX_URL_CHARS) }).strict(),
+    response: z.object({ watchId: z.string() }),
+  },
+  'mcp.unwatchResource': {
+    request: z.object({ watchId: z.string().min(1).max(100) }).strict(),
+    response: z.object({ ok: z.boolean() }),
   },
   'mcp.getPrompt': {
     request: z
@@ -298,6 +343,15 @@ export const mcpEvents = {
   'mcp.stale': z.object({ serviceId: z.string(), name: z.string() }),
   /** A server's prompts or resources changed: an open list of them reloads. */
   'mcp.libraryChanged': z.object({ serviceId: z.string() }),
+  /** A watched resource changed (the server said so): read it again. */
+  'mcp.resourceUpdated': z.object({ watchId: z.string(), serviceId: z.string(), uri: z.string() }),
+  /** A watch ended by itself (its subscription could not be made again), with why. */
+  'mcp.watchEnded': z.object({
+    watchId: z.string(),
+    serviceId: z.string(),
+    uri: z.string(),
+    reason: z.string(),
+  }),
   /** A sign-in page was opened in the browser (its link, for when it did not open). */
   'mcp.signInPage': z.object({ serviceId: z.string(), name: z.string(), url: z.string() }),
 };

@@ -48,6 +48,8 @@ const STDERR_END_WAIT_MS = 1000;
 const ROOTS_WAIT_MS = 500;
 /** How much of its last stderr line the error shows. */
 const LAST_STDERR_CHARS = 300;
+/** Longest URI a `notifications/resources/updated` may name (longer ones are ignored). */
+const MAX_UPDATED_URI_CHARS = 2000;
 /** How much of the probed event stream is read looking for the endpoint event. */
 const PROBE_BYTES = 4096;
 
@@ -175,6 +177,10 @@ async function attempt(
   client.setNotificationHandler('notifications/resources/list_changed', () =>
     link.emitLibraryChanged(),
   );
+  client.setNotificationHandler('notifications/resources/updated', (notification) => {
+    const uri = updatedUri(notification);
+    if (uri !== null) link.emitResourceUpdated(uri);
+  });
   if (options.onLog !== undefined) forwardServerLog(client, options.onLog);
   const rootsAsked = answerRoots(client, options.roots);
   if (options.onElicit !== undefined) offerElicitation(client, options.onElicit);
@@ -230,6 +236,15 @@ async function attempt(
       terminateSession: built.terminateSession,
     }),
   };
+}
+
+/** The URI of a `notifications/resources/updated`, or null when it names none usable. */
+function updatedUri(notification: unknown): string | null {
+  const params = (notification as { params?: { uri?: unknown } } | null)?.params;
+  const uri = params?.uri;
+  if (typeof uri !== 'string' || uri === '' || uri.length > MAX_UPDATED_URI_CHARS) return null;
+  const clean = oneLine(uri, MAX_UPDATED_URI_CHARS);
+  return clean === uri ? uri : null;
 }
 
 function handshakeTimeout(server: string, timeoutMs: number): McpError {

@@ -15,6 +15,12 @@ import type { McpFetchEvents } from './mcp-fetch';
 
 /** How long after an answer stream's end a still-pending request is failed. */
 const ENDED_STREAM_GRACE_MS = 250;
+/**
+ * How long a connection the server forgot stays up for the requests already sent on it, so each
+ * hears its own answer (the server's "unknown session": undelivered, sent again) instead of
+ * "closed during the call"; then it closes whatever is left.
+ */
+const DRAIN_MS = 5000;
 
 type LinkState = 'connecting' | 'open' | 'lost' | 'closed';
 
@@ -32,6 +38,10 @@ export class McpLink implements McpFetchEvents {
   private readonly closeListeners: ((reason: string) => void)[] = [];
   private readonly toolListeners: (() => void)[] = [];
   private readonly libraryListeners: (() => void)[] = [];
+  private readonly updateListeners: ((uri: string) => void)[] = [];
+  /** Requests sent and not yet settled (see `request` and `lose`). */
+  private inFlight = 0;
+  private drainTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly kind: McpTransportKind,
@@ -62,6 +72,10 @@ export class McpLink implements McpFetchEvents {
 
   /** Our own close(): returns false when it was already closed. */
   beginClose(): boolean {
+    if (this.drainTimer !== null) {
+      clearTimeout(this.drainTimer);
+      this.drainTimer = null;
+    }
     if (this.state === 'closed') return false;
     this.state = 'closed';
     return true;
@@ -94,7 +108,28 @@ export class McpLink implements McpFetchEvents {
    */
   onSessionExpired(id: string | number | null, error: McpError): void {
     if (id !== null) this.failRequest(id, error);
-    this.lose(`${this.server} ended the MCP session`);
+    // Told by the event stream (no request of ours): the requests in flight may be refused in a
+    // moment by the same server for the same reason, and must hear it themselves.
+    this.lose(`${this.server} ended the MCP session`, id === null);
+  }
+
+  /** A request is sent on this connection; the function returned says it settled (once). */
+  request(): () => void {
+    this.inFlight++;
+    let settled = false;
+    return () => {
+      if (settled) return;
+      settled = true;
+      this.inFlight--;
+      if (this.inFlight === 0 && this.drainTimer !== null) this.finishDrain();
+    };
+  }
+
+  private finishDrain(): void {
+    if (this.drainTimer === null) return;
+    clearTimeout(this.drainTimer);
+    this.drainTimer = null;
+    this.shutdown();
   }
 
   onFailure(error: McpError): void {
@@ -128,7 +163,7 @@ export class McpLink implements McpFetchEvents {
     }
     if (this.state !== 'open' || !(error instanceof Error)) return;
     if (/Maximum reconnection attempts/.test(error.message)) {
-      this.lose(`the event stream from ${this.server} ended and could not be reopened`);
+      this.lose(`the event stream from ${this.server} ended and could not be reopened`, true);
     } else if (this.kind === 'sse' && error instanceof SseError) {
       this.lose(`the SSE stream from ${this.server} ended`);
     }
@@ -142,13 +177,22 @@ export class McpLink implements McpFetchEvents {
     );
   }
 
-  /** The connection ended without our close(): tell the listeners once, then shut down. */
-  lose(reason: string): void {
+  /**
+   * The connection ended without our close(): tell the listeners once (no new request goes on
+   * it), then shut down — with `drain`, only once the requests in flight settled (at most
+   * DRAIN_MS), since the connection itself still works and their answers say what happened.
+   */
+  lose(reason: string, drain = false): void {
     if (this.state !== 'open') return;
     this.state = 'lost';
     this.lostReason = reason;
     for (const listener of this.closeListeners.splice(0)) safeCall(() => listener(reason));
-    this.shutdown();
+    if (!drain || this.inFlight === 0) {
+      this.shutdown();
+      return;
+    }
+    this.drainTimer = setTimeout(() => this.finishDrain(), DRAIN_MS);
+    this.drainTimer.unref();
   }
 
   addCloseListener(listener: (reason: string) => void): void {
@@ -172,6 +216,16 @@ export class McpLink implements McpFetchEvents {
     this.libraryListeners.push(listener);
   }
 
+  addResourceUpdatedListener(listener: (uri: string) => void): void {
+    this.updateListeners.push(listener);
+  }
+
+  /** notifications/resources/updated, with the (cleaned, bounded) URI. */
+  emitResourceUpdated(uri: string): void {
+    if (this.state !== 'open') return;
+    for (const listener of this.updateListeners) safeCall(() => listener(uri));
+  }
+
   /** prompts/list_changed or resources/list_changed. */
   emitLibraryChanged(): void {
     if (this.state !== 'open') return;
@@ -179,7 +233,7 @@ export class McpLink implements McpFetchEvents {
   }
 }
 
-function safeCall(callback: () => void): void {
+export function safeCall(callback: () => void): void {
   try {
     callback();
   } catch {

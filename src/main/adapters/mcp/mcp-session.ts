@@ -11,6 +11,9 @@ import { McpError, McpUndelivered } from '../../core/ports';
 import type {
   McpCallOptions,
   McpCallResult,
+  McpCompletion,
+  McpCompletionRef,
+  McpServerFeatures,
   McpLogLevel,
   McpPromptInfo,
   McpResourceContents,
@@ -51,6 +54,11 @@ import { oneLine } from '../../../shared/untrusted-text';
 const AnyResult = z.looseObject({});
 type Json = z.infer<typeof AnyResult>;
 
+/** The spec's most values in one completion answer; more are cut (and `hasMore` set). */
+export const MAX_COMPLETION_VALUES = 100;
+/** Longest completion value kept (a longer one is dropped: a cut value is not the server's). */
+export const MAX_COMPLETION_VALUE_CHARS = 500;
+
 /** How long close() waits for the server to acknowledge the end of its session. */
 const TERMINATE_TIMEOUT_MS = 2000;
 
@@ -78,6 +86,58 @@ export class McpClientSession implements McpSession {
     const info = parts.client.getServerVersion();
     this.serverName = oneLine(typeof info?.name === 'string' ? info.name : '', 200) || 'unknown';
     this.serverVersion = oneLine(typeof info?.version === 'string' ? info.version : '', 100);
+  }
+
+  get features(): McpServerFeatures {
+    const capabilities = this.parts.client.getServerCapabilities() ?? {};
+    const resources = capabilities.resources as { subscribe?: unknown } | undefined;
+    return {
+      tools: capabilities.tools !== undefined,
+      prompts: capabilities.prompts !== undefined,
+      resources: resources !== undefined,
+      // 2026-07-28 replaced `resources/subscribe` with `subscriptions/listen`, not used here yet.
+      resourceSubscribe: resources?.subscribe === true && !this.modern,
+      completions: capabilities.completions !== undefined,
+    };
+  }
+
+  async complete(
+    ref: McpCompletionRef,
+    argument: { name: string; value: string },
+    context: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<McpCompletion> {
+    this.assertOpen();
+    if (!this.features.completions) return { values: [], hasMore: false, total: null };
+    const others = Object.entries(context).filter(([name]) => name !== argument.name);
+    const raw = await this.request(
+      'completion/complete',
+      {
+        ref:
+          ref.type === 'prompt'
+            ? { type: 'ref/prompt', name: ref.name }
+            : { type: 'ref/resource', uri: ref.uri },
+        argument,
+        ...(others.length > 0 ? { context: { arguments: Object.fromEntries(others) } } : {}),
+      },
+      signal,
+    );
+    return completionOf(raw);
+  }
+
+  async subscribeResource(uri: string, signal: AbortSignal): Promise<boolean> {
+    if (!this.features.resourceSubscribe) return false;
+    await this.request('resources/subscribe', { uri }, signal);
+    return true;
+  }
+
+  async unsubscribeResource(uri: string, signal: AbortSignal): Promise<void> {
+    if (!this.parts.link.isOpen || !this.features.resourceSubscribe) return;
+    await this.request('resources/unsubscribe', { uri }, signal).catch(() => undefined);
+  }
+
+  onResourceUpdated(listener: (uri: string) => void): void {
+    this.parts.link.addResourceUpdatedListener(listener);
   }
 
   private get server(): string {
@@ -108,6 +168,7 @@ export class McpClientSession implements McpSession {
     this.assertOpen();
     const timeoutMs = this.parts.limits.requestTimeoutMs;
     const scope = scopedAbort(signal);
+    const settled = this.parts.link.request();
     try {
       return await this.parts.client.request({ method, params }, AnyResult, {
         signal: scope.controller.signal,
@@ -117,6 +178,7 @@ export class McpClientSession implements McpSession {
       if (signal.aborted) throw new McpError('canceled', `${method} was canceled`);
       throw classifyFailure(error, this.context(method, timeoutMs), this.parts.link.nonce);
     } finally {
+      settled();
       scope.dispose();
     }
   }
@@ -167,12 +229,14 @@ export class McpClientSession implements McpSession {
     this.assertOpen();
     const timeoutMs = this.parts.limits.requestTimeoutMs;
     const scope = scopedAbort(signal);
+    const settled = this.parts.link.request();
     try {
       return await run({ signal: scope.controller.signal, timeout: timeoutMs });
     } catch (error) {
       if (signal.aborted) throw new McpError('canceled', `${what} was canceled`);
       throw classifyFailure(error, this.context(what, timeoutMs), this.parts.link.nonce);
     } finally {
+      settled();
       scope.dispose();
     }
   }
@@ -269,6 +333,7 @@ export class McpClientSession implements McpSession {
     };
     arm();
     const stopWatching = questions.onChange(arm);
+    const settled = this.parts.link.request();
     try {
       const requestOptions = {
         signal: scope.controller.signal,
@@ -313,6 +378,7 @@ export class McpClientSession implements McpSession {
       if (serverMessage !== null) return serverErrorResult(serverMessage, options.maxOutputChars);
       throw classifyFailure(error, this.context(what, timeoutMs), this.parts.link.nonce);
     } finally {
+      settled();
       clearTimeout(timer);
       clearTimeout(idleTimer);
       stopWatching();
@@ -427,6 +493,29 @@ class UrlRequired extends Error {
   constructor(readonly data: unknown) {
     super('URL elicitation required');
   }
+}
+
+/** A `completion/complete` result, cleaned: strings only, one line, bounded, no duplicates. */
+function completionOf(raw: Json): McpCompletion {
+  const completion = raw['completion'] as { values?: unknown; hasMore?: unknown; total?: unknown };
+  const given = Array.isArray(completion?.values) ? completion.values : [];
+  const values: string[] = [];
+  for (const value of given) {
+    if (values.length >= MAX_COMPLETION_VALUES) break;
+    if (typeof value !== 'string' || value.length > MAX_COMPLETION_VALUE_CHARS) continue;
+    const clean = oneLine(value, MAX_COMPLETION_VALUE_CHARS);
+    if (clean === '' || values.includes(clean)) continue;
+    values.push(clean);
+  }
+  const total =
+    typeof completion?.total === 'number' && Number.isSafeInteger(completion.total)
+      ? Math.max(0, completion.total)
+      : null;
+  return {
+    values,
+    hasMore: completion?.hasMore === true || given.length > values.length,
+    total,
+  };
 }
 
 function reportProgress(

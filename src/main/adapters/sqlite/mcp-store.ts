@@ -14,7 +14,13 @@ import type {
   McpTransportKind,
 } from '../../../shared/mcp';
 import type { McpRoot } from '../../../shared/mcp-roots';
-import type { Clock, McpServicePatch, McpStore, NewMcpService } from '../../core/ports';
+import type {
+  Clock,
+  McpServerFeatures,
+  McpServicePatch,
+  McpStore,
+  NewMcpService,
+} from '../../core/ports';
 import { listRoots, setRoots } from './mcp-roots-store';
 import type { Statements } from './statements';
 
@@ -90,6 +96,40 @@ export class SqliteMcpStore implements McpStore {
       idOrName,
     );
     return row === undefined ? null : toService(row);
+  }
+
+  getServerFeatures(serviceId: string): McpServerFeatures | null {
+    const row = this.sql.get<{ server_features: string | null }>(
+      'SELECT server_features FROM mcp_services WHERE id = ?',
+      serviceId,
+    );
+    if (row?.server_features == null) return null;
+    try {
+      const parsed = JSON.parse(row.server_features) as Record<string, unknown>;
+      return {
+        tools: parsed['tools'] === true,
+        prompts: parsed['prompts'] === true,
+        resources: parsed['resources'] === true,
+        resourceSubscribe: parsed['resourceSubscribe'] === true,
+        completions: parsed['completions'] === true,
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  setServerFeatures(serviceId: string, features: McpServerFeatures): void {
+    this.sql.run(
+      'UPDATE mcp_services SET server_features = ? WHERE id = ?',
+      JSON.stringify({
+        tools: features.tools,
+        prompts: features.prompts,
+        resources: features.resources,
+        resourceSubscribe: features.resourceSubscribe,
+        completions: features.completions,
+      }),
+      serviceId,
+    );
   }
 
   createService(input: NewMcpService): McpService {

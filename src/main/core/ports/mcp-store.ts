@@ -9,6 +9,7 @@ import type {
   McpToolRecord,
 } from '../../../shared/mcp';
 import type { McpRoot } from '../../../shared/mcp-roots';
+import type { McpServerFeatures } from './mcp';
 
 /** What the user configured for a new service (state, timestamps and snapshots come later). */
 export type NewMcpService = Pick<
@@ -51,6 +52,10 @@ export interface McpStore {
   /** Replaces what the user configured (name … timeouts); keeps state, snapshots, approvals. */
   updateConfig(id: string, config: Omit<NewMcpService, 'id'>): McpService;
   deleteService(id: string): boolean;
+  /** What the service's server offers, as last seen on a connection; null when never seen. */
+  getServerFeatures(serviceId: string): McpServerFeatures | null;
+  /** Records what the server offers (each new connection). */
+  setServerFeatures(serviceId: string, features: McpServerFeatures): void;
   listTools(serviceId: string): McpToolRecord[];
   saveLatest(serviceId: string, tools: readonly McpToolInfo[]): void;
   acceptLatest(serviceId: string): void;

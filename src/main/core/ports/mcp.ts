@@ -276,10 +276,54 @@ export interface McpResourceInfo {
   mimeType: string | null;
 }
 
+/** What the server said it offers (its capabilities at the handshake). */
+export interface McpServerFeatures {
+  tools: boolean;
+  prompts: boolean;
+  resources: boolean;
+  /** `resources.subscribe`: `resources/subscribe` and `notifications/resources/updated`. */
+  resourceSubscribe: boolean;
+  /** `completions`: `completion/complete` for prompt and resource-template arguments. */
+  completions: boolean;
+}
+
+/** What `completion/complete` is asked about: a prompt's argument or a resource template's. */
+export type McpCompletionRef = { type: 'prompt'; name: string } | { type: 'resource'; uri: string };
+
+/** The server's suggestions for one argument, cleaned and bounded (untrusted text). */
+export interface McpCompletion {
+  values: string[];
+  /** The server has more than it sent (or than were kept). */
+  hasMore: boolean;
+  /** How many the server says there are in all, when it says. */
+  total: number | null;
+}
+
 /** A live connection (initialized). */
 export interface McpSession {
   readonly serverName: string;
   readonly serverVersion: string;
+  /** What the server offers (read at the handshake). */
+  readonly features: McpServerFeatures;
+  /**
+   * The server's suggestions for `argument` of a prompt or resource template, given the values of
+   * the other arguments (`context`); none when it does not offer completions.
+   */
+  complete(
+    ref: McpCompletionRef,
+    argument: { name: string; value: string },
+    context: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<McpCompletion>;
+  /**
+   * `resources/subscribe`: the server tells of each change (`onResourceUpdated`); false (nothing
+   * sent) when it does not offer subscriptions on this connection.
+   */
+  subscribeResource(uri: string, signal: AbortSignal): Promise<boolean>;
+  /** `resources/unsubscribe`; never fails (a closed connection has no subscription left). */
+  unsubscribeResource(uri: string, signal: AbortSignal): Promise<void>;
+  /** Called on notifications/resources/updated with the resource's URI (bounded). */
+  onResourceUpdated(listener: (uri: string) => void): void;
   /** Every page of tools/list, refusing more than the connector's tool cap. */
   listTools(signal: AbortSignal): Promise<McpToolInfo[]>;
   callTool(

@@ -90,6 +90,30 @@ export function createMcpHandlers(context: HostContext): McpHandlers {
       return toolRecords(context, id);
     },
     'mcp.library': async ({ id }) => mcp.library(id, signal()),
+    'mcp.complete': async ({ id, ref, argument, context: others }) =>
+      mcp.complete(id, ref, argument, others ?? {}, signal()),
+    'mcp.watchResource': async ({ id, uri }) => {
+      const serviceId = mcp.get(id).id;
+      let watchId = '';
+      watchId = await mcp.watchResource(
+        id,
+        uri,
+        (event) => {
+          if (event.kind === 'updated')
+            context.events.publish('mcp.resourceUpdated', { watchId, serviceId, uri });
+          else
+            context.events.publish('mcp.watchEnded', {
+              watchId,
+              serviceId,
+              uri,
+              reason: event.reason,
+            });
+        },
+        signal(),
+      );
+      return { watchId };
+    },
+    'mcp.unwatchResource': async ({ watchId }) => ({ ok: await mcp.unwatchResource(watchId) }),
     'mcp.getPrompt': async ({ id, name, arguments: args }) => ({
       text: await mcp.getPrompt(id, name, args ?? {}, signal()),
     }),

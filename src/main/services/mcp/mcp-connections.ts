@@ -70,6 +70,21 @@ export class McpConnections {
     this.libraryListeners.push(listener);
   }
 
+  private readonly updateListeners: ((serviceId: string, uri: string) => void)[] = [];
+
+  /** A server says a resource changed (notifications/resources/updated after a subscribe). */
+  onResourceUpdated(listener: (serviceId: string, uri: string) => void): void {
+    this.updateListeners.push(listener);
+  }
+
+  /**
+   * Keeps the service's session from its idle close (a watched resource: the subscription lives
+   * on the session); the function returned lets it go (once).
+   */
+  hold(serviceId: string): () => void {
+    return this.idle.begin(serviceId);
+  }
+
   /** Called each time a service's session ends, with why (after it was closed). */
   onSessionEnd(listener: (serviceId: string, why: McpSessionEnd) => void): void {
     this.endListeners.push(listener);
@@ -258,9 +273,21 @@ export class McpConnections {
         throw new McpError('spawn', `${error.message} (its log: ${logPath})`);
       throw error;
     }
+    // What the server offers, for the turns that decide without connecting (the resource reader).
+    try {
+      this.dependencies.store.setServerFeatures(service.id, session.features);
+    } catch (error) {
+      this.dependencies.logger.warn('MCP: the server features could not be saved', {
+        service: service.name,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
     session.onToolsChanged(() => this.onToolsChanged(service.id, session));
     session.onLibraryChanged(() => {
       for (const listener of this.libraryListeners) listener(service.id);
+    });
+    session.onResourceUpdated((uri) => {
+      for (const listener of this.updateListeners) listener(service.id, uri);
     });
     return session;
   }

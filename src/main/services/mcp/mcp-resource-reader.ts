@@ -130,7 +130,8 @@ function capped(text: string): string {
 }
 
 /**
- * The readers of `serviceIds` (callable services only), in that order. Every callable tool and
+ * The readers of `serviceIds` (callable services whose server offers resources, or has not said
+ * yet), in that order. Every callable tool and
  * every callable service's reader are named together, tools first, so a server tool that is itself
  * called `read_resource` keeps its plain name and a reader's name does not depend on which
  * services a turn picked.
@@ -159,6 +160,8 @@ export function buildResourceReaders(
     const entry = callable[index];
     const name = names[index];
     if (entry === undefined || name === undefined) return [];
+    // A server that said it has no resources gets no reader (the names stay as they were).
+    if (!dependencies.services.offersResources(id)) return [];
     return [
       {
         tool: resourceReaderTool(dependencies, entry.service, name),

@@ -21,6 +21,8 @@ import type {
   HostResolver,
   IdGenerator,
   Logger,
+  McpCompletion,
+  McpCompletionRef,
   McpConnector,
   McpLogLevel,
   McpPromptInfo,
@@ -38,6 +40,8 @@ import { McpError, McpSignInRequired } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
 import type { McpSessionEnd } from './mcp-connections';
 import { McpRoots } from './mcp-roots';
+import { McpResourceWatches } from './mcp-resource-watch';
+import type { McpWatchEvent } from './mcp-resource-watch';
 import { McpElicitationRouter } from './mcp-elicitation-router';
 import { McpSamplingRouter } from './mcp-sampling-router';
 import { diffTools, isCallable, matchesLatest } from './mcp-diff';
@@ -109,6 +113,8 @@ export class McpServices {
   readonly elicitation: McpElicitationRouter;
   /** Where a server's sampling request goes: the caller running a call on that service now. */
   readonly sampling: McpSamplingRouter;
+  /** Watched resources (resources/subscribe on the shared sessions). */
+  private readonly watches: McpResourceWatches;
 
   constructor(private readonly dependencies: McpServicesDependencies) {
     const { signIn } = dependencies;
@@ -131,6 +137,70 @@ export class McpServices {
       this.elicitation,
       this.sampling,
     );
+    this.watches = new McpResourceWatches({
+      get: (idOrName) => this.get(idOrName),
+      withSession: (service, signal, action) => this.withSession(service, signal, action),
+      live: (serviceId) => this.connections.live(serviceId),
+      hold: (serviceId) => this.connections.hold(serviceId),
+      logger: dependencies.logger,
+    });
+    this.connections.onResourceUpdated((serviceId, uri) => this.watches.updated(serviceId, uri));
+    this.connections.onSessionEnd((serviceId, why) => this.watches.sessionEnded(serviceId, why));
+  }
+
+  /**
+   * The server's suggestions for an argument of a prompt or resource template as the user types
+   * it (`completion/complete`); none when the server does not offer completions.
+   */
+  async complete(
+    idOrName: string,
+    ref: McpCompletionRef,
+    argument: { name: string; value: string },
+    context: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<McpCompletion> {
+    const service = this.get(idOrName);
+    return this.shown(service, async () =>
+      this.asUser(service.id, signal, () =>
+        this.withSession(service, signal, (session) =>
+          session.complete(ref, argument, context, signal),
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Watches a resource for changes (`resources/subscribe` on the shared session): `listener`
+   * hears `updated` (read it again) and `ended`. Resolves with the watch's id once subscribed.
+   */
+  async watchResource(
+    idOrName: string,
+    uri: string,
+    listener: (event: McpWatchEvent) => void,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const service = this.get(idOrName);
+    return this.shown(service, () =>
+      this.asUser(service.id, signal, () => this.watches.watch(service.id, uri, listener, signal)),
+    );
+  }
+
+  /** Ends a watch (the view closed); false when there was none by that id. */
+  unwatchResource(watchId: string): Promise<boolean> {
+    return this.watches.unwatch(watchId);
+  }
+
+  /**
+   * Whether the service's server offers resources, as last seen on a connection; true when no
+   * connection has told yet (the model's resource reader is then offered, as before).
+   */
+  offersResources(idOrName: string): boolean {
+    return this.dependencies.store.getServerFeatures(this.get(idOrName).id)?.resources !== false;
+  }
+
+  /** Ends every watch (nobody is left to show them). */
+  unwatchAllResources(): Promise<void> {
+    return this.watches.unwatchAll();
   }
 
   /**
@@ -535,6 +605,10 @@ export class McpServices {
     prompts: McpPromptInfo[];
     resources: McpResourceInfo[];
     templates: McpResourceTemplateInfo[];
+    /** The server suggests argument values (`completion/complete`). */
+    completions: boolean;
+    /** Its resources can be watched for changes (`resources/subscribe`). */
+    subscribe: boolean;
   }> {
     const service = this.get(idOrName);
     return this.asUser(service.id, signal, () =>
@@ -544,7 +618,8 @@ export class McpServices {
           session.listResources(signal).catch(() => []),
           session.listResourceTemplates(signal).catch(() => []),
         ]);
-        return { prompts, resources, templates };
+        const { completions, resourceSubscribe } = session.features;
+        return { prompts, resources, templates, completions, subscribe: resourceSubscribe };
       }),
     );
   }

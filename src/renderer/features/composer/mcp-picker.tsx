@@ -6,7 +6,7 @@
  * nothing from the server is sent on its own.
  */
 import type { ReactNode } from 'react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { Popover } from '../../components/popover';
 import { useT } from '../../i18n/use-t';
@@ -14,11 +14,21 @@ import type { PendingAttachment } from '../../state/attachment-rules';
 import { useApp } from '../../state/store';
 import { McpIcon } from '../../components/icons';
 import { expandTemplate, templateVariables } from './uri-template';
+import { McpArgumentInput } from './mcp-argument-input';
+import type { Completer } from './mcp-argument-input';
 
 type Service = InvokeResponse<'mcp.list'>['services'][number];
 type Library = InvokeResponse<'mcp.library'>;
 type McpPrompt = Library['prompts'][number];
 type McpTemplate = Library['templates'][number];
+type CompletionRef = { type: 'prompt'; name: string } | { type: 'resource'; uri: string };
+/** Asks the service for suggestions for `argument` given the other arguments' values. */
+type ArgumentCompleter = (
+  ref: CompletionRef,
+  argument: string,
+  value: string,
+  context: Record<string, string>,
+) => Promise<string[]>;
 
 /** A template's form: its variables as required arguments, expanded into a resource URI. */
 interface TemplateForm {
@@ -104,6 +114,18 @@ export function McpPicker(props: {
       .invoke('mcp.getPrompt', { id: service.id, name: chosen.name, arguments: args })
       .then((answer) => insert(answer.text), showError);
   };
+  const complete = useMemo<ArgumentCompleter | undefined>(() => {
+    if (!bridge || !service || library?.completions !== true) return undefined;
+    return (ref, argument, value, context) =>
+      bridge
+        .invoke('mcp.complete', {
+          id: service.id,
+          ref,
+          argument: { name: argument, value },
+          context,
+        })
+        .then((answer) => answer.values);
+  }, [bridge, service, library]);
   const fetchResource = (uri: string): void => {
     if (!bridge || !service) return;
     bridge.invoke('mcp.attachResource', { id: service.id, uri }).then((answer) => {
@@ -134,6 +156,7 @@ export function McpPicker(props: {
         onTemplate={setTemplate}
         fetchPrompt={fetchPrompt}
         fetchResource={fetchResource}
+        complete={complete}
       />
     </Popover>
   );
@@ -151,6 +174,7 @@ function McpPickerBody(props: {
   onTemplate(template: TemplateForm | null): void;
   fetchPrompt(prompt: McpPrompt, args: Record<string, string>): void;
   fetchResource(uri: string): void;
+  complete: ArgumentCompleter | undefined;
 }): ReactNode {
   const { service, prompt, template } = props;
   if (service === null) return <ServiceList services={props.services} onPick={props.onService} />;
@@ -159,6 +183,8 @@ function McpPickerBody(props: {
       <PromptArguments
         prompt={template.asPrompt}
         attach
+        completion={{ type: 'resource', uri: template.template.uriTemplate }}
+        complete={props.complete}
         onBack={() => props.onTemplate(null)}
         onInsert={(values) =>
           props.fetchResource(expandTemplate(template.template.uriTemplate, values))
@@ -170,6 +196,8 @@ function McpPickerBody(props: {
     return (
       <PromptArguments
         prompt={prompt}
+        completion={{ type: 'prompt', name: prompt.name }}
+        complete={props.complete}
         onBack={() => props.onPrompt(null)}
         onInsert={(args) => props.fetchPrompt(prompt, args)}
       />
@@ -300,15 +328,34 @@ function PromptArguments(props: {
   prompt: McpPrompt;
   /** A template's form: the button attaches the resource. */
   attach?: boolean;
+  /** What the server's suggestions are asked for (with `complete`, when it offers them). */
+  completion: CompletionRef;
+  complete: ArgumentCompleter | undefined;
   onBack(): void;
   onInsert(args: Record<string, string>): void;
 }): ReactNode {
   const t = useT();
   const [values, setValues] = useState<Record<string, string>>({});
+  // The other arguments' values go with each request (a server may narrow by them); read from
+  // a ref so that typing in one field does not ask again for the others.
+  const current = useRef(values);
+  current.current = values;
+  const { complete, completion } = props;
+  const refKey = completion.type === 'prompt' ? `prompt:${completion.name}` : completion.uri;
+  const completers = useMemo(() => {
+    const made = new Map<string, Completer>();
+    if (complete === undefined) return made;
+    for (const argument of props.prompt.arguments)
+      made.set(argument.name, (value) =>
+        complete(completion, argument.name, value, filledOf(current.current)),
+      );
+    return made;
+    // `completion` is a fresh object per render: its contents decide (refKey).
+  }, [complete, props.prompt, refKey]);
   const missing = props.prompt.arguments.some(
     (argument) => argument.required && (values[argument.name] ?? '').trim() === '',
   );
-  const filled = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+  const filled = filledOf(values);
   return (
     <div className="prompt-form">
       <div className="popover-hint">{props.prompt.name}</div>
@@ -318,11 +365,11 @@ function PromptArguments(props: {
             {argument.name}
             {argument.required ? ' *' : ''}
           </span>
-          <input
-            data-testid="mcp-picker-argument"
-            data-name={argument.name}
+          <McpArgumentInput
+            name={argument.name}
             value={values[argument.name] ?? ''}
-            onChange={(event) => setValues({ ...values, [argument.name]: event.target.value })}
+            onChange={(value) => setValues((before) => ({ ...before, [argument.name]: value }))}
+            complete={completers.get(argument.name)}
           />
         </label>
       ))}
@@ -342,4 +389,12 @@ function PromptArguments(props: {
       </div>
     </div>
   );
+}
+
+/** Argument values by name. */
+type ArgumentValues = Record<string, string>;
+
+/** The arguments the user filled in (empty ones left out). */
+function filledOf(values: ArgumentValues): ArgumentValues {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
 }

@@ -2,7 +2,8 @@
  * One MCP service: its endpoint and masked headers, the test state (未测试 / 连接正常 / 连接错误
  * with the reason), "found N / last synced at …", the stale marker, the diff waiting to be
  * accepted, the "available to me" switch (refused until synced), tools with their approval
- * policy, the OAuth sign-in (HTTP services), the shared folders (MCP roots), and remove.
+ * policy, the OAuth sign-in (HTTP services), the shared folders (MCP roots), the resources (shown
+ * and watched for changes), and remove.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
@@ -15,6 +16,7 @@ import type { BridgeTask } from '../settings/use-loaded';
 import { McpSignInTrust } from './mcp-sign-in-trust';
 import { McpDiffView } from './mcp-diff-view';
 import { McpRootsSection } from './mcp-roots-section';
+import { McpResourcesSection } from './mcp-resources-section';
 import { McpServiceForm } from './mcp-service-form';
 import { McpSignInSection } from './mcp-sign-in-section';
 import { McpToolsList } from './mcp-tools-list';
@@ -212,6 +214,7 @@ export function McpServiceCard(props: {
       <FieldErrorText error={asked(error) ? null : error} testId="mcp-error" />
       {toolsOpen && <McpToolsList serviceId={id} />}
       <McpRootsSection serviceId={id} serviceName={service.name} />
+      <McpResourcesSection serviceId={id} />
       {editing && (
         <McpServiceForm
           allowLocalCommands={props.allowLocalCommands}

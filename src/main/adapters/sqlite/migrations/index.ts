@@ -19,6 +19,7 @@ import migration013 from './013_mcp_oauth';
 import migration014 from './014_mcp_roots';
 import migration015 from './015_turn_leases';
 import migration016 from './016_title_source';
+import migration017 from './017_mcp_server_features';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly string[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
 ];

@@ -1,0 +1,233 @@
+/**
+ * "Resources" on an MCP service card: the service's resources (listed when the user opens the
+ * section, never on page load), one shown at a time as text, and — when the server offers
+ * subscriptions — "Watch for changes": the host subscribes on the service's shared session and
+ * each `mcp.resourceUpdated` of this watch reads the resource again (one read at a time; an update
+ * during a read reads once more after it). The watch ends when the switch goes off, another
+ * resource is shown, the section closes or the card leaves the page; the host ends it when the
+ * last window leaves and says so (`mcp.watchEnded`) when it cannot be made again after a reconnect.
+ */
+import type { ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { InvokeResponse } from '../../../shared/ipc-contract';
+import { useT } from '../../i18n/use-t';
+import { useApp } from '../../state/store';
+import { FieldErrorText, Switch } from '../settings/form-controls';
+import { errorMessage } from '../settings/form-rules';
+
+type Library = InvokeResponse<'mcp.library'>;
+
+/** The shown text is cut here (the CLI or the composer's attachment has it whole). */
+const SHOWN_CHARS = 20_000;
+
+export function McpResourcesSection(props: { serviceId: string }): ReactNode {
+  const t = useT();
+  const bridge = useApp((state) => state.bridge);
+  const { serviceId } = props;
+  const [open, setOpen] = useState(false);
+  const [library, setLibrary] = useState<Library | null>(null);
+  const [uri, setUri] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open || !bridge) return undefined;
+    let current = true;
+    setLibrary(null);
+    setError(null);
+    bridge.invoke('mcp.library', { id: serviceId }).then(
+      (found) => {
+        if (current) setLibrary(found);
+      },
+      (failure: unknown) => {
+        if (current) setError(errorMessage(failure));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, bridge, serviceId]);
+  return (
+    <section className="mcp-resources" data-testid="mcp-resources">
+      <div className="mcp-resources-head">
+        <h4>{t('mcp.resources.title')}</h4>
+        <button
+          type="button"
+          className="button ghost"
+          data-testid="mcp-resources-toggle"
+          aria-expanded={open}
+          onClick={() => {
+            setOpen(!open);
+            setUri(null);
+          }}
+        >
+          {t(open ? 'mcp.resources.hide' : 'mcp.resources.show')}
+        </button>
+      </div>
+      {open && library === null && error === null && <p className="muted">{t('form.loading')}</p>}
+      {open && library !== null && library.resources.length === 0 && (
+        <p className="muted" data-testid="mcp-resources-empty">
+          {t('mcp.resources.none')}
+        </p>
+      )}
+      {open && library !== null && library.resources.length > 0 && (
+        <ul className="settings-list mcp-resource-list">
+          {library.resources.map((resource) => (
+            <li key={resource.uri} data-testid="mcp-resource" data-uri={resource.uri}>
+              <span className="mcp-resource-name">
+                {resource.name || resource.uri}
+                <code>{resource.uri}</code>
+              </span>
+              <button
+                type="button"
+                className="button ghost"
+                data-testid="mcp-resource-view"
+                aria-pressed={uri === resource.uri}
+                onClick={() => setUri(uri === resource.uri ? null : resource.uri)}
+              >
+                {t(uri === resource.uri ? 'mcp.resources.close' : 'mcp.resources.view')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {open && uri !== null && library !== null && (
+        <ResourceView key={uri} serviceId={serviceId} uri={uri} canWatch={library.subscribe} />
+      )}
+      <FieldErrorText error={error} testId="mcp-resources-error" />
+    </section>
+  );
+}
+
+/** One resource's text, read again on each change while watched. */
+function ResourceView(props: { serviceId: string; uri: string; canWatch: boolean }): ReactNode {
+  const t = useT();
+  const locale = useApp((state) => state.locale);
+  const bridge = useApp((state) => state.bridge);
+  const { serviceId, uri } = props;
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [watching, setWatching] = useState(false);
+  const [watchId, setWatchId] = useState<string | null>(null);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  const [updates, setUpdates] = useState(0);
+  const reading = useRef<{ running: boolean; again: boolean }>({ running: false, again: false });
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+  const read = useRef<() => void>(() => undefined);
+  read.current = () => {
+    if (!bridge) return;
+    if (reading.current.running) {
+      reading.current.again = true;
+      return;
+    }
+    reading.current.running = true;
+    bridge
+      .invoke('mcp.readResource', { id: serviceId, uri })
+      .then(
+        (answer) => {
+          if (!mounted.current) return;
+          setText(answer.text);
+          setError(null);
+        },
+        (failure: unknown) => {
+          if (mounted.current) setError(errorMessage(failure));
+        },
+      )
+      .finally(() => {
+        reading.current.running = false;
+        if (reading.current.again && mounted.current) {
+          reading.current.again = false;
+          read.current();
+        }
+      });
+  };
+  useEffect(() => read.current(), [serviceId, uri]);
+  // The watch: subscribed while the switch is on, ended when it goes off or the view goes.
+  useEffect(() => {
+    if (!watching || !bridge) return undefined;
+    let id: string | null = null;
+    let current = true;
+    bridge.invoke('mcp.watchResource', { id: serviceId, uri }).then(
+      (answer) => {
+        if (!current) {
+          void bridge.invoke('mcp.unwatchResource', { watchId: answer.watchId });
+          return;
+        }
+        id = answer.watchId;
+        setWatchId(answer.watchId);
+        // What changed between the first read and the subscription.
+        read.current();
+      },
+      (failure: unknown) => {
+        if (!current) return;
+        setError(errorMessage(failure));
+        setWatching(false);
+      },
+    );
+    return () => {
+      current = false;
+      setWatchId(null);
+      if (id !== null) void bridge.invoke('mcp.unwatchResource', { watchId: id });
+    };
+  }, [watching, bridge, serviceId, uri]);
+  useEffect(() => {
+    if (watchId === null || !bridge) return undefined;
+    const offUpdated = bridge.onEvent('mcp.resourceUpdated', (event) => {
+      if (event.watchId !== watchId) return;
+      setUpdatedAt(Date.now());
+      setUpdates((count) => count + 1);
+      read.current();
+    });
+    const offEnded = bridge.onEvent('mcp.watchEnded', (event) => {
+      if (event.watchId !== watchId) return;
+      setError(t('mcp.resources.watchEnded', { reason: event.reason }));
+      setWatching(false);
+    });
+    return () => {
+      offUpdated();
+      offEnded();
+    };
+  }, [watchId, bridge, t]);
+  const shown =
+    text === null || text.length <= SHOWN_CHARS ? text : `${text.slice(0, SHOWN_CHARS)}\n…`;
+  return (
+    <div
+      className="mcp-resource-view"
+      data-testid="mcp-resource-content"
+      data-watching={watchId !== null}
+      data-updates={updates}
+    >
+      {props.canWatch ? (
+        <Switch
+          checked={watching}
+          label={t('mcp.resources.watch')}
+          testId="mcp-resource-watch"
+          onChange={setWatching}
+        />
+      ) : (
+        <p className="field-hint">{t('mcp.resources.noWatch')}</p>
+      )}
+      {watchId !== null && (
+        <p className="muted" data-testid="mcp-resource-watch-status" aria-live="polite">
+          {updatedAt === null
+            ? t('mcp.resources.watching')
+            : t('mcp.resources.updatedAt', {
+                time: new Date(updatedAt).toLocaleTimeString(locale),
+              })}
+        </p>
+      )}
+      {shown === null ? (
+        <p className="muted">{t('form.loading')}</p>
+      ) : (
+        <pre className="mcp-resource-text" data-testid="mcp-resource-text">
+          {shown === '' ? t('mcp.resources.empty') : shown}
+        </pre>
+      )}
+      <FieldErrorText error={error} testId="mcp-resource-error" />
+    </div>
+  );
+}
