@@ -69,6 +69,12 @@ export class DockerRuntime {
    * died may never be answered, and its socket held `aivory serve` open after SIGTERM too.
    */
   private readonly pendingStarts = new Map<string, Set<AbortController>>();
+  /** When each open exec stream was opened (ms): a death ends only the streams it predates. */
+  private readonly openedAt = new WeakMap<Duplex, number>();
+  /** The engine's events of our containers dying (`watchDeaths`); null until needed or when lost. */
+  private deaths: Readable | null = null;
+  private deathsStarting = false;
+  private released = false;
 
   constructor(
     socketPath: string,
@@ -208,6 +214,9 @@ export class DockerRuntime {
    * stdin close, and this process is not kept alive by a stream the engine forgot to close.
    */
   release(): void {
+    this.released = true;
+    this.deaths?.destroy();
+    this.deaths = null;
     const ids = new Set([...this.openStreams.keys(), ...this.pendingStarts.keys()]);
     for (const id of ids) this.endStreams(id);
   }
@@ -321,9 +330,12 @@ export class DockerRuntime {
       User: user ?? SANDBOX_USER,
       WorkingDir: WORKSPACE,
     });
+    this.watchDeaths();
     const start = new AbortController();
     const startDone = trackIn(this.pendingStarts, containerId, start);
+    const openedAt = Date.now();
     const stream = await startAttachedExec(exec, start).finally(startDone);
+    this.openedAt.set(stream, openedAt);
     const untrack = trackIn(this.openStreams, containerId, stream);
     const { stdout, stderr } = split(stream);
     const exited = new Promise<number | null>((resolve) => {
@@ -346,6 +358,80 @@ export class DockerRuntime {
     // Ending the hijacked stream half-closes it: the process sees EOF on stdin while its
     // output keeps arriving.
     return { stdin: stream, stdout, stderr, exited };
+  }
+
+  /**
+   * Follows the engine's `die` events of our containers and ends the exec streams a death
+   * predates: the engine does not always close them itself — under gVisor, a worker whose
+   * container the OOM killer stopped kept its stream open, and its call waited out its whole
+   * timeout instead of ending at once with the worker restarted. Started by the first exec; a
+   * lost event stream is opened again by the next exec (meanwhile a death is noticed as before,
+   * by the call's timeout). Streams opened after the death (a restarted container's) are kept.
+   */
+  private watchDeaths(): void {
+    if (this.deaths || this.deathsStarting || this.released) return;
+    this.deathsStarting = true;
+    const filters = JSON.stringify({
+      type: ['container'],
+      event: ['die'],
+      label: [`${MANAGED_LABEL}=1`],
+    });
+    this.docker
+      .getEvents({ filters })
+      .then((events) => {
+        const stream = events as Readable;
+        if (this.released) {
+          stream.destroy();
+          return;
+        }
+        this.deaths = stream;
+        // A watcher never keeps the process alive (release() ends it too).
+        (stream as { socket?: { unref?: () => void } }).socket?.unref?.();
+        let buffered = '';
+        stream.on('data', (chunk: Buffer) => {
+          // Bounded: an event is a few hundred bytes; a line this long is not one.
+          buffered = (buffered + chunk.toString('utf8')).slice(-65_536);
+          const lines = buffered.split('\n');
+          buffered = lines.pop() ?? '';
+          for (const line of lines) this.onEngineEvent(line);
+        });
+        const lost = (): void => {
+          if (this.deaths === stream) this.deaths = null;
+        };
+        stream.on('end', lost);
+        stream.on('close', lost);
+        stream.on('error', lost);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.deathsStarting = false;
+      });
+  }
+
+  /** One line of the engine's event stream: a container of ours died. */
+  private onEngineEvent(line: string): void {
+    let event: { id?: unknown; Actor?: { ID?: unknown }; time?: unknown; timeNano?: unknown };
+    try {
+      event = JSON.parse(line) as typeof event;
+    } catch {
+      return;
+    }
+    const id = typeof event.Actor?.ID === 'string' ? event.Actor.ID : event.id;
+    if (typeof id !== 'string' || id === '') return;
+    const diedAt =
+      typeof event.timeNano === 'number'
+        ? event.timeNano / 1e6
+        : typeof event.time === 'number'
+          ? event.time * 1000
+          : Date.now();
+    for (const [containerId, streams] of this.openStreams) {
+      if (containerId !== id && !id.startsWith(containerId)) continue;
+      // Opened before the death (the engine's clock and ours are the same machine's): its process
+      // died with the container.
+      for (const stream of streams) {
+        if ((this.openedAt.get(stream) ?? 0) <= diedAt) stream.destroy();
+      }
+    }
   }
 
   /** Runs a short command, optionally feeding `input` to stdin; collects bounded output. */

@@ -4,7 +4,8 @@
  * role "public": the hosts the guard must reach — pages, redirects, bombs, drips, images, PDF, and
  * the prompt-injection page of the taint suites (injection-page.ts).
  * role "canary": listens on a refused address and records every TCP connection it gets.
- * Every event is one JSON line on stdout. The process exits when its stdin closes (the test
+ * Every event is one JSON line on stdout; "ping N" on stdin is answered with `pong-N` (a barrier:
+ * see canaryConnections in fetch-lab.ts). The process exits when its stdin closes (the test
  * process died) or after `lifetimeMs`, so it can never outlive the test run for long.
  */
 import { createServer as createHttpServer } from 'node:http';
@@ -35,7 +36,19 @@ const emit = (event: string, fields: Record<string, unknown> = {}): void => {
   process.stdout.write(`${JSON.stringify({ event, ...fields })}\n`);
 };
 process.stdin.on('end', () => process.exit(0));
-process.stdin.resume();
+// A barrier for the test: the line "ping N" on stdin is answered with the event `pong-N`. Input is
+// read in order with the connections the kernel had already queued for this process, so every
+// connection made before the ping was sent is reported before its pong (canaryConnections).
+let input = '';
+process.stdin.on('data', (chunk: Buffer) => {
+  input += chunk.toString();
+  const lines = input.split('\n');
+  input = lines.pop() ?? '';
+  for (const line of lines) {
+    const ping = /^ping (\d+)$/.exec(line.trim());
+    if (ping) emit(`pong-${ping[1]}`);
+  }
+});
 setTimeout(() => process.exit(0), config.lifetimeMs ?? 10 * 60_000).unref();
 
 const MB = 1024 * 1024;

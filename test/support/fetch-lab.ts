@@ -234,6 +234,7 @@ function assemble(
   directory: string,
 ): FetchLab {
   let nextId = 1;
+  let nextPing = 0;
   return {
     netns: lab,
     run: async (command) => {
@@ -253,8 +254,16 @@ function assemble(
       throw new Error(`no answer to command ${id}`);
     },
     canaryConnections: async () => {
-      // Let any in-flight event line arrive before judging.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // A barrier, not a pause: each canary answers a ping only after reporting every connection
+      // it had been given before it (fetch-lab-server.ts), so none still on its way is missed.
+      nextPing += 1;
+      const ping = nextPing;
+      await Promise.all(
+        canaries.map((canary) => {
+          canary.child.stdin.write(`ping ${ping}\n`);
+          return canary.waitFor(`pong-${ping}`);
+        }),
+      );
       return canaries.flatMap((canary) =>
         canary.events.filter((event) => event.event === 'canary-connection'),
       );

@@ -64,7 +64,9 @@ export function createFixture(overrides: Partial<SessionManagerOptions> = {}): F
     maxOutputBytes: 8192,
     warmPool: 0,
     retentionDays: 30,
-    resolveTimeoutSeconds: (requested) => Math.min(600, Math.max(10, requested ?? 120)),
+    // The sidecar's floor is 10 s (EXEC_TIMEOUT_MIN_SECONDS, config tests); here 1 s, so a test of
+    // what a timeout does waits a few seconds for it, not ten.
+    resolveTimeoutSeconds: (requested) => Math.min(600, Math.max(1, requested ?? 120)),
     logger: { info: log('info'), warn: log('warn'), error: log('error') },
     namePrefix: prefix,
     ...overrides,

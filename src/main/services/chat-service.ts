@@ -7,28 +7,21 @@ import type {
   Conversation,
   Message,
   MessagePart,
-  MessageStatus,
   ModelDefaults,
   SamplingParameters,
   ToolMode,
   TurnMode,
-  TurnBudgetRecord,
-  TurnTaintRecord,
 } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
 import { messageText } from '../../shared/message-parts';
-import type {
-  StopReason,
-  TokenUsage,
-  TurnEndEvent,
-  TurnEvent,
-  TurnGroup,
-} from '../../shared/turn-events';
+import type { TokenUsage, TurnEndEvent, TurnEvent, TurnGroup } from '../../shared/turn-events';
 import type { LimitOverrides } from '../core/orchestrator/budgets';
 import { resolveTurnLimits } from '../core/orchestrator/budgets';
 import { runTurn } from '../core/orchestrator/run-turn';
 import type {
   Approver,
+  ChatImage,
+  ChatMessage,
   ArtifactSink,
   Clock,
   ConversationStore,
@@ -56,9 +49,10 @@ import {
   storeAttachments,
 } from './attachments';
 import { buildHistory, replayableMessages, selectByPolicy } from './history';
+import type { TurnSettings } from './conversation-settings';
 import { resolveTurnSettings, withConversationInstructions } from './conversation-settings';
 import { capTurnTools, MAX_TURN_TOOLS, turnToolNames } from './tool-selection';
-import { MessageWriter } from './message-writer';
+import { AnswerRecord, MESSAGE_STATUS_BY_STOP } from './answer-record';
 import { mergeStreams } from './merge-streams';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
@@ -221,16 +215,6 @@ export interface ChatServiceDependencies {
 
 /** Conversation titles are the first words of the first message, cut to this length. */
 const MAX_TITLE_CHARS = 60;
-
-const MESSAGE_STATUS_BY_STOP: Record<StopReason, MessageStatus> = {
-  completed: 'complete',
-  tool_budget_exceeded: 'complete',
-  tool_no_progress: 'complete',
-  tool_parse_failure: 'complete',
-  length: 'complete',
-  canceled: 'canceled',
-  error: 'error',
-};
 
 export class ChatService {
   private readonly active = new Map<string, AbortController>();
@@ -460,7 +444,7 @@ export class ChatService {
     shared: SharedTurnInput,
     own: AnswerInput,
   ): AsyncGenerator<TurnEvent, void> {
-    const { conversations, memories, skills, ids, clock, logger } = this.dependencies;
+    const { conversations, ids, clock, logger } = this.dependencies;
     const { request, conversation, previous, attachmentParts, text } = shared;
     const { tools, turnId } = own;
     const model = own.model;
@@ -488,16 +472,16 @@ export class ChatService {
         parts: [],
       });
     }
-    // An answer that can no longer be saved (full disk, locked database) stops the turn, which
-    // then ends as an error saying why (`writer.failedEnd`); the app keeps running.
-    const unsaved = new AbortController();
-    const writer = new MessageWriter(conversations, messageId, {
-      onFailure: (failure) => {
-        logger.error('the answer could not be saved', { turnId, error: String(failure.cause) });
-        unsaved.abort(failure);
+    const answer = new AnswerRecord(
+      { conversations, clock, logger },
+      {
+        turnId,
+        conversationId: conversation.id,
+        messageId,
+        modelId: model.id,
+        modelName: model.model,
       },
-    });
-    const startedAt = clock.now();
+    );
     const settings = resolveTurnSettings(
       conversation.settings,
       model.defaults,
@@ -508,61 +492,17 @@ export class ChatService {
         conversationId: conversation.id,
       });
     }
-    let omittedMessages = 0;
-    let recorded = false;
-    let taint: TurnTaintRecord | null = null;
-    let budget: TurnBudgetRecord | null = null;
-    /** Finishes the message and records the turn, once: at `turn-end`, else when stopped early. */
-    const record = (end: TurnEndEvent | null): void => {
-      if (recorded) return;
-      recorded = true;
-      const stopReason = end?.stopReason ?? 'canceled';
-      // Nothing more can be written: the message stays as saved (`streaming` until the next
-      // start marks it interrupted) and there is no turn record.
-      if (!writer.finish(MESSAGE_STATUS_BY_STOP[stopReason])) return;
-      conversations.saveTurnRecord({
-        id: turnId,
-        conversationId: conversation.id,
-        messageId,
-        modelId: model.id,
-        modelName: model.model,
-        stopReason,
-        toolCalls: end?.toolCalls ?? {},
-        providerRounds: end?.providerRounds ?? 0,
-        startedAt,
-        durationMs: clock.now() - startedAt,
-        errorCode: end?.error?.code ?? null,
-        errorMessage: end?.error?.message ?? null,
-        budget,
-        usage: end?.usage ?? null,
-        taint,
-        ...(omittedMessages > 0 ? { omittedMessages } : {}),
-      });
-    };
     try {
-      // Which earlier messages are replayed at all, decided once: a pass over the whole path.
-      const replayed = replayableMessages(previous);
-      const messages = buildHistory({
-        systemPrompt: withConversationInstructions(
-          buildSystemPrompt({
-            now: clock.now(),
-            memories: memories.listMemories(),
-            skillsSection: skillsPromptSection({
-              skills: skills.listSkills(),
-              useSkillOffered: tools.some((tool) => tool.name === USE_SKILL_NAME),
-              pythonOffered,
-            }),
-          }),
-          settings.instructions,
-        ),
-        previous: selectByPolicy(replayed, settings.contextPolicy),
+      const { messages, omittedMessages } = this.history({
+        previous,
+        settings,
         userText,
         userImages: attachmentNote.images,
         contextWindow: model.contextWindow,
+        useSkillOffered: tools.some((tool) => tool.name === USE_SKILL_NAME),
+        pythonOffered,
       });
-      // Left out by the context policy or the window (the system prompt and the new message are
-      // the two messages not replayed from before).
-      omittedMessages = Math.max(0, replayed.length - (messages.length - 2));
+      answer.omittedMessages = omittedMessages;
       yield {
         type: 'turn-start',
         turnId,
@@ -588,12 +528,7 @@ export class ChatService {
           model: model.model,
           ask: own.sample,
           alwaysAllow: this.dependencies.samplingAlwaysAllow,
-          refusal: () =>
-            budget !== null &&
-            budget.total.limit !== null &&
-            budget.total.used >= budget.total.limit
-              ? "the turn's tool-call budget is spent"
-              : null,
+          refusal: () => (answer.budgetSpent() ? "the turn's tool-call budget is spent" : null),
           onUsage: (usage) => {
             samplingUsage = addUsage(samplingUsage, usage);
           },
@@ -615,43 +550,74 @@ export class ChatService {
           initialTaint,
           ...(model.vision === true ? { vision: true } : {}),
         },
-        AbortSignal.any([own.signal, unsaved.signal]),
+        AbortSignal.any([own.signal, answer.unsaved.signal]),
       );
       for await (const merged of progress.merge(events)) {
-        let event: TurnEvent =
+        const event = answer.take(
           merged.type === 'turn-end' && samplingUsage !== null
             ? { ...merged, usage: addUsage(merged.usage ?? null, samplingUsage) }
-            : merged;
-        if (event.type === 'turn-end') event = writer.failedEnd(event);
-        // Progress is live only: never part of the stored message.
-        if (event.type !== 'tool-progress') writer.apply(event);
-        if (event.type === 'budget-update') {
-          budget = { perTool: event.perTool, total: event.total, rounds: event.rounds };
-        }
-        if (event.type === 'turn-tainted') {
-          taint = { toolCallId: event.toolCallId, reasons: event.reasons };
-        }
-        if (event.type === 'turn-end') {
-          record(event);
-          // The final write itself may be the one that failed.
-          event = writer.failedEnd(event);
-          // The conversation's first complete answer: its model may now give it a short title
-          // (of several answers, the first model's).
-          if ((own.group?.index ?? 0) === 0 && isFirstAnswer(previous, event)) {
-            this.dependencies.titles?.firstAnswer({
-              conversationId: conversation.id,
-              question: text === '' ? conversation.title : text,
-              answer: event.answer,
-              llm: client,
-              model: model.model,
-            });
-          }
+            : merged,
+        );
+        // The conversation's first complete answer: its model may now give it a short title (of
+        // several answers, the first model's).
+        if (
+          event.type === 'turn-end' &&
+          (own.group?.index ?? 0) === 0 &&
+          isFirstAnswer(previous, event)
+        ) {
+          this.dependencies.titles?.firstAnswer({
+            conversationId: conversation.id,
+            question: text === '' ? conversation.title : text,
+            answer: event.answer,
+            llm: client,
+            model: model.model,
+          });
         }
         yield event;
       }
     } finally {
-      record(null);
+      answer.finish(null);
     }
+  }
+
+  /**
+   * What the model is sent: the system prompt (memories, skills, the conversation's instructions),
+   * the earlier messages the context policy and the window keep, and the new message; with how
+   * many earlier messages were left out.
+   */
+  private history(input: {
+    previous: readonly Message[];
+    settings: TurnSettings;
+    userText: string;
+    userImages: readonly ChatImage[];
+    contextWindow: number;
+    useSkillOffered: boolean;
+    pythonOffered: boolean;
+  }): { messages: ChatMessage[]; omittedMessages: number } {
+    const { memories, skills, clock } = this.dependencies;
+    // Which earlier messages are replayed at all, decided once: a pass over the whole path.
+    const replayed = replayableMessages(input.previous);
+    const messages = buildHistory({
+      systemPrompt: withConversationInstructions(
+        buildSystemPrompt({
+          now: clock.now(),
+          memories: memories.listMemories(),
+          skillsSection: skillsPromptSection({
+            skills: skills.listSkills(),
+            useSkillOffered: input.useSkillOffered,
+            pythonOffered: input.pythonOffered,
+          }),
+        }),
+        input.settings.instructions,
+      ),
+      previous: selectByPolicy(replayed, input.settings.contextPolicy),
+      userText: input.userText,
+      userImages: input.userImages,
+      contextWindow: input.contextWindow,
+    });
+    // Left out by the context policy or the window (the system prompt and the new message are the
+    // two messages not replayed from before).
+    return { messages, omittedMessages: Math.max(0, replayed.length - (messages.length - 2)) };
   }
 
   /**

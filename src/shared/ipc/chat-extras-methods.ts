@@ -5,6 +5,7 @@
  * `files.reveal` (the browser host downloads through its `/files` route instead).
  */
 import { z } from 'zod';
+import { formatBytes } from '../byte-size';
 import { idSchema } from './dto-schemas';
 import {
   ATTACHMENT_NAME_FORBIDDEN,
@@ -52,7 +53,7 @@ export const attachmentInputSchema = z
       .refine((data) => data.length % 4 === 0 && BASE64.test(data), 'must be base64')
       .refine(
         (data) => base64DecodedBytes(data) <= MAX_ATTACHMENT_BYTES,
-        `must be at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`,
+        `must be at most ${formatBytes(MAX_ATTACHMENT_BYTES)}`,
       ),
   })
   .strict();
@@ -65,7 +66,7 @@ export const attachmentsSchema = z
     (files) =>
       files.reduce((sum, file) => sum + base64DecodedBytes(file.dataBase64), 0) <=
       MAX_ATTACHMENTS_TOTAL_BYTES,
-    `must be at most ${MAX_ATTACHMENTS_TOTAL_BYTES / 1024 / 1024} MiB together`,
+    `must be at most ${formatBytes(MAX_ATTACHMENTS_TOTAL_BYTES)} together`,
   );
 
 /** One attached file as sent (`dataBase64` is the file's bytes). */

@@ -3,6 +3,7 @@
  * holds the types and bounds). The contract, the store's row mapping and the CLI check with them.
  */
 import { z } from 'zod';
+import { formatBytes } from '../byte-size';
 import type { ContextPolicy, ConversationSettings, ModelDefaults } from '../conversation-settings';
 import {
   CONTEXT_MESSAGES_RANGE,
@@ -53,7 +54,7 @@ export const instructionsSchema = z.discriminatedUnion('kind', [
         .refine((text) => text.trim() !== '', 'must not be blank')
         .refine(
           (text) => utf8Bytes(text) <= MAX_INSTRUCTIONS_BYTES,
-          `must be at most ${MAX_INSTRUCTIONS_BYTES / 1024} KiB`,
+          `must be at most ${formatBytes(MAX_INSTRUCTIONS_BYTES)}`,
         ),
     })
     .strict(),

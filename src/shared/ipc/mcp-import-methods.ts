@@ -4,13 +4,14 @@
  * names with masked values only; answers to `${input:…}` go in, never come back.
  */
 import { z } from 'zod';
+import { formatBytes } from '../byte-size';
 import { MAX_MCP_IMPORT_CHARS } from './limits';
 import { mcpTransportSchema } from './mcp-methods';
 
 const configText = z
   .string()
   .min(1, 'paste a config or choose a file')
-  .max(MAX_MCP_IMPORT_CHARS, `at most ${MAX_MCP_IMPORT_CHARS / 1024} KiB`);
+  .max(MAX_MCP_IMPORT_CHARS, `at most ${formatBytes(MAX_MCP_IMPORT_CHARS)}`);
 const inputAnswers = z
   .record(z.string().max(100), z.string().max(8192))
   .refine((record) => Object.keys(record).length <= 100, 'too many inputs')

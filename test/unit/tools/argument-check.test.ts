@@ -176,6 +176,11 @@ describe('untrustedArgumentCheck (MCP input schemas)', () => {
       '"depth" must be an integer of at least 0 or null',
     );
     expect(check({ path: '/', colour: 'red' })).toBe('unknown argument "colour"');
+    // A name the model sent is quoted with its hidden characters written out (the one list of
+    // them: a right-to-left override too, not only C0 controls), quotes and backslashes as "_".
+    expect(check({ path: '/', 'col\u202eour\u0007"\\': 'red' })).toBe(
+      'unknown argument "col\\u{202e}our\\u{0007}__"',
+    );
   });
 
   it('counts a required property with a default as present, and leaves the arguments alone', () => {

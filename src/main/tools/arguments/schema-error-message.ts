@@ -9,6 +9,7 @@
  * read for types, enums and limits only, and every piece taken from them is cut short.
  */
 import type { ErrorObject } from 'ajv';
+import { revealInvisibleCharacters } from '../../../shared/untrusted-text';
 
 /** At most this many distinct problems are listed; the rest are counted. */
 const MAX_LISTED_PROBLEMS = 3;
@@ -224,9 +225,13 @@ function joinPointer(base: string, property: string): string {
   return `${base}/${property.replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
+/**
+ * A name from the arguments (the model's) or the schema (a server's) in quotes: quotes and
+ * backslashes as "_", hidden characters written out (`\u{202e}`) by the one list of them, so the
+ * model sees what it sent.
+ */
 function quote(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const safe = text.replace(/[\u0000-\u001f\u007f"\\]/g, '_');
+  const safe = revealInvisibleCharacters(text.replace(/["\\]/g, '_'));
   return `"${clip(safe, MAX_PATH_CHARS)}"`;
 }
 
