@@ -31,6 +31,12 @@ export interface OAuthLabKnobs {
   deny: string | null;
   /** Replaces the PRM's `authorization_servers`. */
   authorizationServers: string[] | null;
+  /**
+   * Whether the MCP server has Protected Resource Metadata (off: no PRM and no
+   * `resource_metadata` in its challenges — a 2025-03-26 server, its authorization server found
+   * at its own origin).
+   */
+  resourceMetadata: boolean;
   /** Replaces fields of the authorization server metadata (endpoints, issuer, flags). */
   metadata: Record<string, unknown>;
   /** The `iss` of `/authorize`'s redirect (RFC 9207): none, this lab's issuer, or another. */
@@ -116,6 +122,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     refresh: options.refresh ?? true,
     deny: options.deny ?? null,
     authorizationServers: options.authorizationServers ?? null,
+    resourceMetadata: options.resourceMetadata ?? true,
     metadata: options.metadata ?? {},
     scope: options.scope ?? 'mcp:tools',
     requiredScope: options.requiredScope ?? null,
@@ -276,7 +283,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     if (issued === undefined || issued.expiresAt <= Date.now()) {
       response
         .writeHead(401, {
-          'www-authenticate': `Bearer error="invalid_token", resource_metadata="${origin}${prmPath}"`,
+          'www-authenticate': `Bearer error="invalid_token"${knobs.resourceMetadata ? `, resource_metadata="${origin}${prmPath}"` : ''}`,
           'content-type': 'application/json',
         })
         .end(JSON.stringify({ error: 'invalid_token' }));
@@ -326,7 +333,10 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
       mcp(request, response).catch(done);
       return;
     }
-    if (url.pathname === prmPath || url.pathname === '/.well-known/oauth-protected-resource') {
+    if (
+      knobs.resourceMetadata &&
+      (url.pathname === prmPath || url.pathname === '/.well-known/oauth-protected-resource')
+    ) {
       send(response, 200, {
         resource: `${origin}/mcp`,
         authorization_servers: knobs.authorizationServers ?? [origin],
