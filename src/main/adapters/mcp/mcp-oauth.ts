@@ -9,9 +9,12 @@
  *
  * The service's fetch (mcp-fetch.ts) asks `authorization()` for the Bearer header of each request
  * and hands a 401 (or a 403 `insufficient_scope`) to `challenge()`, which signs in and says
- * whether to send the request again — once. Discovery, registration and token requests go through
- * their own fetch: never the service's headers, no redirects, every host through the address rules
- * the service layer gives (`resolveAddresses`), plain http:// only where it allows, bodies capped.
+ * whether to send the request again — once. A resource that moved to another authorization
+ * server (its metadata names another one than the saved tokens', SEP-2352) has the saved sign-in
+ * dropped and asks the user anew (`McpAuthChallenge.movedTo`). Discovery, registration and token
+ * requests go through their own fetch: never the service's headers, no redirects, every host
+ * through the address rules the service layer gives (`resolveAddresses`), plain http:// only
+ * where it allows, bodies capped.
  */
 import {
   auth,
