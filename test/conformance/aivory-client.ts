@@ -15,7 +15,8 @@
  * A scenario's authorization server is another localhost port than its MCP server's: Aivory
  * refuses that until the user trusts the origin for the service, and its error names the flag.
  * The harness answers as the user would — the suite's authorization server is the service's own
- * — with `aivory mcp edit conformance --trust-auth-server ORIGIN`, and syncs again.
+ * — with `aivory mcp edit conformance --trust-auth-server ORIGIN`, and syncs again (once per
+ * origin: a resource that moves to a second authorization server asks about that one too).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -153,9 +154,13 @@ async function main(): Promise<number> {
     ];
     for (const step of steps) {
       let code = await run(step);
-      // Asked to trust the scenario's authorization server (another localhost port): yes, once.
-      const trust = /--trust-auth-server (http:\/\/localhost:\d+)\b/.exec(errors)?.[1];
-      if (code !== 0 && step[1] === 'sync' && trust !== undefined) {
+      // Asked to trust the scenario's authorization server (another localhost port): yes, once
+      // per server (auth/authorization-server-migration moves the resource to a second one).
+      const trusted = new Set<string>();
+      for (;;) {
+        const trust = /--trust-auth-server (http:\/\/localhost:\d+)\b/.exec(errors)?.[1];
+        if (code === 0 || step[1] !== 'sync' || trust === undefined || trusted.has(trust)) break;
+        trusted.add(trust);
         code = await run(['mcp', 'edit', SERVICE, '--trust-auth-server', trust]);
         if (code === 0) code = await run(step);
       }

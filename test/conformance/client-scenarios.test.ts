@@ -35,8 +35,8 @@ describeConformanceSuite({
     'auth/client-credentials-jwt',
     'auth/client-credentials-basic',
   ],
-  // Left out on purpose (docs/mcp.md): a capability a personal desktop app does not offer.
   notPassing: {
+    // Left out on purpose (docs/mcp.md): a capability a personal desktop app does not offer.
     'auth/cross-app-access-complete-flow':
       'enterprise cross-app access (SEP-990) needs an enterprise identity provider issuing ID tokens to the app',
   },

@@ -4,7 +4,7 @@
  * registered client gets a new registration, by itself, without the sign-in wait; `login
  * --new-client` and `logout --forget-client`; an authorization server's error (at the redirect, at
  * the token endpoint) ends the sign-in at once with its words and a non-zero exit; metadata naming
- * another issuer is refused (RFC 8414); `iss` in the redirect is checked, and required when the
+ * another issuer is refused (RFC 8414), on the 2025-03-26 fallback (no resource metadata) too; `iss` in the redirect is checked, and required when the
  * metadata advertises it (RFC 9207); registration says `application_type: native`.
  *
  * The sign-in wait is 5 minutes: each test's 90-second limit is what "at once" means here.
@@ -127,6 +127,39 @@ describe('aivory mcp login: recovery and spec checks', () => {
       expect(refused.stdout).toContain('"https://elsewhere.example"');
       expect(lab.count('/register')).toBe(0);
       expect(lab.count('/authorize')).toBe(0);
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'refuses another issuer on the 2025-03-26 fallback too (metadata at the server origin)',
+    async () => {
+      // No protected resource metadata: the authorization server is looked up at the MCP
+      // server's own origin, so the issuer must be on that origin.
+      lab.knobs.resourceMetadata = false;
+      lab.knobs.metadata = { issuer: 'https://elsewhere.example' };
+      const refused = await login();
+      expect(refused.code).not.toBe(0);
+      expect(refused.stdout).toContain(
+        `refused the authorization server metadata for ${lab.origin}/ (the MCP server's own origin: it has no protected resource metadata, the 2025-03-26 fallback): it names the issuer "https://elsewhere.example", and RFC 8414 requires it to be the URL it was fetched for`,
+      );
+      expect(lab.count('/.well-known/oauth-authorization-server')).toBeGreaterThan(0);
+      expect(lab.count('/register')).toBe(0);
+      expect(lab.count('/authorize')).toBe(0);
+      expect(lab.grants).toEqual([]);
+
+      // An issuer under a path of the same origin (servers of the 2025-03-26 revision named one):
+      // no other server's identity, so this path takes it and signs in.
+      lab.knobs.metadata = { issuer: `${lab.origin}/oauth` };
+      const pathed = await login();
+      expect(pathed.stdout).toContain(`✓ signed in at ${lab.origin}`);
+      expect(pathed.code).toBe(0);
+
+      // The issuer it was fetched for signs in on that path too.
+      lab.knobs.metadata = {};
+      const right = await login();
+      expect(right.stdout).toContain(`✓ signed in at ${lab.origin}`);
+      expect(right.code).toBe(0);
     },
     LIMIT_MS,
   );

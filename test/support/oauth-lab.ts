@@ -11,7 +11,8 @@
  * off, `/authorize` answering `error=access_denied` (and with or without `iss`), `/token` answering
  * an OAuth error, and the `authorization_servers` / endpoint
  * URLs replaced (to plant hostile ones, or another lab as a separate authorization server whose
- * tokens this one accepts: `tokenIssuer`). Every request is counted per path, every `/token` grant
+ * tokens this one accepts: `tokenIssuer`; with `ownTokens` off, only those — the resource moved
+ * there; `onAuthorized` to move it between two requests). Every request is counted per path, every `/token` grant
  * recorded, every issued token kept, so a test can say what happened and what did not.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -30,6 +31,12 @@ export interface OAuthLabKnobs {
   deny: string | null;
   /** Replaces the PRM's `authorization_servers`. */
   authorizationServers: string[] | null;
+  /**
+   * Whether the MCP server has Protected Resource Metadata (off: no PRM and no
+   * `resource_metadata` in its challenges — a 2025-03-26 server, its authorization server found
+   * at its own origin).
+   */
+  resourceMetadata: boolean;
   /** Replaces fields of the authorization server metadata (endpoints, issuer, flags). */
   metadata: Record<string, unknown>;
   /** The `iss` of `/authorize`'s redirect (RFC 9207): none, this lab's issuer, or another. */
@@ -48,6 +55,13 @@ export interface OAuthLabKnobs {
    * authorization server (with `authorizationServers` naming it), as a local Keycloak would.
    */
   tokenIssuer: Pick<OAuthLab, 'findToken'> | null;
+  /**
+   * Whether the MCP endpoint accepts the tokens this lab issued (off: only `tokenIssuer`'s, as
+   * after the resource moved to that authorization server).
+   */
+  ownTokens: boolean;
+  /** Called for every MCP request a token was accepted for, before it is answered. */
+  onAuthorized: ((issued: IssuedToken) => void) | null;
 }
 
 export interface OAuthLabOptions extends Partial<OAuthLabKnobs> {
@@ -108,10 +122,13 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     refresh: options.refresh ?? true,
     deny: options.deny ?? null,
     authorizationServers: options.authorizationServers ?? null,
+    resourceMetadata: options.resourceMetadata ?? true,
     metadata: options.metadata ?? {},
     scope: options.scope ?? 'mcp:tools',
     requiredScope: options.requiredScope ?? null,
     tokenIssuer: options.tokenIssuer ?? null,
+    ownTokens: options.ownTokens ?? true,
+    onAuthorized: options.onAuthorized ?? null,
     iss: options.iss ?? 'none',
     tokenError: options.tokenError ?? null,
   };
@@ -261,11 +278,12 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     const issued =
       bearer === undefined
         ? undefined
-        : (access.get(bearer) ?? knobs.tokenIssuer?.findToken(bearer));
+        : ((knobs.ownTokens ? access.get(bearer) : undefined) ??
+          knobs.tokenIssuer?.findToken(bearer));
     if (issued === undefined || issued.expiresAt <= Date.now()) {
       response
         .writeHead(401, {
-          'www-authenticate': `Bearer error="invalid_token", resource_metadata="${origin}${prmPath}"`,
+          'www-authenticate': `Bearer error="invalid_token"${knobs.resourceMetadata ? `, resource_metadata="${origin}${prmPath}"` : ''}`,
           'content-type': 'application/json',
         })
         .end(JSON.stringify({ error: 'invalid_token' }));
@@ -285,6 +303,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
       response.writeHead(405, { allow: 'POST' }).end();
       return;
     }
+    knobs.onAuthorized?.(issued);
     const server = new McpServer({ name: 'oauth-lab', version: '1.0.0' });
     server.registerTool('whoami', { description: 'Who the access token belongs to.' }, () => ({
       content: [{ type: 'text', text: `subject=${issued.subject} scope=${issued.scope}` }],
@@ -314,7 +333,10 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
       mcp(request, response).catch(done);
       return;
     }
-    if (url.pathname === prmPath || url.pathname === '/.well-known/oauth-protected-resource') {
+    if (
+      knobs.resourceMetadata &&
+      (url.pathname === prmPath || url.pathname === '/.well-known/oauth-protected-resource')
+    ) {
       send(response, 200, {
         resource: `${origin}/mcp`,
         authorization_servers: knobs.authorizationServers ?? [origin],

@@ -2,7 +2,8 @@
  * What the SDK's `auth()` (1.32.2) does not check or say, for mcp-oauth.ts:
  *
  * - RFC 8414 §3.3: the authorization server metadata's `issuer` must be the URL it was looked up
- *   for (the SDK uses any metadata it finds: "this version does not check that the metadata
+ *   for — the server the resource named, or the MCP server's origin on the 2025-03-26 fallback
+ *   (the SDK uses any metadata it finds: "this version does not check that the metadata
  *   document echoes the URL it was fetched from").
  * - The authorization request checked before the browser opens (`checkAuthorizationRequest`):
  *   an authorization server that does not know the client (it forgot a dynamic registration) or
@@ -94,11 +95,12 @@ export function sameIssuer(a: string, b: string): boolean {
 
 /**
  * RFC 8414 §3.3: metadata whose `issuer` is not the authorization server it was fetched for must
- * not be used (another server's endpoints, a mix-up). Throws with both named. Checked when the
- * resource named its authorization server (RFC 9728 metadata): without that, the SDK falls back
- * to the 2025-03-26 revision, which looks the metadata up at the MCP server's own origin — a
- * place, not an issuer identifier, so there is nothing to compare with (the conformance suite's
- * `auth/2025-03-26-oauth-metadata-backcompat` serves an issuer with a path there).
+ * not be used (another server's endpoints, a mix-up). Throws with both named. Checked on both
+ * paths: the authorization server the resource named (RFC 9728 metadata), and the 2025-03-26
+ * fallback without such metadata, where the SDK looks the metadata up at the MCP server's own
+ * origin — the issuer identifier it was fetched for is then that origin (the conformance suite
+ * 0.1.16's `auth/2025-03-26-oauth-metadata-backcompat` serves `<origin>/oauth` there, and is
+ * refused; 0.2.0-alpha.12 serves the origin). Metadata with no issuer at all is refused too.
  */
 export function checkMetadataIssuer(discovery: {
   authorizationServerUrl: string;
@@ -106,13 +108,34 @@ export function checkMetadataIssuer(discovery: {
   resourceMetadata?: unknown;
 }): void {
   const metadata = discovery.authorizationServerMetadata;
-  if (metadata === undefined || discovery.resourceMetadata === undefined) return;
+  if (metadata === undefined) return;
   const issuer = typeof metadata.issuer === 'string' ? metadata.issuer : '';
   if (sameIssuer(issuer, discovery.authorizationServerUrl)) return;
+  const fallback = namedServers(discovery.resourceMetadata) === 0;
+  // The 2025-03-26 fallback reads the metadata at the MCP server's own origin, where servers of
+  // that revision named an issuer under a path (`<origin>/oauth`, the 0.1.16 conformance
+  // fixture): the same origin claims no other server's identity, so it is taken; another is not.
+  if (fallback && sameOrigin(issuer, discovery.authorizationServerUrl)) return;
   throw new McpError(
     'unauthorized',
-    `refused the authorization server metadata for ${oneLine(discovery.authorizationServerUrl, 200)}: it names the issuer ${JSON.stringify(oneLine(issuer, 200))}, and RFC 8414 requires it to be the URL it was fetched for`,
+    `refused the authorization server metadata for ${oneLine(discovery.authorizationServerUrl, 200)}${fallback ? " (the MCP server's own origin: it has no protected resource metadata, the 2025-03-26 fallback)" : ''}: it names the issuer ${JSON.stringify(oneLine(issuer, 200))}, and RFC 8414 requires it to be the URL it was fetched for`,
   );
+}
+
+/** Whether two URLs have one origin (false when either is not a URL). */
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** How many authorization servers a resource's metadata names (0 without metadata). */
+function namedServers(resourceMetadata: unknown): number {
+  if (typeof resourceMetadata !== 'object' || resourceMetadata === null) return 0;
+  const servers = (resourceMetadata as { authorization_servers?: unknown }).authorization_servers;
+  return Array.isArray(servers) ? servers.length : 0;
 }
 
 /**

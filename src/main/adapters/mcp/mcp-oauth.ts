@@ -9,12 +9,16 @@
  *
  * The service's fetch (mcp-fetch.ts) asks `authorization()` for the Bearer header of each request
  * and hands a 401 (or a 403 `insufficient_scope`) to `challenge()`, which signs in and says
- * whether to send the request again — once. Discovery, registration and token requests go through
- * their own fetch: never the service's headers, no redirects, every host through the address rules
- * the service layer gives (`resolveAddresses`), plain http:// only where it allows, bodies capped.
+ * whether to send the request again — once. A resource that moved to another authorization
+ * server (its metadata names another one than the saved tokens', SEP-2352) has the saved sign-in
+ * dropped and asks the user anew (`McpAuthChallenge.movedTo`). Discovery, registration and token
+ * requests go through their own fetch: never the service's headers, no redirects, every host
+ * through the address rules the service layer gives (`resolveAddresses`), plain http:// only
+ * where it allows, bodies capped.
  */
 import {
   auth,
+  discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
   type AddClientAuthentication,
   type OAuthClientProvider,
@@ -42,6 +46,7 @@ import {
   checkMetadataIssuer,
   recordOAuthErrors,
   refusalOf,
+  sameIssuer,
   type RecordedError,
 } from './mcp-oauth-checks';
 
@@ -58,10 +63,13 @@ function signInNeeded(
 ): McpSignInRequired {
   // The command names the service: a user with several services knows which one to sign in to.
   const command = `aivory mcp login${serviceName === undefined ? '' : ` ${shellWord(serviceName)}`}`;
+  const where = `from the service's card in Settings → MCP or run ${command}`;
   return new McpSignInRequired(
-    challenge.stepUp
-      ? `${server} needs more permission than your sign-in grants${challenge.scope ? ` (${oneLine(challenge.scope, 120)})` : ''}; sign in again from the service's card in Settings → MCP or run ${command}`
-      : `${server} needs you to sign in (OAuth); sign in from the service's card in Settings → MCP or run ${command}`,
+    challenge.movedTo !== undefined
+      ? `${server} moved its sign-in to another authorization server (${oneLine(challenge.movedTo, 200)}); sign in there ${where}`
+      : challenge.stepUp
+        ? `${server} needs more permission than your sign-in grants${challenge.scope ? ` (${oneLine(challenge.scope, 120)})` : ''}; sign in again ${where}`
+        : `${server} needs you to sign in (OAuth); sign in ${where}`,
     challenge,
   );
 }
@@ -117,12 +125,24 @@ export class McpOAuth {
     return this.pending;
   }
 
-  private async renew(challenge: McpAuthChallenge): Promise<boolean> {
+  private async renew(refused: McpAuthChallenge): Promise<boolean> {
     const server = this.serverUrl.origin;
-    const state = await this.loaded();
+    let challenge = refused;
+    let state = await this.loaded();
+    const movedTo = await this.movedAuthorizationServer(challenge, state);
+    if (movedTo !== null) {
+      // SEP-2352: the old server's tokens and registration are never shown to the new one.
+      state = state.redirectUrl === undefined ? {} : { redirectUrl: state.redirectUrl };
+      await this.store(state);
+      challenge = { ...challenge, stepUp: false, movedTo };
+    }
     if (this.config.grant === 'authorization_code') {
-      // More scope, or nothing to refresh: only the user can sign in.
-      if (challenge.stepUp || typeof state.tokens?.refresh_token !== 'string')
+      // More scope, another server, or nothing to refresh: only the user can sign in.
+      if (
+        challenge.stepUp ||
+        challenge.movedTo !== undefined ||
+        typeof state.tokens?.refresh_token !== 'string'
+      )
         throw signInNeeded(server, challenge, this.config.serviceName);
       this.provider.redirectUrl = state.redirectUrl ?? LOOPBACK_PLACEHOLDER;
     }
@@ -143,6 +163,36 @@ export class McpOAuth {
         `getting a token from ${server}'s authorization server failed: ${describe(error)}`,
       );
     }
+  }
+
+  /**
+   * The authorization server the resource's metadata (RFC 9728) names now, when the saved sign-in
+   * belongs to another one (its tokens are stamped with the server that issued them); null when
+   * it is the same, when nothing is saved, or when the metadata cannot be read (the 2025-03-26
+   * fallback has none: nothing can have moved). One metadata request per refusal.
+   */
+  private async movedAuthorizationServer(
+    challenge: McpAuthChallenge,
+    state: McpOAuthState,
+  ): Promise<string | null> {
+    const saved = state.tokens?.issuer ?? state.client?.issuer;
+    if (state.tokens === undefined || typeof saved !== 'string') return null;
+    const cached = state.discovery?.resourceMetadataUrl;
+    const where =
+      challenge.resourceMetadataUrl ?? (typeof cached === 'string' ? cached : undefined);
+    let named: unknown;
+    try {
+      const metadata = await discoverOAuthProtectedResourceMetadata(
+        this.serverUrl,
+        where === undefined ? {} : { resourceMetadataUrl: new URL(where) },
+        this.authFetch,
+      );
+      named = metadata.authorization_servers?.[0];
+    } catch {
+      return null;
+    }
+    if (typeof named !== 'string' || sameIssuer(named, saved)) return null;
+    return named;
   }
 
   async loaded(): Promise<McpOAuthState> {

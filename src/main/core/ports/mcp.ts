@@ -110,6 +110,12 @@ export interface McpAuthChallenge {
   scope?: string;
   /** A 403 `insufficient_scope`: signed in, but more permission is needed. */
   stepUp: boolean;
+  /**
+   * The authorization server the resource names now, when it is not the one the saved sign-in
+   * belongs to (the resource moved, SEP-2352): that sign-in and registration were dropped, and a
+   * user's action may sign in there even after a sign-in of its own (McpServices.asUser).
+   */
+  movedTo?: string;
 }
 
 /** One interactive sign-in: a loopback redirect listener and the user's browser. */

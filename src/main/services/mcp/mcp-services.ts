@@ -51,6 +51,8 @@ import type { McpServiceInput, ParsedOAuthInput, ParsedServiceInput } from './mc
 
 /** How long the tool listing after a tools/list_changed may take. */
 const LIST_CHANGED_CHECK_MS = 20_000;
+/** Moves to another authorization server one user action follows (a server ping-ponging stops). */
+const MAX_MOVES = 2;
 
 export interface McpServicesDependencies {
   store: McpStore;
@@ -477,8 +479,10 @@ export class McpServices {
   /**
    * Runs `action` as the user's own explicit action on the service (a test, a sync, a call from
    * the CLI or the settings page): when the server asks for an OAuth sign-in meanwhile, the user
-   * signs in (their browser) and the action runs once more. Chat turns never run this way: a
-   * model's call fails with the message saying how to sign in, and no browser opens.
+   * signs in (their browser) and the action runs once more. A second refusal ends it (the retry
+   * limit) — unless the resource has moved to another authorization server since (SEP-2352):
+   * the action signs in there too, once per server. Chat turns never run this way: a model's
+   * call fails with the message saying how to sign in, and no browser opens.
    */
   async asUser<T>(idOrName: string, signal: AbortSignal, action: () => Promise<T>): Promise<T> {
     const service = this.get(idOrName);
@@ -490,11 +494,28 @@ export class McpServices {
         throw error;
       challenge = error.challenge;
     }
+    const movedTo = new Set<string>();
     // The sign-in's own failures (denied, timed out, no browser) and a second refusal are the
     // user's to read: one line, not "an internal error".
     try {
-      await this.connections.signIn(service, challenge, signal);
-      return await action();
+      for (;;) {
+        await this.connections.signIn(service, challenge, signal);
+        try {
+          return await action();
+        } catch (error) {
+          const next = error instanceof McpSignInRequired ? error.challenge : undefined;
+          const to = next?.movedTo;
+          if (
+            next === undefined ||
+            to === undefined ||
+            movedTo.has(to) ||
+            movedTo.size >= MAX_MOVES
+          )
+            throw error;
+          movedTo.add(to);
+          challenge = next;
+        }
+      }
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       throw new AivoryError(

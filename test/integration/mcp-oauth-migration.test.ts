@@ -1,0 +1,138 @@
+/**
+ * A service whose resource moves to another authorization server (SEP-2352), from the real
+ * `aivory` CLI against the local OAuth lab (test/support/oauth-lab.ts; `$BROWSER` the redirect
+ * follower). `lab` is the MCP server and its first authorization server; `second` and `third`
+ * are two more labs on other ports of 127.0.0.1, trusted for the service, each playing the
+ * authorization server the resource moves to (its Protected Resource Metadata names it, and the
+ * MCP endpoint accepts only its tokens from then on).
+ *
+ * - Between two commands: the next command registers with the new server and signs in there,
+ *   without remove + add; the old server's refresh token is not used and its client id never
+ *   reaches the new server.
+ * - Between two requests of one command (the move happens while the command runs, after its
+ *   first authorized request): the same command signs in a second time, at the new server.
+ * - The accepted tools and their approvals stay; a server that refuses again without moving ends
+ *   the command after one renewal (the retry limit).
+ */
+import { resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OAuthLab } from '../support/oauth-lab';
+import { startOAuthLab } from '../support/oauth-lab';
+import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
+
+const FOLLOWER = `${resolve('node_modules/.bin/tsx')} ${resolve('test/support/oauth-browser.ts')}`;
+const LIMIT_MS = 150_000;
+
+/** The client id in `whoami`'s answer (`subject=user-of-CLIENT scope=…`). */
+function clientOf(stdout: string): string | undefined {
+  return /subject=user-of-(\S+)/.exec(stdout)?.[1];
+}
+
+describe('a service that moves to another authorization server', () => {
+  let lab: OAuthLab;
+  let second: OAuthLab;
+  let third: OAuthLab;
+  let env: NodeJS.ProcessEnv;
+  beforeEach(async () => {
+    second = await startOAuthLab();
+    third = await startOAuthLab();
+    lab = await startOAuthLab();
+    env = cliEnv(makeDataDir(), { BROWSER: FOLLOWER });
+  });
+  afterEach(async () => {
+    await lab.close();
+    await second.close();
+    await third.close();
+  });
+
+  /** The resource now names `to` as its authorization server and takes only its tokens. */
+  function moveTo(to: OAuthLab): void {
+    lab.knobs.authorizationServers = [to.origin];
+    lab.knobs.ownTokens = false;
+    lab.knobs.tokenIssuer = to;
+  }
+
+  const call = () => runCli(['mcp', 'call', 'lab', 'whoami', '{}'], env);
+
+  it(
+    'signs in at the new server in the next command, and within a command, keeping the tools',
+    async () => {
+      const added = await runCli(
+        [
+          'mcp',
+          'add',
+          '--name',
+          'lab',
+          '--url',
+          lab.url,
+          '--description',
+          'Who am I.',
+          '--trust-auth-server',
+          second.origin,
+          '--trust-auth-server',
+          third.origin,
+        ],
+        env,
+      );
+      expect(added.code).toBe(0);
+      expect((await runCli(['mcp', 'sync', 'lab', '--accept'], env)).code).toBe(0);
+      expect((await runCli(['mcp', 'enable', 'lab'], env)).code).toBe(0);
+      expect((await runCli(['mcp', 'approval', 'lab', 'whoami', 'allow'], env)).code).toBe(0);
+      const first = await call();
+      expect(first.code).toBe(0);
+      const firstClient = clientOf(first.stdout);
+      expect(firstClient).toBeDefined();
+      expect(lab.count('/register')).toBe(1);
+      expect(lab.grants).toEqual(['authorization_code']);
+
+      // Between two commands. Before SEP-2352 handling the old server's refresh token was used
+      // (a new token the resource refuses) and the command ended with "needs you to sign in".
+      moveTo(second);
+      const moved = await call();
+      expect(moved.stderr).toContain(`${second.origin}/authorize?`);
+      expect(moved.code).toBe(0);
+      expect(second.count('/register')).toBe(1);
+      expect(second.grants).toEqual(['authorization_code']);
+      const secondClient = clientOf(moved.stdout);
+      expect(secondClient).toBe(second.accessTokens[0]?.clientId);
+      expect(secondClient).not.toBe(firstClient);
+      // The old server's refresh token stayed unused; its client never went to the new one.
+      expect(lab.grants).toEqual(['authorization_code']);
+      expect(second.count('/token')).toBe(1);
+      const shown = await runCli(['mcp', 'list', '--json'], env);
+      const [view] = JSON.parse(shown.stdout) as { signIn: { authServer: string | null } }[];
+      expect(view?.signIn.authServer).toBe(second.origin);
+
+      // Between two requests of one command: the first authorized request moves it on.
+      lab.knobs.onAuthorized = () => {
+        lab.knobs.onAuthorized = null;
+        moveTo(third);
+      };
+      const within = await call();
+      expect(within.stderr).toContain(`${third.origin}/authorize?`);
+      expect(within.code).toBe(0);
+      expect(third.count('/register')).toBe(1);
+      expect(third.grants).toEqual(['authorization_code']);
+      expect(clientOf(within.stdout)).toBe(third.accessTokens[0]?.clientId);
+      // No refresh at the server the resource left, and no new sign-in there.
+      expect(second.grants).toEqual(['authorization_code']);
+      expect(lab.count('/register')).toBe(1);
+
+      // The tools and approvals accepted before the moves are kept (no remove + add).
+      const tools = await runCli(['mcp', 'tools', 'lab', '--json'], env);
+      const listed = JSON.parse(tools.stdout) as { name: string; approval: string }[];
+      expect(listed).toEqual([expect.objectContaining({ name: 'whoami', approval: 'allow' })]);
+
+      // The retry limit: the resource refuses the new server's tokens without moving again, so
+      // the command renews once (a refresh) and a refusal after that ends it, instead of a loop
+      // of refreshes or sign-ins.
+      lab.knobs.tokenIssuer = null;
+      const refused = await call();
+      expect(refused.code).not.toBe(0);
+      expect(refused.stdout + refused.stderr).toContain('even after signing in');
+      expect(third.grants).toEqual(['authorization_code', 'refresh_token']);
+      expect(third.count('/authorize')).toBe(1);
+    },
+    LIMIT_MS,
+  );
+});
