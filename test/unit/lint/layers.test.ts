@@ -92,6 +92,31 @@ const BAD: { name: string; file: string; code: string }[] = [
     code: "import type { ChatService } from '../services/chat-service';\nexport type X = ChatService;\n",
   },
   {
+    name: 'policy imports node:fs',
+    file: 'src/main/policy/bad.ts',
+    code: "import { readFileSync } from 'node:fs';\nreadFileSync('x');\n",
+  },
+  {
+    name: 'policy imports node:net outside ip-address.ts',
+    file: 'src/main/policy/url-policy.ts',
+    code: "import { isIP } from 'node:net';\nisIP('x');\n",
+  },
+  {
+    name: 'policy imports an adapter',
+    file: 'src/main/policy/bad.ts',
+    code: "import { systemClock } from '../adapters/system';\nsystemClock.now();\n",
+  },
+  {
+    name: 'policy imports a service',
+    file: 'src/main/policy/bad.ts',
+    code: "export const load = () => import('../services/search-config');\n",
+  },
+  {
+    name: 'policy imports a computed module',
+    file: 'src/main/policy/bad.ts',
+    code: 'export const load = (name: string) => import(name);\n',
+  },
+  {
     name: 'tools import better-sqlite3',
     file: 'src/main/tools/bad.ts',
     code: "import Database from 'better-sqlite3';\nnew Database(':memory:');\n",
@@ -248,6 +273,11 @@ const GOOD: { name: string; file: string; code: string }[] = [
     name: 'core: ports and shared',
     file: 'src/main/core/orchestrator/good.ts',
     code: "import type { Tool } from '../ports';\nimport type { TurnEvent } from '../../../shared/turn-events';\nexport type X = Tool | TurnEvent;\n",
+  },
+  {
+    name: 'policy: shared, core, itself, node:net in ip-address.ts',
+    file: 'src/main/policy/ip-address.ts',
+    code: "import { isIPv4 } from 'node:net';\nimport type { HostResolver } from '../core/ports';\nimport { checkHttpUrl } from '../../shared/http-url';\nimport { redactText } from './redact';\nexport type X = HostResolver;\nexport { isIPv4, checkHttpUrl, redactText };\n",
   },
   {
     name: 'tools: ajv, core, shared',

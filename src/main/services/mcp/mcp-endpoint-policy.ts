@@ -5,9 +5,9 @@
  * notice. A public name must resolve to public addresses only, checked before each connection.
  */
 import { AivoryError } from '../../../shared/errors';
-import { checkAddress, describeRefusal } from '../../adapters/fetch/address-policy';
+import { checkAddress, describeRefusal } from '../../policy/address-policy';
 import type { HostResolver, ResolvedAddress } from '../../core/ports';
-import { parseIpAddress } from '../../adapters/fetch/ip-address';
+import { parseIpAddress } from '../../policy/ip-address';
 import { bareHostname, checkHttpUrl, localNameLabel } from '../../../shared/http-url';
 
 export interface ServiceUrl {

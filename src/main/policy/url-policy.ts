@@ -6,7 +6,7 @@
  */
 import { checkAddress, describeRefusal } from './address-policy';
 import { parseIpAddress } from './ip-address';
-import { checkHttpUrl, localNameLabel } from '../../../shared/http-url';
+import { checkHttpUrl, localNameLabel } from '../../shared/http-url';
 
 /** Longer URLs are not pages a model needs; most servers refuse them anyway. */
 export const MAX_URL_LENGTH = 8192;
