@@ -49,6 +49,20 @@ export const LAYERS = [
     literalDynamicImports: true,
   },
   {
+    folder: 'src/main/policy',
+    files: ['src/main/policy/**'],
+    mayImport: ['src/shared', 'src/main/core', 'src/main/policy'],
+    packages: [
+      {
+        name: 'node:net',
+        why: "isIPv4/isIPv6 only: Node's own IP literal validators, no socket (ip-address.ts)",
+        only: ['src/main/policy/ip-address.ts'],
+      },
+    ],
+    builtins: [],
+    literalDynamicImports: true,
+  },
+  {
     folder: 'src/main/tools',
     files: ['src/main/tools/**'],
     mayImport: ['src/shared', 'src/main/core', 'src/main/tools'],
@@ -71,7 +85,7 @@ export const LAYERS = [
   {
     folder: 'src/main/adapters',
     files: ['src/main/adapters/**'],
-    mayImport: ['src/shared', 'src/main/core', 'src/main/adapters'],
+    mayImport: ['src/shared', 'src/main/core', 'src/main/policy', 'src/main/adapters'],
     packages: [
       {
         name: 'openai',
@@ -112,6 +126,7 @@ export const LAYERS = [
     mayImport: [
       'src/shared',
       'src/main/core',
+      'src/main/policy',
       'src/main/tools',
       'src/main/adapters',
       'src/main/services',
@@ -159,6 +174,7 @@ export const LAYERS = [
     mayImport: [
       'src/shared',
       'src/main/core',
+      'src/main/policy',
       'src/main/tools',
       'src/main/adapters',
       'src/main/services',
