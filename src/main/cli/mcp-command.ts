@@ -15,7 +15,7 @@ import { describeChange } from '../services/mcp/mcp-diff';
 import type { McpServiceInput } from '../services/mcp/mcp-service-input';
 import type { McpServiceView } from '../services/mcp/mcp-services';
 import { buildEntries } from '../services/mcp/mcp-turn-tools';
-import { SCRATCH_CONVERSATION_ID } from '../services/tool-preparation';
+import { SCRATCH_CONVERSATION_ID } from '../services/workspace-staging';
 import { binaryFileType } from '../services/mime-types';
 import { cleanProgressMessage } from '../services/turn-progress';
 import type { ToolProgressEvent } from '../../shared/turn-events';

@@ -31,12 +31,8 @@ import { SIGN_IN_TIMEOUT_MS } from '../../shared/mcp';
 import { mcpStderrLog, mcpStderrLogPath } from './mcp/mcp-stderr-log';
 import { buildResourceReaders } from './mcp/mcp-resource-reader';
 import { mcpTurnTools } from './mcp/mcp-turn-tools';
-import {
-  backendStatus,
-  buildPreparedTool,
-  PREPARED_TOOLS,
-  SCRATCH_CONVERSATION_ID,
-} from './tool-preparation';
+import { backendStatus, buildPreparedTool, PREPARED_TOOLS } from './tool-preparation';
+import { SCRATCH_CONVERSATION_ID } from './workspace-staging';
 import { ModelsService } from './models-service';
 import { SettingsService } from './settings-service';
 import type { SettingsKey } from './settings-service';

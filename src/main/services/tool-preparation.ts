@@ -29,7 +29,7 @@ import { createFetchImageTool, FETCH_IMAGE_NAME } from '../tools/fetch-image';
 import { createImageGenerateTool, IMAGE_GENERATE_NAME } from '../tools/image-generate';
 import { currentImageAttachments } from './attachments';
 import { previousGeneratedImage } from './generated-images';
-import { conversationUploads, stageUploads } from './workspace-staging';
+import { conversationUploads, SCRATCH_CONVERSATION_ID, stageUploads } from './workspace-staging';
 import { createWebFetchTool, WEB_FETCH_NAME } from '../tools/web-fetch';
 import { createWebSearchTool, WEB_SEARCH_NAME } from '../tools/web-search';
 import type { SandboxManager } from './sandbox-manager';
@@ -45,9 +45,6 @@ export interface ToolPreparationContext {
   settings: SettingsService;
   sandbox: SandboxManager;
 }
-
-/** Conversation id used when a tool runs outside a conversation (`aivory tool …`). */
-export const SCRATCH_CONVERSATION_ID = 'aivory-cli-scratch';
 
 /** The tools that exist only with a backend, for listings. */
 export const BACKEND_TOOLS: readonly string[] = [
