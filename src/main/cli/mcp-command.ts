@@ -10,7 +10,7 @@ import type {
   McpToolAnnotations,
   McpToolChange,
 } from '../../shared/mcp';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { describeChange } from '../services/mcp/mcp-diff';
 import type { McpServiceInput } from '../services/mcp/mcp-service-input';
 import type { McpServiceView } from '../services/mcp/mcp-services';

@@ -27,14 +27,14 @@ import { createSearchBackend, searchEndpointOrigin } from '../tools/search-backe
 import { lazyOpenAiImageClient } from '../adapters/lazy-clients';
 import { createFetchImageTool, FETCH_IMAGE_NAME } from '../tools/fetch-image';
 import { createImageGenerateTool, IMAGE_GENERATE_NAME } from '../tools/image-generate';
-import { currentImageAttachments } from './attachments';
-import { previousGeneratedImage } from './generated-images';
-import { conversationUploads, SCRATCH_CONVERSATION_ID, stageUploads } from './workspace-staging';
+import { currentImageAttachments } from '../services/attachments';
+import { previousGeneratedImage } from '../services/generated-images';
+import { conversationUploads, SCRATCH_CONVERSATION_ID, stageUploads } from '../services/workspace-staging';
 import { createWebFetchTool, WEB_FETCH_NAME } from '../tools/web-fetch';
 import { createWebSearchTool, WEB_SEARCH_NAME } from '../tools/web-search';
-import type { SandboxManager } from './sandbox-manager';
-import { resolveSearchConfig, searchAvailability } from './search-config';
-import type { Settings, SettingsService } from './settings-service';
+import type { SandboxManager } from '../services/sandbox-manager';
+import { resolveSearchConfig, searchAvailability } from '../services/search-config';
+import type { Settings, SettingsService } from '../services/settings-service';
 
 export interface ToolPreparationContext {
   env: Record<string, string | undefined>;
