@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import type { ModelConfig } from '../../shared/dto';
 import { originOf } from '../../shared/url-origin';
-import { maskSecret } from '../adapters/secrets/file-secret-store';
+import { maskSecret } from '../policy/secret-mask';
 import type { AppContext } from '../composition/app-context';
 import type { ModelSaveInput } from '../services/models-service';
 import { assertHttpUrl, parseToolMode } from '../services/model-resolution';
