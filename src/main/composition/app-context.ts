@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
 import { createFileLogger } from '../adapters/logging/file-logger';
 import { lazyMcpConnector, lazyOpenAiLlmClient } from '../adapters/lazy-clients';
+import { connectSandbox } from '../adapters/sandbox-client/sandbox-client';
 import { FileSecretStore } from '../adapters/secrets/file-secret-store';
 import type { ConnectionInfo } from '../adapters/sqlite/sqlite-store';
 import { openStore } from '../adapters/sqlite/sqlite-store';
@@ -162,6 +163,7 @@ export function openAppContext(
     secrets,
     dataDir,
     logger,
+    connect: connectSandbox,
     ...(options.warmPool === undefined ? {} : { warmPool: options.warmPool }),
   });
   const preparation = { env, dataDir, stores, secrets, settings, sandbox };
