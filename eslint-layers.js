@@ -50,6 +50,12 @@ const ELECTRON_SHELL_FILES = [
   'src/main/electron/ipc/**',
 ];
 
+/**
+ * The adapter modules services still import directly (everything else reaches them through
+ * ports handed in by src/main/composition). A shrinking list: remove an entry when its import goes.
+ */
+export const SERVICES_ADAPTER_EXCEPTIONS = ['src/main/adapters/machine-memory'];
+
 /** @type {Layer[]} */
 export const LAYERS = [
   {
@@ -65,6 +71,20 @@ export const LAYERS = [
     files: ['src/main/core/**'],
     mayImport: ['src/shared', 'src/main/core'],
     packages: [],
+    builtins: [],
+    literalDynamicImports: true,
+  },
+  {
+    folder: 'src/main/policy',
+    files: ['src/main/policy/**'],
+    mayImport: ['src/shared', 'src/main/core', 'src/main/policy'],
+    packages: [
+      {
+        name: 'node:net',
+        why: "isIPv4/isIPv6 only: Node's own IP literal validators, no socket (ip-address.ts)",
+        only: ['src/main/policy/ip-address.ts'],
+      },
+    ],
     builtins: [],
     literalDynamicImports: true,
   },
@@ -91,7 +111,7 @@ export const LAYERS = [
   {
     folder: 'src/main/adapters',
     files: ['src/main/adapters/**'],
-    mayImport: ['src/shared', 'src/main/core', 'src/main/adapters'],
+    mayImport: ['src/shared', 'src/main/core', 'src/main/policy', 'src/main/adapters'],
     packages: [
       {
         name: 'openai',
@@ -132,8 +152,11 @@ export const LAYERS = [
     mayImport: [
       'src/shared',
       'src/main/core',
+      'src/main/policy',
       'src/main/tools',
-      'src/main/adapters',
+      // Adapters arrive as ports from the composition root. The exception, to shrink: the
+      // settings schema bounds the sandbox's memory by the machine's at load time.
+      ...SERVICES_ADAPTER_EXCEPTIONS,
       'src/main/services',
     ],
     packages: [
@@ -152,6 +175,21 @@ export const LAYERS = [
     builtins: ['node:crypto', 'node:fs', 'node:fs/promises', 'node:path'],
   },
   {
+    folder: 'src/main/composition',
+    files: ['src/main/composition/**'],
+    mayImport: [
+      'src/shared',
+      'src/main/core',
+      'src/main/policy',
+      'src/main/tools',
+      'src/main/adapters',
+      'src/main/services',
+      'src/main/composition',
+    ],
+    packages: [],
+    builtins: ['node:fs', 'node:path'],
+  },
+  {
     folder: 'src/main/host',
     files: ['src/main/host/**'],
     mayImport: [
@@ -159,8 +197,9 @@ export const LAYERS = [
       'src/main/core/ports',
       'src/main/adapters/install-layout',
       'src/main/adapters/lazy-clients',
-      'src/main/adapters/secrets/file-secret-store',
+      'src/main/policy',
       'src/main/services',
+      'src/main/composition',
       'src/main/host',
     ],
     packages: [
@@ -179,9 +218,11 @@ export const LAYERS = [
     mayImport: [
       'src/shared',
       'src/main/core',
+      'src/main/policy',
       'src/main/tools',
       'src/main/adapters',
       'src/main/services',
+      'src/main/composition',
       'src/main/host',
       'src/main/cli',
     ],
@@ -202,6 +243,7 @@ export const LAYERS = [
       'src/main/core/ports',
       'src/main/adapters',
       'src/main/services',
+      'src/main/composition',
       'src/main/host',
       'src/main/electron',
     ],

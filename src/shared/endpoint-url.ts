@@ -5,6 +5,7 @@
  * the contract's schemas and the renderer judge a URL the same way.
  */
 import { z } from 'zod';
+import { checkHttpUrl } from './http-url';
 import { quotedValue } from './untrusted-text';
 import { MAX_URL_CHARS } from './ipc/dto-schemas';
 
@@ -24,16 +25,15 @@ export function endpointUrlProblem(text: string): string | null {
     return `is ${trimmed.length.toLocaleString('en-US')} characters long (at most ${MAX_URL_CHARS})`;
   }
   if (/[\s\p{Cc}\p{Cf}]/u.test(trimmed)) return 'contains blanks or control characters';
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
+  const verdict = checkHttpUrl(trimmed);
+  if (!verdict.ok && verdict.problem === 'invalid') {
     return 'is not a URL (it must start with http:// or https://)';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `uses ${url.protocol.slice(0, 20)} (only http:// and https:// are allowed)`;
+  if (!verdict.ok && verdict.problem === 'scheme') {
+    return `uses ${verdict.url.protocol.slice(0, 20)} (only http:// and https:// are allowed)`;
   }
-  if (isLinkLocalHost(url.hostname)) {
+  // Credentials are left to the callers, which word the hint for where the key goes.
+  if (isLinkLocalHost(verdict.url.hostname)) {
     return 'is on a link-local address (169.254.x.x or fe80::, where cloud metadata services answer)';
   }
   return null;

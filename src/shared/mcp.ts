@@ -2,6 +2,7 @@
  * MCP data that crosses boundaries (store ↔ services ↔ CLI/renderer). Plain data only; header
  * and environment values are never here in clear: they live in the SecretStore and appear masked.
  */
+import { checkHttpUrl } from './http-url';
 
 export type McpTransportKind = 'streamable-http' | 'sse' | 'stdio';
 
@@ -150,16 +151,6 @@ export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
  * other than "/", no credentials, no fragment.
  */
 export function isClientMetadataUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (
-      url.protocol === 'https:' &&
-      url.pathname !== '/' &&
-      url.username === '' &&
-      url.password === '' &&
-      url.hash === ''
-    );
-  } catch {
-    return false;
-  }
+  const verdict = checkHttpUrl(text, { allowHttp: false });
+  return verdict.ok && verdict.url.pathname !== '/' && verdict.url.hash === '';
 }

@@ -11,8 +11,8 @@ import { memoriesCommand } from '../../src/main/cli/memories-command';
 import { promptsCommand } from '../../src/main/cli/prompts-command';
 import { skillsCommand } from '../../src/main/cli/skills-command';
 import type { CliIo } from '../../src/main/cli/cli-io';
-import type { AppContext } from '../../src/main/services/app-context';
-import { openAppContext } from '../../src/main/services/app-context';
+import type { AppContext } from '../../src/main/composition/app-context';
+import { openAppContext } from '../../src/main/composition/app-context';
 import type { Skill } from '../../src/shared/dto';
 import { AivoryError } from '../../src/shared/errors';
 import {

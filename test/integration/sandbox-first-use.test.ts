@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectSandbox } from '../../src/main/adapters/sandbox-client/sandbox-client';
 import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { SandboxManager } from '../../src/main/services/sandbox-manager';
@@ -33,6 +34,7 @@ function manager(): SandboxManager {
     secrets: new FileSecretStore(join(dir, 'secrets.json')),
     dataDir: dir,
     logger,
+    connect: connectSandbox,
   });
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   cleanups.push(() => store.close());

@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { connectSandbox } from '../../src/main/adapters/sandbox-client/sandbox-client';
 import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { SANDBOX_NOT_CONFIGURED, SandboxManager } from '../../src/main/services/sandbox-manager';
@@ -32,6 +33,7 @@ describe('sandbox.runtime setting', () => {
         secrets: new FileSecretStore(join(dir, 'secrets.json')),
         dataDir: dir,
         logger,
+        connect: connectSandbox,
       });
       const { client, status } = await manager.resolve();
       expect(client).toBeNull();

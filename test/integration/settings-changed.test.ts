@@ -4,8 +4,8 @@
  * the next use pick the sandbox again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../src/main/services/app-context';
-import { openAppContext } from '../../src/main/services/app-context';
+import type { AppContext } from '../../src/main/composition/app-context';
+import { openAppContext } from '../../src/main/composition/app-context';
 import { cliEnv, makeDataDir } from '../support/run-cli';
 
 describe('changed settings in a running app', () => {

@@ -13,7 +13,7 @@ import { createGuardedFetcher } from '../../src/main/adapters/fetch/guarded-fetc
 import type { HostResolver, ResolvedAddress, WebResourceFetcher } from '../../src/main/core/ports';
 import { openExchange } from '../../src/main/adapters/fetch/http-exchange';
 import { createPdfTextExtractor } from '../../src/main/adapters/fetch/pdf-text-extractor';
-import { checkUrl } from '../../src/main/adapters/fetch/url-policy';
+import { checkUrl } from '../../src/main/policy/url-policy';
 import { createFetchImageTool } from '../../src/main/tools/fetch-image';
 import { createWebFetchTool } from '../../src/main/tools/web-fetch';
 import type { LabAnswer, LabCommand, LabResolverSpec } from './fetch-lab-protocol';

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TurnMode } from '../../shared/dto';
 import { AivoryError } from '../../shared/errors';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { requireConversation } from '../services/conversation-lookup';
 import type { AttachmentInput } from '../services/attachments';
 import { MAX_ATTACHMENT_BYTES } from '../../shared/ipc/limits';

@@ -5,7 +5,7 @@
  * model; with `--json` every event as it comes, tagged with its answer's `model`.
  */
 import type { TurnEndEvent, TurnEvent } from '../../shared/turn-events';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import type { ResolvedModel, TurnRequest } from '../services/chat-service';
 import { MAX_ANSWER_MODELS } from '../services/chat-service';
 import { EXIT_CANCELED, EXIT_OK, usageError } from './cli-errors';

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline/promises';
 import type { TurnMode } from '../../shared/dto';
 import { AivoryError, toPublicError } from '../../shared/errors';
 import { messageText } from '../../shared/message-parts';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import type { ResolvedModel, TurnRequest } from '../services/chat-service';
 import type { ModelOverrides } from '../services/model-resolution';
 import { savedModel } from '../services/model-resolution';

@@ -5,7 +5,7 @@
  * interactive chat (`chat-session.ts`).
  */
 import type { TurnEndEvent, TurnEvent } from '../../shared/turn-events';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import type { TurnRequest } from '../services/chat-service';
 import { EXIT_CANCELED, EXIT_OK, exitCodeFor } from './cli-errors';
 import type { CliIo } from './cli-io';

@@ -8,7 +8,7 @@
  * `deny` refuses even a server that is always allowed.
  */
 import type { McpSampler, McpSamplingPrompt } from '../core/ports';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { modelOverridesFromEnv } from '../services/model-resolution';
 import type { McpSamplingAsk } from '../services/turn-sampling';
 import { usageError } from './cli-errors';

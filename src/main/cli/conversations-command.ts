@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { Message, MessagePart } from '../../shared/dto';
 import { MAX_TITLE_CHARS } from '../../shared/ipc/dto-schemas';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { exportPieces } from '../services/conversation-export';
 import { requireConversation } from '../services/conversation-lookup';
 import { writeExportFile } from '../services/export-file';

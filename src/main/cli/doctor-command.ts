@@ -10,7 +10,7 @@ import { toPublicError } from '../../shared/errors';
 import { oneLine } from '../../shared/untrusted-text';
 import type { StorageError } from '../../shared/errors';
 import { listServerModels } from '../adapters/lazy-clients';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { mergeOverrides, modelOverridesFromEnv } from '../services/model-resolution';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { MAX_TURN_TOOLS } from '../services/tool-selection';

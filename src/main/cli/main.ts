@@ -4,7 +4,7 @@
  * `aivory --help` loads almost nothing and `aivory tools` no model or MCP SDK.
  */
 import { StorageError, toPublicError } from '../../shared/errors';
-import type { AppContext, openAppContext } from '../services/app-context';
+import type { AppContext, openAppContext } from '../composition/app-context';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, exitCodeFor, nativeModuleError } from './cli-errors';
 import type { CliIo } from './cli-io';
 import { HELP_TEXT } from './help';
@@ -45,7 +45,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   /** True while the app context opens: a failure then has no log to point to. */
   let opening = false;
   const open = async (options: Parameters<typeof openAppContext>[0]): Promise<AppContext> => {
-    const { openAppContext } = await import('../services/app-context');
+    const { openAppContext } = await import('../composition/app-context');
     opening = true;
     context = openAppContext(options);
     opening = false;

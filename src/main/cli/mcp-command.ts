@@ -11,12 +11,12 @@ import type {
   McpToolChange,
 } from '../../shared/mcp';
 import type { McpResourceContents } from '../core/ports';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { describeChange } from '../services/mcp/mcp-diff';
 import type { McpServiceInput } from '../services/mcp/mcp-service-input';
 import type { McpServiceView } from '../services/mcp/mcp-services';
 import { buildEntries } from '../services/mcp/mcp-turn-tools';
-import { SCRATCH_CONVERSATION_ID } from '../services/tool-preparation';
+import { SCRATCH_CONVERSATION_ID } from '../services/workspace-staging';
 import { binaryFileType } from '../services/mime-types';
 import { cleanProgressMessage } from '../services/turn-progress';
 import type { ToolProgressEvent } from '../../shared/turn-events';

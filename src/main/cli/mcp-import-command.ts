@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { AivoryError } from '../../shared/errors';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { describeChange } from '../services/mcp/mcp-diff';
 import type { McpImportPlan } from '../services/mcp/mcp-config-import';
 import { MAX_IMPORT_BYTES, planMcpImport } from '../services/mcp/mcp-config-import';

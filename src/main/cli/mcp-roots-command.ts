@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { McpRoot } from '../../shared/mcp-roots';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 

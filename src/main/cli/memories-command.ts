@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Memory } from '../../shared/dto';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { MemoriesService } from '../services/memories-service';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';

@@ -8,8 +8,8 @@
 import { parseArgs } from 'node:util';
 import type { ModelConfig } from '../../shared/dto';
 import { originOf } from '../../shared/url-origin';
-import { maskSecret } from '../adapters/secrets/file-secret-store';
-import type { AppContext } from '../services/app-context';
+import { maskSecret } from '../policy/secret-mask';
+import type { AppContext } from '../composition/app-context';
 import type { ModelSaveInput } from '../services/models-service';
 import { assertHttpUrl, parseToolMode } from '../services/model-resolution';
 import { describeMcpDefaults } from '../services/mcp/mcp-model-defaults';

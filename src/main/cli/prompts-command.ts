@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { PromptTemplateWithVariables } from '../../shared/dto';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { MAX_PROMPT_BODY_BYTES, PromptsService } from '../services/prompts-service';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';

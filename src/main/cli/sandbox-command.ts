@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadSandboxConfig, startSidecar } from '@aivory/sandbox';
 import { SANDBOX_PACKAGE_DIR } from '../adapters/install-layout';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { unsavedWorkspaceLine } from '../services/sandbox-manager';
 import { resetDamagedWorkspace } from '../services/workspace-reset';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, usageError } from './cli-errors';

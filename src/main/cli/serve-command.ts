@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AivoryError } from '../../shared/errors';
 import { DEFAULT_RENDERER_DIR, listenBrowserHost } from '../host/server/browser-host';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { installCrashGuard } from '../host/crash-guard';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';

@@ -1,6 +1,6 @@
 /** `aivory settings [show] | set KEY.FIELD VALUE`: the typed settings shared with the app. */
-import { maskSecret } from '../adapters/secrets/file-secret-store';
-import type { AppContext } from '../services/app-context';
+import { maskSecret } from '../policy/secret-mask';
+import type { AppContext } from '../composition/app-context';
 import { isSettingsKey, SETTINGS_SCHEMAS } from '../services/settings-service';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';

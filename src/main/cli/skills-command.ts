@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Skill } from '../../shared/dto';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import {
   MAX_ASSET_BYTES,
   MAX_INSTRUCTIONS_BYTES,

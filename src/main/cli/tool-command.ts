@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { executeTool } from '../core/orchestrator/execute-tool';
 import { parseNativeArguments } from '../core/orchestrator/text-call-json';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { checkNamedTool } from '../services/tool-selection';
 import { EXIT_CANCELED, EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';

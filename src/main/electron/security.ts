@@ -5,6 +5,7 @@
  * open in the system browser, and how `app://aivory/…` maps onto the built renderer.
  */
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { checkHttpUrl, isLoopbackHost } from '../../shared/http-url';
 
 /** The renderer is served from this privileged custom scheme, never from `file://`. */
 export const APP_SCHEME = 'app';
@@ -56,14 +57,9 @@ export function devServerOrigin(
 ): string | null {
   const raw = env.ELECTRON_RENDERER_URL?.trim();
   if (isPackaged || !raw) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return null;
-  }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  return url.protocol === 'http:' && loopback && url.username === '' ? url.origin : null;
+  const verdict = checkHttpUrl(raw);
+  if (!verdict.ok || verdict.url.protocol !== 'http:') return null;
+  return isLoopbackHost(verdict.hostname) ? verdict.url.origin : null;
 }
 
 /**
@@ -110,15 +106,8 @@ export function isAppUrl(url: string): boolean {
  * opened: only http, https and mailto, and never with credentials in it.
  */
 export function externalOpenUrl(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  if (!['http:', 'https:', 'mailto:'].includes(parsed.protocol)) return null;
-  if (parsed.username !== '' || parsed.password !== '') return null;
-  return parsed.href;
+  const verdict = checkHttpUrl(url, { otherSchemes: ['mailto:'] });
+  return verdict.ok ? verdict.url.href : null;
 }
 
 /**

@@ -3,7 +3,7 @@
  * `handlers/`, plus the dispatcher that validates senders and payloads. The Electron IPC layer and
  * the `aivory serve` WebSocket both call the `dispatch` built here.
  */
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import { ApprovalBroker } from './approval-broker';
 import { ElicitationBroker } from './elicitation-broker';
 import { SamplingBroker } from './sampling-broker';

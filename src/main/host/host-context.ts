@@ -3,7 +3,7 @@
  * with (AIVORY_* model defaults), the event hub, and the local servers model discovery probes.
  */
 import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import type { ApprovalBroker } from './approval-broker';
 import type { ElicitationBroker } from './elicitation-broker';
 import type { SamplingBroker } from './sampling-broker';

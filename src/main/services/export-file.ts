@@ -9,7 +9,7 @@ import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { AivoryError, StorageError } from '../../shared/errors';
-import { diskFull } from '../adapters/sqlite/storage-faults';
+import { diskFull } from '../policy/storage-errors';
 
 /** Exports the app made for a download are removed after this long (the next export removes them). */
 export const APP_EXPORT_LIFETIME_MS = 60 * 60 * 1000;

@@ -5,6 +5,7 @@
  */
 import type { ModelConfig, ToolMode } from '../../shared/dto';
 import { ENDPOINT_URL_RULE, endpointUrlProblem } from '../../shared/endpoint-url';
+import { checkHttpUrl } from '../../shared/http-url';
 import { quotedValue } from '../../shared/untrusted-text';
 import { AivoryError } from '../../shared/errors';
 import type { SecretStore } from '../core/ports';
@@ -170,8 +171,8 @@ export function assertHttpUrl(text: string): void {
       `The model base URL ${quotedValue(text)} ${problem}. Allowed: ${ENDPOINT_URL_RULE} (e.g. http://127.0.0.1:11434/v1).`,
     );
   }
-  const url = new URL(text.trim());
-  if (url.username || url.password) {
+  // The endpoint rule leaves credentials to its callers; here they get the CLI's own hint.
+  if (!checkHttpUrl(text.trim()).ok) {
     throw new AivoryError('config', 'Put the API key in --api-key, not in the URL.');
   }
 }

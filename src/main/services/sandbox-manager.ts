@@ -14,8 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { RunningSidecar } from '@aivory/sandbox';
 import type { SandboxConfig } from '@aivory/sandbox/engine-check';
-import { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
-import type { Logger, SecretStore } from '../core/ports';
+import type { Logger, SandboxConnection, SandboxConnector, SecretStore } from '../core/ports';
 import { AivoryError, toPublicError } from '../../shared/errors';
 import type { SettingsService } from './settings-service';
 
@@ -34,12 +33,15 @@ export interface SandboxManagerOptions {
   secrets: SecretStore;
   dataDir: string;
   logger: Logger;
+  /** Opens the sidecar's HTTP API (the composition root passes the adapter's). */
+  connect: SandboxConnector;
   /** Pre-started containers for the local sidecar (the desktop app keeps one warm). */
   warmPool?: number;
 }
 
 export class SandboxManager {
-  private resolved: Promise<{ client: SandboxClient | null; status: SandboxStatus }> | null = null;
+  private resolved: Promise<{ client: SandboxConnection | null; status: SandboxStatus }> | null =
+    null;
   /** The local sidecar, started or starting. */
   private local: Promise<RunningSidecar> | null = null;
   /** Counts decisions: a client from an earlier one (before reset or close) starts nothing. */
@@ -48,7 +50,7 @@ export class SandboxManager {
   constructor(private readonly options: SandboxManagerOptions) {}
 
   /** The client to use and the status to show; resolved once, then cached. */
-  resolve(): Promise<{ client: SandboxClient | null; status: SandboxStatus }> {
+  resolve(): Promise<{ client: SandboxConnection | null; status: SandboxStatus }> {
     this.resolved ??= this.decide();
     return this.resolved;
   }
@@ -85,7 +87,7 @@ export class SandboxManager {
     });
   }
 
-  private async decide(): Promise<{ client: SandboxClient | null; status: SandboxStatus }> {
+  private async decide(): Promise<{ client: SandboxConnection | null; status: SandboxStatus }> {
     const { env, settings, secrets } = this.options;
     const saved = settings.get('sandbox');
     const url = saved.baseUrl.trim() || env.SANDBOX_BASE_URL?.trim() || '';
@@ -97,14 +99,14 @@ export class SandboxManager {
           `the sandbox address ${url} is set but its key is not (SANDBOX_API_KEY or the sandbox key in settings)`,
         );
       }
-      return { client: new SandboxClient(url, key), status: { state: 'external', url } };
+      return { client: this.options.connect(url, key), status: { state: 'external', url } };
     }
     if (env.AIVORY_LOCAL_SANDBOX === '0')
       return unavailable('the local sandbox is switched off (AIVORY_LOCAL_SANDBOX=0)');
     return this.startLocal();
   }
 
-  private async startLocal(): Promise<{ client: SandboxClient | null; status: SandboxStatus }> {
+  private async startLocal(): Promise<{ client: SandboxConnection | null; status: SandboxStatus }> {
     const { env, dataDir } = this.options;
     const apiKey = randomBytes(24).toString('base64url');
     // The configuration and the engine check only; dockerode and the sidecar load when it starts.
@@ -162,9 +164,9 @@ export class SandboxManager {
     };
     if ((this.options.warmPool ?? 0) > 0) {
       const url = await start();
-      return { client: new SandboxClient(url, apiKey), status: { state: 'local', url } };
+      return { client: this.options.connect(url, apiKey), status: { state: 'local', url } };
     }
-    return { client: new SandboxClient(start, apiKey), status: { state: 'local', url: null } };
+    return { client: this.options.connect(start, apiKey), status: { state: 'local', url: null } };
   }
 
   private async startSidecar(config: SandboxConfig): Promise<RunningSidecar> {

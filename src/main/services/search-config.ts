@@ -6,6 +6,7 @@
  * all and says why not, for the settings page and `aivory doctor`.
  */
 import { AivoryError } from '../../shared/errors';
+import { checkHttpUrl } from '../../shared/http-url';
 import type { SecretStore } from '../core/ports';
 import { defaultBaseUrl } from '../tools/search-backends/create-backend';
 import { normaliseEngines } from '../tools/search-backends/searxng';
@@ -142,11 +143,10 @@ function usesKey(provider: SearchProvider): boolean {
 
 /** Why a base URL cannot be used, or null when it can. */
 function invalidBaseUrl(baseUrl: string): string | null {
-  if (!URL.canParse(baseUrl))
+  const verdict = checkHttpUrl(baseUrl);
+  if (verdict.ok) return null;
+  if (verdict.problem === 'invalid')
     return `"${baseUrl}" is not a URL (expected e.g. https://searx.example.com)`;
-  const url = new URL(baseUrl);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return 'must start with http:// or https://';
-  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';
-  return null;
+  if (verdict.problem === 'scheme') return 'must start with http:// or https://';
+  return 'must not contain a user name or password';
 }

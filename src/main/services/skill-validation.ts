@@ -2,7 +2,7 @@
  * The rules a skill must meet, with messages that say what to change. Limits keep the skills
  * index small enough for every system prompt and a skill small enough to load into one turn.
  */
-import { redactText } from '../adapters/logging/redact';
+import { redactText } from '../policy/redact';
 import { AivoryError } from '../../shared/errors';
 import type { SkillAssetInput } from '../core/ports';
 import { formatBytes } from '../../shared/byte-size';

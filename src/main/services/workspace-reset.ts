@@ -8,7 +8,7 @@ import { AivoryError } from '../../shared/errors';
 import type { ConversationStore } from '../core/ports';
 import { requireConversation } from './conversation-lookup';
 import type { SandboxManager } from './sandbox-manager';
-import { SCRATCH_CONVERSATION_ID } from './tool-preparation';
+import { SCRATCH_CONVERSATION_ID } from './workspace-staging';
 
 export interface WorkspaceResetOutcome {
   /** Where each damaged save is kept (a path on the sandbox's host, or a URL), newest first. */

@@ -12,6 +12,9 @@ import type { UploadTarget } from '../core/ports';
 import { attachmentsOf } from './attachments';
 import { generatedImagesOf } from './generated-images';
 
+/** Conversation id used when a tool runs outside a conversation (`aivory tool …`). */
+export const SCRATCH_CONVERSATION_ID = 'aivory-cli-scratch';
+
 /** The files a conversation's workspace should hold in uploads/, first occurrence per name. */
 export function conversationUploads(messages: readonly Message[]): ArtifactReference[] {
   const byName = new Map<string, ArtifactReference>();

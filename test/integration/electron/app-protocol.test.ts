@@ -83,6 +83,8 @@ describe('npm run dev: the Vite dev server behind app://', () => {
     expect(devServerOrigin(env('http://192.168.1.5:5173'), false)).toBeNull();
     expect(devServerOrigin(env('https://127.0.0.1:5173'), false)).toBeNull();
     expect(devServerOrigin(env('http://user@127.0.0.1:5173'), false)).toBeNull();
+    expect(devServerOrigin(env('http://:secret@127.0.0.1:5173'), false)).toBeNull();
+    expect(devServerOrigin(env('HTTP://[::1]:5173'), false)).toBe('http://[::1]:5173');
     expect(devServerOrigin(env('not a url'), false)).toBeNull();
     expect(devServerOrigin({}, false)).toBeNull();
   });

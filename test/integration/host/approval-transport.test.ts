@@ -10,8 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../src/main/core/ports';
 import type { BrowserHost } from '../../../src/main/host/server/browser-host';
 import { startBrowserHost } from '../../../src/main/host/server/browser-host';
-import type { AppContext } from '../../../src/main/services/app-context';
-import { openAppContext } from '../../../src/main/services/app-context';
+import type { AppContext } from '../../../src/main/composition/app-context';
+import { openAppContext } from '../../../src/main/composition/app-context';
 import type { TestSocket } from '../../support/host/ws-test-client';
 import { connectTestSocket } from '../../support/host/ws-test-client';
 

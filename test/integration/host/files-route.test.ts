@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserHost } from '../../../src/main/host/server/browser-host';
 import { startBrowserHost } from '../../../src/main/host/server/browser-host';
 import { MAX_FRAME_BYTES } from '../../../src/main/host/server/websocket-transport';
-import type { AppContext } from '../../../src/main/services/app-context';
-import { openAppContext } from '../../../src/main/services/app-context';
+import type { AppContext } from '../../../src/main/composition/app-context';
+import { openAppContext } from '../../../src/main/composition/app-context';
 import {
   MAX_ATTACHMENTS_TOTAL_BYTES,
   MAX_REQUEST_FRAME_BYTES,

@@ -10,8 +10,8 @@ import type { ApiHost } from '../../../src/main/host/api-handlers';
 import { createApiHost } from '../../../src/main/host/api-handlers';
 import type { DiscoveryCandidate } from '../../../src/main/host/host-context';
 import type { SenderDescriptor } from '../../../src/main/host/sender';
-import type { AppContext } from '../../../src/main/services/app-context';
-import { openAppContext } from '../../../src/main/services/app-context';
+import type { AppContext } from '../../../src/main/composition/app-context';
+import { openAppContext } from '../../../src/main/composition/app-context';
 
 export const TRUSTED_ORIGIN = 'http://127.0.0.1:5217';
 

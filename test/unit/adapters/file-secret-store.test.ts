@@ -10,7 +10,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileSecretStore, maskSecret } from '../../../src/main/adapters/secrets/file-secret-store';
+import { FileSecretStore } from '../../../src/main/adapters/secrets/file-secret-store';
+import { maskSecret } from '../../../src/main/policy/secret-mask';
 
 const POSIX = process.platform !== 'win32';
 const SECRET = 'sk-proj-THIS-IS-A-VERY-SECRET-VALUE-1234';

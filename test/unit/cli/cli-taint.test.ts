@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/main/adapters/sqlite/sqlite-store';
 import { conversationsCommand } from '../../../src/main/cli/conversations-command';
-import type { AppContext } from '../../../src/main/services/app-context';
+import type { AppContext } from '../../../src/main/composition/app-context';
 import { cliApprover } from '../../../src/main/cli/cli-approver';
 import type { CliIo } from '../../../src/main/cli/cli-io';
 import { eventJson, traceLine } from '../../../src/main/cli/trace-format';

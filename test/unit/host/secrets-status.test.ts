@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiHost } from '../../../src/main/host/api-handlers';
-import type { AppContext } from '../../../src/main/services/app-context';
-import { openAppContext } from '../../../src/main/services/app-context';
+import type { AppContext } from '../../../src/main/composition/app-context';
+import { openAppContext } from '../../../src/main/composition/app-context';
 import { TRUSTED_ORIGIN, TRUSTED_SENDER } from '../../support/host/host-fixture';
 
 const opened: { app: AppContext; home: string }[] = [];

@@ -92,6 +92,31 @@ const BAD: { name: string; file: string; code: string }[] = [
     code: "import type { ChatService } from '../services/chat-service';\nexport type X = ChatService;\n",
   },
   {
+    name: 'policy imports node:fs',
+    file: 'src/main/policy/bad.ts',
+    code: "import { readFileSync } from 'node:fs';\nreadFileSync('x');\n",
+  },
+  {
+    name: 'policy imports node:net outside ip-address.ts',
+    file: 'src/main/policy/url-policy.ts',
+    code: "import { isIP } from 'node:net';\nisIP('x');\n",
+  },
+  {
+    name: 'policy imports an adapter',
+    file: 'src/main/policy/bad.ts',
+    code: "import { systemClock } from '../adapters/system';\nsystemClock.now();\n",
+  },
+  {
+    name: 'policy imports a service',
+    file: 'src/main/policy/bad.ts',
+    code: "export const load = () => import('../services/search-config');\n",
+  },
+  {
+    name: 'policy imports a computed module',
+    file: 'src/main/policy/bad.ts',
+    code: 'export const load = (name: string) => import(name);\n',
+  },
+  {
     name: 'tools import better-sqlite3',
     file: 'src/main/tools/bad.ts',
     code: "import Database from 'better-sqlite3';\nnew Database(':memory:');\n",
@@ -114,12 +139,22 @@ const BAD: { name: string; file: string; code: string }[] = [
   {
     name: 'tools import a service',
     file: 'src/main/tools/bad.ts',
-    code: "export const load = () => import('../services/app-context');\n",
+    code: "export const load = () => import('../services/chat-service');\n",
+  },
+  {
+    name: 'tools import the composition root',
+    file: 'src/main/tools/bad.ts',
+    code: "export const load = () => import('../composition/app-context');\n",
   },
   {
     name: 'adapters import a service',
     file: 'src/main/adapters/bad.ts',
-    code: "import { openAppContext } from '../services/app-context';\nopenAppContext();\n",
+    code: "import { ChatService } from '../services/chat-service';\nexport { ChatService };\n",
+  },
+  {
+    name: 'adapters import the composition root',
+    file: 'src/main/adapters/bad.ts',
+    code: "import { openAppContext } from '../composition/app-context';\nopenAppContext();\n",
   },
   {
     name: 'adapters import a tool',
@@ -135,6 +170,41 @@ const BAD: { name: string; file: string; code: string }[] = [
     name: 'adapters import the MCP SDK outside adapters/mcp',
     file: 'src/main/adapters/fetch/bad.ts',
     code: "import { Client } from '@modelcontextprotocol/sdk/client/index.js';\nexport { Client };\n",
+  },
+  {
+    name: 'services import an adapter',
+    file: 'src/main/services/bad.ts',
+    code: "import { openStore } from '../adapters/sqlite/sqlite-store';\nexport { openStore };\n",
+  },
+  {
+    name: 'services import an adapter from a subfolder',
+    file: 'src/main/services/mcp/bad.ts',
+    code: "import { FileSecretStore } from '../../adapters/secrets/file-secret-store';\nexport { FileSecretStore };\n",
+  },
+  {
+    name: 'services import the sandbox client (a port now)',
+    file: 'src/main/services/sandbox-manager.ts',
+    code: "import { SandboxClient } from '../adapters/sandbox-client/sandbox-client';\nexport { SandboxClient };\n",
+  },
+  {
+    name: 'services import an adapter lazily',
+    file: 'src/main/services/bad.ts',
+    code: "export const load = () => import('../adapters/lazy-clients');\n",
+  },
+  {
+    name: 'services import the composition root',
+    file: 'src/main/services/bad.ts',
+    code: "import type { AppContext } from '../composition/app-context';\nexport type X = AppContext;\n",
+  },
+  {
+    name: 'composition imports the host',
+    file: 'src/main/composition/bad.ts',
+    code: "import { createApiHost } from '../host/api-handlers';\nexport { createApiHost };\n",
+  },
+  {
+    name: 'composition imports node:child_process',
+    file: 'src/main/composition/bad.ts',
+    code: "import { spawn } from 'node:child_process';\nspawn('x');\n",
   },
   {
     name: 'services import the host',
@@ -270,6 +340,11 @@ const GOOD: { name: string; file: string; code: string }[] = [
     code: "import type { Tool } from '../ports';\nimport type { TurnEvent } from '../../../shared/turn-events';\nexport type X = Tool | TurnEvent;\n",
   },
   {
+    name: 'policy: shared, core, itself, node:net in ip-address.ts',
+    file: 'src/main/policy/ip-address.ts',
+    code: "import { isIPv4 } from 'node:net';\nimport type { HostResolver } from '../core/ports';\nimport { checkHttpUrl } from '../../shared/http-url';\nimport { redactText } from './redact';\nexport type X = HostResolver;\nexport { isIPv4, checkHttpUrl, redactText };\n",
+  },
+  {
     name: 'tools: ajv, core, shared',
     file: 'src/main/tools/good.ts',
     code: "import Ajv from 'ajv';\nimport type { Tool } from '../core/ports';\nimport { AivoryError } from '../../shared/errors';\nexport const ajv = new Ajv();\nexport type X = Tool;\nexport { AivoryError };\n",
@@ -290,9 +365,14 @@ const GOOD: { name: string; file: string; code: string }[] = [
     code: "export const load = () => import('./openai/openai-llm-client');\nexport const worker = (url: string) => import(url);\n",
   },
   {
-    name: 'services: adapters, tools, allowed built-ins',
+    name: 'services: ports, policy, tools, the listed adapter exceptions, allowed built-ins',
     file: 'src/main/services/good.ts',
-    code: "import { join } from 'node:path';\nimport { openStore } from '../adapters/sqlite/sqlite-store';\nimport { createWebFetchTool } from '../tools/web-fetch';\nexport { join, openStore, createWebFetchTool };\n",
+    code: "import { join } from 'node:path';\nimport type { SecretStore } from '../core/ports';\nimport { maskSecret } from '../policy/secret-mask';\nimport { machineMemoryMiB } from '../adapters/machine-memory';\nimport { createWebFetchTool } from '../tools/web-fetch';\nexport type X = SecretStore;\nexport { join, maskSecret, machineMemoryMiB, createWebFetchTool };\n",
+  },
+  {
+    name: 'composition: adapters, services, tools, policy, node:fs',
+    file: 'src/main/composition/good.ts',
+    code: "import { statSync } from 'node:fs';\nimport { openStore } from '../adapters/sqlite/sqlite-store';\nimport { ChatService } from '../services/chat-service';\nimport { createWebFetchTool } from '../tools/web-fetch';\nimport { checkUrl } from '../policy/url-policy';\nexport { statSync, openStore, ChatService, createWebFetchTool, checkUrl };\n",
   },
   {
     name: 'services: the sandbox package in sandbox-manager.ts',
@@ -302,12 +382,12 @@ const GOOD: { name: string; file: string; code: string }[] = [
   {
     name: 'host: ws in server/, services, ports',
     file: 'src/main/host/server/good.ts',
-    code: "import { WebSocketServer } from 'ws';\nimport type { Logger } from '../../core/ports';\nimport type { AppContext } from '../../services/app-context';\nimport { maskSecret } from '../../adapters/secrets/file-secret-store';\nexport type X = Logger | AppContext;\nexport { WebSocketServer, maskSecret };\n",
+    code: "import { WebSocketServer } from 'ws';\nimport type { Logger } from '../../core/ports';\nimport type { AppContext } from '../../composition/app-context';\nimport { maskSecret } from '../../policy/secret-mask';\nexport type X = Logger | AppContext;\nexport { WebSocketServer, maskSecret };\n",
   },
   {
     name: 'cli: lazy commands and services',
     file: 'src/main/cli/good.ts',
-    code: "import { spawn } from 'node:child_process';\nexport const load = () => import('../services/app-context');\nexport const command = () => import('./chat-command');\nexport { spawn };\n",
+    code: "import { spawn } from 'node:child_process';\nexport const load = () => import('../composition/app-context');\nexport const command = () => import('./chat-command');\nexport { spawn };\n",
   },
   {
     name: 'electron: the shell imports electron and the host',

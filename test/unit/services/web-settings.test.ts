@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/main/adapters/sqlite/sqlite-store';
 import { SettingsService } from '../../../src/main/services/settings-service';
-import { fetchLimitsFromSettings } from '../../../src/main/services/tool-preparation';
+import { fetchLimitsFromSettings } from '../../../src/main/composition/tool-preparation';
 import { recordingLogger } from '../../support/turn-harness';
 
 describe('settings → web (the guarded fetcher of web_fetch and fetch_image)', () => {

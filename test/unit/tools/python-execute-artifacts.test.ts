@@ -7,10 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  FileArtifactSink,
-  safeComponent,
-} from '../../../src/main/adapters/artifacts/file-artifact-sink';
+import { FileArtifactSink } from '../../../src/main/adapters/artifacts/file-artifact-sink';
+import { safeComponent } from '../../../src/main/policy/file-names';
 import type { PythonSandbox } from '../../../src/main/core/ports';
 import { createPythonExecuteTool } from '../../../src/main/tools/python-execute';
 import { recordingLogger } from '../../support/turn-harness';

@@ -6,6 +6,7 @@
  * app's keys or requests elsewhere. Never give it URLs chosen by a model: those go through the
  * guarded fetcher (createGuardedFetcher), which refuses private addresses.
  */
+import { checkHttpUrl } from '../../../shared/http-url';
 
 /** Same-origin redirects followed (http→https upgrades, trailing-slash fixes); more is a loop. */
 export const ENDPOINT_MAX_REDIRECTS = 5;
@@ -59,35 +60,33 @@ export function createEndpointFetcher(origin: string): EndpointFetch {
 }
 
 function parseOrigin(origin: string): string {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
+  const verdict = checkHttpUrl(origin);
+  if (!verdict.ok && verdict.problem === 'invalid') {
     throw new EndpointOriginError(`"${origin.slice(0, 200)}" is not a valid endpoint URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new EndpointOriginError(`endpoint ${url.origin}: only http and https are supported`);
+  if (!verdict.ok && verdict.problem === 'scheme') {
+    throw new EndpointOriginError(
+      `endpoint ${verdict.url.origin}: only http and https are supported`,
+    );
   }
-  if (url.username !== '' || url.password !== '') {
+  if (!verdict.ok) {
     throw new EndpointOriginError(
       'endpoint URLs must not carry credentials; use the API key setting',
     );
   }
-  return url.origin;
+  return verdict.url.origin;
 }
 
 function sameOrigin(url: string | URL, allowed: string, what: 'request' | 'redirect'): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
+  const verdict = checkHttpUrl(url);
+  if (!verdict.ok && verdict.problem === 'invalid') {
     throw new EndpointOriginError(`${allowed}: invalid ${what} URL`);
   }
-  if (parsed.origin !== allowed || parsed.username !== '' || parsed.password !== '') {
+  if (!verdict.ok || verdict.url.origin !== allowed) {
     const verb = what === 'redirect' ? 'redirected to' : 'asked to reach';
     throw new EndpointOriginError(
-      `the endpoint ${allowed} ${verb} ${parsed.origin}, another origin; refused (only the configured origin is reachable)`,
+      `the endpoint ${allowed} ${verb} ${verdict.url.origin}, another origin; refused (only the configured origin is reachable)`,
     );
   }
-  return parsed;
+  return verdict.url;
 }

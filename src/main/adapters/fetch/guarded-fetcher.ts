@@ -14,7 +14,7 @@ import type {
   WebResourceRequest,
   WebResourceResult,
 } from '../../core/ports';
-import { checkAddress } from './address-policy';
+import { checkAddress } from '../../policy/address-policy';
 import { ACCEPT_ENCODING, decodeBody, parseContentEncoding, readWireBody } from './body-reader';
 import { describeNetworkError, FetchFailure } from './fetch-failure';
 import { DEFAULT_FETCH_LIMITS, formatDuration } from './fetch-limits';
@@ -22,8 +22,8 @@ import type { FetchLimits } from './fetch-limits';
 import { createSystemResolver, raceWithSignal } from './host-resolver';
 import { openExchange } from './http-exchange';
 import type { ExchangeResponse } from './http-exchange';
-import { checkUrl } from './url-policy';
-import type { UrlTarget } from './url-policy';
+import { checkUrl } from '../../policy/url-policy';
+import type { UrlTarget } from '../../policy/url-policy';
 import { formatBytes } from '../../../shared/byte-size';
 
 /** A fixed, honest User-Agent: no cookies, no Referer, no credentials are ever sent. */

@@ -7,13 +7,13 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { LookupFunction, Socket } from 'node:net';
-import { checkAddress, describeRefusal } from './address-policy';
+import { checkAddress, describeRefusal } from '../../policy/address-policy';
 import { FetchFailure } from './fetch-failure';
 import { formatDuration } from './fetch-limits';
 import type { ResolvedAddress } from '../../core/ports';
 import { nodeHttp, nodeHttps, nodeTls } from '../node-http';
-import { addressKey } from './ip-address';
-import type { UrlTarget } from './url-policy';
+import { addressKey } from '../../policy/ip-address';
+import type { UrlTarget } from '../../policy/url-policy';
 
 export interface ExchangeRequest {
   target: UrlTarget;

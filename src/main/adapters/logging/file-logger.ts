@@ -5,7 +5,7 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../../core/ports';
-import { redactText, redactValue } from './redact';
+import { redactText, redactValue } from '../../policy/redact';
 
 /** Past this size the log is rotated once to `aivory.log.1`, bounding disk use. */
 const MAX_LOG_BYTES = 5 * 1024 * 1024;

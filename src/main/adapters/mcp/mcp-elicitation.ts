@@ -21,6 +21,7 @@ import type {
   McpElicitationOption,
   McpElicitationRequest,
 } from '../../../shared/mcp-elicitation';
+import { checkHttpUrl } from '../../../shared/http-url';
 import { hasInvisibleCharacters, keepingLines, oneLine } from '../../../shared/untrusted-text';
 
 /** Most fields one form may have. */
@@ -357,16 +358,12 @@ function option(value: unknown, label: string | undefined): McpElicitationOption
 
 function checkedUrl(url: string): string {
   if (url.length > MAX_URL_CHARS) refuse('the URL is too long');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return refuse('the URL is not valid');
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    refuse('only http and https URLs are opened');
-  if (parsed.username !== '' || parsed.password !== '') refuse('the URL carries credentials');
-  return parsed.href;
+  const verdict = checkHttpUrl(url);
+  if (!verdict.ok && verdict.problem === 'invalid') return refuse('the URL is not valid');
+  if (!verdict.ok && verdict.problem === 'scheme')
+    return refuse('only http and https URLs are opened');
+  if (!verdict.ok) return refuse('the URL carries credentials');
+  return verdict.url.href;
 }
 
 /** Untrusted text: hidden characters out (newlines kept in a message), spaces folded, bounded. */

@@ -11,6 +11,7 @@ import { pinnedLookup } from '../fetch/http-exchange';
 import { guardBody } from './mcp-body-guard';
 import { ADDRESS_BLOCKED, networkFailure } from './mcp-errors';
 import { refusalInBody, unsupportedRevision } from './mcp-revision';
+import { checkHttpUrl } from '../../../shared/http-url';
 import { oneLine } from '../../../shared/untrusted-text';
 
 /** What the fetch tells the connection about; see McpLink. */
@@ -172,19 +173,17 @@ export function createMcpFetch(config: McpFetchConfig): FetchLike {
 }
 
 function sameOriginTarget(input: string | URL, origin: string): URL {
-  let target: URL;
-  try {
-    target = new URL(input);
-  } catch {
+  const verdict = checkHttpUrl(input);
+  if (!verdict.ok && verdict.problem === 'invalid') {
     throw new McpError('protocol', `refused an invalid request URL for ${origin}`);
   }
-  if (target.origin !== origin || target.username !== '' || target.password !== '') {
+  if (!verdict.ok || verdict.url.origin !== origin) {
     throw new McpError(
       'redirect',
-      `refused a request to ${target.origin}: only ${origin}, the service's own address, may be reached`,
+      `refused a request to ${verdict.url.origin}: only ${origin}, the service's own address, may be reached`,
     );
   }
-  return target;
+  return verdict.url;
 }
 
 function mediaType(response: Response): string {

@@ -9,6 +9,7 @@ import { fetch as undiciFetch } from 'undici';
 import { McpError } from '../../core/ports';
 import type { McpOAuthEndpoint } from '../../core/ports';
 import { ADDRESS_BLOCKED, errorCode, networkFailure } from './mcp-errors';
+import { checkHttpUrl } from '../../../shared/http-url';
 import { oneLine } from '../../../shared/untrusted-text';
 import { pinnedAgent } from './mcp-fetch';
 import { readBoundedBody } from '../../../shared/bounded-body';
@@ -27,14 +28,14 @@ export function checkBrowserUrl(url: URL, config: McpOAuthEndpoint): void {
       `refused to open the sign-in page: ${oneLine(refused, 800)}`,
     );
   }
-  const plainAllowed = url.protocol === 'http:' && config.allowsHttp(url.hostname);
-  if (url.protocol !== 'https:' && !plainAllowed) {
+  const verdict = checkHttpUrl(url, { allowHttp: (target) => config.allowsHttp(target.hostname) });
+  if (!verdict.ok && verdict.problem === 'scheme') {
     throw new McpError(
       'unauthorized',
       `refused to open the sign-in page ${oneLine(`${url.protocol}//${url.host}`, 80)}: an authorization server must use https://`,
     );
   }
-  if (url.username !== '' || url.password !== '')
+  if (!verdict.ok)
     throw new McpError('unauthorized', 'refused a sign-in page address with credentials in it');
 }
 
@@ -46,12 +47,15 @@ export function createAuthFetch(config: McpOAuthEndpoint): FetchLike {
   const agent = pinnedAgent(config.resolveAddresses);
   return async (input, init) => {
     const url = new URL(input);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && config.allowsHttp(url.hostname)))
+    const verdict = checkHttpUrl(url, {
+      allowHttp: (target) => config.allowsHttp(target.hostname),
+    });
+    if (!verdict.ok && verdict.problem === 'scheme')
       throw new McpError(
         'unauthorized',
         `refused ${oneLine(url.origin, 100)} for sign-in: an authorization server must use https://`,
       );
-    if (url.username !== '' || url.password !== '')
+    if (!verdict.ok)
       throw new McpError('unauthorized', 'refused a sign-in address with credentials in it');
     const refused = config.refusedOrigin(url);
     if (refused !== null) throw new McpError('unauthorized', `refused: ${oneLine(refused, 800)}`);

@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpError } from '../../core/ports';
 import type { McpEndpoint } from '../../core/ports';
+import { checkHttpUrl } from '../../../shared/http-url';
 import { oneLine } from '../../../shared/untrusted-text';
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import type { McpFetchEvents } from './mcp-fetch';
@@ -109,22 +110,23 @@ export function completeByDefault<T>(message: T): T {
 
 /** Parses and checks the service URL: http(s) only, no credentials in it. */
 export function parseServiceUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
+  const verdict = checkHttpUrl(raw);
+  if (!verdict.ok && verdict.problem === 'invalid') {
     throw new McpError('other', `"${oneLine(raw, 100)}" is not a valid URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new McpError('other', `${url.protocol} URLs are not supported; use http:// or https://`);
+  if (!verdict.ok && verdict.problem === 'scheme') {
+    throw new McpError(
+      'other',
+      `${verdict.url.protocol} URLs are not supported; use http:// or https://`,
+    );
   }
-  if (url.username !== '' || url.password !== '') {
+  if (!verdict.ok) {
     throw new McpError(
       'other',
       'the URL must not contain a user name or password; put credentials in a request header',
     );
   }
-  return url;
+  return verdict.url;
 }
 
 /** The transport for `endpoint`; throws McpError for a bad URL, header or working directory. */

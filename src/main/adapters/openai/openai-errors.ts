@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { AivoryError, isAbortError } from '../../../shared/errors';
+import { checkHttpUrl } from '../../../shared/http-url';
 
 /** Server error texts are cut to this length so a stack trace or HTML page cannot flood the UI. */
 const SERVER_MESSAGE_LIMIT = 300;
@@ -146,13 +147,9 @@ export function assertHttpUrl(
   what = 'model server',
   example = ' (for example http://127.0.0.1:11434/v1)',
 ): void {
-  let protocol = '';
-  try {
-    protocol = new URL(baseUrl).protocol;
-  } catch {
-    // Reported below.
-  }
-  if (protocol !== 'http:' && protocol !== 'https:') {
+  // Credentials are refused where a base URL is entered; displayUrl keeps them out of messages.
+  const verdict = checkHttpUrl(baseUrl);
+  if (!verdict.ok && verdict.problem !== 'credentials') {
     throw new AivoryError(
       'config',
       `The ${what} address "${oneLine(baseUrl)}" is not an http(s) URL${example}.`,

@@ -5,7 +5,14 @@
  */
 import { AivoryError } from '../../../shared/errors';
 import { DamagedWorkspaceError } from '../../../shared/sandbox-workspace';
-import type { SandboxEntry, SandboxExecResult, SandboxOutputFile } from '../../core/ports';
+import type {
+  SandboxConnection,
+  SandboxConnector,
+  SandboxEntry,
+  SandboxExecResult,
+  SandboxHealth,
+  SandboxOutputFile,
+} from '../../core/ports';
 
 /** Seed: the sidecar's exec cap plus a client margin of 120 s (预留 120 秒客户端余量). */
 export const CLIENT_MARGIN_MS = 120_000;
@@ -26,24 +33,7 @@ export interface WorkspaceReset {
   kept_as: string[];
 }
 
-export interface SandboxHealth {
-  ok: boolean;
-  docker: boolean;
-  image: string;
-  image_present?: boolean;
-  runc_version?: string | null;
-  /** docker or podman (older sidecars leave these out). */
-  engine?: string | null;
-  engine_version?: string | null;
-  /** runc, crun or runsc, and the isolation it gives, e.g. "gVisor (user-space kernel)". */
-  runtime?: string | null;
-  isolation?: string | null;
-  warnings?: string[];
-  /** Workspaces whose files could not be saved (newer sidecars); unchecked: see `aivory doctor`. */
-  unsaved?: unknown;
-}
-
-export class SandboxClient {
+export class SandboxClient implements SandboxConnection {
   /** The address once known (a local sidecar started on first use has none before). */
   private baseUrl: string | null;
   private readonly address: () => Promise<string>;
@@ -269,3 +259,7 @@ function describeNetworkError(error: unknown): string {
 function trimSlashes(url: string): string {
   return url.replace(/\/+$/, '');
 }
+
+/** The `SandboxConnector` the composition root hands the sandbox manager. */
+export const connectSandbox: SandboxConnector = (address, apiKey) =>
+  new SandboxClient(address, apiKey);

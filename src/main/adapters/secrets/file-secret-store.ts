@@ -14,18 +14,6 @@ import type { SecretStore } from '../../core/ports';
 const SECRET_FILE_MODE = 0o600;
 /** Owner only, for a directory the store has to create. */
 const SECRET_DIRECTORY_MODE = 0o700;
-/** Shorter secrets are fully hidden by `maskSecret`: showing 7 characters would reveal too much. */
-const MIN_MASKABLE_LENGTH = 12;
-
-/**
- * A secret safe to show: the first 3 and last 4 characters around an ellipsis (`sk-…abcd`) when
- * it has at least 12 characters, otherwise `••••`.
- */
-export function maskSecret(value: string): string {
-  if (value.length < MIN_MASKABLE_LENGTH) return '••••';
-  return `${value.slice(0, 3)}…${value.slice(-4)}`;
-}
-
 /**
  * Secrets in a JSON file at `filePath`. A missing file is an empty store; the file (and its
  * directory, 0700) is created on the first `set`. A file that group or others can read is fixed to

@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { StorageError } from '../../../shared/errors';
+import { diskFull } from '../../policy/storage-errors';
 
 /** How long a statement waits for another process's write lock before failing with BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -101,16 +102,6 @@ export function checkDatabaseFile(path: string): void {
       `it is cut short: ${size.toLocaleString('en-US')} of ${(pages * pageSize).toLocaleString('en-US')} bytes`,
     );
   }
-}
-
-/** The disk holding `folder` has no room left. */
-export function diskFull(folder: string, cause?: unknown): StorageError {
-  return new StorageError('full', {
-    what: `The disk holding ${folder} is full`,
-    remedy: 'Free some space on it, then try again.',
-    path: folder,
-    cause,
-  });
 }
 
 /** Another program kept the database's lock for longer than the busy timeout. */

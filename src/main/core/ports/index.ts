@@ -12,7 +12,7 @@
  * - `conversation-titler.ts` — ConversationTitler: a title after the first answer
  * - `web.ts` — WebResourceFetcher, PdfTextExtractor, HostResolver, SearchTransport
  * - `images.ts` — ImageClient
- * - `sandbox.ts` — PythonSandbox, DownloadStager, UploadTarget
+ * - `sandbox.ts` — PythonSandbox, DownloadStager, UploadTarget, SandboxConnection(+Connector)
  * - `artifacts.ts` — ArtifactSink
  * - `mcp.ts` — McpConnector, McpSession, McpError
  */

@@ -25,6 +25,24 @@ export interface SandboxExecResult {
   workspace_notice?: string;
 }
 
+/** The sidecar's GET /healthz answer. */
+export interface SandboxHealth {
+  ok: boolean;
+  docker: boolean;
+  image: string;
+  image_present?: boolean;
+  runc_version?: string | null;
+  /** docker or podman (older sidecars leave these out). */
+  engine?: string | null;
+  engine_version?: string | null;
+  /** runc, crun or runsc, and the isolation it gives, e.g. "gVisor (user-space kernel)". */
+  runtime?: string | null;
+  isolation?: string | null;
+  warnings?: string[];
+  /** Workspaces whose files could not be saved (newer sidecars); unchecked: see `aivory doctor`. */
+  unsaved?: unknown;
+}
+
 /** One entry of a workspace directory listing. */
 export interface SandboxEntry {
   /** Relative to /workspace. */
@@ -66,3 +84,39 @@ export interface UploadTarget {
     options: { directory?: 'uploads'; signal?: AbortSignal },
   ): Promise<unknown>;
 }
+
+/**
+ * The sidecar's HTTP API as the app uses it (adapters/sandbox-client implements it): the sandbox
+ * manager hands one out, the composition root wraps it per conversation for the tools.
+ */
+export interface SandboxConnection {
+  /** The sidecar's address, or null while a sidecar started on first use has not started. */
+  readonly url: string | null;
+  health(signal?: AbortSignal): Promise<SandboxHealth>;
+  createSession(conversationId: string, signal?: AbortSignal): Promise<string>;
+  /** Sets damaged saves of the conversation's workspace aside; where each is kept. */
+  resetDamagedWorkspace(conversationId: string, signal?: AbortSignal): Promise<string[]>;
+  exec(
+    sessionId: string,
+    code: string,
+    timeoutSeconds: number,
+    signal: AbortSignal,
+  ): Promise<SandboxExecResult>;
+  upload(
+    sessionId: string,
+    name: string,
+    body: Uint8Array,
+    options?: { directory?: 'uploads' | 'downloads'; signal?: AbortSignal },
+  ): Promise<SandboxOutputFile>;
+  list(sessionId: string, path: string, signal?: AbortSignal): Promise<SandboxEntry[]>;
+  download(sessionId: string, path: string, signal?: AbortSignal): Promise<Uint8Array>;
+}
+
+/**
+ * Opens a connection to the sidecar at `address`, or to a local sidecar that `address` starts
+ * with the first request; `apiKey` is its Bearer key.
+ */
+export type SandboxConnector = (
+  address: string | (() => Promise<string>),
+  apiKey: string,
+) => SandboxConnection;

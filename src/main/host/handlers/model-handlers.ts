@@ -9,7 +9,7 @@ import type { ModelConfig } from '../../../shared/dto';
 import { toPublicError } from '../../../shared/errors';
 import type { InvokeResponse, ParsedRequest } from '../../../shared/ipc-contract';
 import { listServerModelDetails } from '../../adapters/lazy-clients';
-import { maskSecret } from '../../adapters/secrets/file-secret-store';
+import { maskSecret } from '../../policy/secret-mask';
 import type { SecretStore } from '../../core/ports';
 import type { McpService } from '../../../shared/mcp';
 import { mcpDefaultEntries } from '../../services/mcp/mcp-model-defaults';

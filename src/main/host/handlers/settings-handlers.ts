@@ -3,7 +3,7 @@
  * mask), validated updates through the settings service, and keys into the secret store.
  */
 import type { InvokeResponse } from '../../../shared/ipc-contract';
-import { maskSecret } from '../../adapters/secrets/file-secret-store';
+import { maskSecret } from '../../policy/secret-mask';
 import type { SecretStore } from '../../core/ports';
 import type { SettingsService } from '../../services/settings-service';
 import type { ApiHandlers } from '../dispatcher';

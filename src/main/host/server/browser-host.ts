@@ -13,7 +13,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AivoryError } from '../../../shared/errors';
 import { RENDERER_DIR } from '../../adapters/install-layout';
-import type { AppContext } from '../../services/app-context';
+import type { AppContext } from '../../composition/app-context';
 import type { ApiHost } from '../api-handlers';
 import type { DiscoveryCandidate } from '../host-context';
 import { dataFileRoots } from '../files/data-files';

@@ -12,7 +12,7 @@ import type { ParseError } from 'jsonc-parser';
 import { AivoryError } from '../../../shared/errors';
 import { MAX_MCP_IMPORT_CHARS } from '../../../shared/ipc/limits';
 import type { McpTransportKind } from '../../../shared/mcp';
-import { maskSecret } from '../../adapters/secrets/file-secret-store';
+import { maskSecret } from '../../policy/secret-mask';
 import { checkServiceUrl } from './mcp-endpoint-policy';
 
 /** The largest config read (a real one is a few KiB). */

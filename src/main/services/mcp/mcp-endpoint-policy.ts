@@ -5,10 +5,10 @@
  * notice. A public name must resolve to public addresses only, checked before each connection.
  */
 import { AivoryError } from '../../../shared/errors';
-import { checkAddress, describeRefusal } from '../../adapters/fetch/address-policy';
+import { checkAddress, describeRefusal } from '../../policy/address-policy';
 import type { HostResolver, ResolvedAddress } from '../../core/ports';
-import { parseIpAddress } from '../../adapters/fetch/ip-address';
-import { localNameLabel } from '../../adapters/fetch/url-policy';
+import { parseIpAddress } from '../../policy/ip-address';
+import { bareHostname, checkHttpUrl, localNameLabel } from '../../../shared/http-url';
 
 export interface ServiceUrl {
   url: string;
@@ -23,26 +23,24 @@ const LOCAL_LABELS = /loopback|private address|link-local|unique-local|carrier-g
 
 /** Checks the URL text; throws `invalid-input` with the reason. */
 export function checkServiceUrl(text: string): ServiceUrl {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
+  const verdict = checkHttpUrl(text.trim());
+  if (!verdict.ok && verdict.problem === 'invalid') {
     throw new AivoryError('invalid-input', `"${text.slice(0, 200)}" is not a valid URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  if (!verdict.ok && verdict.problem === 'scheme') {
     throw new AivoryError(
       'invalid-input',
       'An MCP service URL must start with http:// or https://.',
     );
   }
-  if (url.username !== '' || url.password !== '') {
+  if (!verdict.ok) {
     throw new AivoryError(
       'invalid-input',
       'Put credentials in a request header (e.g. Authorization: Bearer …), not in the URL.',
     );
   }
+  const { url, hostname } = verdict;
   url.hash = '';
-  const hostname = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   const local = isLocalHost(hostname);
   const notice = local
     ? `${hostname} is on this machine or your local network: only this exact host is allowed for this service.`
@@ -147,10 +145,7 @@ export async function authServerAddresses(
 export const MAX_TRUSTED_SIGN_IN_ORIGINS = 10;
 
 function bareHost(hostname: string): string {
-  return hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.+$/, '')
-    .toLowerCase();
+  return bareHostname(hostname).toLowerCase();
 }
 
 /**
@@ -186,15 +181,13 @@ export function parseTrustedOrigin(service: ServiceUrl, text: string): string {
     new AivoryError('invalid-input', `Trusted sign-in origin ${shown}: ${why}.`);
   if (typed.length === 0) throw refuse('it is empty');
   if (typed.length > 300) throw refuse('it is longer than 300 characters');
-  let url: URL;
-  try {
-    url = new URL(typed);
-  } catch {
+  const verdict = checkHttpUrl(typed);
+  if (!verdict.ok && verdict.problem === 'invalid')
     throw refuse('not an origin (write it as http://host:port)');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+  if (!verdict.ok && verdict.problem === 'scheme')
     throw refuse('it must start with http:// or https://');
-  if (url.username !== '' || url.password !== '') throw refuse('it must not carry credentials');
+  if (!verdict.ok) throw refuse('it must not carry credentials');
+  const { url } = verdict;
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(typed))
     throw refuse('give the origin only (scheme://host:port), without a path, query or fragment');
   const own = new URL(service.url).origin;

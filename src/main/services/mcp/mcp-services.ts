@@ -35,7 +35,7 @@ import type {
   NewMcpService,
   SecretStore,
 } from '../../core/ports';
-import { maskSecret } from '../../adapters/secrets/file-secret-store';
+import { maskSecret } from '../../policy/secret-mask';
 import { McpError, McpSignInRequired } from '../../core/ports';
 import { McpConnections } from './mcp-connections';
 import type { McpSessionEnd } from './mcp-connections';

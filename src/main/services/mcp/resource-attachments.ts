@@ -7,7 +7,7 @@
  * the server, but a server never makes unrecognised bytes an image. The upload caps apply.
  */
 import { AivoryError } from '../../../shared/errors';
-import { safeComponent } from '../../adapters/artifacts/file-artifact-sink';
+import { safeComponent } from '../../policy/file-names';
 import type { McpResourceContents } from '../../core/ports';
 import type { AttachmentInput } from '../attachments';
 import { checkAttachments } from '../attachments';

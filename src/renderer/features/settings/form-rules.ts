@@ -4,6 +4,7 @@
  * typed the value. Pure; no React.
  */
 import type { MessageKey } from '../../i18n/i18n';
+import { bareHostname, isLoopbackHost, localNameLabel } from '../../../shared/http-url';
 
 /** A translated message key with its parameters, or null when the value is fine. */
 export interface FieldProblem {
@@ -65,17 +66,16 @@ export function errorMessage(error: unknown): string {
 export function localHostOf(url: string): string | null {
   let host: string;
   try {
-    host = new URL(url.trim()).hostname.replace(/^\[|\]$/g, '');
+    host = bareHostname(new URL(url.trim()).hostname);
   } catch {
     return null;
   }
   const local =
-    /^(localhost|.*\.localhost|.*\.local|.*\.lan|.*\.internal)$/i.test(host) ||
-    /^127\./.test(host) ||
+    localNameLabel(host) !== null ||
+    isLoopbackHost(host) ||
     /^10\./.test(host) ||
     /^192\.168\./.test(host) ||
     /^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
-    host === '::1' ||
     /^f[cd][0-9a-f]{2}:/i.test(host) ||
     /^fe80:/i.test(host);
   return local ? host : null;

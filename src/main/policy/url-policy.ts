@@ -6,6 +6,7 @@
  */
 import { checkAddress, describeRefusal } from './address-policy';
 import { parseIpAddress } from './ip-address';
+import { checkHttpUrl, localNameLabel } from '../../shared/http-url';
 
 /** Longer URLs are not pages a model needs; most servers refuse them anyway. */
 export const MAX_URL_LENGTH = 8192;
@@ -21,32 +22,6 @@ const BAD_PORTS: ReadonlySet<number> = new Set([
   995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668,
   6669, 6679, 6697, 10080,
 ]);
-
-/**
- * Names that never lead to the public internet: loopback (RFC 6761), mDNS link-local (RFC 6762),
- * private-use and home-router suffixes. The one list: web_fetch refuses them by name (no resolver,
- * hosts file or search domain is asked), an MCP service URL naming one is a local service.
- */
-const LOCAL_NAME_SUFFIXES: readonly { suffix: string; label: string }[] = [
-  { suffix: 'localhost', label: 'a loopback name' },
-  { suffix: 'localdomain', label: 'a local name (.localdomain)' },
-  { suffix: 'local', label: 'a link-local mDNS name (.local)' },
-  { suffix: 'internal', label: 'a private-use name (.internal)' },
-  { suffix: 'lan', label: 'a home-network name (.lan)' },
-  { suffix: 'home.arpa', label: 'a home-network name (.home.arpa)' },
-];
-
-/**
- * What kind of local name `hostname` is (a host name without brackets or trailing dot, any case),
- * or null when it is not one of the local-name suffixes.
- */
-export function localNameLabel(hostname: string): string | null {
-  const name = hostname.toLowerCase();
-  const local = LOCAL_NAME_SUFFIXES.find(
-    (entry) => name === entry.suffix || name.endsWith(`.${entry.suffix}`),
-  );
-  return local?.label ?? null;
-}
 
 export interface UrlTarget {
   /** The URL to request: canonical, without a fragment. */
@@ -71,21 +46,20 @@ export function checkUrl(input: string, options: UrlPolicyOptions): UrlVerdict {
   if (text.length > MAX_URL_LENGTH) {
     return { ok: false, reason: `the URL is longer than ${MAX_URL_LENGTH} characters` };
   }
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  const verdict = checkHttpUrl(text);
+  if (!verdict.ok && verdict.problem === 'invalid') {
     return { ok: false, reason: `"${shorten(text)}" is not a valid absolute URL` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  if (!verdict.ok && verdict.problem === 'scheme') {
     return {
       ok: false,
-      reason: `only http and https URLs can be fetched (this one is ${url.protocol.slice(0, 20)})`,
+      reason: `only http and https URLs can be fetched (this one is ${verdict.url.protocol.slice(0, 20)})`,
     };
   }
-  if (url.username !== '' || url.password !== '') {
+  if (!verdict.ok) {
     return { ok: false, reason: 'URLs with credentials (user:password@host) are refused' };
   }
+  const { url, hostname } = verdict;
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   if (BAD_PORTS.has(port)) {
     return { ok: false, reason: `port ${port} belongs to another protocol and is refused` };
@@ -96,12 +70,11 @@ export function checkUrl(input: string, options: UrlPolicyOptions): UrlVerdict {
       reason: `port ${port} is not allowed: only the default ports (80 for http, 443 for https) are fetched unless the setting for other ports is on`,
     };
   }
-  const hostname = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (hostname === '') return { ok: false, reason: `"${shorten(text)}" has no host` };
   const isAddress = parseIpAddress(hostname) !== null;
   if (isAddress) {
-    const verdict = checkAddress(hostname);
-    if (!verdict.allowed) return { ok: false, reason: `blocked: ${describeRefusal(verdict)}` };
+    const address = checkAddress(hostname);
+    if (!address.allowed) return { ok: false, reason: `blocked: ${describeRefusal(address)}` };
   } else {
     const local = localNameLabel(hostname);
     if (local !== null) return { ok: false, reason: `blocked: ${hostname} is ${local}` };

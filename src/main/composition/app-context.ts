@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
 import { createFileLogger } from '../adapters/logging/file-logger';
 import { lazyMcpConnector, lazyOpenAiLlmClient } from '../adapters/lazy-clients';
+import { connectSandbox } from '../adapters/sandbox-client/sandbox-client';
 import { FileSecretStore } from '../adapters/secrets/file-secret-store';
 import type { ConnectionInfo } from '../adapters/sqlite/sqlite-store';
 import { openStore } from '../adapters/sqlite/sqlite-store';
@@ -19,28 +20,24 @@ import type { StorageError } from '../../shared/errors';
 import type { AppStores, IdGenerator, Logger, SecretStore } from '../core/ports';
 import { createSaveMemoryTool } from '../tools/save-memory';
 import { createUseSkillTool } from '../tools/use-skill';
-import { SkillsService } from './skills-service';
-import { ChatService } from './chat-service';
-import { ConversationTitles } from './conversation-titles';
-import { SandboxManager } from './sandbox-manager';
-import { McpServices } from './mcp/mcp-services';
+import { SkillsService } from '../services/skills-service';
+import { ChatService } from '../services/chat-service';
+import { ConversationTitles } from '../services/conversation-titles';
+import { SandboxManager } from '../services/sandbox-manager';
+import { McpServices } from '../services/mcp/mcp-services';
 import { loopbackSignIn } from '../adapters/oauth/loopback-sign-in';
-import { cliWord } from './mcp/mcp-oauth-state';
+import { cliWord } from '../services/mcp/mcp-oauth-state';
 import { openBrowser } from '../adapters/oauth/open-browser';
 import { SIGN_IN_TIMEOUT_MS } from '../../shared/mcp';
-import { mcpStderrLog, mcpStderrLogPath } from './mcp/mcp-stderr-log';
-import { buildResourceReaders } from './mcp/mcp-resource-reader';
-import { mcpTurnTools } from './mcp/mcp-turn-tools';
-import {
-  backendStatus,
-  buildPreparedTool,
-  PREPARED_TOOLS,
-  SCRATCH_CONVERSATION_ID,
-} from './tool-preparation';
-import { ModelsService } from './models-service';
-import { SettingsService } from './settings-service';
-import type { SettingsKey } from './settings-service';
-import { ToolCatalog } from './tool-catalog';
+import { mcpStderrLog, mcpStderrLogPath } from '../services/mcp/mcp-stderr-log';
+import { buildResourceReaders } from '../services/mcp/mcp-resource-reader';
+import { mcpTurnTools } from '../services/mcp/mcp-turn-tools';
+import { backendStatus, buildPreparedTool, PREPARED_TOOLS } from './tool-preparation';
+import { SCRATCH_CONVERSATION_ID } from '../services/workspace-staging';
+import { ModelsService } from '../services/models-service';
+import { SettingsService } from '../services/settings-service';
+import type { SettingsKey } from '../services/settings-service';
+import { ToolCatalog } from '../services/tool-catalog';
 
 export interface AppContext {
   dataDir: string;
@@ -166,6 +163,7 @@ export function openAppContext(
     secrets,
     dataDir,
     logger,
+    connect: connectSandbox,
     ...(options.warmPool === undefined ? {} : { warmPool: options.warmPool }),
   });
   const preparation = { env, dataDir, stores, secrets, settings, sandbox };

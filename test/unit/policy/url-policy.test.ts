@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUrl, MAX_URL_LENGTH } from '../../../src/main/adapters/fetch/url-policy';
+import { checkUrl, MAX_URL_LENGTH } from '../../../src/main/policy/url-policy';
 
 const STRICT = { allowNonDefaultPorts: false };
 const LENIENT = { allowNonDefaultPorts: true };

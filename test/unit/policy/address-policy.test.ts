@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkAddress, describeRefusal } from '../../../src/main/adapters/fetch/address-policy';
-import { addressKey, parseIpAddress } from '../../../src/main/adapters/fetch/ip-address';
+import { checkAddress, describeRefusal } from '../../../src/main/policy/address-policy';
+import { addressKey, parseIpAddress } from '../../../src/main/policy/ip-address';
 
 /** Addresses (as a resolver or the URL parser would hand them over) and the class expected. */
 const REFUSED: readonly [string, RegExp][] = [

@@ -11,12 +11,12 @@ import { createEndpointFetcher } from '../adapters/fetch/endpoint-fetcher';
 import type { FetchLimits } from '../adapters/fetch/fetch-limits';
 import { createGuardedFetcher } from '../adapters/fetch/guarded-fetcher';
 import { createPdfTextExtractor } from '../adapters/fetch/pdf-text-extractor';
-import type { SandboxClient } from '../adapters/sandbox-client/sandbox-client';
 import type {
   AppStores,
   ConversationStore,
   Logger,
   PythonSandbox,
+  SandboxConnection,
   SecretStore,
   Tool,
 } from '../core/ports';
@@ -27,14 +27,18 @@ import { createSearchBackend, searchEndpointOrigin } from '../tools/search-backe
 import { lazyOpenAiImageClient } from '../adapters/lazy-clients';
 import { createFetchImageTool, FETCH_IMAGE_NAME } from '../tools/fetch-image';
 import { createImageGenerateTool, IMAGE_GENERATE_NAME } from '../tools/image-generate';
-import { currentImageAttachments } from './attachments';
-import { previousGeneratedImage } from './generated-images';
-import { conversationUploads, stageUploads } from './workspace-staging';
+import { currentImageAttachments } from '../services/attachments';
+import { previousGeneratedImage } from '../services/generated-images';
+import {
+  conversationUploads,
+  SCRATCH_CONVERSATION_ID,
+  stageUploads,
+} from '../services/workspace-staging';
 import { createWebFetchTool, WEB_FETCH_NAME } from '../tools/web-fetch';
 import { createWebSearchTool, WEB_SEARCH_NAME } from '../tools/web-search';
-import type { SandboxManager } from './sandbox-manager';
-import { resolveSearchConfig, searchAvailability } from './search-config';
-import type { Settings, SettingsService } from './settings-service';
+import type { SandboxManager } from '../services/sandbox-manager';
+import { resolveSearchConfig, searchAvailability } from '../services/search-config';
+import type { Settings, SettingsService } from '../services/settings-service';
 
 export interface ToolPreparationContext {
   env: Record<string, string | undefined>;
@@ -45,9 +49,6 @@ export interface ToolPreparationContext {
   settings: SettingsService;
   sandbox: SandboxManager;
 }
-
-/** Conversation id used when a tool runs outside a conversation (`aivory tool …`). */
-export const SCRATCH_CONVERSATION_ID = 'aivory-cli-scratch';
 
 /** The tools that exist only with a backend, for listings. */
 export const BACKEND_TOOLS: readonly string[] = [
@@ -132,7 +133,7 @@ export function fetchLimitsFromSettings(web: Settings['web']): Partial<FetchLimi
   };
 }
 
-function fetchImageTool(context: ToolPreparationContext, client: SandboxClient): Tool {
+function fetchImageTool(context: ToolPreparationContext, client: SandboxConnection): Tool {
   return createFetchImageTool({
     fetcher: guardedFetcher(context),
     scratchConversationId: SCRATCH_CONVERSATION_ID,
@@ -149,7 +150,7 @@ function fetchImageTool(context: ToolPreparationContext, client: SandboxClient):
   });
 }
 
-function pythonExecuteTool(context: ToolPreparationContext, client: SandboxClient): Tool {
+function pythonExecuteTool(context: ToolPreparationContext, client: SandboxConnection): Tool {
   return createPythonExecuteTool({
     sandbox: conversationSandbox(client, context.stores.conversations),
     artifacts: artifactSink(context),
@@ -227,7 +228,7 @@ function savedSearch(context: ToolPreparationContext) {
  * session stages the conversation's attachments and generated images into /workspace/uploads.
  */
 function conversationSandbox(
-  client: SandboxClient,
+  client: SandboxConnection,
   store: Pick<ConversationStore, 'listMessages'>,
 ): PythonSandbox {
   return {
