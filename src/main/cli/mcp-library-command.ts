@@ -5,7 +5,7 @@
  * again after each change the server announces, until Ctrl-C or N changes).
  */
 import type { McpResourceContents } from '../core/ports';
-import type { AppContext } from '../services/app-context';
+import type { AppContext } from '../composition/app-context';
 import type { McpWatchEvent } from '../services/mcp/mcp-resource-watch';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
