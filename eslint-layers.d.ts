@@ -18,6 +18,8 @@ export interface Layer {
 }
 
 export const LAYERS: Layer[];
+/** The renderer files that may call `bridge.invoke` (the bridge and the data modules). */
+export const BRIDGE_CALLERS: string[];
 export function forbiddenRelativePatterns(layer: Layer): string[];
 export function forbiddenPackagePattern(layer: Layer, file?: string | null): string;
 export function layerConfigs(): Linter.Config[];

@@ -32,15 +32,10 @@
 /**
  * The renderer reaches the host through its data modules (`src/renderer/data/`): typed functions
  * over the bridge, each write invalidating the queries it changes. A component that called
- * `bridge.invoke` itself would bypass the shared cache. The MCP settings and the composer's MCP
- * picker are still on their own calls (named here, to be moved next).
+ * `bridge.invoke` itself would bypass the shared cache. No exceptions: only the bridge itself
+ * and the data modules.
  */
-export const BRIDGE_CALLERS = [
-  'src/renderer/bridge/**',
-  'src/renderer/data/**',
-  'src/renderer/features/mcp/**',
-  'src/renderer/features/composer/mcp-picker.tsx',
-];
+export const BRIDGE_CALLERS = ['src/renderer/bridge/**', 'src/renderer/data/**'];
 const BRIDGE_FENCE_MESSAGE =
   'Call the host through a data module (src/renderer/data/), not bridge.invoke: its writes invalidate the shared queries.';
 

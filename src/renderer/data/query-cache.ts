@@ -149,13 +149,18 @@ export class QueryCache {
 
 /**
  * Host events that change what a query shows: the keys each one invalidates. A turn may save a
- * memory (save_memory); an MCP service's tools may change while the model editor lists it.
+ * memory (save_memory); a server announcing changed tools marks its service stale (the list) and
+ * its tools; one announcing changed prompts or resources changes its library.
  */
 const EVENT_INVALIDATIONS: {
   [E in EventName]?: (payload: EventPayload<E>) => QueryKey[];
 } = {
   'turn.event': ({ event }) => (event.type === 'turn-end' ? [['memories']] : []),
-  'mcp.stale': () => [['mcp']],
+  'mcp.stale': ({ serviceId }) => [
+    ['mcp', 'list'],
+    ['mcp', 'tools', serviceId],
+  ],
+  'mcp.libraryChanged': ({ serviceId }) => [['mcp', 'library', serviceId]],
 };
 
 const caches = new WeakMap<AivoryBridge, QueryCache>();

@@ -3,7 +3,8 @@
  * request for one key however many ask, a write's invalidation refetches what is shown, host
  * events invalidate what they announce, a late answer never overwrites a newer value, and a
  * component mounting after another shows the cached value at once. The data modules invalidate
- * after their writes (`saveModel` → every models list).
+ * after their writes (`saveModel` → every models list; an MCP sync, also a failed one, → the
+ * service list), and MCP events reload only the service they name.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -13,6 +14,18 @@ import { deleteModel, listModels, MODELS_KEY } from '../../../src/renderer/data/
 import { keyMatches, QueryCache, queryCache } from '../../../src/renderer/data/query-cache';
 import { useQuery } from '../../../src/renderer/data/use-query';
 import { MEMORIES_KEY, listMemories } from '../../../src/renderer/data/library';
+import {
+  acceptMcpTools,
+  listMcpServices,
+  listMcpTools,
+  mcpDiffKey,
+  mcpLibrary,
+  mcpLibraryKey,
+  MCP_SERVICES_KEY,
+  mcpToolsKey,
+  setMcpToolApproval,
+  syncMcpService,
+} from '../../../src/renderer/data/mcp';
 import { appStore } from '../../../src/renderer/state/store';
 
 /** A bridge whose answers the test controls, with a way to push host events. */
@@ -194,5 +207,79 @@ describe('renderer data: the query cache', () => {
       return <p>{query.data === null ? 'none yet' : 'some'}</p>;
     }
     expect(renderToStaticMarkup(<Unknown />)).toBe('<p>none yet</p>');
+  });
+});
+
+describe('renderer data: MCP', () => {
+  it('a server event reloads only what it names: changed tools → list and tools, a changed library → that library', async () => {
+    const { bridge, calls, emit } = fakeHost((method) =>
+      Promise.resolve(method === 'mcp.list' ? { services: [], allowLocalCommands: false } : {}),
+    );
+    const cache = queryCache(bridge);
+    const keys = [MCP_SERVICES_KEY, mcpToolsKey('s1'), mcpLibraryKey('s1'), mcpLibraryKey('s2')];
+    const stops = keys.map((key) => cache.subscribe(key, () => undefined));
+    await cache.load(MCP_SERVICES_KEY, listMcpServices);
+    await cache.load(mcpToolsKey('s1'), (b) => listMcpTools(b, 's1'));
+    await cache.load(mcpLibraryKey('s1'), (b) => mcpLibrary(b, 's1'));
+    await cache.load(mcpLibraryKey('s2'), (b) => mcpLibrary(b, 's2'));
+    calls.length = 0;
+    emit('mcp.libraryChanged', { serviceId: 's2' });
+    expect(calls).toEqual(['mcp.library']);
+    calls.length = 0;
+    emit('mcp.stale', { serviceId: 's1', name: 'one' });
+    expect(calls.sort()).toEqual(['mcp.list', 'mcp.tools']);
+    for (const stop of stops) stop();
+  });
+
+  it('a sync puts its diff in and reloads the list and tools; a failed one still reloads the list', async () => {
+    let fail = false;
+    const changes = [{ tool: 'echo', kind: 'added' }];
+    const { bridge, calls } = fakeHost((method) => {
+      if (method === 'mcp.sync') {
+        return fail
+          ? Promise.reject(new Error('Sync of "one" failed: refused'))
+          : Promise.resolve({ toolCount: 1, changes, service: {} });
+      }
+      if (method === 'mcp.accept') return Promise.resolve({});
+      return Promise.resolve(method === 'mcp.list' ? { services: [] } : []);
+    });
+    const cache = queryCache(bridge);
+    const stops = [MCP_SERVICES_KEY, mcpToolsKey('s1')].map((key) =>
+      cache.subscribe(key, () => undefined),
+    );
+    await cache.load(MCP_SERVICES_KEY, listMcpServices);
+    await cache.load(mcpToolsKey('s1'), (b) => listMcpTools(b, 's1'));
+    calls.length = 0;
+    await syncMcpService(bridge, 's1');
+    expect(calls.sort()).toEqual(['mcp.list', 'mcp.sync', 'mcp.tools']);
+    expect(cache.get(mcpDiffKey('s1')).data).toEqual(changes);
+
+    calls.length = 0;
+    await acceptMcpTools(bridge, 's1');
+    expect(calls.sort()).toEqual(['mcp.accept', 'mcp.list', 'mcp.tools']);
+    expect(cache.get(mcpDiffKey('s1')).data).toEqual([]);
+
+    fail = true;
+    calls.length = 0;
+    await expect(syncMcpService(bridge, 's1')).rejects.toThrow('refused');
+    // The host recorded the error on the service: the list shows it.
+    expect(calls).toContain('mcp.list');
+    expect(cache.get(mcpDiffKey('s1')).data).toEqual([]);
+    for (const stop of stops) stop();
+  });
+
+  it("an approval's answer replaces the cached tools without asking again", async () => {
+    const tools = [{ name: 'echo', approval: 'ask' }];
+    const { bridge, calls } = fakeHost((method) =>
+      Promise.resolve(method === 'mcp.setApproval' ? tools : []),
+    );
+    const cache = queryCache(bridge);
+    const stop = cache.subscribe(mcpToolsKey('s1'), () => undefined);
+    await cache.load(mcpToolsKey('s1'), (b) => listMcpTools(b, 's1'));
+    calls.length = 0;
+    await setMcpToolApproval(bridge, { id: 's1', tool: 'echo', policy: 'ask' });
+    expect(calls).toEqual(['mcp.setApproval']);
+    expect(cache.get(mcpToolsKey('s1')).data).toEqual(tools);
+    stop();
   });
 });

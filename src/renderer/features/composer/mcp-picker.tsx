@@ -3,12 +3,24 @@
  * (filling its arguments; the text is inserted for the user to edit and send), resources or
  * resource templates (filling their variables; the resource is read in main and attached to the
  * message as files, a chip naming the service). Only what the user picks reaches the message:
- * nothing from the server is sent on its own.
+ * nothing from the server is sent on its own. The services and a service's library are the shared
+ * queries (`['mcp', 'list']`, `['mcp', 'library', id]`), asked only while the picker is open; a
+ * server announcing changed prompts or resources (`mcp.libraryChanged`) reloads the open list.
  */
 import type { ReactNode } from 'react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Popover } from '../../components/popover';
+import type { McpLibrary, McpServiceView } from '../../data/mcp';
+import {
+  attachMcpResource,
+  completeMcpArgument,
+  getMcpPrompt,
+  listMcpServices,
+  mcpLibrary,
+  mcpLibraryKey,
+  MCP_SERVICES_KEY,
+} from '../../data/mcp';
+import { useQuery } from '../../data/use-query';
 import { useT } from '../../i18n/use-t';
 import type { PendingAttachment } from '../../state/attachment-rules';
 import { useApp } from '../../state/store';
@@ -17,8 +29,8 @@ import { expandTemplate, templateVariables } from './uri-template';
 import { McpArgumentInput } from './mcp-argument-input';
 import type { Completer } from './mcp-argument-input';
 
-type Service = InvokeResponse<'mcp.list'>['services'][number];
-type Library = InvokeResponse<'mcp.library'>;
+type Service = McpServiceView;
+type Library = McpLibrary;
 type McpPrompt = Library['prompts'][number];
 type McpTemplate = Library['templates'][number];
 type CompletionRef = { type: 'prompt'; name: string } | { type: 'resource'; uri: string };
@@ -61,43 +73,9 @@ export function McpPicker(props: {
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
   const [open, setOpen] = useState(false);
-  const [services, setServices] = useState<Service[] | null>(null);
   const [service, setService] = useState<Service | null>(null);
-  const [library, setLibrary] = useState<Library | null>(null);
   const [prompt, setPrompt] = useState<McpPrompt | null>(null);
   const [template, setTemplate] = useState<TemplateForm | null>(null);
-  useEffect(() => {
-    if (!open || !bridge) return undefined;
-    let current = true;
-    bridge.invoke('mcp.list').then((list) => {
-      if (current) setServices(list.services.filter((entry) => entry.enabled));
-    }, showError);
-    return () => {
-      current = false;
-    };
-  }, [open, bridge, showError]);
-  // A server announcing changed prompts or resources reloads the open list.
-  const [generation, setGeneration] = useState(0);
-  useEffect(
-    () =>
-      service && bridge
-        ? bridge.onEvent('mcp.libraryChanged', ({ serviceId }) => {
-            if (serviceId === service.id) setGeneration((value) => value + 1);
-          })
-        : undefined,
-    [service, bridge],
-  );
-  useEffect(() => {
-    if (!service || !bridge) return undefined;
-    let current = true;
-    bridge.invoke('mcp.library', { id: service.id }).then((found) => {
-      if (current) setLibrary(found);
-    }, showError);
-    return () => {
-      current = false;
-    };
-  }, [service, bridge, showError, generation]);
-  useEffect(() => setLibrary(null), [service]);
   const onOpenChange = useCallback((next: boolean) => {
     setOpen(next);
     setService(null);
@@ -110,25 +88,14 @@ export function McpPicker(props: {
   };
   const fetchPrompt = (chosen: McpPrompt, args: Record<string, string>): void => {
     if (!bridge || !service) return;
-    bridge
-      .invoke('mcp.getPrompt', { id: service.id, name: chosen.name, arguments: args })
-      .then((answer) => insert(answer.text), showError);
+    getMcpPrompt(bridge, { id: service.id, name: chosen.name, arguments: args }).then(
+      insert,
+      showError,
+    );
   };
-  const complete = useMemo<ArgumentCompleter | undefined>(() => {
-    if (!bridge || !service || library?.completions !== true) return undefined;
-    return (ref, argument, value, context) =>
-      bridge
-        .invoke('mcp.complete', {
-          id: service.id,
-          ref,
-          argument: { name: argument, value },
-          context,
-        })
-        .then((answer) => answer.values);
-  }, [bridge, service, library]);
   const fetchResource = (uri: string): void => {
     if (!bridge || !service) return;
-    bridge.invoke('mcp.attachResource', { id: service.id, uri }).then((answer) => {
+    attachMcpResource(bridge, service.id, uri).then((answer) => {
       const files = answer.files.map((file) => ({ ...file, source: answer.service }));
       if (props.onAttach(files)) onOpenChange(false);
     }, showError);
@@ -147,8 +114,6 @@ export function McpPicker(props: {
       )}
       <McpPickerBody
         service={service}
-        services={services}
-        library={library}
         prompt={prompt}
         template={template}
         onService={setService}
@@ -156,17 +121,14 @@ export function McpPicker(props: {
         onTemplate={setTemplate}
         fetchPrompt={fetchPrompt}
         fetchResource={fetchResource}
-        complete={complete}
       />
     </Popover>
   );
 }
 
-/** Which step the picker is at: services, then a service's library, then prompt arguments. */
-function McpPickerBody(props: {
+/** The picker's steps (mounted while it is open). */
+interface BodyProps {
   service: Service | null;
-  services: Service[] | null;
-  library: Library | null;
   prompt: McpPrompt | null;
   template: TemplateForm | null;
   onService(service: Service | null): void;
@@ -174,17 +136,38 @@ function McpPickerBody(props: {
   onTemplate(template: TemplateForm | null): void;
   fetchPrompt(prompt: McpPrompt, args: Record<string, string>): void;
   fetchResource(uri: string): void;
-  complete: ArgumentCompleter | undefined;
-}): ReactNode {
+}
+
+/** Which step the picker is at: services, then a service's library, then prompt arguments. */
+function McpPickerBody(props: BodyProps): ReactNode {
+  const { service } = props;
+  if (service === null) return <ServiceList onPick={props.onService} />;
+  return <ServiceLibrary {...props} service={service} />;
+}
+
+/** A chosen service: its library (read while shown), then a prompt's or template's arguments. */
+function ServiceLibrary(props: BodyProps & { service: Service }): ReactNode {
+  const bridge = useApp((state) => state.bridge);
   const { service, prompt, template } = props;
-  if (service === null) return <ServiceList services={props.services} onPick={props.onService} />;
+  const library = useQuery(mcpLibraryKey(service.id), (b) => mcpLibrary(b, service.id)).data;
+  const completions = library?.completions === true;
+  const complete = useMemo<ArgumentCompleter | undefined>(() => {
+    if (!bridge || !completions) return undefined;
+    return (ref, argument, value, context) =>
+      completeMcpArgument(bridge, {
+        id: service.id,
+        ref,
+        argument: { name: argument, value },
+        context,
+      });
+  }, [bridge, service.id, completions]);
   if (template !== null) {
     return (
       <PromptArguments
         prompt={template.asPrompt}
         attach
         completion={{ type: 'resource', uri: template.template.uriTemplate }}
-        complete={props.complete}
+        complete={complete}
         onBack={() => props.onTemplate(null)}
         onInsert={(values) =>
           props.fetchResource(expandTemplate(template.template.uriTemplate, values))
@@ -197,7 +180,7 @@ function McpPickerBody(props: {
       <PromptArguments
         prompt={prompt}
         completion={{ type: 'prompt', name: prompt.name }}
-        complete={props.complete}
+        complete={complete}
         onBack={() => props.onPrompt(null)}
         onInsert={(args) => props.fetchPrompt(prompt, args)}
       />
@@ -205,7 +188,7 @@ function McpPickerBody(props: {
   }
   return (
     <LibraryList
-      library={props.library}
+      library={library}
       onBack={() => props.onService(null)}
       onPrompt={(chosen) =>
         chosen.arguments.length === 0 ? props.fetchPrompt(chosen, {}) : props.onPrompt(chosen)
@@ -216,17 +199,16 @@ function McpPickerBody(props: {
   );
 }
 
-function ServiceList(props: {
-  services: Service[] | null;
-  onPick(service: Service): void;
-}): ReactNode {
+/** The enabled services (the shared list, asked again each time the picker opens). */
+function ServiceList(props: { onPick(service: Service): void }): ReactNode {
   const t = useT();
-  if (props.services === null) return <p className="popover-hint">{t('tools.loading')}</p>;
-  if (props.services.length === 0)
-    return <p className="popover-hint">{t('mcpPicker.noServices')}</p>;
+  const list = useQuery(MCP_SERVICES_KEY, listMcpServices).data;
+  const services = list?.services.filter((entry) => entry.enabled) ?? null;
+  if (services === null) return <p className="popover-hint">{t('tools.loading')}</p>;
+  if (services.length === 0) return <p className="popover-hint">{t('mcpPicker.noServices')}</p>;
   return (
     <ul className="prompt-list">
-      {props.services.map((service) => (
+      {services.map((service) => (
         <li key={service.id}>
           <button
             type="button"

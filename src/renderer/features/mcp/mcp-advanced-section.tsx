@@ -1,25 +1,28 @@
 /**
  * The MCP page's advanced settings: what servers are asked to log (`logging/setLevel`: one level
  * for all, optionally another per service; the host applies a change to connected services at
- * once) and the URL of the user's Client ID Metadata Document for OAuth sign-in.
+ * once) and the URL of the user's Client ID Metadata Document for OAuth sign-in. Read from the
+ * shared settings query (`['settings']`), which each save's answer replaces.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import type { McpLogLevel } from '../../../shared/mcp';
 import { isClientMetadataUrl, MCP_LOG_LEVELS } from '../../../shared/mcp';
+import { setMcpSettings } from '../../data/mcp';
+import { getSettings, SETTINGS_KEY } from '../../data/settings';
+import { useQuery } from '../../data/use-query';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { SaveState } from '../settings/form-controls';
 import { Field, SaveRow } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
-import { useLoaded } from '../settings/use-loaded';
 
 /** The advanced block; `serviceNames` are the user's services, in the page's order. */
 export function McpAdvancedSection(props: { serviceNames: readonly string[] }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const settings = useLoaded((bridgeNow) => bridgeNow.invoke('settings.get'));
+  const settings = useQuery(SETTINGS_KEY, getSettings);
   const [metadataUrl, setMetadataUrl] = useState('');
   const [urlProblem, setUrlProblem] = useState<string | null>(null);
   const [saveState, setSaveState] = useState<SaveState>('idle');
@@ -34,9 +37,9 @@ export function McpAdvancedSection(props: { serviceNames: readonly string[] }): 
     logLevel?: McpLogLevel;
     serviceLogLevels?: Record<string, McpLogLevel>;
   }): Promise<void> => {
+    if (!bridge) return;
     try {
-      const view = await bridge?.invoke('settings.set', { key: 'mcp', values });
-      if (view) settings.set(view);
+      await setMcpSettings(bridge, values);
     } catch (error) {
       showError(error);
     }
@@ -54,13 +57,10 @@ export function McpAdvancedSection(props: { serviceNames: readonly string[] }): 
       return;
     }
     setUrlProblem(null);
+    if (!bridge) return;
     setSaveState('saving');
     try {
-      const view = await bridge?.invoke('settings.set', {
-        key: 'mcp',
-        values: { oauthClientMetadataUrl: text },
-      });
-      if (view) settings.set(view);
+      await setMcpSettings(bridge, { oauthClientMetadataUrl: text });
       setSaveState('saved');
     } catch (error) {
       setSaveState({ failed: errorMessage(error) });

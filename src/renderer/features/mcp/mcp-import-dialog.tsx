@@ -10,6 +10,7 @@ import { useRef, useState } from 'react';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { MAX_MCP_IMPORT_CHARS } from '../../../shared/ipc/limits';
 import { ModalDialog } from '../../components/modal-dialog';
+import { importMcpServices, planMcpImport } from '../../data/mcp';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { SaveState } from '../settings/form-controls';
@@ -20,7 +21,8 @@ import { ReviewList, useReview } from './mcp-review';
 type Plan = InvokeResponse<'mcp.importPlan'>;
 type Results = InvokeResponse<'mcp.import'>['results'];
 
-export function McpImportDialog(props: { onImported(): void; onClose(): void }): ReactNode {
+/** The dialog; the import (and the review's accept and enable) reload the page's list. */
+export function McpImportDialog(props: { onClose(): void }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const [text, setText] = useState('');
@@ -31,14 +33,14 @@ export function McpImportDialog(props: { onImported(): void; onClose(): void }):
   const [results, setResults] = useState<Results | null>(null);
   const [state, setState] = useState<SaveState>('idle');
   const fileInput = useRef<HTMLInputElement>(null);
-  const review = useReview(importedServices(results), props.onImported);
+  const review = useReview(importedServices(results));
   const filled = Object.fromEntries(Object.entries(answers).filter(([, value]) => value !== ''));
 
   const check = async (configText = text): Promise<void> => {
     if (!bridge) return;
     setResults(null);
     try {
-      setPlan(await bridge.invoke('mcp.importPlan', { text: configText, inputs: filled }));
+      setPlan(await planMcpImport(bridge, { text: configText, inputs: filled }));
       setProblem(null);
     } catch (error) {
       setPlan(null);
@@ -68,7 +70,7 @@ export function McpImportDialog(props: { onImported(): void; onClose(): void }):
     if (!bridge) return;
     setState('saving');
     try {
-      const answer = await bridge.invoke('mcp.import', {
+      const answer = await importMcpServices(bridge, {
         text,
         inputs: filled,
         ...(stdio ? { confirmCommands: true as const } : {}),
@@ -76,7 +78,6 @@ export function McpImportDialog(props: { onImported(): void; onClose(): void }):
       setPlan(answer.plan);
       setResults(answer.results);
       setState('idle');
-      props.onImported();
     } catch (error) {
       setState({ failed: errorMessage(error) });
     }

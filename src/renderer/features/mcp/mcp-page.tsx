@@ -1,14 +1,18 @@
 /**
  * 能力与集成 → MCP 服务: the user's services as cards (test, sync, diff, accept, enable, approvals,
- * remove), the new-service form, the import dialog (a Claude Desktop / VS Code / Cursor config), the seed's empty state, and the "allow local command servers"
- * switch, and the advanced settings (server log levels, the OAuth client metadata URL). A server announcing changed tools (`mcp.stale`) refreshes the list.
+ * remove), the new-service form, the import dialog (a Claude Desktop / VS Code / Cursor config),
+ * the seed's empty state, and the "allow local command servers" switch, and the advanced settings
+ * (server log levels, the OAuth client metadata URL). The list is the shared
+ * `['mcp', 'list']` query: every write reloads it, and so does a server announcing changed tools
+ * (`mcp.stale`).
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { listMcpServices, MCP_SERVICES_KEY, setMcpSettings } from '../../data/mcp';
+import { useQuery } from '../../data/use-query';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { Switch } from '../settings/form-controls';
-import { useLoaded } from '../settings/use-loaded';
 import { McpAdvancedSection } from './mcp-advanced-section';
 import { McpImportDialog } from './mcp-import-dialog';
 import { McpServiceCard } from './mcp-service-card';
@@ -19,15 +23,13 @@ export function McpPage(): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
-  const list = useLoaded((bridgeNow) => bridgeNow.invoke('mcp.list'));
+  const list = useQuery(MCP_SERVICES_KEY, listMcpServices);
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
-  const { reload } = list;
-  useEffect(() => bridge?.onEvent('mcp.stale', () => void reload()), [bridge, reload]);
   const allowLocal = async (allow: boolean): Promise<void> => {
+    if (!bridge) return;
     try {
-      await bridge?.invoke('settings.set', { key: 'mcp', values: { allowLocalCommands: allow } });
-      await reload();
+      await setMcpSettings(bridge, { allowLocalCommands: allow });
     } catch (error) {
       showError(error);
     }
@@ -44,17 +46,13 @@ export function McpPage(): ReactNode {
             key={service.id}
             service={service}
             allowLocalCommands={data.allowLocalCommands}
-            onChanged={() => void reload()}
           />
         ))}
       </div>
       {adding ? (
         <McpServiceForm
           allowLocalCommands={data.allowLocalCommands}
-          onDone={() => {
-            setAdding(false);
-            void reload();
-          }}
+          onDone={() => setAdding(false)}
           onCancel={() => setAdding(false)}
         />
       ) : (
@@ -77,9 +75,7 @@ export function McpPage(): ReactNode {
           </button>
         </div>
       )}
-      {importing && (
-        <McpImportDialog onImported={() => void reload()} onClose={() => setImporting(false)} />
-      )}
+      {importing && <McpImportDialog onClose={() => setImporting(false)} />}
       <section className="settings-block">
         <Switch
           checked={data.allowLocalCommands}

@@ -6,45 +6,32 @@
  * during a read reads once more after it). The watch ends when the switch goes off, another
  * resource is shown, the section closes or the card leaves the page; the host ends it when the
  * last window leaves and says so (`mcp.watchEnded`) when it cannot be made again after a reconnect.
+ * The list is the shared `['mcp', 'library', id]` query (the composer's picker reads it too),
+ * asked only while the section is open; `mcp.libraryChanged` reloads it.
  */
 import type { ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
+import {
+  mcpLibrary,
+  mcpLibraryKey,
+  readMcpResource,
+  unwatchMcpResource,
+  watchMcpResource,
+} from '../../data/mcp';
+import { useQuery } from '../../data/use-query';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { FieldErrorText, Switch } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
-
-type Library = InvokeResponse<'mcp.library'>;
 
 /** The shown text is cut here (the CLI or the composer's attachment has it whole). */
 const SHOWN_CHARS = 20_000;
 
 export function McpResourcesSection(props: { serviceId: string }): ReactNode {
   const t = useT();
-  const bridge = useApp((state) => state.bridge);
   const { serviceId } = props;
   const [open, setOpen] = useState(false);
-  const [library, setLibrary] = useState<Library | null>(null);
   const [uri, setUri] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!open || !bridge) return undefined;
-    let current = true;
-    setLibrary(null);
-    setError(null);
-    bridge.invoke('mcp.library', { id: serviceId }).then(
-      (found) => {
-        if (current) setLibrary(found);
-      },
-      (failure: unknown) => {
-        if (current) setError(errorMessage(failure));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [open, bridge, serviceId]);
   return (
     <section className="mcp-resources" data-testid="mcp-resources">
       <div className="mcp-resources-head">
@@ -62,13 +49,33 @@ export function McpResourcesSection(props: { serviceId: string }): ReactNode {
           {t(open ? 'mcp.resources.hide' : 'mcp.resources.show')}
         </button>
       </div>
-      {open && library === null && error === null && <p className="muted">{t('form.loading')}</p>}
-      {open && library !== null && library.resources.length === 0 && (
+      {open && <ResourceList serviceId={serviceId} uri={uri} onView={setUri} />}
+    </section>
+  );
+}
+
+/** The open section: the resources (the library asked while this is shown), one of them shown. */
+function ResourceList(props: {
+  serviceId: string;
+  uri: string | null;
+  onView(uri: string | null): void;
+}): ReactNode {
+  const t = useT();
+  const { serviceId, uri } = props;
+  const query = useQuery(mcpLibraryKey(serviceId), (b) => mcpLibrary(b, serviceId), {
+    reportErrors: false,
+  });
+  const library = query.data;
+  const error = query.error === null ? null : errorMessage(query.error);
+  return (
+    <>
+      {library === null && error === null && <p className="muted">{t('form.loading')}</p>}
+      {library !== null && library.resources.length === 0 && (
         <p className="muted" data-testid="mcp-resources-empty">
           {t('mcp.resources.none')}
         </p>
       )}
-      {open && library !== null && library.resources.length > 0 && (
+      {library !== null && library.resources.length > 0 && (
         <ul className="settings-list mcp-resource-list">
           {library.resources.map((resource) => (
             <li key={resource.uri} data-testid="mcp-resource" data-uri={resource.uri}>
@@ -81,7 +88,7 @@ export function McpResourcesSection(props: { serviceId: string }): ReactNode {
                 className="button ghost"
                 data-testid="mcp-resource-view"
                 aria-pressed={uri === resource.uri}
-                onClick={() => setUri(uri === resource.uri ? null : resource.uri)}
+                onClick={() => props.onView(uri === resource.uri ? null : resource.uri)}
               >
                 {t(uri === resource.uri ? 'mcp.resources.close' : 'mcp.resources.view')}
               </button>
@@ -89,11 +96,11 @@ export function McpResourcesSection(props: { serviceId: string }): ReactNode {
           ))}
         </ul>
       )}
-      {open && uri !== null && library !== null && (
+      {uri !== null && library !== null && (
         <ResourceView key={uri} serviceId={serviceId} uri={uri} canWatch={library.subscribe} />
       )}
       <FieldErrorText error={error} testId="mcp-resources-error" />
-    </section>
+    </>
   );
 }
 
@@ -125,12 +132,11 @@ function ResourceView(props: { serviceId: string; uri: string; canWatch: boolean
       return;
     }
     reading.current.running = true;
-    bridge
-      .invoke('mcp.readResource', { id: serviceId, uri })
+    readMcpResource(bridge, serviceId, uri)
       .then(
         (answer) => {
           if (!mounted.current) return;
-          setText(answer.text);
+          setText(answer);
           setError(null);
         },
         (failure: unknown) => {
@@ -151,14 +157,14 @@ function ResourceView(props: { serviceId: string; uri: string; canWatch: boolean
     if (!watching || !bridge) return undefined;
     let id: string | null = null;
     let current = true;
-    bridge.invoke('mcp.watchResource', { id: serviceId, uri }).then(
+    watchMcpResource(bridge, serviceId, uri).then(
       (answer) => {
         if (!current) {
-          void bridge.invoke('mcp.unwatchResource', { watchId: answer.watchId });
+          void unwatchMcpResource(bridge, answer);
           return;
         }
-        id = answer.watchId;
-        setWatchId(answer.watchId);
+        id = answer;
+        setWatchId(answer);
         // What changed between the first read and the subscription.
         read.current();
       },
@@ -171,7 +177,7 @@ function ResourceView(props: { serviceId: string; uri: string; canWatch: boolean
     return () => {
       current = false;
       setWatchId(null);
-      if (id !== null) void bridge.invoke('mcp.unwatchResource', { watchId: id });
+      if (id !== null) void unwatchMcpResource(bridge, id);
     };
   }, [watching, bridge, serviceId, uri]);
   useEffect(() => {

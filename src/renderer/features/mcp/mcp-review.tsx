@@ -1,16 +1,24 @@
 /**
  * One review of newly added services' tools and one action to accept them all and switch the
- * services on: after an import (the CLI's `import --enable`) and after adding one service.
+ * services on: after an import (the CLI's `import --enable`) and after adding one service. The
+ * writes reload the service list (the cards behind the dialog follow).
  */
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
+import type { McpToolChanges } from '../../data/mcp';
+import {
+  acceptMcpTools,
+  mcpToolChanges,
+  setMcpServiceEnabled,
+  syncMcpService,
+  testMcpService,
+} from '../../data/mcp';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { errorMessage } from '../settings/form-rules';
 import { McpDiffView } from './mcp-diff-view';
 
-type Changes = InvokeResponse<'mcp.diff'>;
+type Changes = McpToolChanges;
 
 /**
  * After an import: one review of every imported service's tools (each one's sync diff) and one
@@ -25,7 +33,7 @@ export interface Review {
   enableAll(): Promise<void>;
 }
 
-export function useReview(imported: { id: string; name: string }[], onEnabled: () => void): Review {
+export function useReview(imported: { id: string; name: string }[]): Review {
   const bridge = useApp((state) => state.bridge);
   const [changes, setChanges] = useState<Record<string, Changes> | null>(null);
   const [state, setState] = useState<Review['state']>('idle');
@@ -36,7 +44,7 @@ export function useReview(imported: { id: string; name: string }[], onEnabled: (
     if (!bridge || ids === '') return;
     let live = true;
     const list = ids.split(' ');
-    void Promise.all(list.map((id) => bridge.invoke('mcp.diff', { id })))
+    void Promise.all(list.map((id) => mcpToolChanges(bridge, id)))
       .then((diffs) => {
         if (live) setChanges(Object.fromEntries(list.map((id, index) => [id, diffs[index] ?? []])));
       })
@@ -52,11 +60,10 @@ export function useReview(imported: { id: string; name: string }[], onEnabled: (
     setState('working');
     try {
       for (const service of imported) {
-        await bridge.invoke('mcp.accept', { id: service.id });
-        await bridge.invoke('mcp.setEnabled', { id: service.id, enabled: true });
+        await acceptMcpTools(bridge, service.id);
+        await setMcpServiceEnabled(bridge, service.id, true);
       }
       setState('enabled');
-      onEnabled();
     } catch (error) {
       setState({ failed: errorMessage(error) });
     }
@@ -114,18 +121,18 @@ export function McpAddedReview(props: {
   const { id, name } = props.service;
   const [step, setStep] = useState<'connecting' | 'review' | { failed: string }>('connecting');
   const services = step === 'review' ? [{ id, name }] : [];
-  const review = useReview(services, () => undefined);
+  const review = useReview(services);
   useEffect(() => {
     if (!bridge) return;
     let live = true;
     const connect = async (): Promise<void> => {
       try {
-        const tested = await bridge.invoke('mcp.test', { id });
+        const tested = await testMcpService(bridge, id);
         if (!tested.ok) {
           if (live) setStep({ failed: tested.message });
           return;
         }
-        await bridge.invoke('mcp.sync', { id });
+        await syncMcpService(bridge, id);
         if (live) setStep('review');
       } catch (error) {
         if (live) setStep({ failed: errorMessage(error) });

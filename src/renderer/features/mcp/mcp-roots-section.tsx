@@ -3,29 +3,35 @@
  * roots; none by default), each with remove, and a path field to add one (on the desktop also a
  * "choose…" button opening the system's folder dialog). The host checks every path (an existing
  * folder, stored by its real path, no duplicates, at most `max`) and tells a live connection.
+ * The shared `['mcp', 'roots', id]` query; an add or a remove answers with the new list.
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
+import {
+  addMcpRoot,
+  listMcpRoots,
+  mcpRootsKey,
+  pickMcpRootFolder,
+  removeMcpRoot,
+} from '../../data/mcp';
+import { useQuery } from '../../data/use-query';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { FieldErrorText } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
-import { useLoaded } from '../settings/use-loaded';
-
-type Roots = InvokeResponse<'mcpRoots.list'>;
 
 /** The shared folders of `serviceId`. */
 export function McpRootsSection(props: { serviceId: string; serviceName: string }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const { serviceId } = props;
-  const roots = useLoaded((bridgeNow) => bridgeNow.invoke('mcpRoots.list', { id: serviceId }));
+  const roots = useQuery(mcpRootsKey(serviceId), (b) => listMcpRoots(b, serviceId));
   const [path, setPath] = useState('');
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const run = async (task: () => Promise<Roots | { path: string | null } | undefined>) => {
+  const run = async (task: () => Promise<void>) => {
+    if (!bridge) return;
     setBusy(true);
     setError(null);
     try {
@@ -38,29 +44,23 @@ export function McpRootsSection(props: { serviceId: string; serviceName: string 
   };
   const add = () =>
     run(async () => {
-      const next = await bridge?.invoke('mcpRoots.add', {
+      if (!bridge) return;
+      await addMcpRoot(bridge, {
         id: serviceId,
         path: path.trim(),
         ...(name.trim() === '' ? {} : { name: name.trim() }),
       });
-      if (next) {
-        roots.set(next);
-        setPath('');
-        setName('');
-      }
-      return next;
+      setPath('');
+      setName('');
     });
   const remove = (folder: string) =>
     run(async () => {
-      const next = await bridge?.invoke('mcpRoots.remove', { id: serviceId, path: folder });
-      if (next) roots.set(next);
-      return next;
+      if (bridge) await removeMcpRoot(bridge, serviceId, folder);
     });
   const pick = () =>
     run(async () => {
-      const picked = await bridge?.invoke('mcpRoots.pickFolder', {});
-      if (picked?.path) setPath(picked.path);
-      return picked;
+      const picked = bridge ? await pickMcpRootFolder(bridge) : null;
+      if (picked) setPath(picked);
     });
   const list = roots.data?.roots ?? [];
   const full = roots.data !== null && list.length >= roots.data.max;

@@ -3,16 +3,27 @@
  * with the reason), "found N / last synced at …", the stale marker, the diff waiting to be
  * accepted, the "available to me" switch (refused until synced), tools with their approval
  * policy, the OAuth sign-in (HTTP services), the shared folders (MCP roots), the resources (shown
- * and watched for changes), and remove.
+ * and watched for changes), and remove. Each action's write reloads the service list (the data
+ * module does it), so the card shows the service's new state.
  */
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
+import { useState } from 'react';
+import type { AivoryBridge } from '../../bridge/bridge';
+import type { McpServiceView } from '../../data/mcp';
+import {
+  acceptMcpTools,
+  mcpDiffKey,
+  mcpToolChanges,
+  removeMcpService,
+  setMcpServiceEnabled,
+  syncMcpService,
+  testMcpService,
+} from '../../data/mcp';
+import { useQuery } from '../../data/use-query';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { FieldErrorText, Switch } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
-import type { BridgeTask } from '../settings/use-loaded';
 import { McpSignInTrust } from './mcp-sign-in-trust';
 import { McpDiffView } from './mcp-diff-view';
 import { McpRootsSection } from './mcp-roots-section';
@@ -22,15 +33,13 @@ import { McpSignInSection } from './mcp-sign-in-section';
 import { McpToolsList } from './mcp-tools-list';
 import { askRemove } from '../../components/confirm-dialog';
 
-type ServiceView = InvokeResponse<'mcp.accept'>;
-type Changes = InvokeResponse<'mcp.diff'>;
+type ServiceView = McpServiceView;
 type Busy = 'test' | 'sync' | 'accept' | null;
 
-/** The card of `service`; `onChanged` reloads the list. */
+/** The card of `service`. */
 export function McpServiceCard(props: {
   service: ServiceView;
   allowLocalCommands: boolean;
-  onChanged(): void;
 }): ReactNode {
   const t = useT();
   const locale = useApp((state) => state.locale);
@@ -38,35 +47,37 @@ export function McpServiceCard(props: {
   const { service } = props;
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<string | null>(null);
-  const [changes, setChanges] = useState<Changes | null>(null);
+  // Whether this card synced or accepted: its diff (or "no changes") stays shown after that.
+  const [acted, setActed] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
   const [editing, setEditing] = useState(false);
   const id = service.id;
-  useEffect(() => {
-    if (service.pendingChanges === 0 || !bridge) return;
-    bridge.invoke('mcp.diff', { id }).then(setChanges, () => undefined);
-  }, [bridge, id, service.pendingChanges]);
-  const run = async (kind: Busy, task: BridgeTask): Promise<void> => {
+  // The diff waiting to be accepted (a sync or an accept puts its answer in; failures stay quiet).
+  const changes = useQuery(mcpDiffKey(id), (b) => mcpToolChanges(b, id), {
+    enabled: service.pendingChanges > 0,
+    reportErrors: false,
+  }).data;
+  const run = async (kind: Busy, task: (bridge: AivoryBridge) => Promise<unknown>) => {
+    if (!bridge) return;
     setBusy(kind);
     setError(null);
     try {
-      await task();
+      await task(bridge);
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
       setBusy(null);
-      props.onChanged();
     }
   };
   const sync = () =>
-    run('sync', async () => {
-      const result = await bridge?.invoke('mcp.sync', { id });
-      if (result) setChanges(result.changes);
+    run('sync', async (b) => {
+      await syncMcpService(b, id);
+      setActed(true);
     });
   const accept = () =>
-    run('accept', async () => {
-      await bridge?.invoke('mcp.accept', { id });
-      setChanges([]);
+    run('accept', async (b) => {
+      await acceptMcpTools(b, id);
+      setActed(true);
     });
   // A sign-in refused for another origin of the service's host: the trust prompt says it (and
   // asks), so the same long message is not shown again as the test result or the action's error.
@@ -103,9 +114,7 @@ export function McpServiceCard(props: {
           disabled={service.syncedAt === null}
           label={t('mcp.enabled')}
           testId="mcp-enabled"
-          onChange={(enabled) =>
-            void run(null, () => bridge?.invoke('mcp.setEnabled', { id, enabled }))
-          }
+          onChange={(enabled) => void run(null, (b) => setMcpServiceEnabled(b, id, enabled))}
         />
       </header>
       <p className="mcp-description">{service.description}</p>
@@ -147,16 +156,18 @@ export function McpServiceCard(props: {
             : t('mcp.pending', { count: service.pendingChanges })}
         </p>
       )}
-      {changes !== null && <McpDiffView changes={changes} />}
-      <McpSignInTrust service={service} onChanged={props.onChanged} />
-      <McpSignInSection service={service} onChanged={props.onChanged} />
+      {changes !== null && (acted || service.pendingChanges > 0) && (
+        <McpDiffView changes={changes} />
+      )}
+      <McpSignInTrust service={service} />
+      <McpSignInSection service={service} />
       <div className="row-actions">
         <button
           type="button"
           className="button"
           data-testid="mcp-test"
           disabled={busy !== null}
-          onClick={() => void run('test', () => bridge?.invoke('mcp.test', { id }))}
+          onClick={() => void run('test', (b) => testMcpService(b, id))}
         >
           {busy === 'test' ? t('mcp.testing') : t('mcp.test')}
         </button>
@@ -204,7 +215,7 @@ export function McpServiceCard(props: {
           data-testid="mcp-remove"
           onClick={() => {
             void askRemove(t, service.name).then((confirmed) => {
-              if (confirmed) void run(null, () => bridge?.invoke('mcp.remove', { id }));
+              if (confirmed) void run(null, (b) => removeMcpService(b, id));
             });
           }}
         >
@@ -219,10 +230,7 @@ export function McpServiceCard(props: {
         <McpServiceForm
           allowLocalCommands={props.allowLocalCommands}
           editing={service}
-          onDone={() => {
-            setEditing(false);
-            props.onChanged();
-          }}
+          onDone={() => setEditing(false)}
           onCancel={() => setEditing(false)}
         />
       )}

@@ -6,7 +6,9 @@
 import { originOf } from '../../../shared/url-origin';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import type { InvokeRequest, InvokeResponse } from '../../../shared/ipc-contract';
+import type { InvokeRequest } from '../../../shared/ipc-contract';
+import type { McpServiceView } from '../../data/mcp';
+import { addMcpService, updateMcpService } from '../../data/mcp';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { FieldErrors, SaveState } from '../settings/form-controls';
@@ -37,8 +39,6 @@ const FIELD_ALIASES = {
   env: ['environment'],
 };
 
-type ServiceView = InvokeResponse<'mcp.accept'>;
-
 /**
  * The new-service form, or with `editing` the same form for an existing service: its saved
  * header / env values are never sent back, so those lists start empty and replace the saved ones
@@ -46,7 +46,7 @@ type ServiceView = InvokeResponse<'mcp.accept'>;
  */
 export function McpServiceForm(props: {
   allowLocalCommands: boolean;
-  editing?: ServiceView;
+  editing?: McpServiceView;
   onDone(): void;
   onCancel(): void;
 }): ReactNode {
@@ -146,12 +146,12 @@ export function McpServiceForm(props: {
     setState('saving');
     try {
       if (editing) {
-        await bridge.invoke('mcp.update', { ...request(), id: editing.id });
+        await updateMcpService(bridge, { ...request(), id: editing.id });
         setState('saved');
         props.onDone();
         return;
       }
-      const { service } = await bridge.invoke('mcp.add', request());
+      const { service } = await addMcpService(bridge, request());
       setState('saved');
       // "Save and connect": tested, synced and reviewed here, then accepted and switched on in
       // one click. "Save": the card waits for those steps.

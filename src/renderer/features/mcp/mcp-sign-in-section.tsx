@@ -5,19 +5,19 @@
  */
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
+import type { McpServiceView } from '../../data/mcp';
+import { signInToMcpService, signOutOfMcpService } from '../../data/mcp';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { FieldErrorText } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
 
-type ServiceView = InvokeResponse<'mcp.accept'>;
-
 /**
  * Shown for HTTP services only (a stdio service has no sign-in), and not for one whose own
- * Authorization header authenticates it (OAuth never runs there).
+ * Authorization header authenticates it (OAuth never runs there). The status is the service's in
+ * the shared list, which a sign-in or sign-out reloads.
  */
-export function McpSignInSection(props: { service: ServiceView; onChanged(): void }): ReactNode {
+export function McpSignInSection(props: { service: McpServiceView }): ReactNode {
   const t = useT();
   const locale = useApp((state) => state.locale);
   const bridge = useApp((state) => state.bridge);
@@ -41,23 +41,23 @@ export function McpSignInSection(props: { service: ServiceView; onChanged(): voi
   );
   if (ownAuthorization && !status.signedIn) return null;
   const act = async (kind: 'login' | 'logout'): Promise<void> => {
+    if (!bridge) return;
     setBusy(kind);
     setError(null);
     setMessage(null);
     try {
       if (kind === 'login') {
-        const result = await bridge?.invoke('mcp.login', { id: service.id });
-        if (result && !result.ok) setError(result.message);
-        else if (result) setMessage(result.message);
+        const result = await signInToMcpService(bridge, service.id);
+        if (!result.ok) setError(result.message);
+        else setMessage(result.message);
       } else {
-        await bridge?.invoke('mcp.logout', { id: service.id });
+        await signOutOfMcpService(bridge, service.id);
       }
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
       setBusy(null);
       setPageUrl(null);
-      props.onChanged();
     }
   };
   const expires =

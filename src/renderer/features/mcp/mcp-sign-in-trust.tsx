@@ -7,15 +7,14 @@
  */
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
+import type { McpServiceView } from '../../data/mcp';
+import { testMcpService, trustMcpSignInOrigin } from '../../data/mcp';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { FieldErrorText } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
 
-type ServiceView = InvokeResponse<'mcp.accept'>;
-
-export function McpSignInTrust(props: { service: ServiceView; onChanged(): void }): ReactNode {
+export function McpSignInTrust(props: { service: McpServiceView }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
   const { service } = props;
@@ -26,17 +25,17 @@ export function McpSignInTrust(props: { service: ServiceView; onChanged(): void 
   if (service.transport === 'stdio' || (refused === null && trusted.length === 0)) return null;
   const own = originOf(service.url);
   const act = async (origin: string, trust: boolean): Promise<void> => {
+    if (!bridge) return;
     setBusy(true);
     setError(null);
     try {
-      await bridge?.invoke('mcp.trustSignInOrigin', { id: service.id, origin, trusted: trust });
+      await trustMcpSignInOrigin(bridge, { id: service.id, origin, trusted: trust });
       // Trusted now: the sign-in runs again (a test signs in when the server asks).
-      if (trust) await bridge?.invoke('mcp.test', { id: service.id });
+      if (trust) await testMcpService(bridge, service.id);
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
       setBusy(false);
-      props.onChanged();
     }
   };
   return (

@@ -1,14 +1,16 @@
 /**
  * A service's tools with their approval policy (default / ask every time / always allow / deny),
- * the server's read-only hint, and whether the tool is callable (accepted and unchanged).
+ * the server's read-only hint, and whether the tool is callable (accepted and unchanged). The
+ * shared `['mcp', 'tools', id]` query: a sync or an accept reloads it.
  */
 import type { ReactNode } from 'react';
-import type { InvokeResponse } from '../../../shared/ipc-contract';
+import type { McpToolRecords } from '../../data/mcp';
+import { listMcpTools, mcpToolsKey, setMcpToolApproval } from '../../data/mcp';
+import { useQuery } from '../../data/use-query';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
-import { useLoaded } from '../settings/use-loaded';
 
-type Policy = InvokeResponse<'mcp.tools'>[number]['approval'];
+type Policy = McpToolRecords[number]['approval'];
 const POLICIES: readonly Policy[] = ['default', 'ask', 'allow', 'allow-even-after-web', 'deny'];
 
 /** The tools of `serviceId`. */
@@ -17,11 +19,11 @@ export function McpToolsList(props: { serviceId: string }): ReactNode {
   const bridge = useApp((state) => state.bridge);
   const showError = useApp((state) => state.showError);
   const { serviceId } = props;
-  const tools = useLoaded((bridgeNow) => bridgeNow.invoke('mcp.tools', { id: serviceId }));
+  const tools = useQuery(mcpToolsKey(serviceId), (b) => listMcpTools(b, serviceId));
   const setPolicy = async (tool: string, policy: Policy): Promise<void> => {
+    if (!bridge) return;
     try {
-      const next = await bridge?.invoke('mcp.setApproval', { id: serviceId, tool, policy });
-      if (next) tools.set(next);
+      await setMcpToolApproval(bridge, { id: serviceId, tool, policy });
     } catch (error) {
       showError(error);
     }

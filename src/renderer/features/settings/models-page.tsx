@@ -28,7 +28,7 @@ export function ModelsPage(): ReactNode {
   const services = useQuery(MCP_SERVICES_KEY, listMcpServices);
   const loaded =
     models.data && tools.data && services.data
-      ? { models: models.data, tools: tools.data, services: services.data }
+      ? { models: models.data, tools: tools.data, services: services.data.services }
       : null;
   const environment = loaded?.models.environmentModel;
   const toolOptions = (loaded?.tools ?? []).map((tool) => ({
@@ -117,7 +117,7 @@ export function ModelsPage(): ReactNode {
           template={editing !== 'new' && 'sibling' in editing ? editing.sibling : null}
           toolOptions={toolOptions}
           mcpOptions={mcpOptions(
-            services.data ?? [],
+            services.data?.services ?? [],
             editing === 'new' || 'sibling' in editing ? [] : (editing.mcpDefaults ?? []),
           )}
           onDone={done}
