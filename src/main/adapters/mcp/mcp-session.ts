@@ -24,7 +24,8 @@ import type {
   McpTransportKind,
 } from '../../core/ports';
 import { scopedAbort } from './mcp-abort';
-import { askerOf, openQuestions, requiredElicitations } from './mcp-elicitation';
+import { askerOf, openQuestions } from './mcp-elicitation';
+import { requiredElicitations } from './mcp-elicitation-request';
 import { classifyFailure, isSdkTotalTimeout, seconds, serverErrorMessage } from './mcp-errors';
 import type { FailureContext } from './mcp-errors';
 import type { McpLimits } from './mcp-limits';

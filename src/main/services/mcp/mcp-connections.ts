@@ -23,7 +23,7 @@ import type { McpSamplingRouter } from './mcp-sampling-router';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
 import { MCP_IDLE_CLOSE_MS, McpIdleClock } from './mcp-idle-clock';
 import { oauthEndpoint } from './mcp-oauth-state';
-import type { McpServicesDependencies } from './mcp-services';
+import type { McpServicesDependencies } from './mcp-services-dependencies';
 import { rootsOption } from './mcp-roots';
 
 /** Connect + initialize deadline for tests, syncs and calls. */

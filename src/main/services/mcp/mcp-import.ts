@@ -5,7 +5,7 @@
  */
 import type { McpImportEntry } from './mcp-config-import';
 import type { McpServices } from './mcp-services';
-import { describeFailure } from './mcp-services';
+import { describeFailure } from './mcp-failure';
 
 export interface McpImportResult {
   name: string;

@@ -18,7 +18,7 @@ import { builtInArgumentCheck } from '../../tools/arguments/argument-check';
 import type { McpTurnToolsDependencies } from './mcp-turn-tools';
 import { approve, MCP_MAX_OUTPUT_CHARS } from './mcp-turn-tools';
 import { namespaceTools } from './mcp-naming';
-import { describeFailure } from './mcp-services';
+import { describeFailure } from './mcp-failure';
 import { saveResourceBlobs } from './mcp-resource-files';
 
 /** The reader's own name on the service's side (what the name is built from). */

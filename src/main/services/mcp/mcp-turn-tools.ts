@@ -22,7 +22,7 @@ import type { TurnMcpTools } from '../chat-service';
 import { rasterImageType } from '../mime-types';
 import { namespaceTools } from './mcp-naming';
 import type { McpServices } from './mcp-services';
-import { describeFailure } from './mcp-services';
+import { describeFailure } from './mcp-failure';
 import { saveResourceBlobs } from './mcp-resource-files';
 import { checkStructured } from './mcp-structured';
 

@@ -6,11 +6,11 @@
  * running (or a call that ended) declines or cancels.
  */
 import { describe, expect, it } from 'vitest';
+import { elicitationCapability } from '../../../../src/main/adapters/mcp/mcp-elicitation';
 import {
-  elicitationCapability,
   normaliseElicitation,
   resultFor,
-} from '../../../../src/main/adapters/mcp/mcp-elicitation';
+} from '../../../../src/main/adapters/mcp/mcp-elicitation-request';
 import { McpElicitationRouter } from '../../../../src/main/services/mcp/mcp-elicitation-router';
 import type { McpElicitationAnswer } from '../../../../src/main/core/ports';
 
