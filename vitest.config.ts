@@ -48,7 +48,11 @@ export default defineConfig({
       project('sandbox', ['sandbox/test/**/*.test.ts']),
       // The official MCP conformance suite against Aivory's client (its local servers only).
       // One suite version at a time: each scenario's client is several CLI runs, CPU-heavy.
-      project('conformance', ['test/conformance/**/*.test.ts'], { fileParallelism: false }),
+      // The client under test is bundled once first (its global setup).
+      project('conformance', ['test/conformance/**/*.test.ts'], {
+        fileParallelism: false,
+        globalSetup: ['./test/conformance/client-bundle.global-setup.ts'],
+      }),
       project('e2e', ['test/e2e/**/*.test.ts'], {
         // The browser tests drive the built renderer through `aivory serve`.
         globalSetup: ['./test/support/ensure-build.global-setup.ts'],

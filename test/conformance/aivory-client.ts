@@ -1,6 +1,7 @@
 /**
  * Aivory as the client under test of the official MCP conformance suite
- * (`@modelcontextprotocol/conformance client --command "…/tsx test/conformance/aivory-client.ts"`).
+ * (`@modelcontextprotocol/conformance client --command "node …/aivory-client.mjs"`, the bundle
+ * client-bundle.global-setup.ts makes of this file).
  * The runner starts a scenario's server, appends its URL to the command and names the scenario in
  * MCP_CONFORMANCE_SCENARIO (client credentials, when a scenario has them, in
  * MCP_CONFORMANCE_CONTEXT).

@@ -18,13 +18,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REDIRECT_FOLLOWER } from '../support/redirect-follower';
+import { CLIENT_BUNDLE, root } from './client-bundle';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = (name: string) => join(root, 'node_modules', '.bin', name);
-const CLIENT = `${bin('tsx')} ${join(root, 'test', 'conformance', 'aivory-client.ts')}`;
-const BROWSER = `${bin('tsx')} ${join(root, 'test', 'support', 'oauth-browser.ts')}`;
+/** The client under test, bundled once per run by the project's global setup. */
+const CLIENT = `${process.execPath} --enable-source-maps ${CLIENT_BUNDLE}`;
 
 /** One pinned suite version and what Aivory makes of it. */
 export interface SuiteExpectations {
@@ -66,7 +65,7 @@ export function describeConformanceSuite(expected: SuiteExpectations): void {
     new Promise<Run>((resolve, reject) => {
       const child = spawn(process.execPath, [cli, ...args], {
         cwd: workDir,
-        env: { ...process.env, BROWSER, NO_COLOR: '1', FORCE_COLOR: '0' },
+        env: { ...process.env, BROWSER: REDIRECT_FOLLOWER, NO_COLOR: '1', FORCE_COLOR: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
@@ -107,7 +106,7 @@ export function describeConformanceSuite(expected: SuiteExpectations): void {
     });
 
     for (const scenario of expected.passing) {
-      // Generous: the client is five `aivory` runs under tsx, slow on a loaded 2-core machine.
+      // Generous: the client is five `aivory` runs, slow on a loaded 2-core machine.
       it(`passes ${scenario}`, { timeout: 180_000 }, async () => {
         const run = await conformance([
           'client',

@@ -7,13 +7,13 @@
  * database; a bad key file is a clear error.
  */
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OAuthLab } from '../support/oauth-lab';
 import { startOAuthLab } from '../support/oauth-lab';
 import { cliEnv, collect, makeDataDir, runCli, spawnCli } from '../support/run-cli';
+import { REDIRECT_FOLLOWER } from '../support/redirect-follower';
 
-const FOLLOWER = `${resolve('node_modules/.bin/tsx')} ${resolve('test/support/oauth-browser.ts')}`;
 const SIGN_IN_MESSAGE = /needs you to sign in \(OAuth\)/;
 
 /** Every file under `dir` (recursively). */
@@ -48,7 +48,7 @@ describe('aivory mcp with an OAuth sign-in', () => {
 
   it('signs in on sync, calls, keeps tokens out of the database and logs, signs out', async () => {
     const home = makeDataDir();
-    const env = cliEnv(home, { BROWSER: FOLLOWER });
+    const env = cliEnv(home, { BROWSER: REDIRECT_FOLLOWER });
     const added = await runCli(
       ['mcp', 'add', '--name', 'lab', '--url', lab.url, '--description', 'Who am I.'],
       env,
@@ -278,7 +278,7 @@ describe('aivory mcp --trust-auth-server (a local authorization server on anothe
 
   it('refuses with the flag to use, then signs in through the trusted origin; garbage is refused', async () => {
     const home = makeDataDir();
-    const env = cliEnv(home, { BROWSER: FOLLOWER });
+    const env = cliEnv(home, { BROWSER: REDIRECT_FOLLOWER });
     const add = ['mcp', 'add', '--name', 'lab', '--url', lab.url, '--description', 'Who am I.'];
     expect((await runCli(add, env)).code).toBe(0);
 

@@ -14,13 +14,12 @@
  * - The accepted tools and their approvals stay; a server that refuses again without moving ends
  *   the command after one renewal (the retry limit).
  */
-import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OAuthLab } from '../support/oauth-lab';
 import { startOAuthLab } from '../support/oauth-lab';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
+import { REDIRECT_FOLLOWER } from '../support/redirect-follower';
 
-const FOLLOWER = `${resolve('node_modules/.bin/tsx')} ${resolve('test/support/oauth-browser.ts')}`;
 const LIMIT_MS = 150_000;
 
 /** The client id in `whoami`'s answer (`subject=user-of-CLIENT scope=…`). */
@@ -37,7 +36,7 @@ describe('a service that moves to another authorization server', () => {
     second = await startOAuthLab();
     third = await startOAuthLab();
     lab = await startOAuthLab();
-    env = cliEnv(makeDataDir(), { BROWSER: FOLLOWER });
+    env = cliEnv(makeDataDir(), { BROWSER: REDIRECT_FOLLOWER });
   });
   afterEach(async () => {
     await lab.close();

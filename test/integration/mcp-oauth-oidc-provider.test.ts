@@ -7,13 +7,11 @@
  * authorization request itself (no redirect back): `aivory mcp login` registers again, by itself,
  * and signs in without the sign-in wait (the test's limit is far below the 5-minute wait).
  */
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OidcLab } from '../support/oidc-lab';
 import { startOidcLab } from '../support/oidc-lab';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
-
-const FOLLOWER = `${resolve('node_modules/.bin/tsx')} ${resolve('test/support/oauth-browser.ts')}`;
+import { REDIRECT_FOLLOWER } from '../support/redirect-follower';
 
 describe('aivory mcp login with oidc-provider', () => {
   let lab: OidcLab;
@@ -25,7 +23,7 @@ describe('aivory mcp login with oidc-provider', () => {
   });
 
   it('signs in, and after a restart that forgot the client registers again at once', async () => {
-    const env = cliEnv(makeDataDir(), { BROWSER: FOLLOWER });
+    const env = cliEnv(makeDataDir(), { BROWSER: REDIRECT_FOLLOWER });
     const added = await runCli(
       ['mcp', 'add', '--name', 'oidc lab', '--url', lab.url, '--description', 'Who am I.'],
       env,

@@ -9,13 +9,12 @@
  *
  * The sign-in wait is 5 minutes: each test's 90-second limit is what "at once" means here.
  */
-import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OAuthLab } from '../support/oauth-lab';
 import { startOAuthLab } from '../support/oauth-lab';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
+import { REDIRECT_FOLLOWER } from '../support/redirect-follower';
 
-const FOLLOWER = `${resolve('node_modules/.bin/tsx')} ${resolve('test/support/oauth-browser.ts')}`;
 const LIMIT_MS = 90_000;
 
 describe('aivory mcp login: recovery and spec checks', () => {
@@ -23,7 +22,7 @@ describe('aivory mcp login: recovery and spec checks', () => {
   let env: NodeJS.ProcessEnv;
   beforeEach(async () => {
     lab = await startOAuthLab();
-    env = cliEnv(makeDataDir(), { BROWSER: FOLLOWER });
+    env = cliEnv(makeDataDir(), { BROWSER: REDIRECT_FOLLOWER });
     const added = await runCli(
       ['mcp', 'add', '--name', 'lab', '--url', lab.url, '--description', 'Who am I.'],
       env,

@@ -16,7 +16,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loopbackSignIn } from '../../src/main/adapters/oauth/loopback-sign-in';
 import { openBrowser } from '../../src/main/adapters/oauth/open-browser';
@@ -27,8 +27,8 @@ import { localMcpServices } from '../support/local-mcp-services';
 import type { OAuthLab } from '../support/oauth-lab';
 import { startOAuthLab } from '../support/oauth-lab';
 import { recordingLogger } from '../support/turn-harness';
+import { REDIRECT_FOLLOWER } from '../support/redirect-follower';
 
-const FOLLOWER = `${resolve('node_modules/.bin/tsx')} ${resolve('test/support/oauth-browser.ts')}`;
 /** The message names the service in its command (every service here is "lab"). */
 const SIGN_IN_MESSAGE =
   /needs you to sign in \(OAuth\); sign in from the service's card in Settings → MCP or run aivory mcp login lab$/;
@@ -58,7 +58,7 @@ function harness(options: { resolver?: HostResolver; home?: string } = {}): Harn
     services: undefined as unknown as McpServices,
     signIns: 0,
     shown: [],
-    browser: FOLLOWER,
+    browser: REDIRECT_FOLLOWER,
     markerBrowser,
     markerFile,
   };
@@ -128,7 +128,7 @@ describe('MCP OAuth through McpServices', () => {
 
     // Signed in by the user (sync), accepted, enabled — then signed out: a turn's tool call is
     // refused with the same message, still without a browser.
-    h.browser = FOLLOWER;
+    h.browser = REDIRECT_FOLLOWER;
     const synced = await h.services.sync('lab', { accept: true, signal: signal() });
     expect(synced.toolCount).toBe(1);
     expect(h.signIns).toBe(1);
@@ -260,7 +260,7 @@ describe('MCP OAuth through McpServices', () => {
     expect(existsSync(h.markerFile)).toBe(false);
 
     // The user's own action signs in again with the scope the server asked for.
-    h.browser = FOLLOWER;
+    h.browser = REDIRECT_FOLLOWER;
     const stepped = await h.services.test('lab', signal());
     expect(stepped).toMatchObject({ ok: true });
     expect(h.signIns).toBe(2);

@@ -15,7 +15,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loopbackSignIn } from '../../src/main/adapters/oauth/loopback-sign-in';
 import { openBrowser } from '../../src/main/adapters/oauth/open-browser';
@@ -24,8 +24,8 @@ import type { McpServices } from '../../src/main/services/mcp/mcp-services';
 import { localMcpServices } from '../support/local-mcp-services';
 import type { OAuthLab } from '../support/oauth-lab';
 import { startOAuthLab } from '../support/oauth-lab';
+import { REDIRECT_FOLLOWER } from '../support/redirect-follower';
 
-const FOLLOWER = `${resolve('node_modules/.bin/tsx')} ${resolve('test/support/oauth-browser.ts')}`;
 const signal = () => AbortSignal.timeout(90_000);
 
 function services(): McpServices {
@@ -37,7 +37,7 @@ function services(): McpServices {
         timeoutMs: 60_000,
         show: async (url) => {
           announce(url);
-          await openBrowser(url.href, { BROWSER: FOLLOWER });
+          await openBrowser(url.href, { BROWSER: REDIRECT_FOLLOWER });
         },
       }),
   });

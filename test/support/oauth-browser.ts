@@ -7,7 +7,7 @@
  * back to it: a real authorization server (oidc-provider) ties its login page to the request by
  * a cookie.
  *
- * Usage: BROWSER="<tsx> test/support/oauth-browser.ts"
+ * Usage: BROWSER="node test/support/oauth-browser.ts" (plain node runs it: no imports, types only)
  */
 const MAX_HOPS = 10;
 
