@@ -23,7 +23,12 @@ const LOCK = join(ROOT, 'out', '.build-lock');
 const STALE_LOCK_MS = 10 * 60_000;
 const ELECTRON_VITE = join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
 
-function newestMtime(path) {
+/**
+ * The newest modification time under `path` (a file, or a folder's own and every entry's: a
+ * deleted file shows as its folder's). On every `aivory` start in a checkout, so it stats files
+ * only: folders are told apart by their directory entries (symbolic links are followed).
+ */
+export function newestMtime(path) {
   let stats;
   try {
     stats = statSync(path);
@@ -32,7 +37,14 @@ function newestMtime(path) {
   }
   if (!stats.isDirectory()) return stats.mtimeMs;
   let newest = stats.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = `${path}/${entry.name}`;
+    const mtime =
+      entry.isDirectory() || entry.isSymbolicLink()
+        ? newestMtime(child)
+        : (statSync(child, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    if (mtime > newest) newest = mtime;
+  }
   return newest;
 }
 
