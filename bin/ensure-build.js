@@ -1,7 +1,6 @@
 // Keeps the build (out/) current in a source checkout: `aivory` runs compiled JavaScript, and a
 // fresh clone or an edited source must never leave a "not built" app. Plain JavaScript with no
 // dependencies, so it runs before anything is built. Used by bin/aivory.js and the test setup.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,6 +124,8 @@ export function ensureBuild(log = (text) => process.stderr.write(text)) {
         : 'aivory: sources changed since the last build; rebuilding…\n',
     );
     const started = Date.now();
+    // node:child_process only for a build: loading it costs every start several milliseconds.
+    const { spawnSync } = process.getBuiltinModule('node:child_process');
     const result = spawnSync(process.execPath, [ELECTRON_VITE, 'build', '--logLevel', 'warn'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

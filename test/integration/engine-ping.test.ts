@@ -3,7 +3,7 @@
  * makes of it: the real dockerd answers; a socket nobody serves, a server that never answers and a
  * server that is not an engine are "not reachable" with the reason; `aivory tools` offers
  * python_execute with the engine running, hides it with the socket's path when it is dead, and
- * never loads dockerode to decide. Sockets and servers here are the test's own; no fake Docker.
+ * never loads dockerode to decide (nor child_process, zlib or worker_threads at all). Sockets and servers here are the test's own; no fake Docker.
  */
 import { spawn } from 'node:child_process';
 import { linkSync, mkdtempSync, rmSync } from 'node:fs';
@@ -137,6 +137,9 @@ describe('aivory tools and the engine', () => {
     // The recorder sees the engine check itself, so an absent dockerode means it was not loaded.
     expect(result.loaded.some((url) => url.includes('engine-check'))).toBe(true);
     expect(result.loaded.filter((url) => /dockerode|docker-modem|ssh2/.test(url))).toEqual([]);
+    // Nor the built-ins only a build, a browser, an encoded body or a PDF needs.
+    const unneeded = ['node:child_process', 'node:zlib', 'node:worker_threads'];
+    expect(result.loaded.filter((url) => unneeded.includes(url))).toEqual([]);
   });
 
   it('hides python_execute with the dead socket named', async () => {
