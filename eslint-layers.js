@@ -45,12 +45,6 @@ const ELECTRON_SHELL_FILES = [
   'src/main/electron/ipc/**',
 ];
 
-/**
- * The adapter modules services still import directly (everything else reaches them through
- * ports handed in by src/main/composition). A shrinking list: remove an entry when its import goes.
- */
-export const SERVICES_ADAPTER_EXCEPTIONS = ['src/main/adapters/machine-memory'];
-
 /** @type {Layer[]} */
 export const LAYERS = [
   {
@@ -149,9 +143,8 @@ export const LAYERS = [
       'src/main/core',
       'src/main/policy',
       'src/main/tools',
-      // Adapters arrive as ports from the composition root. The exception, to shrink: the
-      // settings schema bounds the sandbox's memory by the machine's at load time.
-      ...SERVICES_ADAPTER_EXCEPTIONS,
+      // No adapter: adapters (and values such as the machine's memory) arrive from the
+      // composition root.
       'src/main/services',
     ],
     packages: [

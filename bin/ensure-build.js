@@ -1,7 +1,6 @@
 // Keeps the build (out/) current in a source checkout: `aivory` runs compiled JavaScript, and a
 // fresh clone or an edited source must never leave a "not built" app. Plain JavaScript with no
 // dependencies, so it runs before anything is built. Used by bin/aivory.js and the test setup.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +22,12 @@ const LOCK = join(ROOT, 'out', '.build-lock');
 const STALE_LOCK_MS = 10 * 60_000;
 const ELECTRON_VITE = join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
 
-function newestMtime(path) {
+/**
+ * The newest modification time under `path` (a file, or a folder's own and every entry's: a
+ * deleted file shows as its folder's). On every `aivory` start in a checkout, so it stats files
+ * only: folders are told apart by their directory entries (symbolic links are followed).
+ */
+export function newestMtime(path) {
   let stats;
   try {
     stats = statSync(path);
@@ -32,7 +36,14 @@ function newestMtime(path) {
   }
   if (!stats.isDirectory()) return stats.mtimeMs;
   let newest = stats.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = `${path}/${entry.name}`;
+    const mtime =
+      entry.isDirectory() || entry.isSymbolicLink()
+        ? newestMtime(child)
+        : (statSync(child, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    if (mtime > newest) newest = mtime;
+  }
   return newest;
 }
 
@@ -113,6 +124,8 @@ export function ensureBuild(log = (text) => process.stderr.write(text)) {
         : 'aivory: sources changed since the last build; rebuilding…\n',
     );
     const started = Date.now();
+    // node:child_process only for a build: loading it costs every start several milliseconds.
+    const { spawnSync } = process.getBuiltinModule('node:child_process');
     const result = spawnSync(process.execPath, [ELECTRON_VITE, 'build', '--logLevel', 'warn'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,13 +25,20 @@ export { ConfigError, loadSandboxConfig } from './config';
 const { request } = process.getBuiltinModule('node:http');
 
 /** A hung engine socket must not hang the start: past this the engine counts as unreachable. */
-const REQUEST_TIMEOUT_MS = 10_000;
+export const ENGINE_REQUEST_TIMEOUT_MS = 10_000;
 /** `/info` is a few KiB, Podman's `/libpod/info` tens; this bounds a surprise. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The answer to `GET /_ping`: an engine (Docker and Podman name their API version), or why not —
+ * no such socket, refused, no answer in time, or a server there that is not an engine.
+ */
+export type EnginePing =
+  { reachable: true; apiVersion: string } | { reachable: false; reason: string };
+
 export type EngineCheck =
   | { ok: true }
-  | { ok: false; problem: 'unreachable' }
+  | { ok: false; problem: 'unreachable'; reason: string }
   | { ok: false; problem: 'runtime'; error: string }
   | { ok: false; problem: 'image' };
 
@@ -42,8 +49,12 @@ interface EngineAnswer {
   apiVersion: string | undefined;
 }
 
-/** GET `path` on the engine's socket; rejects when it does not answer. */
-function get(socketPath: string, path: string): Promise<EngineAnswer> {
+/** GET `path` on the engine's socket; rejects when it does not answer within `timeoutMs`. */
+function get(
+  socketPath: string,
+  path: string,
+  timeoutMs = ENGINE_REQUEST_TIMEOUT_MS,
+): Promise<EngineAnswer> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       // One connection per request, closed after it (no keep-alive pool left behind).
@@ -53,7 +64,7 @@ function get(socketPath: string, path: string): Promise<EngineAnswer> {
         method: 'GET',
         headers: { host: 'docker' },
         agent: false,
-        timeout: REQUEST_TIMEOUT_MS,
+        timeout: timeoutMs,
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -76,7 +87,9 @@ function get(socketPath: string, path: string): Promise<EngineAnswer> {
         response.on('error', reject);
       },
     );
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer to ${path} in time`)));
+    outgoing.on('timeout', () =>
+      outgoing.destroy(new Error(`no answer to ${path} within ${timeoutMs} ms`)),
+    );
     outgoing.on('error', reject);
     outgoing.end();
   });
@@ -86,6 +99,42 @@ async function getJson<T>(socketPath: string, path: string): Promise<T> {
   const answer = await get(socketPath, path);
   if (answer.status !== 200) throw new Error(`${path}: HTTP ${answer.status}`);
   return JSON.parse(answer.body) as T;
+}
+
+/** Why a request to the engine's socket failed, in a few words. */
+function failureReason(error: unknown, socketPath: string): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return `no socket at ${socketPath}`;
+  if (code === 'ECONNREFUSED') return `nothing listens on ${socketPath}`;
+  if (code === 'EACCES' || code === 'EPERM') return `no permission to use ${socketPath}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * `GET /_ping` on the engine's socket (a unix socket, or a Windows named pipe): whether an engine
+ * answers there, within `timeoutMs`. What the start-up asks first; dockerode is never loaded.
+ */
+export async function pingEngine(
+  socketPath: string,
+  timeoutMs = ENGINE_REQUEST_TIMEOUT_MS,
+): Promise<EnginePing> {
+  let answer: EngineAnswer;
+  try {
+    answer = await get(socketPath, '/_ping', timeoutMs);
+  } catch (error) {
+    return { reachable: false, reason: failureReason(error, socketPath) };
+  }
+  // A server on the socket that is not an engine does not name an API version.
+  if (answer.status !== 200) {
+    return {
+      reachable: false,
+      reason: `the server at ${socketPath} answered HTTP ${answer.status}`,
+    };
+  }
+  if (answer.apiVersion === undefined) {
+    return { reachable: false, reason: `the server at ${socketPath} is not a container engine` };
+  }
+  return { reachable: true, apiVersion: answer.apiVersion };
 }
 
 /**
@@ -99,14 +148,11 @@ export async function checkEngine(
   image: string,
 ): Promise<EngineCheck> {
   const [ping, refused, inspected] = await Promise.all([
-    get(socketPath, '/_ping').catch(() => null),
+    pingEngine(socketPath),
     setting === 'runsc' ? runtimeRefusal(socketPath, setting) : null,
     get(socketPath, `/images/${encodeURI(image)}/json`).catch(() => null),
   ]);
-  // A server on the socket that is not an engine does not name an API version.
-  if (ping?.status !== 200 || ping.apiVersion === undefined) {
-    return { ok: false, problem: 'unreachable' };
-  }
+  if (!ping.reachable) return { ok: false, problem: 'unreachable', reason: ping.reason };
   if (refused !== null) return { ok: false, problem: 'runtime', error: refused };
   if (inspected?.status !== 200) return { ok: false, problem: 'image' };
   return { ok: true };

@@ -52,9 +52,11 @@ describe('checkEngine', () => {
   });
 
   it('a socket nobody serves is unreachable', async () => {
-    expect(await checkEngine(join(dir, 'absent.sock'), 'auto', RUNNER_IMAGE)).toEqual({
+    const absent = join(dir, 'absent.sock');
+    expect(await checkEngine(absent, 'auto', RUNNER_IMAGE)).toEqual({
       ok: false,
       problem: 'unreachable',
+      reason: `no socket at ${absent}`,
     });
   });
 
@@ -69,6 +71,7 @@ describe('checkEngine', () => {
       expect(await checkEngine(socket, 'auto', RUNNER_IMAGE)).toEqual({
         ok: false,
         problem: 'unreachable',
+        reason: `the server at ${socket} answered HTTP 404`,
       });
       // A 200 without the API version every engine sends is not an engine either.
       server.removeAllListeners('request');
@@ -76,6 +79,7 @@ describe('checkEngine', () => {
       expect(await checkEngine(socket, 'auto', RUNNER_IMAGE)).toEqual({
         ok: false,
         problem: 'unreachable',
+        reason: `the server at ${socket} is not a container engine`,
       });
       server.removeAllListeners('request');
       server.on('request', (request, response) => {

@@ -12,6 +12,7 @@ import { connectSandbox } from '../../src/main/adapters/sandbox-client/sandbox-c
 import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { SandboxManager } from '../../src/main/services/sandbox-manager';
+import { machineMemoryMiB } from '../../src/main/adapters/machine-memory';
 import { SettingsService } from '../../src/main/services/settings-service';
 import { recordingLogger } from '../support/turn-harness';
 
@@ -30,7 +31,7 @@ function manager(): SandboxManager {
       HOME: dir,
       ...(process.env.SANDBOX_IMAGE ? { SANDBOX_IMAGE: process.env.SANDBOX_IMAGE } : {}),
     },
-    settings: new SettingsService(store.settings, logger),
+    settings: new SettingsService(store.settings, logger, machineMemoryMiB()),
     secrets: new FileSecretStore(join(dir, 'secrets.json')),
     dataDir: dir,
     logger,

@@ -12,6 +12,7 @@ import { connectSandbox } from '../../src/main/adapters/sandbox-client/sandbox-c
 import { FileSecretStore } from '../../src/main/adapters/secrets/file-secret-store';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { SANDBOX_NOT_CONFIGURED, SandboxManager } from '../../src/main/services/sandbox-manager';
+import { machineMemoryMiB } from '../../src/main/adapters/machine-memory';
 import { SettingsService } from '../../src/main/services/settings-service';
 import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
 import { recordingLogger } from '../support/turn-harness';
@@ -21,7 +22,7 @@ describe('sandbox.runtime setting', () => {
     const dir = mkdtempSync(join(tmpdir(), 'aivory-runtime-setting-'));
     const store = openStore(join(dir, 'aivory.db'));
     const logger = recordingLogger();
-    const settings = new SettingsService(store.settings, logger);
+    const settings = new SettingsService(store.settings, logger, machineMemoryMiB());
     try {
       expect(() => settings.update('sandbox', { runtime: 'kata' } as never)).toThrow(
         /sandbox\.runtime/,

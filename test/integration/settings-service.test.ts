@@ -2,14 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { machineMemoryMiB } from '../../src/main/adapters/machine-memory';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { SettingsService } from '../../src/main/services/settings-service';
 import { recordingLogger } from '../support/turn-harness';
 
-function service() {
+function service(machineMiB = machineMemoryMiB()) {
   const store = openStore(join(mkdtempSync(join(tmpdir(), 'aivory-settings-')), 'aivory.db'));
   const logger = recordingLogger();
-  return { store, logger, settings: new SettingsService(store.settings, logger) };
+  return { store, logger, settings: new SettingsService(store.settings, logger, machineMiB) };
 }
 
 describe('SettingsService', () => {
@@ -74,6 +75,20 @@ describe('SettingsService', () => {
     expect(() => settings.update('sandbox', { memoryMiB: 1536.5 })).toThrow(/sandbox\.memoryMiB/);
     expect(settings.get('sandbox').memoryMiB).toBe(1024);
     store.close();
+  });
+
+  it('sandbox.memoryMiB follows the memory it is handed: bound and default on a small machine', () => {
+    const { settings, store } = service(1536);
+    expect(settings.get('sandbox').memoryMiB).toBe(1536);
+    expect(settings.update('sandbox', { memoryMiB: 1536 }).memoryMiB).toBe(1536);
+    expect(() => settings.update('sandbox', { memoryMiB: 1537 })).toThrow(
+      "Invalid setting sandbox.memoryMiB: must be at most this machine's memory (1536 MiB).",
+    );
+    store.close();
+    const large = service(65_536);
+    expect(large.settings.get('sandbox').memoryMiB).toBe(2048);
+    expect(large.settings.update('sandbox', { memoryMiB: 65_536 }).memoryMiB).toBe(65_536);
+    large.store.close();
   });
 
   it('ui.theme: light, dark or system (the default, also for a value stored before it existed)', () => {

@@ -1,7 +1,7 @@
 /** `aivory settings [show] | set KEY.FIELD VALUE`: the typed settings shared with the app. */
 import { maskSecret } from '../policy/secret-mask';
 import type { AppContext } from '../composition/app-context';
-import { isSettingsKey, SETTINGS_SCHEMAS } from '../services/settings-service';
+import { isSettingsKey, SETTINGS_KEYS } from '../services/settings-service';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
@@ -21,11 +21,7 @@ export async function settingsCommand(
   if (action === 'set-key' || action === 'clear-key')
     return setKey(action, path, rest.join(' '), context, io);
   if (action === 'show') {
-    const all = Object.fromEntries(
-      Object.keys(SETTINGS_SCHEMAS)
-        .filter(isSettingsKey)
-        .map((key) => [key, context.settings.get(key)]),
-    );
+    const all = Object.fromEntries(SETTINGS_KEYS.map((key) => [key, context.settings.get(key)]));
     io.stdout(`${JSON.stringify(all, null, 2)}\n`);
     return EXIT_OK;
   }
@@ -34,7 +30,7 @@ export async function settingsCommand(
   }
   const [key, field, ...deeper] = path.split('.');
   if (!key || !isSettingsKey(key) || !field || deeper.length > 0) {
-    const keys = Object.keys(SETTINGS_SCHEMAS).join(', ');
+    const keys = SETTINGS_KEYS.join(', ');
     throw usageError(`Unknown setting "${path}". Settings are KEY.FIELD with KEY one of: ${keys}.`);
   }
   if (!Object.hasOwn(context.settings.get(key), field) || field === 'apiKeyRef') {

@@ -2,7 +2,6 @@
  * `aivory tool NAME JSON`: one built-in tool, run with the same validation, timeout and public
  * errors as inside a turn. Prints the tool's output; exit 1 when the tool reports an error.
  */
-import { parseArgs } from 'node:util';
 import { executeTool } from '../core/orchestrator/execute-tool';
 import { parseNativeArguments } from '../core/orchestrator/text-call-json';
 import type { AppContext } from '../composition/app-context';
@@ -11,6 +10,9 @@ import { EXIT_CANCELED, EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
 export async function toolCommand(argv: string[], context: AppContext, io: CliIo): Promise<number> {
+  // Not an ESM import: `aivory tools` loads this module, and `node:util`'s ESM facade costs it
+  // several milliseconds (see adapters/node-http.ts).
+  const { parseArgs } = process.getBuiltinModule('node:util');
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

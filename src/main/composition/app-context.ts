@@ -8,6 +8,7 @@ import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
 import { createFileLogger } from '../adapters/logging/file-logger';
+import { machineMemoryMiB } from '../adapters/machine-memory';
 import { lazyMcpConnector, lazyOpenAiLlmClient } from '../adapters/lazy-clients';
 import { connectSandbox } from '../adapters/sandbox-client/sandbox-client';
 import { FileSecretStore } from '../adapters/secrets/file-secret-store';
@@ -110,7 +111,7 @@ export function openAppContext(
     mcp: store.mcp,
   };
   const skills = new SkillsService(stores.library);
-  const settings = new SettingsService(stores.settings, logger);
+  const settings = new SettingsService(stores.settings, logger, machineMemoryMiB());
   const models = new ModelsService({ settings: stores.settings, secrets, ids });
   const artifacts = new FileArtifactSink(env.AIVORY_ARTIFACTS_DIR ?? join(dataDir, 'artifacts'));
   const mcp = new McpServices({

@@ -134,6 +134,10 @@ export class SandboxManager {
     const check = await checkEngine(config.dockerSocket, config.runtime, config.image);
     if (!check.ok) {
       if (check.problem === 'unreachable') {
+        this.options.logger.info('sandbox: the container engine is not reachable', {
+          socket: config.dockerSocket,
+          reason: check.reason,
+        });
         return unavailable(
           `Docker is not reachable at ${config.dockerSocket} (install Docker and start it, or Podman's socket service, or set a sandbox address)`,
         );

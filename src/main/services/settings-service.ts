@@ -2,13 +2,13 @@
  * Typed settings over the store's key/value table. Every key has a zod schema with defaults; a
  * write is validated whole (current value + patch) and refused with a message naming the field.
  * A stored value that no longer fits the schema (hand-edited, older version) falls back to the
- * defaults for that key instead of breaking start-up.
+ * defaults for that key instead of breaking start-up. The sandbox's memory per session is bounded
+ * by the machine's, which the composition root hands in (`adapters/machine-memory.ts`).
  */
 import { z } from 'zod';
 import { endpointUrlSchema } from '../../shared/endpoint-url';
 import { AivoryError } from '../../shared/errors';
 import { isClientMetadataUrl } from '../../shared/mcp';
-import { machineMemoryMiB } from '../adapters/machine-memory';
 import { MCP_LOG_LEVELS } from '../core/ports';
 import type { Logger, SettingsStore } from '../core/ports';
 
@@ -22,34 +22,34 @@ const searchSettings = z.object({
   apiKeyRef: z.string().nullable().default(null),
 });
 
-/** This machine's memory in MiB: a session may not be given more. */
-const MACHINE_MIB = machineMemoryMiB();
 /** Below this, numpy + pandas + matplotlib have too little room under the worker's cap. */
 export const MIN_SANDBOX_MEMORY_MIB = 512;
 
-const sandboxSettings = z.object({
-  /** An external sidecar (`SANDBOX_BASE_URL`'s setting); empty: the local one. */
-  baseUrl: endpointUrlSchema('the local sandbox').default(''),
-  apiKeyRef: z.string().nullable().default(null),
-  /** Seed: 执行超时 10–600 s, empty = 120. */
-  execTimeoutSeconds: z.number().int().min(10).max(600).default(120),
-  /** Seed: 闲置回收 60–86400 s, default 1800. */
-  idleReapSeconds: z.number().int().min(60).max(86_400).default(1800),
-  /**
-   * Memory per session in MiB (the local sidecar's SANDBOX_MEMORY; seed: 2g). The container's
-   * limit; Python gets a MemoryError a margin below it (sandbox/runner/worker.py).
-   */
-  memoryMiB: z
-    .number()
-    .int()
-    .min(MIN_SANDBOX_MEMORY_MIB)
-    .refine((mib) => mib <= MACHINE_MIB, {
-      message: `must be at most this machine's memory (${MACHINE_MIB} MiB)`,
-    })
-    .default(Math.min(2048, MACHINE_MIB)),
-  /** Local sidecar: runc, runsc (gVisor) or auto (runsc when the engine lists it, else runc). */
-  runtime: z.enum(['runc', 'runsc', 'auto']).default('auto'),
-});
+/** The sandbox's settings on a machine with `machineMiB` MiB of memory: a session may not get more. */
+const sandboxSettings = (machineMiB: number) =>
+  z.object({
+    /** An external sidecar (`SANDBOX_BASE_URL`'s setting); empty: the local one. */
+    baseUrl: endpointUrlSchema('the local sandbox').default(''),
+    apiKeyRef: z.string().nullable().default(null),
+    /** Seed: 执行超时 10–600 s, empty = 120. */
+    execTimeoutSeconds: z.number().int().min(10).max(600).default(120),
+    /** Seed: 闲置回收 60–86400 s, default 1800. */
+    idleReapSeconds: z.number().int().min(60).max(86_400).default(1800),
+    /**
+     * Memory per session in MiB (the local sidecar's SANDBOX_MEMORY; seed: 2g). The container's
+     * limit; Python gets a MemoryError a margin below it (sandbox/runner/worker.py).
+     */
+    memoryMiB: z
+      .number()
+      .int()
+      .min(MIN_SANDBOX_MEMORY_MIB)
+      .refine((mib) => mib <= machineMiB, {
+        message: `must be at most this machine's memory (${machineMiB} MiB)`,
+      })
+      .default(Math.min(2048, machineMiB)),
+    /** Local sidecar: runc, runsc (gVisor) or auto (runsc when the engine lists it, else runc). */
+    runtime: z.enum(['runc', 'runsc', 'auto']).default('auto'),
+  });
 
 const imageSettings = z.object({
   /** image_generate is offered only when this is `openai` (any OpenAI-compatible Images API). */
@@ -100,31 +100,54 @@ const uiSettings = z.object({
   theme: z.enum(['system', 'light', 'dark']).default('system'),
 });
 
-export const SETTINGS_SCHEMAS = {
-  search: searchSettings,
-  sandbox: sandboxSettings,
-  images: imageSettings,
-  chat: chatSettings,
-  web: webSettings,
-  mcp: mcpSettings,
-  ui: uiSettings,
-} as const;
+/** Every settings key's schema, on a machine with `machineMiB` MiB of memory. */
+export function settingsSchemas(machineMiB: number) {
+  return {
+    search: searchSettings,
+    sandbox: sandboxSettings(machineMiB),
+    images: imageSettings,
+    chat: chatSettings,
+    web: webSettings,
+    mcp: mcpSettings,
+    ui: uiSettings,
+  } as const;
+}
 
-export type SettingsKey = keyof typeof SETTINGS_SCHEMAS;
-export type Settings = { [K in SettingsKey]: z.infer<(typeof SETTINGS_SCHEMAS)[K]> };
+type SettingsSchemas = ReturnType<typeof settingsSchemas>;
+export type SettingsKey = keyof SettingsSchemas;
+export type Settings = { [K in SettingsKey]: z.infer<SettingsSchemas[K]> };
+
+/** Each key once (the compiler checks the list against the schemas), in `settings show`'s order. */
+const KEYS = {
+  search: true,
+  sandbox: true,
+  images: true,
+  chat: true,
+  web: true,
+  mcp: true,
+  ui: true,
+} as const satisfies Record<SettingsKey, true>;
+
+export const SETTINGS_KEYS = Object.keys(KEYS) as readonly SettingsKey[];
 
 export function isSettingsKey(key: string): key is SettingsKey {
-  return Object.hasOwn(SETTINGS_SCHEMAS, key);
+  return Object.hasOwn(KEYS, key);
 }
 
 export class SettingsService {
+  private readonly schemas: SettingsSchemas;
+
+  /** `machineMemoryMiB`: this machine's memory, the bound of the sandbox's memory per session. */
   constructor(
     private readonly store: Pick<SettingsStore, 'getSetting' | 'setSetting'>,
     private readonly logger: Logger,
-  ) {}
+    machineMemoryMiB: number,
+  ) {
+    this.schemas = settingsSchemas(machineMemoryMiB);
+  }
 
   get<K extends SettingsKey>(key: K): Settings[K] {
-    const schema = SETTINGS_SCHEMAS[key];
+    const schema = this.schemas[key];
     const stored = this.store.getSetting(key);
     const parsed = schema.safeParse(stored ?? {});
     if (parsed.success) return parsed.data as Settings[K];
@@ -144,7 +167,7 @@ export class SettingsService {
 
   /** Validates `current + patch` and stores it; returns the stored value. */
   update<K extends SettingsKey>(key: K, patch: Partial<Settings[K]>): Settings[K] {
-    const schema = SETTINGS_SCHEMAS[key];
+    const schema = this.schemas[key];
     const parsed = schema.safeParse({ ...this.get(key), ...patch });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -177,6 +177,11 @@ const BAD: { name: string; file: string; code: string }[] = [
     code: "import { openStore } from '../adapters/sqlite/sqlite-store';\nexport { openStore };\n",
   },
   {
+    name: 'services import the machine memory adapter (handed in by the composition root)',
+    file: 'src/main/services/settings-service.ts',
+    code: "import { machineMemoryMiB } from '../adapters/machine-memory';\nexport { machineMemoryMiB };\n",
+  },
+  {
     name: 'services import an adapter from a subfolder',
     file: 'src/main/services/mcp/bad.ts',
     code: "import { FileSecretStore } from '../../adapters/secrets/file-secret-store';\nexport { FileSecretStore };\n",
@@ -375,9 +380,9 @@ const GOOD: { name: string; file: string; code: string }[] = [
     code: "export const load = () => import('./openai/openai-llm-client');\nexport const worker = (url: string) => import(url);\n",
   },
   {
-    name: 'services: ports, policy, tools, the listed adapter exceptions, allowed built-ins',
+    name: 'services: ports, policy, tools, allowed built-ins',
     file: 'src/main/services/good.ts',
-    code: "import { join } from 'node:path';\nimport type { SecretStore } from '../core/ports';\nimport { maskSecret } from '../policy/secret-mask';\nimport { machineMemoryMiB } from '../adapters/machine-memory';\nimport { createWebFetchTool } from '../tools/web-fetch';\nexport type X = SecretStore;\nexport { join, maskSecret, machineMemoryMiB, createWebFetchTool };\n",
+    code: "import { join } from 'node:path';\nimport type { SecretStore } from '../core/ports';\nimport { maskSecret } from '../policy/secret-mask';\nimport { createWebFetchTool } from '../tools/web-fetch';\nexport type X = SecretStore;\nexport { join, maskSecret, createWebFetchTool };\n",
   },
   {
     name: 'composition: adapters, services, tools, policy, node:fs',

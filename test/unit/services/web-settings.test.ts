@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/main/adapters/sqlite/sqlite-store';
+import { machineMemoryMiB } from '../../../src/main/adapters/machine-memory';
 import { SettingsService } from '../../../src/main/services/settings-service';
 import { fetchLimitsFromSettings } from '../../../src/main/composition/tool-preparation';
 import { recordingLogger } from '../../support/turn-harness';
@@ -10,7 +11,7 @@ import { recordingLogger } from '../../support/turn-harness';
 describe('settings → web (the guarded fetcher of web_fetch and fetch_image)', () => {
   it('allows any port of a public address unless the user refuses non-default ports', () => {
     const store = openStore(join(mkdtempSync(join(tmpdir(), 'aivory-web-')), 'aivory.db'));
-    const settings = new SettingsService(store.settings, recordingLogger());
+    const settings = new SettingsService(store.settings, recordingLogger(), machineMemoryMiB());
     expect(fetchLimitsFromSettings(settings.get('web'))).toEqual({
       allowNonDefaultPorts: true,
       maxBodyBytes: 5 * 1024 * 1024,

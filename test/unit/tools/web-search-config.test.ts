@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { AivoryError } from '../../../src/shared/errors';
 import type { SearchSettings } from '../../../src/main/services/search-config';
 import { resolveSearchConfig, searchAvailability } from '../../../src/main/services/search-config';
-import { SETTINGS_SCHEMAS } from '../../../src/main/services/settings-service';
+import { settingsSchemas } from '../../../src/main/services/settings-service';
 import {
   createSearchBackend,
   searchEndpointOrigin,
 } from '../../../src/main/tools/search-backends/create-backend';
 
-const defaults: SearchSettings = SETTINGS_SCHEMAS.search.parse({});
+const defaults: SearchSettings = settingsSchemas(4096).search.parse({});
 
 function secrets(values: Record<string, string>) {
   return {

@@ -4,8 +4,6 @@
  * 50 MB, and a cap on wire bytes alone lets it (verified with undici's maxResponseSize).
  */
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import type { ZlibOptions, BrotliOptions } from 'node:zlib';
 import { FetchFailure } from './fetch-failure';
 import { formatBytes } from '../../../shared/byte-size';
@@ -17,11 +15,31 @@ export const MAX_CONTENT_ENCODINGS = 2;
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 type Decoder = (input: Buffer, options: ZlibOptions & BrotliOptions) => Promise<Buffer>;
+type ZlibMethod = 'gunzip' | 'brotliDecompress' | 'inflate' | 'inflateRaw';
+
+/**
+ * `node:zlib`'s one-shot `method`, loaded at the first encoded body: not at start-up, where its
+ * load (and the ESM facade of `node:util` for `promisify`) cost several milliseconds for nothing.
+ */
+function zlibDecoder(method: ZlibMethod): Decoder {
+  return (input, options) =>
+    new Promise((resolve, reject) => {
+      const run: (
+        input: Buffer,
+        options: ZlibOptions & BrotliOptions,
+        callback: (error: Error | null, result: Buffer) => void,
+      ) => void = process.getBuiltinModule('node:zlib')[method];
+      run(input, options, (error, result) => {
+        if (error) reject(error);
+        else resolve(result);
+      });
+    });
+}
 
 const DECODERS: ReadonlyMap<string, Decoder> = new Map<string, Decoder>([
-  ['gzip', promisify(gunzip)],
-  ['x-gzip', promisify(gunzip)],
-  ['br', promisify(brotliDecompress)],
+  ['gzip', zlibDecoder('gunzip')],
+  ['x-gzip', zlibDecoder('gunzip')],
+  ['br', zlibDecoder('brotliDecompress')],
   ['deflate', inflateEither],
 ]);
 
@@ -94,7 +112,7 @@ function inflateEither(input: Buffer, options: ZlibOptions): Promise<Buffer> {
   const first = input[0] ?? 0;
   const second = input[1] ?? 0;
   const zlibWrapped = (first & 0x0f) === 8 && ((first << 8) | second) % 31 === 0;
-  return promisify(zlibWrapped ? inflate : inflateRaw)(input, options);
+  return zlibDecoder(zlibWrapped ? 'inflate' : 'inflateRaw')(input, options);
 }
 
 function isTooLarge(error: unknown): boolean {

@@ -8,7 +8,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { PdfTextExtractor, PdfTextResult } from '../../core/ports';
 
 /** 15 s: text extraction of a normal document takes well under a second per page. */
@@ -71,6 +70,8 @@ export function createPdfTextExtractor(options: PdfTextExtractorOptions = {}): P
     extractText: (bytes, signal) => {
       signal.throwIfAborted();
       return new Promise<PdfTextResult>((resolve, reject) => {
+        // `node:worker_threads` at the first PDF, not at start-up.
+        const { Worker } = process.getBuiltinModule('node:worker_threads');
         const worker = new Worker(WORKER_SOURCE, {
           eval: true,
           workerData: { bytes: Uint8Array.from(bytes), moduleUrl, maxPages },

@@ -6,7 +6,6 @@
  * works, and on Windows an unquoted entry that names an .exe is one word). Otherwise the system's
  * opener (xdg-open, open, start). A missing opener is not an error: the caller prints the link too.
  */
-import { spawn } from 'node:child_process';
 
 /** Opens `url`; resolves once a command was started (or none could be). */
 export async function openBrowser(
@@ -73,6 +72,8 @@ function commandWords(entry: string, platform: NodeJS.Platform): string[] {
 function started(command: string, args: string[]): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     try {
+      // `node:child_process` when a browser opens, not at start-up.
+      const { spawn } = process.getBuiltinModule('node:child_process');
       const child = spawn(command, args, { stdio: 'ignore', detached: true });
       child.once('error', () => resolve(false));
       child.once('spawn', () => {

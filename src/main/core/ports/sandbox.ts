@@ -87,29 +87,25 @@ export interface UploadTarget {
 
 /**
  * The sidecar's HTTP API as the app uses it (adapters/sandbox-client implements it): the sandbox
- * manager hands one out, the composition root wraps it per conversation for the tools.
+ * manager hands one out, the composition root wraps it per conversation for the tools. Exec and
+ * download are python_execute's (`PythonSandbox`), the listing workspace staging's
+ * (`UploadTarget`); its upload takes more than staging's (the downloads folder, for fetch_image)
+ * and says what was written.
  */
-export interface SandboxConnection {
+export interface SandboxConnection
+  extends Pick<PythonSandbox, 'exec' | 'download'>, Pick<UploadTarget, 'list'> {
   /** The sidecar's address, or null while a sidecar started on first use has not started. */
   readonly url: string | null;
   health(signal?: AbortSignal): Promise<SandboxHealth>;
   createSession(conversationId: string, signal?: AbortSignal): Promise<string>;
   /** Sets damaged saves of the conversation's workspace aside; where each is kept. */
   resetDamagedWorkspace(conversationId: string, signal?: AbortSignal): Promise<string[]>;
-  exec(
-    sessionId: string,
-    code: string,
-    timeoutSeconds: number,
-    signal: AbortSignal,
-  ): Promise<SandboxExecResult>;
   upload(
     sessionId: string,
     name: string,
     body: Uint8Array,
     options?: { directory?: 'uploads' | 'downloads'; signal?: AbortSignal },
   ): Promise<SandboxOutputFile>;
-  list(sessionId: string, path: string, signal?: AbortSignal): Promise<SandboxEntry[]>;
-  download(sessionId: string, path: string, signal?: AbortSignal): Promise<Uint8Array>;
 }
 
 /**
