@@ -7,7 +7,7 @@ Usage:
                                        /new, /model [ID], /tools [a,b|none|default], /retry, /help, /quit
   aivory tool NAME JSON                Run one built-in tool directly (same guards and limits as in a turn)
   aivory tools                         List the built-in tools and whether each is available
-  aivory conversations list            List conversations, newest first ("pinned" marks pinned ones)
+  aivory conversations list [--json]   List conversations, newest first ("pinned" marks pinned ones)
   aivory conversations rename ID TITLE Give a conversation your own title (a title the model writes never replaces it)
   aivory conversations pin ID | unpin ID
                                        Pin a conversation to the top of the app's list, or unpin it
@@ -16,7 +16,7 @@ Usage:
   aivory conversations version ID MESSAGE_ID
                                        Show another version of a message (the path through it) in the app and exports
   aivory conversations export ID [--format md|json] [--output FILE]
-  aivory conversations tools ID [--on NAME]… [--off NAME]… [--reset]
+  aivory conversations tools ID [--on NAME]… [--off NAME]… [--reset] [--json]
                                        This conversation's own tool switches (over the model's defaults)
   aivory conversations set ID [--system TEXT | --system-prompt NAME_OR_ID | --clear-system]
                     [--temperature X|default] [--top-p X|default] [--max-tokens N|default] [--context all|last:N|tokens:N]
@@ -34,7 +34,7 @@ Usage:
                                        The MCP services checked by default for a model (marked 已删除/已停用/未同步 when they cannot run)
   aivory models remove ID
   aivory models default ID
-  aivory settings [show]               Print the settings (search, sandbox, images, chat, ui) with their values
+  aivory settings [show]               Print the settings (search, sandbox, images, chat, ui, web, mcp) with their values
   aivory settings set KEY.FIELD VALUE  Change one setting, validated (e.g. sandbox.execTimeoutSeconds 300)
   aivory settings set-key search.apiKey|sandbox.apiKey|images.apiKey VALUE
                                        Store a key in the secret store (shown masked); clear-key removes it
@@ -110,7 +110,7 @@ chat options:
   --edit MESSAGE_ID       With --conversation: ask that question again as MESSAGE (a new version; the conversation forks there)
   --attach FILE           Attach a file (repeatable; ≤ 10 files, 40 MiB each): staged in the sandbox's
                           /workspace/uploads, small text files shown to the model (images too, to a vision
-                          model: ≤ 8 per message, 20 MB each), images usable by image_generate
+                          model: ≤ 8 per message, 20 MiB each), images usable by image_generate
   --attach-resource SERVICE URI
                           Attach an MCP resource (repeatable): SERVICE is an enabled service's name as in
                           aivory mcp list (quote a name with spaces), URI a resource or a filled-in template

@@ -26,7 +26,7 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   if (action === 'serve') return serve(rest, io);
   if (action === 'image' && rest[0] === 'build') return buildImage(rest.slice(1), io);
   throw usageError(
-    'Usage: aivory sandbox serve [--host H] [--port P] | aivory sandbox image build [--image NAME] [--offline] | aivory sandbox reset-workspace CONVERSATION_ID',
+    'Usage: aivory sandbox serve [--host H] [--port P] | aivory sandbox image build [--image NAME] [--offline] [--force] | aivory sandbox reset-workspace CONVERSATION_ID',
   );
 }
 

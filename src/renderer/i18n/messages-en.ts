@@ -170,7 +170,6 @@ export const EN_MESSAGES = {
   'setup.toolMode': 'Tool calling',
   'setup.toolMode.native': 'Native (function calling)',
   'setup.toolMode.prompt': 'Prompt mode (<tool_call> text)',
-  'setup.test': 'Check connection',
   'setup.testing': 'Checking…',
   'setup.testOk': 'Connected. The server lists {count} models.',
   'setup.testOkUnlisted': 'Connected, but "{model}" is not in its list (it may still work).',

@@ -166,7 +166,6 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'setup.toolMode': '工具调用方式',
   'setup.toolMode.native': '原生（函数调用）',
   'setup.toolMode.prompt': '提示词模式（<tool_call> 文本）',
-  'setup.test': '检查连接',
   'setup.testing': '检查中…',
   'setup.testOk': '已连接，服务列出了 {count} 个模型。',
   'setup.testOkUnlisted': '已连接，但列表里没有“{model}”（也许仍可使用）。',
