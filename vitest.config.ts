@@ -51,7 +51,10 @@ export default defineConfig({
       project('conformance', ['test/conformance/**/*.test.ts'], { fileParallelism: false }),
       project('e2e', ['test/e2e/**/*.test.ts'], {
         // The browser tests drive the built renderer through `aivory serve`.
-        globalSetup: ['./test/support/ensure-build.global-setup.ts'],
+        globalSetup: [
+          './test/support/ensure-build.global-setup.ts',
+          './test/support/chromium-server.global-setup.ts',
+        ],
       }),
     ],
   },
