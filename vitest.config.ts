@@ -55,7 +55,10 @@ export default defineConfig({
       }),
       project('e2e', ['test/e2e/**/*.test.ts'], {
         // The browser tests drive the built renderer through `aivory serve`.
-        globalSetup: ['./test/support/ensure-build.global-setup.ts'],
+        globalSetup: [
+          './test/support/ensure-build.global-setup.ts',
+          './test/support/chromium-server.global-setup.ts',
+        ],
       }),
     ],
   },

@@ -4,12 +4,11 @@
  * window.prompt, so no browser dialog may appear), and search hits that stay inside the sidebar,
  * read as text (no Markdown markers), highlight the match and open the conversation at the hit.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedResponse } from '../support/scripted-llm-server';
 import { seriousViolations } from './helpers/axe';
-import { screenshot } from './helpers/browser';
+import { downloadedBytes, screenshot } from './helpers/browser';
 import { useAppFixture } from './helpers/app-fixture';
 
 const MATH_PROMPT = "Explain how throughput follows «Little»'s law in **queues**";
@@ -216,7 +215,7 @@ describe('e2e: the conversations sidebar', () => {
         page.getByTestId(`conversation-export-${format}`).click(),
       ]);
       expect(download.suggestedFilename()).toBe(`Little-s-law.${format}`);
-      const text = readFileSync(await download.path(), 'utf8');
+      const text = (await downloadedBytes(download)).toString('utf8');
       if (format === 'md') expect(text).toMatch(/^# Little's law\n/);
       else expect(JSON.parse(text)).toMatchObject({ conversation: { title: "Little's law" } });
       expect(text).toContain(MATH_PROMPT);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireDockerAndImage } from '../../sandbox/test/support/docker-fixture';
@@ -6,7 +6,7 @@ import { cliEnv, runCli } from '../support/run-cli';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import type { TestBrowser } from './helpers/browser';
-import { openBrowser, screenshot } from './helpers/browser';
+import { downloadedBytes, openBrowser, screenshot } from './helpers/browser';
 import {
   CSV_ANSWER,
   CSV_PROMPT,
@@ -97,7 +97,7 @@ describe('e2e: files in the browser host (real sandbox, prompt mode)', () => {
         file.getByTestId('file-download').click(),
       ]);
       expect(download.suggestedFilename()).toBe('sales.png');
-      const saved = readFileSync(await download.path());
+      const saved = await downloadedBytes(download);
       expect(saved.subarray(1, 4).toString()).toBe('PNG');
       const href = (await file.getByTestId('file-download').getAttribute('href')) ?? '';
       const response = await page.request.get(new URL(href, serve.url).href);
