@@ -31,6 +31,9 @@ export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
+    // Two files at a time on a 2-core machine: most files wait on processes, sockets, Chromium or
+    // dockerd much of the time, so one at a time left a core idle (a measured 74 % of one CPU).
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     expect: { poll: { timeout: 20_000 } },
@@ -46,18 +49,17 @@ export default defineConfig({
         globalSetup: ['./test/support/ensure-build.global-setup.ts'],
       }),
       project('sandbox', ['sandbox/test/**/*.test.ts']),
-      // The official MCP conformance suite against Aivory's client (its local servers only).
-      // One suite version at a time: each scenario's client is several CLI runs, CPU-heavy.
-      // The client under test is bundled once first (its global setup).
+      // The official MCP conformance suite against Aivory's client (its local servers only). The
+      // client under test is bundled once first (its global setup). Its two files are the
+      // longest of the run: the default order (projects by name) starts them first.
       project('conformance', ['test/conformance/**/*.test.ts'], {
-        fileParallelism: false,
         globalSetup: ['./test/conformance/client-bundle.global-setup.ts'],
       }),
       project('e2e', ['test/e2e/**/*.test.ts'], {
         // The browser tests drive the built renderer through `aivory serve`.
         globalSetup: [
           './test/support/ensure-build.global-setup.ts',
-          './test/support/chromium-server.global-setup.ts',
+          './test/e2e/helpers/chromium-server.global-setup.ts',
         ],
       }),
     ],

@@ -62,7 +62,7 @@ describe('aivory chat output', () => {
     expect(path.length).toBeGreaterThan(120);
     expect(existsSync(path)).toBe(true);
     expect(result.stdout).toBe('Here is the fox.\n');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('aivory conversations rename', () => {

@@ -127,5 +127,5 @@ describe('aivory conversations pin / unpin', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });

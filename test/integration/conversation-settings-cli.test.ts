@@ -170,5 +170,5 @@ describe('aivory conversations set / show', () => {
     expect(prompt.stderr).toContain('No saved prompt named "nope"');
     const both = await runCli(['conversations', 'set', id, '--system', 'x', '--clear-system'], env);
     expect(both.code).toBe(2);
-  }, 60_000);
+  }, 120_000);
 });

@@ -54,7 +54,7 @@ describe('aivory conversations tools', () => {
     const bad = await runCli(['conversations', 'tools', id, '--on', 'x', '--off', 'x'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('x is both --on and --off.');
-  }, 60_000);
+  }, 120_000);
 
   it('a tool switched on for a conversation reaches its next turn, outside the model defaults', async () => {
     server = await startScriptedLlmServer([{ content: 'a' }, { content: 'b' }, { content: 'c' }]);
@@ -92,7 +92,7 @@ describe('aivory conversations tools', () => {
     // A one-off --tools is exactly this turn's tools; the conversation's switches stay.
     await runCli(['chat', '--json', '--conversation', id, '--tools', 'save_memory', 'x'], env);
     expect([offers(2, 'save_memory'), offers(2, 'web_fetch')]).toEqual([true, false]);
-  }, 60_000);
+  }, 120_000);
 
   it('a conversation continues with the saved model it last used, whatever the default now is', async () => {
     server = await startScriptedLlmServer([{ content: 'from A' }, { content: 'again A' }]);
@@ -124,5 +124,5 @@ describe('aivory conversations tools', () => {
     await runCli(['chat', '--json', 'new one'], env);
     expect(other.requests.map((request) => request.body.model)).toEqual(['model-b']);
     expect(a).not.toBe(b);
-  }, 60_000);
+  }, 120_000);
 });

@@ -181,7 +181,7 @@ describe('the bundled Electron main', () => {
     const log = join(run.home, 'logs', 'aivory.log');
     expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toContain('keyring');
     expect(run.stderr).not.toContain('keyring');
-  }, 60_000);
+  }, 120_000);
 
   it('serves the renderer on app:// with the CSP and keeps the request kill switch', async () => {
     const { report } = await runBundle(BUNDLE);
@@ -197,7 +197,7 @@ describe('the bundled Electron main', () => {
       'https://evil.example/x': false,
       'file:///etc/passwd': false,
     });
-  }, 60_000);
+  }, 120_000);
 
   it('warns about a basic_text keychain and refuses to save keys without one', async () => {
     const weak = await runBundle(BUNDLE, { FAKE_ELECTRON_BACKEND: 'basic_text' });
@@ -213,7 +213,7 @@ describe('the bundled Electron main', () => {
     expect(none.report?.saved).toMatchObject({ ok: false, error: { code: 'config' } });
     expect(none.report?.secretStorage).toMatchObject({ value: { protection: 'unavailable' } });
     expect(existsSync(join(none.home, 'secrets.json'))).toBe(false);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('the bundled preload', () => {

@@ -84,7 +84,7 @@ describe('image_generate from a chat', () => {
     expect(requests[1]?.imageNames).toHaveLength(1);
     expect(requests[1]?.imageParts).toBe(1);
     expect(requests[1]?.authorization).toBe('Bearer sk-images-1234567890abcdef');
-  }, 60_000);
+  }, 120_000);
 
   it('edits the image attached to the current message, the others as references', async () => {
     const home = makeDataDir();
@@ -169,5 +169,5 @@ describe('image_generate from a chat', () => {
     expect(refused.status).toBe('error');
     expect(refused.output).toMatch(/base_image_index 3.*1 image/);
     expect(images.requests).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 });

@@ -185,7 +185,7 @@ describe('server-everything over Streamable HTTP', () => {
       { signal: never, timeoutMs: 10_000 },
     );
     session.onClose((reason) => closes.push(reason));
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await session?.close();
@@ -259,7 +259,7 @@ describe('server-everything over stdio', () => {
     );
     // Registered right after connect: the server announces its task tool once initialized.
     session.onToolsChanged(() => toolChanges.push(Date.now()));
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await session?.close();
@@ -289,7 +289,7 @@ describe('server-everything over legacy SSE', () => {
       { transport: 'sse', url: server.url, headers: { Authorization: SECRET } },
       { signal: never, timeoutMs: 10_000 },
     );
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await session?.close();

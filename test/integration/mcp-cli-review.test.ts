@@ -16,7 +16,7 @@ describe('aivory mcp with server-everything: what the user reads', () => {
   let server: EverythingServer;
   beforeAll(async () => {
     server = await startEverythingServer('streamableHttp');
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await server.stop();
   });

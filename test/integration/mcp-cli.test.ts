@@ -23,7 +23,7 @@ describe('aivory mcp with server-everything', () => {
     server = await startEverythingServer('streamableHttp');
     home = makeDataDir();
     env = cliEnv(home);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await server.stop();
   });

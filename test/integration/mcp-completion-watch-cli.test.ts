@@ -32,7 +32,7 @@ describe('aivory mcp complete and resource --watch', () => {
       );
       expect(added.code, added.stderr).toBe(0);
     }
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await everything?.stop();
     await watched?.close();
@@ -84,7 +84,7 @@ describe('aivory mcp complete and resource --watch', () => {
     const usage = await runCli(['mcp', 'complete', 'everything', 'tool', 'x', 'y'], env);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage: aivory mcp complete SERVICE prompt NAME ARG [PREFIX]');
-  }, 60_000);
+  }, 120_000);
 
   it('prints a watched resource again after each change, N times', async () => {
     const result = await runCli(
@@ -100,7 +100,7 @@ describe('aivory mcp complete and resource --watch', () => {
     expect(result.stderr).toContain(`Watching ${CLOCK_URI} for changes (Ctrl-C stops).`);
     expect(result.stderr.match(/— changed/g)).toHaveLength(3);
     expect(watched.requests).toEqual(['subscribe', 'unsubscribe']);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses --count without --watch', async () => {
     const result = await runCli(['mcp', 'resource', 'clock', CLOCK_URI, '--count', '3'], env);

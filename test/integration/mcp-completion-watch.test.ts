@@ -166,7 +166,7 @@ describe('watched resources on the shared session', () => {
       await mcp.close();
       await server.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('refuses to watch a resource of a server without subscriptions', async () => {
     const server = await startResourceServer();

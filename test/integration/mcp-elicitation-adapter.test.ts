@@ -49,7 +49,7 @@ describe('MCP adapter: elicitation with server-everything', () => {
     expect(names).toContain('echo');
     expect(names).not.toContain('trigger-elicitation-request');
     expect(names).not.toContain('trigger-url-elicitation');
-  }, 60_000);
+  }, 120_000);
 
   it('hands over the normalised form; sends only an answer that fits, defaults applied', async () => {
     const asked: McpElicitationRequest[] = [];
@@ -102,7 +102,7 @@ describe('MCP adapter: elicitation with server-everything', () => {
       // The server's id, kept for its notifications/elicitation/complete.
       elicitationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
-  }, 60_000);
+  }, 120_000);
 
   it("pauses the call's deadline without progress while the user answers", async () => {
     // The user takes three times the call's deadline: the answer is the stimulus, not a wait.
@@ -118,5 +118,5 @@ describe('MCP adapter: elicitation with server-everything', () => {
       { ...CALL, timeoutMs: 300 },
     );
     expect(result.text).toContain('"name": "Slow"');
-  }, 60_000);
+  }, 120_000);
 });

@@ -50,7 +50,7 @@ describe('aivory mcp call and a server that asks the user', () => {
     const wrong = await runCli([...call, '--elicit', 'sometimes'], env);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('--elicit must be ask, decline or accept-defaults.');
-  }, 60_000);
+  }, 120_000);
 
   it('asks field by field on a terminal, asks again after a wrong value, applies defaults', async () => {
     const terminal = fakeTerminal(env, [
@@ -100,7 +100,7 @@ describe('aivory mcp call and a server that asks the user', () => {
         legacyTitledEnum: 'pet-2',
       },
     });
-  }, 60_000);
+  }, 120_000);
 
   it('"decline" ends the form; a URL opens only after y', async () => {
     const declining = fakeTerminal(env, ['decline']);
@@ -135,7 +135,7 @@ describe('aivory mcp call and a server that asks the user', () => {
 
     const piped = await runCli(['mcp', 'call', 'everything', 'trigger-url-elicitation', args], env);
     expect(piped.stdout).toContain('decline');
-  }, 60_000);
+  }, 120_000);
 
   it("aivory chat: the user answers the server during the model's call (declined without a terminal)", async () => {
     await runCli(['mcp', 'approval', 'everything', 'trigger-elicitation-request', 'allow'], env);

@@ -63,7 +63,7 @@ describe('aivory mcp import / export with server-everything', () => {
   let http: EverythingServer;
   beforeAll(async () => {
     http = await startEverythingServer('streamableHttp');
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await http.stop();
   });
@@ -275,7 +275,7 @@ describe('aivory mcp import / export with server-everything', () => {
     expect(usage.stderr).toContain('Usage: aivory mcp import FILE|-');
     for (const line of usage.stderr.split('\n')) expect(line.length).toBeLessThan(120);
     expect(await list(env)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('import --enable: one review of every service, one answer, all enabled and callable', async () => {
     const { env } = await homeWithLocalCommands();
@@ -359,7 +359,7 @@ describe('aivory mcp import / export with server-everything', () => {
       enabled: false,
       callableCount: 0,
     });
-  }, 60_000);
+  }, 120_000);
 });
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`), answering each prompt as it shows. */
@@ -399,7 +399,7 @@ describe('aivory mcp import and add --enable on a terminal', () => {
   let http: EverythingServer;
   beforeAll(async () => {
     http = await startEverythingServer('streamableHttp');
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await http.stop();
   });
@@ -424,7 +424,7 @@ describe('aivory mcp import and add --enable on a terminal', () => {
     expect(run.output).toMatch(/✓ asked: ok, \d+ tools held for review/);
     expect(run.output).not.toContain(INPUT_SECRET);
     expectSecretStored(home, INPUT_SECRET);
-  }, 60_000);
+  }, 120_000);
 
   it('add --enable shows the tools and enables once the user accepts', async () => {
     const { env } = await homeWithLocalCommands();
@@ -447,5 +447,5 @@ describe('aivory mcp import and add --enable on a terminal', () => {
     expect(run.output).toContain('+ echo: added');
     expect(run.output).toMatch(/Accepted \d+ tools; tty is enabled\./);
     expect((await list(env))[0]).toMatchObject({ name: 'tty', enabled: true });
-  }, 60_000);
+  }, 120_000);
 });

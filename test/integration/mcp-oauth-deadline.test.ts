@@ -91,5 +91,5 @@ describe('connect deadline and a slow sign-in', () => {
       'whoami',
     ]);
     expect(lab.grants).toEqual(['authorization_code']);
-  }, 60_000);
+  }, 120_000);
 });

@@ -24,7 +24,7 @@ let home: string;
 beforeAll(async () => {
   server = await startEverythingServer('streamableHttp');
   home = mkdtempSync(join(tmpdir(), 'aivory-mcp-pinned-'));
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await server.stop();
   rmSync(home, { recursive: true, force: true });
@@ -82,7 +82,7 @@ describe('MCP connections pinned to checked addresses', () => {
     // Once for the check before connecting, then once per new connection.
     expect(resolver.calls.length).toBeGreaterThanOrEqual(2);
     expect(new Set(resolver.calls)).toEqual(new Set(['mcp.lan']));
-  }, 60_000);
+  }, 120_000);
 
   it('a name that rebinds between the check and the connection is refused before connecting', async () => {
     const resolver = scriptedResolver({
@@ -107,7 +107,7 @@ describe('MCP connections pinned to checked addresses', () => {
     await mcp.close();
     expect(rebind).toMatchObject({ ok: false, message: expect.stringMatching(/link-local/) });
     expect(inward).toMatchObject({ ok: false, message: expect.stringMatching(/loopback/) });
-  }, 60_000);
+  }, 120_000);
 
   it('a .internal name resolving to the metadata address is refused', async () => {
     const resolver = scriptedResolver({ 'metadata.google.internal': [METADATA] });
@@ -127,5 +127,5 @@ describe('MCP connections pinned to checked addresses', () => {
         }),
     ).rejects.toThrow(/link-local|metadata/);
     await mcp.close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -66,5 +66,5 @@ describe('the resource reader is offered by capability', () => {
       await withResources.close();
       await toolsOnly.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -21,7 +21,7 @@ describe('aivory mcp roots with server-everything', () => {
   beforeAll(async () => {
     server = await startEverythingServer('streamableHttp');
     env = cliEnv(makeDataDir());
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await server.stop();
   });

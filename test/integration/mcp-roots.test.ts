@@ -72,7 +72,7 @@ describe.each(['stdio', 'streamableHttp'] as const)(
 
     beforeAll(async () => {
       if (mode === 'streamableHttp') server = await startEverythingServer('streamableHttp');
-    }, 60_000);
+    }, 120_000);
     afterAll(async () => {
       await server?.stop();
     });

@@ -55,7 +55,7 @@ describe('MCP adapter: sampling with server-everything', () => {
     const names = (await (await open()).listTools(never)).map((tool) => tool.name);
     expect(names).toContain('echo');
     expect(names).not.toContain('trigger-sampling-request');
-  }, 60_000);
+  }, 120_000);
 
   it('asks, then the model answers without tools; the answer reaches the server', async () => {
     llm = await startScriptedLlmServer([{ content: 'Scripted completion for the server.' }]);
@@ -96,7 +96,7 @@ describe('MCP adapter: sampling with server-everything', () => {
       { role: 'system', content: 'You are a helpful test server.' },
       { role: 'user', content: 'Resource trigger-sampling-request context: Say  hi' },
     ]);
-  }, 60_000);
+  }, 120_000);
 
   it('a denial reaches the server as an error; the model is not asked', async () => {
     llm = await startScriptedLlmServer([{ content: 'never' }]);
@@ -113,7 +113,7 @@ describe('MCP adapter: sampling with server-everything', () => {
     expect(result.isError).toBe(true);
     expect(result.text).toContain('User rejected sampling request');
     expect(llm.requests).toHaveLength(0);
-  }, 60_000);
+  }, 120_000);
 
   it('"always" remembers the service: the next request does not ask', async () => {
     llm = await startScriptedLlmServer([{ content: 'one' }, { content: 'two' }]);
@@ -139,7 +139,7 @@ describe('MCP adapter: sampling with server-everything', () => {
     );
     expect(asks).toBe(1);
     expect([...allowed]).toEqual(['svc']);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('normaliseSampling', () => {

@@ -34,7 +34,7 @@ describe('aivory mcp call / chat and a server that asks for sampling', () => {
     expect(synced.stdout).toContain('+ trigger-sampling-request: added');
     expect((await runCli(['mcp', 'accept', 'everything'], env)).code).toBe(0);
     expect((await runCli(['mcp', 'enable', 'everything'], env)).code).toBe(0);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await llm.close();
     await server.stop();
@@ -50,7 +50,7 @@ describe('aivory mcp call / chat and a server that asks for sampling', () => {
     const piped = await runCli(call, { ...env, AIVORY_BASE_URL: llm.baseUrl, AIVORY_MODEL: 'm' });
     expect(piped.stdout + piped.stderr).toContain('User rejected sampling request');
     expect(llm.requests.length).toBe(before);
-  }, 60_000);
+  }, 120_000);
 
   it('--sampling allow: the default model answers without tools; no model: denied, saying why', async () => {
     replies.push('MCP is a protocol.');
@@ -70,7 +70,7 @@ describe('aivory mcp call / chat and a server that asks for sampling', () => {
     const noModel = await runCli([...call, '--sampling', 'allow'], env);
     expect(noModel.stderr).toContain('denied: no model to answer');
     expect(noModel.stdout + noModel.stderr).toContain('User rejected sampling request');
-  }, 60_000);
+  }, 120_000);
 
   it('on a terminal: "a" allows this server always; the next call does not ask', async () => {
     replies.push('first', 'second');
@@ -97,7 +97,7 @@ describe('aivory mcp call / chat and a server that asks for sampling', () => {
     await runCliInProcess(call, third.io);
     expect(third.questions).toHaveLength(1);
     expect(third.stdout()).toContain('third');
-  }, 60_000);
+  }, 120_000);
 
   it("aivory chat: the model's call samples the conversation's model; the turn reads the tool result", async () => {
     await runCli(['mcp', 'approval', 'everything', 'trigger-sampling-request', 'allow'], env);

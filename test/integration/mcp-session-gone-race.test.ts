@@ -137,5 +137,5 @@ describe('a restarted server refusing the event stream just before a call', () =
       await mcp.close();
       await crash(http);
     }
-  }, 60_000);
+  }, 120_000);
 });

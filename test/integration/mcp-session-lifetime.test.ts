@@ -107,7 +107,7 @@ describe('a stateful server restarted between calls', () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('a server that stays down: one reconnection attempt, then a clear error', async () => {
     const { mcp, logger } = services('down');
@@ -127,14 +127,14 @@ describe('a stateful server restarted between calls', () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('idle sessions', () => {
   let everything: EverythingServer;
   beforeAll(async () => {
     everything = await startEverythingServer('streamableHttp');
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await everything.stop();
   });
@@ -172,7 +172,7 @@ describe('idle sessions', () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('removing a service closes its session at once', async () => {
     const { mcp, ends } = services('remove');
@@ -185,5 +185,5 @@ describe('idle sessions', () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

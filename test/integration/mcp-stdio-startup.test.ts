@@ -51,5 +51,5 @@ describe('a stdio server that exits during the handshake', () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -95,5 +95,5 @@ describe('structured content in the CLI trace and exports', () => {
     expect(call.stderr).toContain(
       '    structured content: matches the tool’s output schema\n      {',
     );
-  }, 60_000);
+  }, 120_000);
 });

@@ -51,7 +51,7 @@ describe('aivory mcp call / chat and a server that needs a link opened first', (
       `The MCP server needs the user to open a link (${server.origin}) before this tool can run, which you cannot do for them; the user did not (declined).`,
     );
     expect(server.calls['link-account']).toBe(before + 1);
-  }, 60_000);
+  }, 120_000);
 
   it("on a terminal: opened after y; the server's completion ends the wait; tried again", async () => {
     const before = server.calls['link-account'] ?? 0;
@@ -77,7 +77,7 @@ describe('aivory mcp call / chat and a server that needs a link opened first', (
     expect(terminal.stderr()).toContain('"accounts" says this step is done.');
     expect(terminal.stdout()).toContain('Account linked.');
     expect(server.calls['link-account']).toBe(before + 2);
-  }, 60_000);
+  }, 120_000);
 
   it('on a terminal: Enter after the visit (no notification) tries again; "cancel" does not', async () => {
     const before = server.calls['link-account'] ?? 0;
@@ -96,7 +96,7 @@ describe('aivory mcp call / chat and a server that needs a link opened first', (
     await runCliInProcess(['mcp', 'call', 'accounts', 'always-link', '{}'], canceling.io);
     expect(canceling.stdout()).toContain('the user did not (canceled)');
     expect(server.calls['always-link']).toBe(1);
-  }, 60_000);
+  }, 120_000);
 
   it('aivory chat without a terminal: the model reads that it cannot open the link', async () => {
     await runCli(['mcp', 'approval', 'accounts', 'always-link', 'allow'], env);

@@ -74,7 +74,7 @@ describe('MCP adapter: URL elicitation required (-32042)', () => {
     expect(server.notified).toContain(asked[0]?.elicitationId);
     // The question ended because the server said it is complete, not as a cancel.
     expect(ended && completedBy(ended)).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('without a notification, the user saying "done" retries the call', async () => {
     const before = server.calls['link-account'] ?? 0;
@@ -85,7 +85,7 @@ describe('MCP adapter: URL elicitation required (-32042)', () => {
     const result = await live.callTool('link-account', {}, CALL);
     expect(result.text).toBe('Account linked.');
     expect(server.calls['link-account']).toBe(before + 2);
-  }, 60_000);
+  }, 120_000);
 
   it('declined: the model reads that the user must open a link; no retry', async () => {
     const before = server.calls['link-account'] ?? 0;
@@ -96,7 +96,7 @@ describe('MCP adapter: URL elicitation required (-32042)', () => {
       `The MCP server needs the user to open a link (${server.origin}) before this tool can run, which you cannot do for them; the user did not (declined). Tell the user.`,
     );
     expect(server.calls['link-account']).toBe(before + 1);
-  }, 60_000);
+  }, 120_000);
 
   it('retries at most once', async () => {
     let asked = 0;
@@ -109,7 +109,7 @@ describe('MCP adapter: URL elicitation required (-32042)', () => {
     expect(result.text).toContain('still needs the user to open a link');
     expect(server.calls['always-link']).toBe(2);
     expect(asked).toBe(1);
-  }, 60_000);
+  }, 120_000);
 
   it('too many pages, or a URL with credentials: nothing shown, nothing retried', async () => {
     let asked = 0;
@@ -125,14 +125,14 @@ describe('MCP adapter: URL elicitation required (-32042)', () => {
     expect(asked).toBe(0);
     expect(server.calls['many-links']).toBe(1);
     expect(server.calls['bad-link']).toBe(1);
-  }, 60_000);
+  }, 120_000);
 
   it('a client that offers no elicitation: nobody to ask', async () => {
     const live = await open();
     const result = await live.callTool('link-account', {}, CALL);
     expect(result.isError).toBe(true);
     expect(result.text).toContain('nobody could be asked here');
-  }, 60_000);
+  }, 120_000);
 
   it('a completion for an id nobody waits for is ignored', () => {
     const completions = new Completions();

@@ -103,7 +103,7 @@ describe('MCP tool images for a vision model', () => {
     expect(parts.map((part) => part.type)).toEqual(['text', 'image_url']);
     expect(parts[0]?.text).toContain(`Images returned by ${TOOL} (call call_img)`);
     expect(parts[1]?.image_url?.url).toBe(dataUrl);
-  }, 60_000);
+  }, 120_000);
 
   it('in prompt mode: the <tool_result> message carries it', async () => {
     const { requests, dataUrl } = await chat('prompt', true, [
@@ -115,7 +115,7 @@ describe('MCP tool images for a vision model', () => {
     expect(parts.map((part) => part.type)).toEqual(['text', 'image_url']);
     expect(parts[0]?.text).toMatch(new RegExp(`^<tool_result name="${TOOL}">`));
     expect(parts[1]?.image_url?.url).toBe(dataUrl);
-  }, 60_000);
+  }, 120_000);
 
   it('without vision the model reads only the description', async () => {
     const { requests } = await chat('native', false, [
@@ -126,5 +126,5 @@ describe('MCP tool images for a vision model', () => {
     expect(imageUrls(messages)).toEqual([]);
     expect(messages.at(-1)?.role).toBe('tool');
     expect(messages.at(-1)?.content).toMatch(/\[image: image\/png, \d+(\.\d)? KiB\]/);
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 /**
  * Debian's Chromium driven by playwright-core (no browser download), with the flags these
  * machines need. One Chromium serves a whole e2e run: the project's global setup
- * (test/support/chromium-server.global-setup.ts) starts it with `chromium.launchServer` and
+ * (test/e2e/helpers/chromium-server.global-setup.ts) starts it with `chromium.launchServer` and
  * provides its WebSocket endpoint; each `openBrowser()` connects to it and opens a fresh browser
  * context (no cookies, storage or permissions shared with any other call) and one page in it.
  *

@@ -82,5 +82,5 @@ describe('electron-vite: one config for main, preload and renderer', () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

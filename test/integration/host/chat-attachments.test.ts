@@ -107,5 +107,5 @@ describe('chat.send with attached files', () => {
     }
     expect(existsSync(join(host.app.dataDir, 'uploads'))).toBe(false);
     expect(server?.requests ?? []).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

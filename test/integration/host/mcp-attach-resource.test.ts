@@ -64,7 +64,7 @@ describe('mcp.attachResource with real MCP servers', () => {
     fixture = openHostFixture();
     everythingId = await addService('everything', everything.url);
     labId = await addService('resource-lab', lab.url);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await fixture?.close();
     await everything?.stop();
@@ -92,7 +92,7 @@ describe('mcp.attachResource with real MCP servers', () => {
     const bytes = decode(blob.files[0]?.dataBase64 ?? '');
     expect(bytes.toString('utf8')).toMatch(/^Resource 7: This is a base64 blob/);
     expect(blob.files[0]?.size).toBe(bytes.byteLength);
-  }, 60_000);
+  }, 120_000);
 
   it('binary parts: the PNG and the PDF typed from their bytes; a fake image is not an image', async () => {
     const image = await attach(labId, RESOURCES.image);
@@ -121,7 +121,7 @@ describe('mcp.attachResource with real MCP servers', () => {
       ['readme.txt', 'text/plain'],
       ['pixel.png', 'image/png'],
     ]);
-  }, 60_000);
+  }, 120_000);
 
   it('garbage requests get clear errors; unknown services and resources say so', async () => {
     const garbage: unknown[] = [
@@ -154,7 +154,7 @@ describe('mcp.attachResource with real MCP servers', () => {
     });
     expect(unknown).toMatchObject({ ok: false });
     if (!unknown.ok) expect(unknown.error.message).toMatch(/Unknown resource|not found/i);
-  }, 60_000);
+  }, 120_000);
 
   it('sent with chat.send, the attached PNG reaches a vision model as an image part', async () => {
     llm = await startScriptedLlmServer(() => ({ content: 'A red square.' }));
@@ -181,7 +181,7 @@ describe('mcp.attachResource with real MCP servers', () => {
     expect(body).toContain('image_url');
     expect(body).toContain(`data:image/png;base64,${RED_PNG.toString('base64')}`);
     expect(body).toContain('red square.png');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('an attached MCP resource in the sandbox', () => {

@@ -35,7 +35,7 @@ describe('MCP handlers with server-everything', () => {
 
   beforeAll(async () => {
     server = await startEverythingServer('streamableHttp');
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await server?.stop();
   });
@@ -126,7 +126,7 @@ describe('MCP handlers with server-everything', () => {
       ok: false,
       error: { code: 'not-found' },
     });
-  }, 60_000);
+  }, 120_000);
 
   it('conversation tool switches list the accepted MCP tools with their layer', async () => {
     fixture = openHostFixture();
@@ -140,7 +140,7 @@ describe('MCP handlers with server-everything', () => {
     await fixture.value('mcp.setEnabled', { id, enabled: false });
     const after = await fixture.value('conversations.tools', {});
     expect(after.tools.some((row) => row.name === 'everything__echo')).toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it('mcp.update changes only what is given; new headers replace the saved ones, masked', async () => {
     fixture = openHostFixture();
@@ -169,7 +169,7 @@ describe('MCP handlers with server-everything', () => {
     expect(
       await fixture.host.dispatch('mcp.update', { id, bogus: 1 }, TRUSTED_SENDER),
     ).toMatchObject({ ok: false });
-  }, 60_000);
+  }, 120_000);
 
   it('refuses bad services with the field named, and stdio unless allowed and confirmed', async () => {
     fixture = openHostFixture();

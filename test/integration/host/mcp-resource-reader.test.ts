@@ -90,7 +90,7 @@ describe('aivory serve: the model reads resources of the MCP services its turn u
       })
     ).id;
     void answerApprovals();
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     closed = true;
@@ -196,7 +196,7 @@ describe('aivory serve: the model reads resources of the MCP services its turn u
         readFileSync((again[0]?.['artifacts'] as { path: string }[])[0]?.path ?? ''),
       ).toString('utf8'),
     ).toBe(NOTE);
-  }, 60_000);
+  }, 120_000);
 
   it('a text resource comes back as text; a denied read is refused', async () => {
     const events = await turn([
@@ -219,7 +219,7 @@ describe('aivory serve: the model reads resources of the MCP services its turn u
     answer = 'once';
     expect(denied).toMatchObject([{ status: 'ok' }, { status: 'error' }]);
     expect(String(denied[1]?.['output'])).toBe(`The user denied this call of ${READER}.`);
-  }, 60_000);
+  }, 120_000);
 
   it('an embedded binary resource in a tool result is saved as a file, not only described', async () => {
     const [embedded] = results(
@@ -238,7 +238,7 @@ describe('aivory serve: the model reads resources of the MCP services its turn u
     const files = embedded?.['artifacts'] as { name: string; path: string }[];
     expect(files.map((file) => file.name)).toEqual(['inline.txt.gz']);
     expect(gunzipSync(readFileSync(files[0]?.path ?? '')).toString('utf8')).toBe(NOTE);
-  }, 60_000);
+  }, 120_000);
 
   it('a turn that does not use the service has no reader for it', async () => {
     const events = await turn([call(READER, { uri: NOTE_URI })], []);
@@ -247,7 +247,7 @@ describe('aivory serve: the model reads resources of the MCP services its turn u
     expect(refused).toMatchObject({ status: 'error' });
     expect(String(refused?.['output'])).toMatch(/Unknown tool "everything__read_resource"/);
     expect(events.some((event) => event.type === 'turn-tainted')).toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it("checks structuredContent against the tool's output schema and puts it on the trace", async () => {
     const [result] = results(
@@ -266,5 +266,5 @@ describe('aivory serve: the model reads resources of the MCP services its turn u
     }>('conversations.get', { id: conversationId });
     const parts = conversation.messages.flatMap((message) => message.parts);
     expect(parts.filter((part) => part.structured?.check === 'valid')).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 });

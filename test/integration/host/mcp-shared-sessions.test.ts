@@ -87,7 +87,7 @@ describe('aivory serve: one MCP session per service, across turns and the servic
         defaultTools: [],
       })
     ).id;
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     client?.close();
@@ -179,7 +179,7 @@ describe('aivory serve: one MCP session per service, across turns and the servic
     await value('mcp.test', { id: serviceId });
     expect(server.sessionIds()).toHaveLength(1);
     expect(ends).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('an edit closes the session at once; the next turn opens a new one', async () => {
     const before = server.sessionIds().length;
@@ -190,7 +190,7 @@ describe('aivory serve: one MCP session per service, across turns and the servic
     expect(server.sessionIds()).toHaveLength(before + 1);
     // The old session's resource went with it: a new session does not know the link.
     await expect(readNote()).rejects.toThrow(/Resource .*not found|Unknown resource/i);
-  }, 60_000);
+  }, 120_000);
 
   it('switching the service off closes its session at once', async () => {
     expect(app.mcp.liveSession(serviceId)).toBe(true);
@@ -201,7 +201,7 @@ describe('aivory serve: one MCP session per service, across turns and the servic
     await value('mcp.setEnabled', { id: serviceId, enabled: true });
     // Switching it on opens nothing; the next use does.
     expect(app.mcp.liveSession(serviceId)).toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it('a server killed and restarted between turns: the next call reconnects and succeeds', async () => {
     expect(await turn(echo('before the restart'))).toMatchObject([{ status: 'ok' }]);
@@ -219,5 +219,5 @@ describe('aivory serve: one MCP session per service, across turns and the servic
     // Which way it noticed depends on timing: its event stream's reconnection met the new
     // server, or the call itself did and was sent again once.
     expect(log).toMatch(/MCP connection closed|MCP session gone: reconnecting once/);
-  }, 60_000);
+  }, 120_000);
 });

@@ -5,7 +5,7 @@
  * context. The teardown closes the browser.
  */
 import type { TestProject } from 'vitest/node';
-import { launchChromiumServer } from '../e2e/helpers/browser';
+import { launchChromiumServer } from './browser';
 
 /** Runs once before the e2e files; returns the teardown. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
