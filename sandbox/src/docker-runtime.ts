@@ -23,9 +23,6 @@ import { demultiplex } from './exec-demux';
 
 import { SandboxError } from './sandbox-service';
 
-// The policy moved to engine-policy.ts; its importers still find it here.
-export * from './engine-policy';
-
 /** Output kept from a helper command (kill, stat, mkdir): they print little; this bounds a surprise. */
 const MAX_COLLECTED_BYTES = 4 * 1024 * 1024;
 
