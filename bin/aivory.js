@@ -14,7 +14,7 @@ await import('../out/main/cli.js');
 
 /**
  * Node's compile cache (V8's compiled code of the built modules, kept between runs): without it
- * every start parses and compiles ~1 MB of JavaScript again, about a fifth of `aivory tools`
+ * every start parses and compiles ~1 MB of JavaScript again, about a tenth of `aivory tools`
  * (issue 24). Kept in the user's own cache folder, not in Node's default (the shared temporary
  * folder, where another user could plant entries). NODE_COMPILE_CACHE (another folder) and
  * NODE_DISABLE_COMPILE_CACHE=1 (none) are Node's own and win. A folder that cannot be made only
