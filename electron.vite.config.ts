@@ -17,7 +17,8 @@ const root = import.meta.dirname;
  *   the CLI's start-up; bundled, each is one chunk (issue 24, `npm run bench -- --only=cli`). The
  *   MCP SDK keeps its own copies from node_modules (it only takes our zod schemas through their
  *   `_zod` internals, which the same version shares). Chunks sit beside the entries, so
- *   `import.meta.url` of any of them finds `../renderer` and `../preload`.
+ *   `import.meta.url` of any of them finds `../renderer` and `../preload`. Unminified, but without
+ *   JSDoc and annotation comments (legal ones kept): a sixth fewer bytes for every start to read.
  * - preload → out/preload/index.cjs: one CommonJS file (a sandboxed preload can only
  *   `require('electron')`), everything else bundled in.
  * - renderer → out/renderer: relative asset URLs, so the Electron window (`app://aivory/`) and
@@ -41,6 +42,7 @@ export default defineConfig({
           format: 'es',
           entryFileNames: '[name].js',
           chunkFileNames: '[name]-[hash].js',
+          comments: { legal: true, annotation: false, jsdoc: false },
         },
       },
     },

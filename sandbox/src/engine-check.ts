@@ -11,6 +11,7 @@
  * `/info` are the engine's slowest answers (tens to hundreds of milliseconds on a busy dockerd),
  * which made the engine check most of `aivory tools`' start-up.
  */
+import type { RequestOptions } from 'node:http';
 import type { DockerInfo, EngineVersion, PodmanInfo, RuntimeChoice } from './engine-policy';
 import { chooseRuntime, engineInfoFrom, isPodman } from './engine-policy';
 import type { RuntimeSetting } from './engine-policy';
@@ -56,37 +57,39 @@ function get(
   timeoutMs = ENGINE_REQUEST_TIMEOUT_MS,
 ): Promise<EngineAnswer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(
-      // One connection per request, closed after it (no keep-alive pool left behind).
-      {
-        socketPath,
-        path,
-        method: 'GET',
-        headers: { host: 'docker' },
-        agent: false,
-        timeout: timeoutMs,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_BODY_BYTES) {
-            response.destroy(new Error(`the engine's answer to ${path} is too large`));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString(),
-            apiVersion: response.headers['api-version']?.toString(),
-          }),
-        );
-        response.on('error', reject);
-      },
-    );
+    // One connection per request, closed after it (no keep-alive pool left behind). No TLS
+    // here, so no server name: left unset, Node works one out from the host with `net.isIP`,
+    // whose first IPv6 test compiles a large regular expression (a few milliseconds of every
+    // `aivory tools` with a local sandbox; issue 24).
+    const options: RequestOptions & { servername: string } = {
+      socketPath,
+      path,
+      method: 'GET',
+      headers: { host: 'docker' },
+      servername: '',
+      agent: false,
+      timeout: timeoutMs,
+    };
+    const outgoing = request(options, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          response.destroy(new Error(`the engine's answer to ${path} is too large`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString(),
+          apiVersion: response.headers['api-version']?.toString(),
+        }),
+      );
+      response.on('error', reject);
+    });
     outgoing.on('timeout', () =>
       outgoing.destroy(new Error(`no answer to ${path} within ${timeoutMs} ms`)),
     );

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { checkHttpUrl } from './http-url';
 import { quotedValue } from './untrusted-text';
-import { MAX_URL_CHARS } from './ipc/dto-schemas';
+import { MAX_URL_CHARS } from './ipc/limits';
 
 /** What an endpoint URL may be, for messages ("Allowed: …"). */
 export const ENDPOINT_URL_RULE = `an http:// or https:// URL of at most ${MAX_URL_CHARS} characters, not on a link-local address (169.254.x.x, fe80::)`;

@@ -4,7 +4,7 @@
  * `resource-attachments.ts` makes the files, which then go the way of `--attach` files.
  */
 import { AivoryError } from '../../shared/errors';
-import { MAX_URL_CHARS } from '../../shared/ipc/dto-schemas';
+import { MAX_URL_CHARS } from '../../shared/ipc/limits';
 import { boundedLine } from '../../shared/untrusted-text';
 import type { McpServices } from '../services/mcp/mcp-services';
 import type { ResourceFile } from '../services/mcp/resource-attachments';

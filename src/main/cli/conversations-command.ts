@@ -1,7 +1,7 @@
 /** `aivory conversations list|show|export|tools|set|version|pin|unpin|rename`. */
 import { parseArgs } from 'node:util';
 import type { Message, MessagePart } from '../../shared/dto';
-import { MAX_TITLE_CHARS } from '../../shared/ipc/dto-schemas';
+import { MAX_TITLE_CHARS } from '../../shared/ipc/limits';
 import type { AppContext } from '../composition/app-context';
 import { exportPieces } from '../services/conversation-export';
 import { requireConversation } from '../services/conversation-lookup';

@@ -73,7 +73,8 @@ const NOTES: ReadonlyMap<string, string> = new Map([
   ['168.63.129.16', 'Azure WireServer'],
 ]);
 
-const IPV6_METADATA = parseIpAddress('fd00:ec2::254');
+/** AWS's IPv6 metadata address, parsed at the first IPv6 check (not at every start). */
+let ipv6Metadata: Uint8Array | null = null;
 
 /** Judges one IP literal (IPv4 dotted quad or IPv6, brackets and zone id allowed). */
 export function checkAddress(address: string): AddressVerdict {
@@ -127,8 +128,9 @@ function ipv6Label(parsed: IpAddress): string | null {
     matchesPrefix(bytes, entry.network, entry.prefixLength),
   );
   if (range) {
+    ipv6Metadata ??= parseIpAddress('fd00:ec2::254')?.bytes ?? null;
     const isMetadata =
-      IPV6_METADATA && IPV6_METADATA.bytes.every((byte, index) => byte === bytes[index]);
+      ipv6Metadata !== null && ipv6Metadata.every((byte, index) => byte === bytes[index]);
     return isMetadata ? `${range.label} (AWS metadata service)` : range.label;
   }
   // Global unicast is 2000::/3; everything else is reserved by IANA.

@@ -5,24 +5,21 @@
  */
 import { z } from 'zod';
 import {
-  artifactReferenceSchema,
   budgetCounterSchema,
   stopReasonSchema,
-  structuredToolOutputSchema,
   taintReasonSchema,
   tokenUsageSchema,
-  toolCallStatusSchema,
 } from './turn-event-schema';
+import { messagePartSchema } from './message-part-schema';
 import { conversationSettingsSchema, modelDefaultsSchema } from './conversation-settings-schema';
 import { MCP_LOG_LEVELS } from '../mcp';
 
 /** Longest user message the composer may send (the renderer reads it from `limits.ts`). */
-export { MAX_MESSAGE_CHARS, MAX_TITLE_CHARS } from './limits';
+export { MAX_MESSAGE_CHARS, MAX_TITLE_CHARS, MAX_URL_CHARS } from './limits';
+export { messagePartSchema };
 
 /** Longest id the contract accepts (ids are short prefixes + random parts). */
 export const MAX_ID_CHARS = 200;
-/** Longest URL a model or sandbox endpoint may have. */
-export const MAX_URL_CHARS = 2048;
 
 /** An id as requests carry it. */
 export const idSchema = z.string().trim().min(1).max(MAX_ID_CHARS);
@@ -45,33 +42,6 @@ export const conversationSchema = z.object({
   /** When it was pinned (null: not pinned). */
   pinnedAt: z.number().nullable(),
 });
-
-/** One ordered part of a message. */
-export const messagePartSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text'), text: z.string() }),
-  z.object({
-    kind: z.literal('reasoning'),
-    text: z.string(),
-    durationMs: z.number().int().nonnegative().optional(),
-  }),
-  z.object({
-    kind: z.literal('tool-call'),
-    toolCallId: z.string(),
-    name: z.string(),
-    arguments: z.unknown(),
-  }),
-  z.object({
-    kind: z.literal('tool-result'),
-    toolCallId: z.string(),
-    name: z.string(),
-    status: toolCallStatusSchema,
-    output: z.string(),
-    durationMs: z.number(),
-    structured: structuredToolOutputSchema.optional(),
-  }),
-  z.object({ kind: z.literal('artifact'), artifact: artifactReferenceSchema }),
-  z.object({ kind: z.literal('attachment'), attachment: artifactReferenceSchema }),
-]);
 
 /** A message's life. */
 export const messageStatusSchema = z.enum([

@@ -4,6 +4,9 @@
  * The schema modules re-export them.
  */
 
+/** Longest URL a model or sandbox endpoint may have. */
+export const MAX_URL_CHARS = 2048;
+
 /** Longest conversation title (the user's own or a generated one). */
 export const MAX_TITLE_CHARS = 200;
 

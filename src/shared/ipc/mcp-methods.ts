@@ -5,6 +5,9 @@
  */
 import { z } from 'zod';
 import { idSchema, MAX_URL_CHARS } from './dto-schemas';
+import { mcpToolInfoSchema } from './mcp-tool-info-schema';
+
+export { mcpToolInfoSchema };
 
 /** How the app reaches a service. */
 export const mcpTransportSchema = z.enum(['streamable-http', 'sse', 'stdio']);
@@ -71,23 +74,6 @@ export const mcpServiceViewSchema = z.object({
   refusedSignInOrigin: z.string().nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
-});
-
-/** One tool as a server listed it. */
-export const mcpToolInfoSchema = z.object({
-  name: z.string(),
-  description: z.string(),
-  inputSchema: z.record(z.string(), z.unknown()),
-  annotations: z
-    .object({
-      title: z.string().optional(),
-      readOnlyHint: z.boolean().optional(),
-      destructiveHint: z.boolean().optional(),
-      idempotentHint: z.boolean().optional(),
-      openWorldHint: z.boolean().optional(),
-    })
-    .nullable(),
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** One line of a sync diff (accepted → latest). */

@@ -4,19 +4,18 @@
  * at type level that the inferred type equals `TurnEvent`.
  */
 import { z } from 'zod';
+import {
+  artifactReferenceSchema,
+  structuredToolOutputSchema,
+  toolCallStatusSchema,
+} from './message-part-schema';
+
+export { artifactReferenceSchema, structuredToolOutputSchema, toolCallStatusSchema };
 
 /** A counter with its cap; `limit` is null for uncapped tools. */
 export const budgetCounterSchema = z.object({
   used: z.number(),
   limit: z.number().nullable(),
-});
-
-/** A file produced by a tool and attached to the assistant message. */
-export const artifactReferenceSchema = z.object({
-  name: z.string(),
-  path: z.string(),
-  mime: z.string(),
-  size: z.number(),
 });
 
 /** `{ code, message }`: what crosses a boundary instead of an exception. */
@@ -32,16 +31,6 @@ export const stopReasonSchema = z.enum([
   'canceled',
   'error',
 ]);
-
-/** Status of one tool call. */
-export const toolCallStatusSchema = z.enum(['ok', 'error', 'skipped', 'budget']);
-
-/** A tool's structured result as the trace card shows it (`StructuredToolOutput`). */
-export const structuredToolOutputSchema = z.object({
-  json: z.string(),
-  check: z.enum(['valid', 'invalid', 'unchecked', 'none']),
-  problem: z.string().optional(),
-});
 
 const turnStart = z.object({
   type: z.literal('turn-start'),

@@ -64,7 +64,7 @@ export function openExchange(request: ExchangeRequest): Promise<ExchangeResponse
       : {}),
   };
   return new Promise<ExchangeResponse>((resolve, reject) => {
-    const outgoing = (https ? nodeHttps().request : nodeHttp.request)(options);
+    const outgoing = (https ? nodeHttps().request : nodeHttp().request)(options);
     let remoteAddress = '';
     const fail = (error: unknown): void => {
       outgoing.destroy(error instanceof Error ? error : new Error(String(error)));

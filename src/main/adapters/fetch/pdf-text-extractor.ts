@@ -62,19 +62,21 @@ export function createPdfTextExtractor(options: PdfTextExtractorOptions = {}): P
   const timeoutMs = options.timeoutMs ?? DEFAULT_PDF_TIMEOUT_MS;
   const maxPages = options.maxPages ?? DEFAULT_PDF_MAX_PAGES;
   const maxHeapMb = options.maxHeapMb ?? DEFAULT_PDF_MAX_HEAP_MB;
-  // unpdf exports its pdf.js bundle for `import` only; find it beside the CommonJS entry.
-  const moduleUrl = pathToFileURL(
-    join(dirname(createRequire(import.meta.url).resolve('unpdf')), 'pdfjs.mjs'),
-  ).href;
+  // unpdf exports its pdf.js bundle for `import` only; find it beside the CommonJS entry. Found
+  // at the first PDF: resolving a package costs every start that builds web_fetch (issue 24).
+  let moduleUrl: string | null = null;
   return {
     extractText: (bytes, signal) => {
       signal.throwIfAborted();
+      const pdfjsUrl = (moduleUrl ??= pathToFileURL(
+        join(dirname(createRequire(import.meta.url).resolve('unpdf')), 'pdfjs.mjs'),
+      ).href);
       return new Promise<PdfTextResult>((resolve, reject) => {
         // `node:worker_threads` at the first PDF, not at start-up.
         const { Worker } = process.getBuiltinModule('node:worker_threads');
         const worker = new Worker(WORKER_SOURCE, {
           eval: true,
-          workerData: { bytes: Uint8Array.from(bytes), moduleUrl, maxPages },
+          workerData: { bytes: Uint8Array.from(bytes), moduleUrl: pdfjsUrl, maxPages },
           resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 32 },
           stdout: true,
           stderr: true,

@@ -145,7 +145,7 @@ function listen(
       reject(new McpError('canceled', 'the sign-in was canceled'));
       return;
     }
-    const server = nodeHttp.createServer(handler);
+    const server = nodeHttp().createServer(handler);
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       server.off('error', reject);

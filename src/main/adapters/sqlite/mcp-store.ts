@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
-import { mcpToolInfoSchema } from '../../../shared/ipc/mcp-methods';
+import { mcpToolInfoSchema } from '../../../shared/ipc/mcp-tool-info-schema';
 import type {
   McpApprovalPolicy,
   McpService,

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
-import { messagePartSchema as sharedMessagePartSchema } from '../../../shared/ipc/dto-schemas';
+import { messagePartSchema as sharedMessagePartSchema } from '../../../shared/ipc/message-part-schema';
 import {
   conversationSettingsSchema,
   modelDefaultsSchema,
