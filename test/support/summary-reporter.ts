@@ -1,7 +1,8 @@
 /**
  * Prints one plain closing line, `Tests: N passed, N failed, N skipped`, after vitest's own report,
  * so any log reader (CI included) can count results without parsing vitest's styled summary.
- * Files that fail to load count as failed.
+ * A file that failed without a failed test (it did not load, or a hook of its own failed after its
+ * tests passed) counts as one failure.
  */
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -14,14 +15,15 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const testModule of testModules) {
-      if (testModule.state() === 'failed' && [...testModule.children.allTests()].length === 0)
-        failed += 1;
+      let failedTests = 0;
       for (const test of testModule.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed += 1;
-        else if (state === 'failed') failed += 1;
+        else if (state === 'failed') failedTests += 1;
         else skipped += 1;
       }
+      failed += failedTests;
+      if (testModule.state() === 'failed' && failedTests === 0) failed += 1;
     }
     process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
