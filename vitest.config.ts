@@ -61,12 +61,10 @@ export default defineConfig({
         isolate: false,
       }),
       project('sandbox', ['sandbox/test/**/*.test.ts']),
-      // The official MCP conformance suite against Aivory's client (its local servers only). The
-      // client under test is bundled once first (its global setup). Its two files are the
-      // longest of the run: the default order (projects by name) starts them first.
-      project('conformance', ['test/conformance/**/*.test.ts'], {
-        globalSetup: ['./test/conformance/client-bundle.global-setup.ts'],
-      }),
+      // The official MCP conformance suite against Aivory's client (its local servers only). Its
+      // two files are the longest of the run: the default order (projects by name) starts them
+      // first.
+      project('conformance', ['test/conformance/**/*.test.ts']),
       project('e2e', ['test/e2e/**/*.test.ts'], {
         // The browser tests drive the built renderer through `aivory serve`.
         globalSetup: [

@@ -2,7 +2,8 @@
  * Runs one pinned version of the official MCP conformance suite (`@modelcontextprotocol/conformance`)
  * against Aivory as a client: every client scenario of the suite runs its own local server (and
  * authorization server) on loopback, and Aivory's real `aivory mcp` commands
- * (test/conformance/aivory-client.ts) connect, sign in, list and call. A scenario passes only when
+ * (test/conformance/conformance-client.ts, run in this worker through client-host.ts) connect,
+ * sign in, list and call. A scenario passes only when
  * the suite reports no failed check and no warning.
  *
  * Each version's test file gives its expected-pass list and, for every other scenario, the reason
@@ -18,12 +19,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIRECT_FOLLOWER } from '../support/redirect-follower';
-import { CLIENT_BUNDLE, root } from './client-bundle';
+import type { ClientHost } from './client-host';
+import { startClientHost } from './client-host';
 
-/** The client under test, bundled once per run by the project's global setup. */
-const CLIENT = `${process.execPath} --enable-source-maps ${CLIENT_BUNDLE}`;
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** One pinned suite version and what Aivory makes of it. */
 export interface SuiteExpectations {
@@ -58,7 +60,14 @@ export function describeConformanceSuite(expected: SuiteExpectations): void {
   const packageRoot = join(root, 'node_modules', ...expected.packageDir.split('/'));
   const cli = join(packageRoot, 'dist', 'index.js');
   const workDir = mkdtempSync(join(tmpdir(), 'aivory-conformance-runs-'));
-  afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+  let client: ClientHost | undefined;
+  beforeAll(async () => {
+    client = await startClientHost();
+  });
+  afterAll(async () => {
+    await client?.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
 
   /** Runs the suite's CLI in a scratch folder (it writes results/ there). */
   const conformance = (args: string[]): Promise<Run> =>
@@ -111,7 +120,7 @@ export function describeConformanceSuite(expected: SuiteExpectations): void {
         const run = await conformance([
           'client',
           '--command',
-          CLIENT,
+          client?.command ?? 'false',
           '--scenario',
           scenario,
           '--timeout',

@@ -1,17 +1,17 @@
 /**
- * Aivory as the client under test of the official MCP conformance suite
- * (`@modelcontextprotocol/conformance client --command "node …/aivory-client.mjs"`, the bundle
- * client-bundle.global-setup.ts makes of this file).
- * The runner starts a scenario's server, appends its URL to the command and names the scenario in
+ * Aivory as the client under test of the official MCP conformance suite. The suite's CLI starts
+ * a scenario's server and runs its `--command` with the server's URL appended and the scenario in
  * MCP_CONFORMANCE_SCENARIO (client credentials, when a scenario has them, in
- * MCP_CONFORMANCE_CONTEXT).
+ * MCP_CONFORMANCE_CONTEXT); that command is client-shim.mjs, which hands the run to this module in
+ * the test's own worker (client-host.ts), so the app's modules are loaded once per file instead of
+ * once per scenario.
  *
- * Nothing here speaks MCP itself: it drives the real `aivory mcp` commands in a fresh data
- * directory — add the service (with the scenario's client, if any), sync and accept its tools,
- * enable it, call each tool (or the calls the scenario's context names, with their arguments) —
- * exactly as a user would, so every scenario exercises the app's own
- * connection, OAuth sign-in (the browser is `$BROWSER`, set by the test to a redirect follower)
- * and elicitation code.
+ * Nothing here speaks MCP itself: it drives the real `aivory mcp` commands (the CLI's runCli with
+ * its own input and output) in a fresh data directory — add the service (with the scenario's
+ * client, if any), sync and accept its tools, enable it, call each tool (or the calls the
+ * scenario's context names, with their arguments) — exactly as a user would, so every scenario
+ * exercises the app's own connection, OAuth sign-in (the browser is `$BROWSER`, a redirect
+ * follower) and elicitation code.
  *
  * A scenario's authorization server is another localhost port than its MCP server's: Aivory
  * refuses that until the user trusts the origin for the service, and its error names the flag.
@@ -67,8 +67,9 @@ const DECLINED_BY_SERVER = /returned an error: Method not found/;
  * The calls a scenario asks for in its context (`toolCalls`, e.g. http-custom-headers: the
  * arguments whose `x-mcp-header` parameters must be mirrored as headers), or null.
  */
-function contextToolCalls(): { name: string; arguments: Record<string, unknown> }[] | null {
-  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+function contextToolCalls(
+  raw: string | undefined,
+): { name: string; arguments: Record<string, unknown> }[] | null {
   if (!raw) return null;
   const context = JSON.parse(raw) as {
     toolCalls?: { name?: unknown; arguments?: unknown }[];
@@ -82,8 +83,7 @@ function contextToolCalls(): { name: string; arguments: Record<string, unknown> 
 }
 
 /** Extra `aivory mcp add` flags from the scenario's context (pre-registered clients). */
-function clientFlags(home: string): string[] {
-  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+function clientFlags(home: string, raw: string | undefined): string[] {
   if (!raw) return [];
   const context = JSON.parse(raw) as {
     name?: string;
@@ -104,35 +104,42 @@ function clientFlags(home: string): string[] {
   return flags;
 }
 
-async function main(): Promise<number> {
-  const url = process.argv[2];
-  if (!url) {
-    process.stderr.write('usage: aivory-client.ts SERVER_URL (MCP_CONFORMANCE_SCENARIO set)\n');
-    return 2;
-  }
+/** One scenario's run: what the suite gave the client, and where its output goes. */
+export interface ClientRun {
+  /** The scenario server's URL (the argument the suite appends to the command). */
+  url: string;
+  /** The client's environment as the suite set it (MCP_CONFORMANCE_*, $BROWSER). */
+  env: NodeJS.ProcessEnv;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** Runs Aivory as the client of one scenario; resolves to the client's exit code. */
+export async function runConformanceClient(client: ClientRun): Promise<number> {
+  const { url } = client;
   const home = mkdtempSync(join(tmpdir(), 'aivory-conformance-'));
   const io: CliIo = {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: client.stdout,
+    stderr: client.stderr,
     dim: (text) => text,
-    env: { ...process.env, AIVORY_HOME: home, AIVORY_LOCAL_SANDBOX: '0', NO_COLOR: '1' },
+    env: { ...client.env, AIVORY_HOME: home, AIVORY_LOCAL_SANDBOX: '0', NO_COLOR: '1' },
     onInterrupt: () => undefined,
     offInterrupt: () => undefined,
   };
   let captured = '';
   let errors = '';
   const run = async (args: string[]): Promise<number> => {
-    process.stderr.write(`$ aivory ${args.join(' ')}\n`);
+    client.stderr(`$ aivory ${args.join(' ')}\n`);
     errors = '';
     return runCli(args, {
       ...io,
       stdout: (text) => {
         captured += text;
-        process.stdout.write(text);
+        client.stdout(text);
       },
       stderr: (text) => {
         errors += text;
-        process.stderr.write(text);
+        client.stderr(text);
       },
     });
   };
@@ -148,7 +155,7 @@ async function main(): Promise<number> {
         url,
         '--description',
         'The conformance suite test server',
-        ...clientFlags(home),
+        ...clientFlags(home, client.env.MCP_CONFORMANCE_CONTEXT),
       ],
       ['mcp', 'sync', SERVICE, '--accept'],
       ['mcp', 'enable', SERVICE],
@@ -170,7 +177,9 @@ async function main(): Promise<number> {
     captured = '';
     if ((await run(['mcp', 'tools', SERVICE, '--json'])) !== 0) return 1;
     const listed = JSON.parse(captured) as ListedTool[];
-    const calls = contextToolCalls() ?? listed.map(({ name }) => ({ name, arguments: null }));
+    const calls =
+      contextToolCalls(client.env.MCP_CONFORMANCE_CONTEXT) ??
+      listed.map(({ name }) => ({ name, arguments: null }));
     for (const { name: tool, arguments: given } of calls) {
       captured = '';
       const code = await run([
@@ -190,13 +199,3 @@ async function main(): Promise<number> {
     rmSync(home, { recursive: true, force: true });
   }
 }
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      `aivory-client: ${error instanceof Error ? error.stack : String(error)}\n`,
-    );
-    process.exit(1);
-  },
-);
