@@ -5,6 +5,7 @@
  * through the `ArtifactSink` and attached to the assistant message.
  */
 import type { ArtifactReference } from '../../shared/turn-events';
+import { IMAGE_REQUEST_TIMEOUT_MS } from '../core/ports';
 import type {
   ArtifactSink,
   ImageClient,
@@ -27,9 +28,6 @@ export const IMAGE_GENERATE_SCHEMA_JSON = `{"type":"object","properties":{"promp
 
 /** Images one call may ask for. */
 export const MAX_IMAGES_PER_CALL = 4;
-
-/** Image APIs can take minutes for a large edit; this covers a slow 4K request. */
-const IMAGE_TIMEOUT_MS = 5 * 60_000;
 
 export interface ImageGenerateOptions {
   images: ImageClient;
@@ -58,7 +56,7 @@ export function createImageGenerateTool(options: ImageGenerateOptions): Tool {
     name: IMAGE_GENERATE_NAME,
     description: IMAGE_GENERATE_DESCRIPTION,
     inputSchema: parseSchema(IMAGE_GENERATE_SCHEMA_JSON),
-    timeoutMs: IMAGE_TIMEOUT_MS,
+    timeoutMs: IMAGE_REQUEST_TIMEOUT_MS,
     validate: (args) => {
       const parsed = parseImageGenerateArguments(args);
       return parsed.ok ? null : parsed.message;

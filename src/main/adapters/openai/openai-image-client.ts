@@ -8,6 +8,7 @@ import OpenAI, { toFile } from 'openai';
 import type { Uploadable } from 'openai';
 import type { ImagesResponse } from 'openai/resources/images';
 import { AivoryError } from '../../../shared/errors';
+import { IMAGE_REQUEST_TIMEOUT_MS } from '../../core/ports';
 import type {
   ImageClient,
   ImageData,
@@ -18,9 +19,6 @@ import type {
 import type { ProviderErrorContext } from './openai-errors';
 import { assertHttpUrl, displayUrl, toProviderError } from './openai-errors';
 import { rasterMediaType } from '../../../shared/file-signature';
-
-/** Image requests are slow (a 4K edit can take minutes); no idle stream to watch here. */
-export const DEFAULT_IMAGE_TIMEOUT_MS = 5 * 60_000;
 
 /** Sent when no key is configured: local servers ignore it, and the SDK requires some value. */
 const PLACEHOLDER_API_KEY = 'not-needed';
@@ -67,7 +65,7 @@ export class OpenAiImageClient implements ImageClient {
       organization: null,
       project: null,
       webhookSecret: null,
-      timeout: options.timeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS,
+      timeout: options.timeoutMs ?? IMAGE_REQUEST_TIMEOUT_MS,
       maxRetries: options.maxRetries ?? 1,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       logLevel: 'off',

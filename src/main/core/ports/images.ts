@@ -30,6 +30,12 @@ export interface ImageEditRequest extends ImageGenerateRequest {
   references: ImageFile[];
 }
 
+/**
+ * How long one image request may take: a large edit or a 4K image can take minutes, and no idle
+ * stream shows progress. The client's HTTP timeout and the `image_generate` tool's own limit.
+ */
+export const IMAGE_REQUEST_TIMEOUT_MS = 5 * 60_000;
+
 /** An image API: generate from text, or edit one base image (with optional references). */
 export interface ImageClient {
   /** The model requests go to; it decides which sizes are legal. */
