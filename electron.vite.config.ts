@@ -9,16 +9,21 @@ const root = import.meta.dirname;
  * `bin/aivory.js` when the sources are newer than the build). It keeps electron-vite's default name:
  * electron-vite 6 refuses a config named `vite.config.*` ("config file cannot be named
  * vite.config.ts"), since that name means a plain Vite config, which this file is not.
- * - main → out/main: `index.js` (the Electron main process) and `cli.js` (the `aivory` command and
- *   `aivory serve`), ESM, sharing chunks. Dependencies stay external (electron-builder ships
- *   node_modules; native modules unpacked) except the sandbox workspace package, whose TypeScript
- *   sources are bundled, and zod and ajv: every start (`aivory tools` included) loads them, and
- *   as packages they are ~95 and ~65 files that Node resolves and reads one by one, a quarter of
- *   the CLI's start-up; bundled, each is one chunk (issue 24, `npm run bench -- --only=cli`). The
- *   MCP SDK keeps its own copies from node_modules (it only takes our zod schemas through their
- *   `_zod` internals, which the same version shares). Chunks sit beside the entries, so
- *   `import.meta.url` of any of them finds `../renderer` and `../preload`. Unminified, but without
- *   JSDoc and annotation comments (legal ones kept): a sixth fewer bytes for every start to read.
+ * - main → out/main: `index.cjs` (the Electron main process) and `cli.cjs` (the `aivory` command
+ *   and `aivory serve`), sharing chunks. CommonJS, though the sources are ES modules: Node loads
+ *   the ~50 chunks of a start through `require` a fifth faster than through its ES module loader
+ *   (`aivory tools` 121 → 95 ms, issue 24), and nothing needs ESM at runtime: no top-level
+ *   `await`, `import.meta.url` becomes the file's URL, and every package required has a CommonJS
+ *   build (`electron-bundle.test.ts` runs the Electron main this way). Dependencies stay
+ *   external (electron-builder ships node_modules; native modules unpacked) except the sandbox
+ *   workspace package, whose TypeScript sources are bundled, and zod and ajv: every start
+ *   (`aivory tools` included) loads them, and as packages they are ~95 and ~65 files that Node
+ *   resolves and reads one by one, a quarter of the CLI's start-up; bundled, each is one chunk
+ *   (issue 24, `npm run bench -- --only=cli`). The MCP SDK keeps its own copies from
+ *   node_modules (it only takes our zod schemas through their `_zod` internals, which the same
+ *   version shares). Chunks sit beside the entries, so `import.meta.url` of any of them finds
+ *   `../renderer` and `../preload`. Unminified, but without JSDoc and annotation comments (legal
+ *   ones kept): a sixth fewer bytes for every start to read.
  * - preload → out/preload/index.cjs: one CommonJS file (a sandboxed preload can only
  *   `require('electron')`), everything else bundled in.
  * - renderer → out/renderer: relative asset URLs, so the Electron window (`app://aivory/`) and
@@ -39,9 +44,9 @@ export default defineConfig({
           cli: resolve(root, 'src/main/cli/entry.ts'),
         },
         output: {
-          format: 'es',
-          entryFileNames: '[name].js',
-          chunkFileNames: '[name]-[hash].js',
+          format: 'cjs',
+          entryFileNames: '[name].cjs',
+          chunkFileNames: '[name]-[hash].cjs',
           comments: { legal: true, annotation: false, jsdoc: false },
         },
       },

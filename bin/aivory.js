@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `aivory` command: runs the built CLI (out/main/cli.js). In a source checkout the build is
+// The `aivory` command: runs the built CLI (out/main/cli.cjs). In a source checkout the build is
 // made (or remade, when a source is newer) first, with a progress line on stderr.
 import { ensureBuild } from './ensure-build.js';
 
@@ -10,7 +10,8 @@ try {
   process.exit(1);
 }
 enableCompileCache();
-await import('../out/main/cli.js');
+// CommonJS (see electron.vite.config.ts): required, so its chunks never meet the ES module loader.
+process.getBuiltinModule('node:module').createRequire(import.meta.url)('../out/main/cli.cjs');
 
 /**
  * Node's compile cache (V8's compiled code of the built modules, kept between runs): without it

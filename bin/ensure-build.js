@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** What the build writes; the oldest of them must be newer than every source. */
 export const OUTPUTS = [
-  'out/main/cli.js',
-  'out/main/index.js',
+  'out/main/cli.cjs',
+  'out/main/index.cjs',
   'out/preload/index.cjs',
   'out/renderer/index.html',
 ].map((path) => join(ROOT, path));

@@ -1,5 +1,5 @@
 /**
- * The bundled Electron main (`npm run build` → out/main/index.js and its chunks) really starts:
+ * The bundled Electron main (`npm run build` → out/main/index.cjs and its chunks) really starts:
  * the build (made current first, as `aivory` does) is copied alone into a private directory — no
  * sources, no migration files beside it — then run under plain Node with a fake `electron` module
  * (the Electron binary cannot be installed here). The store must open and apply the migrations
@@ -38,7 +38,7 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
 
 /** out/.bundle-check-PID/{main (a copy), renderer → out/renderer}: private to this run. */
 const BUILD_ROOT = join(ROOT, 'out', `.bundle-check-${process.pid}`);
-const BUNDLE = join(BUILD_ROOT, 'main', 'index.js');
+const BUNDLE = join(BUILD_ROOT, 'main', 'index.cjs');
 const homes: string[] = [];
 
 /** Copies the built main process (entries and chunks, nothing else) into BUILD_ROOT. */
@@ -51,9 +51,9 @@ function copyMainBundle(): void {
   symlinkSync(join(ROOT, 'out', 'renderer'), join(BUILD_ROOT, 'renderer'), 'dir');
 }
 
-/** The JavaScript files of out/main. */
+/** The JavaScript files of out/main (CommonJS: see electron.vite.config.ts). */
 function mainFiles(): string[] {
-  return readdirSync(join(ROOT, 'out', 'main')).filter((name) => name.endsWith('.js'));
+  return readdirSync(join(ROOT, 'out', 'main')).filter((name) => name.endsWith('.cjs'));
 }
 
 function newHome(): string {
@@ -79,7 +79,9 @@ function runtimePackages(source: string): Set<string> {
     /^import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/gm,
     /\bimport\(\s*["']([^"']+)["']\s*\)/g,
     /\brequire(?:\.resolve)?\(\s*["']([^"']+)["']\s*\)/g,
-    /createRequire\([^)]*\)\.resolve\(\s*["']([^"']+)["']\s*\)/g,
+    // `createRequire(…).resolve('pkg')`, as the CommonJS output writes it:
+    // `(0, node_module.createRequire)(require("url").pathToFileURL(__filename).href).resolve("pkg")`.
+    /createRequire\)?\((?:[^()]|\([^()]*\))*\)\.resolve\(\s*["']([^"']+)["']\s*\)/g,
   ];
   const names = new Set<string>();
   for (const pattern of patterns) {
@@ -115,7 +117,7 @@ describe('the bundled Electron main', () => {
 
   it('is what npm run build builds: JavaScript only, the migrations inside it', () => {
     expect(PACKAGE.scripts.build).toBe('electron-vite build');
-    expect(readdirSync(join(ROOT, 'out', 'main')).filter((name) => !name.endsWith('.js'))).toEqual(
+    expect(readdirSync(join(ROOT, 'out', 'main')).filter((name) => !name.endsWith('.cjs'))).toEqual(
       [],
     );
     const code = mainFiles()

@@ -1,6 +1,6 @@
 /**
- * The `aivory` command's entry in the build (`out/main/cli.js`, started by `bin/aivory.js`): runs
- * the command line against this process.
+ * The `aivory` command's entry in the build (`out/main/cli.cjs`, started by `bin/aivory.js`): runs
+ * the command line against this process. No top-level `await`: the build is CommonJS.
  */
 import { processIo } from './cli-io';
 import { runCli } from './main';
@@ -8,8 +8,10 @@ import { runCli } from './main';
 /** How long a finished command may wait for a handle it forgot before it exits anyway. */
 const EXIT_GRACE_MS = 10_000;
 
-process.exitCode = await runCli(process.argv.slice(2), processIo());
-armExit();
+void runCli(process.argv.slice(2), processIo()).then((code) => {
+  process.exitCode = code;
+  armExit();
+});
 
 /**
  * The command is done and has closed what it opened; the process now ends when nothing is left

@@ -28,7 +28,7 @@ import {
 import { createDesktopSecretStore, keychainStatus } from './secret-storage';
 import { createMainWindow } from './window';
 
-/** Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/. */
+/** Built layout: out/main/index.cjs, out/preload/index.cjs, out/renderer/. */
 const RENDERER_ROOT = fileURLToPath(new URL('../renderer/', import.meta.url));
 const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 

@@ -1,5 +1,5 @@
 /**
- * A stand-in for the `electron` module, so the bundled Electron main (out/main/index.js) runs
+ * A stand-in for the `electron` module, so the bundled Electron main (out/main/index.cjs) runs
  * under plain Node: the Electron binary cannot be installed on the build machines. It records
  * what the main process registers (the app:// handler, the IPC handler, the request filter) and,
  * once the IPC API is up, plays one scripted session against it as the app window would, prints

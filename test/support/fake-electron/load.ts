@@ -1,6 +1,6 @@
 /**
  * Runs an Electron main bundle under plain Node with `electron` answered by fake-electron.ts. The
- * fake and the resolve hooks are TypeScript; they are transpiled here (TypeScript's
+ * fake and the resolve hook are TypeScript; they are transpiled here (TypeScript's
  * `transpileModule`, no type checking) into a temp directory, so the child runs plain `node` —
  * no tsx — exactly as an Electron main would load the bundle.
  */
@@ -38,8 +38,9 @@ function prepareLoader(directory: string): string {
   const fake = pathToFileURL(join(directory, 'fake-electron.mjs')).href;
   writeFileSync(
     register,
-    `import { register } from 'node:module';\n` +
-      `register(${JSON.stringify(hooks)}, { data: { fakeElectronUrl: ${JSON.stringify(fake)} } });\n`,
+    `import { registerHooks } from 'node:module';\n` +
+      `import { fakeElectronResolve } from ${JSON.stringify(hooks)};\n` +
+      `registerHooks({ resolve: fakeElectronResolve(${JSON.stringify(fake)}) });\n`,
   );
   return register;
 }

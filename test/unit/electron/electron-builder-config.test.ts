@@ -131,16 +131,16 @@ describe('electron-builder.yml', () => {
     const files = patternsOf(config.files);
     for (const path of [
       'package.json',
-      'out/main/index.js',
-      'out/main/cli.js',
-      'out/main/app-context-abc.js',
+      'out/main/index.cjs',
+      'out/main/cli.cjs',
+      'out/main/app-context-abc.cjs',
       'out/preload/index.cjs',
       'out/renderer/index.html',
       'out/renderer/assets/index-abc.js',
     ]) {
       expect(included(files, path), path).toBe(true);
     }
-    expect(included(files, 'out/main/index.js.map')).toBe(false);
+    expect(included(files, 'out/main/index.cjs.map')).toBe(false);
     expect(included(files, 'src/main/electron/index.ts')).toBe(false);
     // electron-builder adds the production dependencies, then applies the same patterns to them.
     const shipped = ['**/node_modules/**', ...files];
@@ -163,7 +163,7 @@ describe('electron-builder.yml', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson & {
       main: string;
     };
-    expect(manifest.main).toBe('out/main/index.js');
+    expect(manifest.main).toBe('out/main/index.cjs');
     expect(manifest.scripts?.dist).toBe('electron-vite build && electron-builder');
   });
 });
