@@ -54,7 +54,7 @@ export default defineConfig({
         isolate: false,
       }),
       project('integration', ['test/integration/**/*.test.ts'], {
-        // The CLI tests spawn `aivory` (the built out/main/cli.js) and the bundle tests read out/:
+        // The CLI tests spawn `aivory` (the built out/main/cli.cjs) and the bundle tests read out/:
         // make the build current once before them (never in parallel from several workers).
         globalSetup: ['./test/support/ensure-build.global-setup.ts'],
         setupFiles: [SHARED_WORKER_SETUP],
