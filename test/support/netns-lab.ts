@@ -293,18 +293,22 @@ function trackEvents(child: ChildProcessWithoutNullStreams, source: string): Lab
       const seen = events.find((event) => event.event === name);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () =>
-            reject(new Error(`${source}: no "${name}" within ${timeoutMs} ms; stderr:\n${errors}`)),
-          timeoutMs,
-        );
-        child.once('exit', (code) =>
-          reject(new Error(`${source} exited (${code}) before "${name}"; stderr:\n${errors}`)),
-        );
+        // Each wait takes its exit listener off when it ends: a test that waits many times on
+        // one process must not pile listeners up on it.
+        const onExit = (code: number | null): void => {
+          clearTimeout(timer);
+          reject(new Error(`${source} exited (${code}) before "${name}"; stderr:\n${errors}`));
+        };
+        const timer = setTimeout(() => {
+          child.off('exit', onExit);
+          reject(new Error(`${source}: no "${name}" within ${timeoutMs} ms; stderr:\n${errors}`));
+        }, timeoutMs);
+        child.once('exit', onExit);
         waiters.push({
           name,
           resolve: (event) => {
             clearTimeout(timer);
+            child.off('exit', onExit);
             resolve(event);
           },
         });
