@@ -102,7 +102,9 @@ describe('e2e: starting with an empty workspace when the only save is damaged', 
         .getByTestId('tool-trace')
         .and(page.locator('[data-tool-name="python_execute"]'));
       const failed = cells.first();
-      await failed.waitFor();
+      // The first turn waits for the local sandbox to start (serve keeps a warm container)
+      // before it asks the model, so the cell shows as late as the sandbox starts.
+      await failed.waitFor({ timeout: SANDBOX_TIMEOUT_MS });
       await expect
         .poll(() => failed.getAttribute('data-status'), { timeout: SANDBOX_TIMEOUT_MS })
         .toBe('error');
