@@ -65,7 +65,8 @@ describe('e2e: an answer’s parts (real sandbox, prompt mode)', () => {
       const cell = page
         .getByTestId('tool-trace')
         .and(page.locator('[data-tool-name="python_execute"]'));
-      await cell.waitFor();
+      // The first turn waits for the local sandbox to start (serve keeps a warm container).
+      await cell.waitFor({ timeout: SANDBOX_TIMEOUT_MS });
       await expect
         .poll(() => cell.getAttribute('data-status'), { timeout: SANDBOX_TIMEOUT_MS })
         .toBe('ok');

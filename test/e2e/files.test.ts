@@ -64,7 +64,8 @@ describe('e2e: files in the browser host (real sandbox, prompt mode)', () => {
       const trace = page
         .getByTestId('tool-trace')
         .and(page.locator('[data-tool-name="python_execute"]'));
-      await trace.waitFor();
+      // The first turn waits for the local sandbox to start (serve keeps a warm container).
+      await trace.waitFor({ timeout: SANDBOX_TIMEOUT_MS });
       await expect
         .poll(() => trace.getAttribute('data-status'), { timeout: SANDBOX_TIMEOUT_MS })
         .toBe('ok');
