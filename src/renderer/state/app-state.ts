@@ -66,6 +66,13 @@ export interface ConversationSlice {
   loadingNewer: boolean;
   /** A message to scroll to once shown (a search hit); null: none. */
   focusMessageId: string | null;
+  /**
+   * Where the reader last asked to go: a conversation being opened (or open), null for a new
+   * chat. A conversation's page that arrives after the reader went elsewhere is not shown (a
+   * turn's reload landing after New chat would otherwise reopen the old conversation, and the
+   * next message would go there).
+   */
+  headingId: string | null;
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
   /**
@@ -74,6 +81,11 @@ export interface ConversationSlice {
    * to it.
    */
   openConversation(id: string, focusMessageId?: string): Promise<void>;
+  /**
+   * Reads a conversation again on its latest page (a turn ended, an exchange was deleted, another
+   * version is shown): shown only if the reader is still heading there when it arrives.
+   */
+  reloadConversation(id: string): Promise<void>;
   /** Starts reading the page before the loaded ones; false when there is none or one is on its way. */
   loadOlder(): boolean;
   /** Starts reading the page after the loaded ones; false when there is none or one is on its way. */

@@ -166,7 +166,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }));
     set({ sendingText: text, sendingFiles: shownFiles });
     // A window far back (a search hit) is open: the question goes at the end, so show the end.
-    if (activeId !== null && get().newer !== null) void get().openConversation(activeId);
+    if (activeId !== null && get().newer !== null) void get().reloadConversation(activeId);
     try {
       const sent = await sendMessage(bridge, {
         text,
@@ -186,6 +186,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
           shownFiles,
         ),
         activeId: get().activeId ?? sent.conversationId,
+        headingId: get().headingId ?? sent.conversationId,
         sendingText: null,
         sendingFiles: [],
         ...(activeId === null ? { draftToolToggles: {} } : {}),
@@ -256,7 +257,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }
     if (event.type === 'turn-end' && next.conversationId !== null) {
       void get().refreshConversations();
-      if (get().activeId === next.conversationId) void get().openConversation(next.conversationId);
+      if (get().activeId === next.conversationId)
+        void get().reloadConversation(next.conversationId);
     }
   },
 });

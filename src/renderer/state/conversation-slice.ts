@@ -37,6 +37,62 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       get().showError(error);
     }
   };
+  // Each request gets a number: an answer older than one already shown is dropped.
+  let listRequests = 0;
+  let listShown = 0;
+  let pageRequests = 0;
+  let pageShown = 0;
+  /**
+   * Reads a conversation's page and shows it, unless the reader went elsewhere meanwhile or a
+   * later read of it was shown already. `navigate`: the reader goes there now (a click, a search
+   * hit, a shortcut); otherwise a reload, which does not move the reader.
+   */
+  const showPage = (id: string, focusMessageId: string | undefined, navigate: boolean) =>
+    guarded(async (bridge) => {
+      const request = ++pageRequests;
+      if (navigate) set({ headingId: id });
+      let loaded;
+      try {
+        // A search hit opens a window around it (not everything from it to the end).
+        loaded = await openConversationPage(bridge, id, focusMessageId ?? null);
+      } catch (error) {
+        // Still where the reader was: reloads of the shown conversation go on being shown.
+        if (get().headingId === id) set({ headingId: get().activeId });
+        throw error;
+      }
+      if (get().headingId !== id || request < pageShown) return;
+      pageShown = request;
+      const loadedIds = new Set(loaded.messages.map((message) => message.id));
+      const liveTurns: Record<string, ShownTurn> = {};
+      for (const turn of Object.values(get().liveTurns)) {
+        const persisted = turn.messageId !== null && loadedIds.has(turn.messageId);
+        // An ended turn is stored by now (shown from the store when on the shown path; another
+        // version's stays in the store); a running one stays live.
+        // Several models' answers stay side by side until one is kept (or a new question).
+        const compared = turn.group !== undefined && turn.conversationId === id;
+        if (turn.end !== null && !compared && (persisted || turn.conversationId === id)) continue;
+        liveTurns[turn.turnId] = persisted ? { ...turn, userText: null } : turn;
+      }
+      rememberOpen(id);
+      const state = get();
+      // The same conversation again (after a turn, a deletion, a version switch) keeps the
+      // older pages the reader scrolled up to; a search hit's page replaces them.
+      const path =
+        state.activeId === id && focusMessageId === undefined
+          ? withLatestPage(state, loaded)
+          : pathOfPage(loaded);
+      set({
+        activeId: id,
+        // The composer continues with the model the conversation last used (the picker falls
+        // back to the default when that model was removed).
+        ...(state.activeId !== id ? { modelId: loaded.conversation.modelId } : {}),
+        ...path,
+        loadingOlder: false,
+        loadingNewer: false,
+        focusMessageId: focusMessageId ?? null,
+        liveTurns,
+      });
+    });
   return {
     conversations: [],
     searchQuery: '',
@@ -51,8 +107,15 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     newer: null,
     loadingNewer: false,
     focusMessageId: null,
+    headingId: null,
     refreshConversations: () =>
-      guarded(async (bridge) => set({ conversations: await listConversations(bridge) })),
+      guarded(async (bridge) => {
+        const request = ++listRequests;
+        const conversations = await listConversations(bridge);
+        if (request < listShown) return;
+        listShown = request;
+        set({ conversations });
+      }),
     search: (query) =>
       guarded(async (bridge) => {
         set({ searchQuery: query });
@@ -63,41 +126,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         const hits = await searchConversations(bridge, query);
         if (get().searchQuery === query) set({ hits });
       }),
-    openConversation: (id, focusMessageId) =>
-      guarded(async (bridge) => {
-        // A search hit opens a window around it (not everything from it to the end).
-        const loaded = await openConversationPage(bridge, id, focusMessageId ?? null);
-        const loadedIds = new Set(loaded.messages.map((message) => message.id));
-        const liveTurns: Record<string, ShownTurn> = {};
-        for (const turn of Object.values(get().liveTurns)) {
-          const persisted = turn.messageId !== null && loadedIds.has(turn.messageId);
-          // An ended turn is stored by now (shown from the store when on the shown path; another
-          // version's stays in the store); a running one stays live.
-          // Several models' answers stay side by side until one is kept (or a new question).
-          const compared = turn.group !== undefined && turn.conversationId === id;
-          if (turn.end !== null && !compared && (persisted || turn.conversationId === id)) continue;
-          liveTurns[turn.turnId] = persisted ? { ...turn, userText: null } : turn;
-        }
-        rememberOpen(id);
-        const state = get();
-        // The same conversation again (after a turn, a deletion, a version switch) keeps the
-        // older pages the reader scrolled up to; a search hit's page replaces them.
-        const path =
-          state.activeId === id && focusMessageId === undefined
-            ? withLatestPage(state, loaded)
-            : pathOfPage(loaded);
-        set({
-          activeId: id,
-          // The composer continues with the model the conversation last used (the picker falls
-          // back to the default when that model was removed).
-          ...(state.activeId !== id ? { modelId: loaded.conversation.modelId } : {}),
-          ...path,
-          loadingOlder: false,
-          loadingNewer: false,
-          focusMessageId: focusMessageId ?? null,
-          liveTurns,
-        });
-      }),
+    openConversation: (id, focusMessageId) => showPage(id, focusMessageId, true),
+    reloadConversation: (id) => showPage(id, undefined, false),
     loadOlder() {
       const { bridge, activeId: id, older: from, loadingOlder } = get();
       if (bridge === null || id === null || from === null || loadingOlder) return false;
@@ -109,7 +139,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
           if (state.activeId !== id || state.older !== from) return;
           const path = withOlderPage(state, page);
           if (path !== null) set(path);
-          else await get().openConversation(id);
+          else await get().reloadConversation(id);
         } finally {
           if (get().activeId === id) set({ loadingOlder: false });
         }
@@ -127,7 +157,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
           if (state.activeId !== id || state.newer !== after) return;
           const path = withNewerPage(state, after, page);
           if (path !== null) set(path);
-          else await get().openConversation(id);
+          else await get().reloadConversation(id);
         } finally {
           if (get().activeId === id) set({ loadingNewer: false });
         }
@@ -140,6 +170,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       rememberOpen(null);
       set({
         activeId: null,
+        headingId: null,
         messages: [],
         turns: {},
         versions: {},
@@ -158,14 +189,14 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         if (id === null) return;
         const { deleted } = await deleteExchange(bridge, { id, messageId });
         if (get().activeId === id) set(withoutMessages(get(), deleted));
-        await get().openConversation(id);
+        await get().reloadConversation(id);
       }),
     showVersion: (messageId) =>
       guarded(async (bridge) => {
         const id = get().activeId;
         if (id === null) return;
         await showVersion(bridge, { id, messageId });
-        await get().openConversation(id);
+        await get().reloadConversation(id);
       }),
     renameConversation: (id, title) =>
       guarded(async (bridge) => {

@@ -43,7 +43,7 @@ export function ChatView(): ReactNode {
   const hasNewer = useApp((state) => state.newer !== null);
   const loadOlder = useApp((state) => state.loadOlder);
   const loadNewer = useApp((state) => state.loadNewer);
-  const openConversation = useApp((state) => state.openConversation);
+  const reloadConversation = useApp((state) => state.reloadConversation);
   const focusMessageId = useApp((state) => state.focusMessageId);
   const clearFocus = useApp((state) => state.clearFocus);
   const liveKey = [...liveIds].join(' ');
@@ -220,7 +220,7 @@ export function ChatView(): ReactNode {
   }, [sendingText, jumpToBottom]);
   // "Jump to latest" from a window far back reads the latest page first.
   const jumpToLatest = (): void => {
-    if (hasNewer && activeId !== null) void openConversation(activeId);
+    if (hasNewer && activeId !== null) void reloadConversation(activeId);
     jumpToBottom();
   };
 

@@ -71,7 +71,8 @@ function run(action: ShortcutAction, openHelp: () => void): void {
         (conversation) => conversation.id,
       );
       const direction = action === 'next-conversation' ? 'next' : 'previous';
-      const id = neighbourConversation(ids, state.activeId, direction);
+      // From where the reader is heading: quick presses step on before each page arrives.
+      const id = neighbourConversation(ids, state.headingId, direction);
       if (id !== null) void state.openConversation(id);
       return;
     }
