@@ -103,7 +103,7 @@ export async function runPrintedGroup(
     }
   };
 
-  for await (const event of context.chat.runTurn(request, signal)) {
+  for await (const event of (await context.chat()).runTurn(request, signal)) {
     if (event.type === 'turn-start') {
       const index = event.group?.index ?? 0;
       indexOf.set(event.turnId, index);

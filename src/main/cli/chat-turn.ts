@@ -40,7 +40,7 @@ export async function runPrintedTurn(
   const printer = new TurnPrinter(io, options);
   let end: TurnEndEvent | null = null;
   let conversationId: string | null = null;
-  for await (const event of context.chat.runTurn(request, signal)) {
+  for await (const event of (await context.chat()).runTurn(request, signal)) {
     printer.print(event);
     if (event.type === 'turn-start') conversationId = event.conversationId;
     if (event.type === 'turn-end') end = event;

@@ -96,7 +96,7 @@ export async function mcpCallSampler(
     return () => Promise.resolve({ action: 'decline', reason: 'sampling is off for this run' });
   try {
     const model = await context.models.resolveTurn(undefined, modelOverridesFromEnv(io.env));
-    return context.chat.sampler(model, ask);
+    return (await context.chat()).sampler(model, ask);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return (request) => {

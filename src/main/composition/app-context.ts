@@ -22,7 +22,7 @@ import type { AppStores, IdGenerator, Logger, SecretStore } from '../core/ports'
 import { createSaveMemoryTool } from '../tools/save-memory';
 import { createUseSkillTool } from '../tools/use-skill';
 import { SkillsService } from '../services/skills-service';
-import { ChatService } from '../services/chat-service';
+import type { ChatService } from '../services/chat-service';
 import { ConversationTitles } from '../services/conversation-titles';
 import { SandboxManager } from '../services/sandbox-manager';
 import { McpServices } from '../services/mcp/mcp-services';
@@ -31,14 +31,13 @@ import { cliWord } from '../services/mcp/mcp-oauth-state';
 import { openBrowser } from '../adapters/oauth/open-browser';
 import { SIGN_IN_TIMEOUT_MS } from '../../shared/mcp';
 import { mcpStderrLog, mcpStderrLogPath } from '../services/mcp/mcp-stderr-log';
-import { buildResourceReaders } from '../services/mcp/mcp-resource-reader';
-import { mcpTurnTools } from '../services/mcp/mcp-turn-tools';
 import { backendStatus, buildPreparedTool, PREPARED_TOOLS } from './tool-preparation';
 import { SCRATCH_CONVERSATION_ID } from '../services/workspace-staging';
 import { ModelsService } from '../services/models-service';
 import { SettingsService } from '../services/settings-service';
 import type { SettingsKey } from '../services/settings-service';
 import { ToolCatalog } from '../services/tool-catalog';
+import type { TurnMcpTools } from '../services/tool-catalog';
 
 export interface AppContext {
   dataDir: string;
@@ -57,7 +56,11 @@ export interface AppContext {
   settings: SettingsService;
   /** The saved models: lookup, a turn's or conversation's model, saving with the key rules. */
   models: ModelsService;
-  chat: ChatService;
+  /**
+   * The chat service, made on first use: its modules (the turn loop, the message schemas) are
+   * not loaded by commands that never chat (`aivory tools`, `conversations list`; issue 24).
+   */
+  chat(): Promise<ChatService>;
   /**
    * Titles the conversations' models write after their first answer: `onTitled` tells the
    * windows, `settled` lets the CLI wait for a request under way before it exits.
@@ -153,10 +156,16 @@ export function openAppContext(
     artifacts,
     scratchConversationId: SCRATCH_CONVERSATION_ID,
   };
-  const turnMcp = {
-    ...mcpTurnTools(mcpToolParts),
-    readers: (serviceIds: readonly string[], reserved: ReadonlySet<string>) =>
-      Promise.resolve(buildResourceReaders(mcpToolParts, serviceIds, reserved)),
+  // Loaded when a turn (or `aivory tool`) asks for MCP tools: a listing of built-ins never does.
+  const turnMcp: TurnMcpTools = {
+    tools: async (reserved) =>
+      (await import('../services/mcp/mcp-turn-tools')).mcpTurnTools(mcpToolParts).tools(reserved),
+    readers: async (serviceIds, reserved) =>
+      (await import('../services/mcp/mcp-resource-reader')).buildResourceReaders(
+        mcpToolParts,
+        serviceIds,
+        reserved,
+      ),
   };
   const sandbox = new SandboxManager({
     env,
@@ -182,30 +191,37 @@ export function openAppContext(
     switches: () => stores.settings.getToolAvailability(),
   });
   const titles = new ConversationTitles({ conversations: stores.conversations, logger });
-  const chat = new ChatService({
-    conversations: stores.conversations,
-    memories: stores.memories,
-    skills: stores.library,
-    settings: stores.settings,
-    tools,
-    createLlmClient: (model) =>
-      lazyOpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey }),
-    clock: systemClock,
-    ids,
-    logger,
-    limitOverrides: limitOverridesFromEnv(env),
-    attachments: new FileArtifactSink(join(dataDir, 'uploads')),
-    prompts: stores.library,
-    titles,
-    samplingAlwaysAllow: {
-      has: (serviceId) => settings.get('mcp').samplingAlwaysAllow.includes(serviceId),
-      add: (serviceId) => {
-        const list = settings.get('mcp').samplingAlwaysAllow;
-        if (!list.includes(serviceId))
-          settings.update('mcp', { samplingAlwaysAllow: [...list, serviceId] });
-      },
-    },
-  });
+  // Read at open: a wrong AIVORY_MAX_* value fails the start, not the first turn.
+  const limitOverrides = limitOverridesFromEnv(env);
+  let chat: Promise<ChatService> | null = null;
+  const chatService = (): Promise<ChatService> =>
+    (chat ??= import('../services/chat-service').then(
+      ({ ChatService }) =>
+        new ChatService({
+          conversations: stores.conversations,
+          memories: stores.memories,
+          skills: stores.library,
+          settings: stores.settings,
+          tools,
+          createLlmClient: (model) =>
+            lazyOpenAiLlmClient({ baseUrl: model.baseUrl, apiKey: model.apiKey }),
+          clock: systemClock,
+          ids,
+          logger,
+          limitOverrides,
+          attachments: new FileArtifactSink(join(dataDir, 'uploads')),
+          prompts: stores.library,
+          titles,
+          samplingAlwaysAllow: {
+            has: (serviceId) => settings.get('mcp').samplingAlwaysAllow.includes(serviceId),
+            add: (serviceId) => {
+              const list = settings.get('mcp').samplingAlwaysAllow;
+              if (!list.includes(serviceId))
+                settings.update('mcp', { samplingAlwaysAllow: [...list, serviceId] });
+            },
+          },
+        }),
+    ));
   return {
     dataDir,
     stores,
@@ -216,7 +232,7 @@ export function openAppContext(
     tools,
     settings,
     models,
-    chat,
+    chat: chatService,
     titles,
     sandbox,
     mcp,

@@ -20,7 +20,9 @@ type ChatHandlers = Pick<ApiHandlers, 'chat.send' | 'chat.cancel'>;
 export function createChatHandlers(context: HostContext): ChatHandlers {
   return {
     'chat.send': async (request) => startTurn(context, request),
-    'chat.cancel': ({ turnId }) => ({ canceled: context.app.chat.cancelTurn(turnId) }),
+    'chat.cancel': async ({ turnId }) => ({
+      canceled: (await context.app.chat()).cancelTurn(turnId),
+    }),
   };
 }
 
@@ -35,6 +37,7 @@ async function startTurn(
   const compareWith = await Promise.all(
     (request.compareModelIds ?? []).map((id) => app.models.resolveTurn(id, {})),
   );
+  const chat = await app.chat();
   const turnId = app.ids.next('turn');
   /** How many answers start (one per model); the request is answered once all have. */
   const size = 1 + compareWith.length;
@@ -44,7 +47,7 @@ async function startTurn(
     const open = new Set<string>();
     const answers: { turnId: string; messageId: string; model: string; index: number }[] = [];
     let conversationId: string | null = request.conversationId ?? null;
-    const { done } = app.chat.startTurn(
+    const { done } = chat.startTurn(
       {
         turnId,
         text: request.text,
