@@ -12,15 +12,16 @@ import { isClientMetadataUrl } from '../../shared/mcp';
 import { MCP_LOG_LEVELS } from '../core/ports';
 import type { Logger, SettingsStore } from '../core/ports';
 
-const searchSettings = z.object({
-  /** SearXNG is self-hosted and needs no key; Serper and Brave are paid and need one. */
-  provider: z.enum(['disabled', 'searxng', 'serper', 'brave']).default('disabled'),
-  /** The model editor's rule for URLs (`shared/endpoint-url.ts`); empty: the provider's own. */
-  baseUrl: endpointUrlSchema("the provider's default address").default(''),
-  /** Comma- or space-separated engine names, sent to SearXNG as `engines`; empty = instance default. */
-  engines: z.string().default(''),
-  apiKeyRef: z.string().nullable().default(null),
-});
+const searchSettings = () =>
+  z.object({
+    /** SearXNG is self-hosted and needs no key; Serper and Brave are paid and need one. */
+    provider: z.enum(['disabled', 'searxng', 'serper', 'brave']).default('disabled'),
+    /** The model editor's rule for URLs (`shared/endpoint-url.ts`); empty: the provider's own. */
+    baseUrl: endpointUrlSchema("the provider's default address").default(''),
+    /** Comma- or space-separated engine names, sent to SearXNG as `engines`; empty = instance default. */
+    engines: z.string().default(''),
+    apiKeyRef: z.string().nullable().default(null),
+  });
 
 /** Below this, numpy + pandas + matplotlib have too little room under the worker's cap. */
 export const MIN_SANDBOX_MEMORY_MIB = 512;
@@ -51,60 +52,69 @@ const sandboxSettings = (machineMiB: number) =>
     runtime: z.enum(['runc', 'runsc', 'auto']).default('auto'),
   });
 
-const imageSettings = z.object({
-  /** image_generate is offered only when this is `openai` (any OpenAI-compatible Images API). */
-  provider: z.enum(['disabled', 'openai']).default('disabled'),
-  baseUrl: endpointUrlSchema().default('https://api.openai.com/v1'),
-  model: z.string().min(1).default('gpt-image-1'),
-  apiKeyRef: z.string().nullable().default(null),
-});
+const imageSettings = () =>
+  z.object({
+    /** image_generate is offered only when this is `openai` (any OpenAI-compatible Images API). */
+    provider: z.enum(['disabled', 'openai']).default('disabled'),
+    baseUrl: endpointUrlSchema().default('https://api.openai.com/v1'),
+    model: z.string().min(1).default('gpt-image-1'),
+    apiKeyRef: z.string().nullable().default(null),
+  });
 
-const chatSettings = z.object({
-  defaultMode: z.enum(['fast', 'normal', 'deep']).default('normal'),
-});
+const chatSettings = () =>
+  z.object({
+    defaultMode: z.enum(['fast', 'normal', 'deep']).default('normal'),
+  });
 
-const webSettings = z.object({
-  /** web_fetch / fetch_image: refuse ports other than 80/443 (off: any port of a public address). */
-  refuseNonDefaultPorts: z.boolean().default(false),
-  /** Largest decoded body fetched, in megabytes. */
-  maxBodyMegabytes: z.number().int().min(1).max(50).default(5),
-  /** Wall-clock bound for one fetch, redirects included. */
-  deadlineSeconds: z.number().int().min(5).max(120).default(20),
-});
+const webSettings = () =>
+  z.object({
+    /** web_fetch / fetch_image: refuse ports other than 80/443 (off: any port of a public address). */
+    refuseNonDefaultPorts: z.boolean().default(false),
+    /** Largest decoded body fetched, in megabytes. */
+    maxBodyMegabytes: z.number().int().min(1).max(50).default(5),
+    /** Wall-clock bound for one fetch, redirects included. */
+    deadlineSeconds: z.number().int().min(5).max(120).default(20),
+  });
 
-const mcpSettings = z.object({
-  /** stdio MCP servers run a local command with the user's permissions: off until switched on. */
-  allowLocalCommands: z.boolean().default(false),
-  /** What servers are asked to log (`logging/setLevel`) into their service's log file. */
-  logLevel: z.enum(MCP_LOG_LEVELS).default('warning'),
-  /** The same per service (by name), over `logLevel`. */
-  serviceLogLevels: z.record(z.string(), z.enum(MCP_LOG_LEVELS)).default({}),
-  /** Services (ids) whose sampling requests run without asking ("Always for this server"). */
-  samplingAlwaysAllow: z.array(z.string().max(200)).max(1000).default([]),
-  /**
-   * OAuth: an https URL where the user publishes Aivory's Client ID Metadata Document; servers
-   * that accept such documents then need no registration. Empty: dynamic registration.
-   */
-  oauthClientMetadataUrl: z
-    .string()
-    .max(2000)
-    .refine((text) => text === '' || isClientMetadataUrl(text), {
-      message: 'must be an https:// URL with a path (or empty)',
-    })
-    .default(''),
-});
+const mcpSettings = () =>
+  z.object({
+    /** stdio MCP servers run a local command with the user's permissions: off until switched on. */
+    allowLocalCommands: z.boolean().default(false),
+    /** What servers are asked to log (`logging/setLevel`) into their service's log file. */
+    logLevel: z.enum(MCP_LOG_LEVELS).default('warning'),
+    /** The same per service (by name), over `logLevel`. */
+    serviceLogLevels: z.record(z.string(), z.enum(MCP_LOG_LEVELS)).default({}),
+    /** Services (ids) whose sampling requests run without asking ("Always for this server"). */
+    samplingAlwaysAllow: z.array(z.string().max(200)).max(1000).default([]),
+    /**
+     * OAuth: an https URL where the user publishes Aivory's Client ID Metadata Document; servers
+     * that accept such documents then need no registration. Empty: dynamic registration.
+     */
+    oauthClientMetadataUrl: z
+      .string()
+      .max(2000)
+      .refine((text) => text === '' || isClientMetadataUrl(text), {
+        message: 'must be an https:// URL with a path (or empty)',
+      })
+      .default(''),
+  });
 
-const uiSettings = z.object({
-  language: z.enum(['system', 'zh-CN', 'en']).default('system'),
-  /** Light, dark, or follow the system's `prefers-color-scheme` (live). */
-  theme: z.enum(['system', 'light', 'dark']).default('system'),
-});
+const uiSettings = () =>
+  z.object({
+    language: z.enum(['system', 'zh-CN', 'en']).default('system'),
+    /** Light, dark, or follow the system's `prefers-color-scheme` (live). */
+    theme: z.enum(['system', 'light', 'dark']).default('system'),
+  });
 
-/** Every settings key's schema, on a machine with `machineMiB` MiB of memory. */
+/**
+ * Every settings key's schema, on a machine with `machineMiB` MiB of memory, each built when its
+ * key is first read: a command reads only some (building a zod schema costs ~50 µs a node, and
+ * these are a hundred; issue 24).
+ */
 export function settingsSchemas(machineMiB: number) {
   return {
     search: searchSettings,
-    sandbox: sandboxSettings(machineMiB),
+    sandbox: () => sandboxSettings(machineMiB),
     images: imageSettings,
     chat: chatSettings,
     web: webSettings,
@@ -113,7 +123,8 @@ export function settingsSchemas(machineMiB: number) {
   } as const;
 }
 
-type SettingsSchemas = ReturnType<typeof settingsSchemas>;
+type SettingsSchemas = { [K in keyof SchemaBuilders]: ReturnType<SchemaBuilders[K]> };
+type SchemaBuilders = ReturnType<typeof settingsSchemas>;
 export type SettingsKey = keyof SettingsSchemas;
 export type Settings = { [K in SettingsKey]: z.infer<SettingsSchemas[K]> };
 
@@ -135,7 +146,8 @@ export function isSettingsKey(key: string): key is SettingsKey {
 }
 
 export class SettingsService {
-  private readonly schemas: SettingsSchemas;
+  private readonly builders: SchemaBuilders;
+  private readonly schemas: Partial<SettingsSchemas> = {};
 
   /** `machineMemoryMiB`: this machine's memory, the bound of the sandbox's memory per session. */
   constructor(
@@ -143,11 +155,17 @@ export class SettingsService {
     private readonly logger: Logger,
     machineMemoryMiB: number,
   ) {
-    this.schemas = settingsSchemas(machineMemoryMiB);
+    this.builders = settingsSchemas(machineMemoryMiB);
+  }
+
+  /** The key's schema, built on first use. */
+  private schema<K extends SettingsKey>(key: K): SettingsSchemas[K] {
+    const built = (this.schemas[key] ??= this.builders[key]() as SettingsSchemas[K]);
+    return built as SettingsSchemas[K];
   }
 
   get<K extends SettingsKey>(key: K): Settings[K] {
-    const schema = this.schemas[key];
+    const schema = this.schema(key);
     const stored = this.store.getSetting(key);
     const parsed = schema.safeParse(stored ?? {});
     if (parsed.success) return parsed.data as Settings[K];
@@ -167,7 +185,7 @@ export class SettingsService {
 
   /** Validates `current + patch` and stores it; returns the stored value. */
   update<K extends SettingsKey>(key: K, patch: Partial<Settings[K]>): Settings[K] {
-    const schema = this.schemas[key];
+    const schema = this.schema(key);
     const parsed = schema.safeParse({ ...this.get(key), ...patch });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -18,60 +18,64 @@ import {
 /** As `dto-schemas.ts` MAX_ID_CHARS (that module imports this one). */
 const MAX_ID_CHARS = 200;
 
-const temperature = z.number().min(TEMPERATURE_RANGE.min).max(TEMPERATURE_RANGE.max);
-const topP = z.number().min(TOP_P_RANGE.min).max(TOP_P_RANGE.max);
-const maxOutputTokens = z
-  .number()
-  .int()
-  .min(MAX_OUTPUT_TOKENS_RANGE.min)
-  .max(MAX_OUTPUT_TOKENS_RANGE.max);
+const temperature = z.lazy(() => z.number().min(TEMPERATURE_RANGE.min).max(TEMPERATURE_RANGE.max));
+const topP = z.lazy(() => z.number().min(TOP_P_RANGE.min).max(TOP_P_RANGE.max));
+const maxOutputTokens = z.lazy(() =>
+  z.number().int().min(MAX_OUTPUT_TOKENS_RANGE.min).max(MAX_OUTPUT_TOKENS_RANGE.max),
+);
 
-export const contextPolicySchema: z.ZodType<ContextPolicy> = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('all') }).strict(),
-  z
-    .object({
-      kind: z.literal('messages'),
-      count: z.number().int().min(CONTEXT_MESSAGES_RANGE.min).max(CONTEXT_MESSAGES_RANGE.max),
-    })
-    .strict(),
-  z
-    .object({
-      kind: z.literal('tokens'),
-      budget: z.number().int().min(CONTEXT_TOKENS_RANGE.min).max(CONTEXT_TOKENS_RANGE.max),
-    })
-    .strict(),
-]);
+export const contextPolicySchema: z.ZodType<ContextPolicy> = z.lazy(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('all') }).strict(),
+    z
+      .object({
+        kind: z.literal('messages'),
+        count: z.number().int().min(CONTEXT_MESSAGES_RANGE.min).max(CONTEXT_MESSAGES_RANGE.max),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('tokens'),
+        budget: z.number().int().min(CONTEXT_TOKENS_RANGE.min).max(CONTEXT_TOKENS_RANGE.max),
+      })
+      .strict(),
+  ]),
+);
 
 /** The conversation's own instructions: at most 32 KB of text, or a saved prompt's id. */
-export const instructionsSchema = z.discriminatedUnion('kind', [
+export const instructionsSchema = z.lazy(() =>
+  z.discriminatedUnion('kind', [
+    z
+      .object({
+        kind: z.literal('text'),
+        text: z
+          .string()
+          // Cheap bound first, so a huge string is refused without counting its bytes.
+          .max(MAX_INSTRUCTIONS_BYTES)
+          .refine((text) => text.trim() !== '', 'must not be blank')
+          .refine(
+            (text) => utf8Bytes(text) <= MAX_INSTRUCTIONS_BYTES,
+            `must be at most ${formatBytes(MAX_INSTRUCTIONS_BYTES)}`,
+          ),
+      })
+      .strict(),
+    z
+      .object({ kind: z.literal('prompt'), promptId: z.string().trim().min(1).max(MAX_ID_CHARS) })
+      .strict(),
+  ]),
+);
+
+export const conversationSettingsSchema: z.ZodType<ConversationSettings> = z.lazy(() =>
   z
     .object({
-      kind: z.literal('text'),
-      text: z
-        .string()
-        // Cheap bound first, so a huge string is refused without counting its bytes.
-        .max(MAX_INSTRUCTIONS_BYTES)
-        .refine((text) => text.trim() !== '', 'must not be blank')
-        .refine(
-          (text) => utf8Bytes(text) <= MAX_INSTRUCTIONS_BYTES,
-          `must be at most ${formatBytes(MAX_INSTRUCTIONS_BYTES)}`,
-        ),
+      systemPrompt: instructionsSchema.optional(),
+      temperature: temperature.optional(),
+      topP: topP.optional(),
+      maxOutputTokens: maxOutputTokens.optional(),
+      contextPolicy: contextPolicySchema.optional(),
     })
     .strict(),
-  z
-    .object({ kind: z.literal('prompt'), promptId: z.string().trim().min(1).max(MAX_ID_CHARS) })
-    .strict(),
-]);
-
-export const conversationSettingsSchema: z.ZodType<ConversationSettings> = z
-  .object({
-    systemPrompt: instructionsSchema.optional(),
-    temperature: temperature.optional(),
-    topP: topP.optional(),
-    maxOutputTokens: maxOutputTokens.optional(),
-    contextPolicy: contextPolicySchema.optional(),
-  })
-  .strict();
+);
 
 /** A model's defaults: the same fields as a conversation's settings. */
 export const modelDefaultsSchema: z.ZodType<ModelDefaults> = conversationSettingsSchema;

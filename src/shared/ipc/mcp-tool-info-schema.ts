@@ -6,18 +6,20 @@
 import { z } from 'zod';
 
 /** One tool as a server listed it. */
-export const mcpToolInfoSchema = z.object({
-  name: z.string(),
-  description: z.string(),
-  inputSchema: z.record(z.string(), z.unknown()),
-  annotations: z
-    .object({
-      title: z.string().optional(),
-      readOnlyHint: z.boolean().optional(),
-      destructiveHint: z.boolean().optional(),
-      idempotentHint: z.boolean().optional(),
-      openWorldHint: z.boolean().optional(),
-    })
-    .nullable(),
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
-});
+export const mcpToolInfoSchema = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    description: z.string(),
+    inputSchema: z.record(z.string(), z.unknown()),
+    annotations: z
+      .object({
+        title: z.string().optional(),
+        readOnlyHint: z.boolean().optional(),
+        destructiveHint: z.boolean().optional(),
+        idempotentHint: z.boolean().optional(),
+        openWorldHint: z.boolean().optional(),
+      })
+      .nullable(),
+    outputSchema: z.record(z.string(), z.unknown()).optional(),
+  }),
+);

@@ -8,7 +8,7 @@ import {
   searchEndpointOrigin,
 } from '../../../src/main/tools/search-backends/create-backend';
 
-const defaults: SearchSettings = settingsSchemas(4096).search.parse({});
+const defaults: SearchSettings = settingsSchemas(4096).search().parse({});
 
 function secrets(values: Record<string, string>) {
   return {

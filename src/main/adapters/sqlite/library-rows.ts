@@ -36,7 +36,7 @@ export interface PromptTemplateRow {
 /** The skill_assets columns that `SkillAssetRow` holds, for SELECT lists. */
 export const SKILL_ASSET_COLUMNS = 'skill_name, name, mime, size, created_at';
 
-const tagsSchema = z.array(z.string());
+const tagsSchema = z.lazy(() => z.array(z.string()));
 
 export function toSkillAsset(row: SkillAssetRow): SkillAsset {
   return { name: row.name, mime: row.mime, size: row.size, createdAt: row.created_at };

@@ -56,15 +56,17 @@ interface ToolRow {
   approval: string;
 }
 
-const oauthConfig = z.object({
-  grant: z.enum(['authorization_code', 'client_credentials']),
-  clientId: z.string().nullable(),
-  clientSecretRef: z.string().nullable(),
-  clientKeyRef: z.string().nullable().default(null),
-  keyAlgorithm: z.string().nullable().default(null),
-  trustedOrigins: z.array(z.string()).default([]),
-});
-const secretEntries = z.array(z.object({ name: z.string(), secretRef: z.string() }));
+const oauthConfig = z.lazy(() =>
+  z.object({
+    grant: z.enum(['authorization_code', 'client_credentials']),
+    clientId: z.string().nullable(),
+    clientSecretRef: z.string().nullable(),
+    clientKeyRef: z.string().nullable().default(null),
+    keyAlgorithm: z.string().nullable().default(null),
+    trustedOrigins: z.array(z.string()).default([]),
+  }),
+);
+const secretEntries = z.lazy(() => z.array(z.object({ name: z.string(), secretRef: z.string() })));
 const toolInfo = mcpToolInfoSchema;
 const TRANSPORTS: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];
 const TEST_STATES: readonly McpTestState[] = ['untested', 'connected', 'error'];

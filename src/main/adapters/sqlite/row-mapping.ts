@@ -119,22 +119,28 @@ const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED', 'PENDING
 
 /** The same schema the IPC contract uses: one definition of a stored part. */
 const messagePartSchema: z.ZodType<MessagePart> = sharedMessagePartSchema;
-const toolCallCountsSchema = z.record(z.string(), z.number());
-const budgetCounter = z.object({ used: z.number(), limit: z.number().nullable() });
-const turnBudgetSchema = z.object({
-  perTool: z.record(z.string(), budgetCounter),
-  total: budgetCounter,
-  rounds: budgetCounter,
-});
-const usageSchema = z.object({
-  inputTokens: z.number().int().min(0),
-  outputTokens: z.number().int().min(0),
-});
-const turnTaintSchema = z.object({
-  toolCallId: z.string().nullable(),
-  reasons: z.array(z.object({ tool: z.string(), detail: z.string().nullable() })),
-});
-const toolNamesSchema = z.array(z.string());
+const toolCallCountsSchema = z.lazy(() => z.record(z.string(), z.number()));
+const budgetCounter = z.lazy(() => z.object({ used: z.number(), limit: z.number().nullable() }));
+const turnBudgetSchema = z.lazy(() =>
+  z.object({
+    perTool: z.record(z.string(), budgetCounter),
+    total: budgetCounter,
+    rounds: budgetCounter,
+  }),
+);
+const usageSchema = z.lazy(() =>
+  z.object({
+    inputTokens: z.number().int().min(0),
+    outputTokens: z.number().int().min(0),
+  }),
+);
+const turnTaintSchema = z.lazy(() =>
+  z.object({
+    toolCallId: z.string().nullable(),
+    reasons: z.array(z.object({ tool: z.string(), detail: z.string().nullable() })),
+  }),
+);
+const toolNamesSchema = z.lazy(() => z.array(z.string()));
 
 function damaged(column: string): AivoryError {
   return new AivoryError(
@@ -176,7 +182,7 @@ export function toConversation(row: ConversationRow): Conversation {
   };
 }
 
-const TOOL_TOGGLES = z.record(z.string(), z.boolean());
+const TOOL_TOGGLES = z.lazy(() => z.record(z.string(), z.boolean()));
 
 /** Builds a message from its row and its parts, which the caller passes in position order. */
 export function toMessage(row: MessageRow, parts: MessagePart[]): Message {
