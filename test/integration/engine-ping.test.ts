@@ -137,9 +137,14 @@ describe('aivory tools and the engine', () => {
     // The recorder sees the engine check itself, so an absent dockerode means it was not loaded.
     expect(result.loaded.some((url) => url.includes('engine-check'))).toBe(true);
     expect(result.loaded.filter((url) => /dockerode|docker-modem|ssh2/.test(url))).toEqual([]);
-    // Nor the built-ins only a build, a browser, an encoded body or a PDF needs.
-    const unneeded = ['node:child_process', 'node:zlib', 'node:worker_threads'];
+    // Nor the built-ins only a build, a browser, an encoded body, a PDF or a random key needs
+    // (the sidecar's key is made when it starts; node:crypto costs a start ~7 ms).
+    const unneeded = ['node:child_process', 'node:zlib', 'node:worker_threads', 'node:crypto'];
     expect(result.loaded.filter((url) => unneeded.includes(url))).toEqual([]);
+    // Nor the chat service or the MCP services' turn tools: a listing of built-ins needs neither.
+    expect(
+      result.loaded.filter((url) => /\/(chat-service|mcp-turn-tools)-[\w-]+\.cjs$/.test(url)),
+    ).toEqual([]);
   });
 
   it('hides python_execute with the dead socket named', async () => {

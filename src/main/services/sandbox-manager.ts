@@ -10,7 +10,6 @@
  * turn that never runs Python does not pay for it; with one (the app, `aivory serve`) it starts at
  * once, so the warm container is ready by the first call.
  */
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { RunningSidecar } from '@aivory/sandbox';
 import type { SandboxConfig } from '@aivory/sandbox/engine-check';
@@ -108,18 +107,20 @@ export class SandboxManager {
 
   private async startLocal(): Promise<{ client: SandboxConnection | null; status: SandboxStatus }> {
     const { env, dataDir } = this.options;
-    const apiKey = randomBytes(24).toString('base64url');
     // The configuration and the engine check only; dockerode and the sidecar load when it starts.
     const { checkEngine, loadSandboxConfig } = await import('@aivory/sandbox/engine-check');
     const saved = this.options.settings.get('sandbox');
     let config: SandboxConfig;
     try {
+      // Read without a key (allowed on loopback): the sidecar's random key is made when it
+      // starts (`sidecarKey`), so a start that only asks whether Python can run (`aivory tools`)
+      // never loads node:crypto (~7 ms).
       config = loadSandboxConfig({
         ...env,
         SANDBOX_HOST: '127.0.0.1',
         SANDBOX_PORT: '0',
-        SANDBOX_API_KEY: apiKey,
-        SANDBOX_ALLOW_NO_AUTH: undefined,
+        SANDBOX_API_KEY: undefined,
+        SANDBOX_ALLOW_NO_AUTH: '1',
         SANDBOX_ARCHIVE_DIR: env.SANDBOX_ARCHIVE_DIR ?? join(dataDir, 'sandbox', 'archives'),
         SANDBOX_WARM_POOL: String(this.options.warmPool ?? 0),
         SANDBOX_DEFAULT_TIMEOUT_S: String(saved.execTimeoutSeconds),
@@ -147,6 +148,9 @@ export class SandboxManager {
         `the runner image ${config.image} is missing (build it: npx aivory sandbox image build)`,
       );
     }
+    let key: string | null = null;
+    /** This sidecar's Bearer key: random, made once, when first needed. */
+    const apiKey = (): string => (key ??= sidecarKey());
     const generation = this.generation;
     const start = async (): Promise<string> => {
       if (generation !== this.generation) {
@@ -155,7 +159,7 @@ export class SandboxManager {
           'The local sandbox was stopped (settings changed or the app is closing).',
         );
       }
-      this.local ??= this.startSidecar(config);
+      this.local ??= this.startSidecar({ ...config, apiKey: apiKey(), authDisabled: false });
       try {
         return (await this.local).url;
       } catch (error) {
@@ -184,6 +188,12 @@ export class SandboxManager {
       error: sidecarLog('error'),
     });
   }
+}
+
+/** A local sidecar's Bearer key: 24 random bytes. */
+function sidecarKey(): string {
+  // node:crypto at first use, not imported: loading it costs every start ~7 ms (issue 24).
+  return process.getBuiltinModule('node:crypto').randomBytes(24).toString('base64url');
 }
 
 /** What the user reads about a workspace the sandbox could not save when it stopped. */

@@ -4,7 +4,6 @@
  * file with other content is never overwritten (the new one becomes `name-2.ext`), so an older
  * message's attachment keeps pointing at what it showed.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { ArtifactReference } from '../../../shared/turn-events';
@@ -44,5 +43,7 @@ export class FileArtifactSink implements ArtifactSink {
 }
 
 function sha256(data: Uint8Array): string {
+  // node:crypto at first use, not imported: loading it costs every start ~7 ms (issue 24).
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(data).digest('hex');
 }

@@ -45,7 +45,7 @@ export class SandboxClient implements SandboxConnection {
    */
   constructor(
     baseUrl: string | (() => Promise<string>),
-    private readonly apiKey: string,
+    private readonly apiKey: string | (() => string),
   ) {
     this.baseUrl = typeof baseUrl === 'string' ? trimSlashes(baseUrl) : null;
     this.address = typeof baseUrl === 'string' ? () => Promise.resolve(baseUrl) : baseUrl;
@@ -189,7 +189,7 @@ export class SandboxClient implements SandboxConnection {
       response = await fetch(`${baseUrl}${path}`, {
         method,
         headers: {
-          authorization: `Bearer ${this.apiKey}`,
+          authorization: `Bearer ${typeof this.apiKey === 'string' ? this.apiKey : this.apiKey()}`,
           ...(contentType ? { 'content-type': contentType } : {}),
         },
         ...(body === undefined ? {} : { body }),

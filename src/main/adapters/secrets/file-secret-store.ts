@@ -4,7 +4,6 @@
  * that is then renamed over the original, so a crash leaves the old file or the new one, never a
  * torn one. Values never appear in errors or logs.
  */
-import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AivoryError } from '../../../shared/errors';
@@ -98,6 +97,8 @@ export class FileSecretStore implements SecretStore {
   private async writeAll(secrets: Map<string, string>): Promise<void> {
     const directory = dirname(this.filePath);
     await mkdir(directory, { recursive: true, mode: SECRET_DIRECTORY_MODE });
+    // node:crypto at first use, not imported: loading it costs every start ~7 ms (issue 24).
+    const { randomBytes } = process.getBuiltinModule('node:crypto');
     const suffix = `${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     const temporaryPath = join(directory, `.${basename(this.filePath)}.${suffix}`);
     const text = `${JSON.stringify(Object.fromEntries(secrets), null, 2)}\n`;

@@ -110,9 +110,10 @@ export interface SandboxConnection
 
 /**
  * Opens a connection to the sidecar at `address`, or to a local sidecar that `address` starts
- * with the first request; `apiKey` is its Bearer key.
+ * with the first request; `apiKey` is its Bearer key, or gives it at the first request (a local
+ * sidecar's random key is made when it starts).
  */
 export type SandboxConnector = (
   address: string | (() => Promise<string>),
-  apiKey: string,
+  apiKey: string | (() => string),
 ) => SandboxConnection;

@@ -1,5 +1,4 @@
 /** Validation of a new MCP service as the user typed it (CLI flags or the settings form). */
-import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
 import type { McpTransportKind } from '../../../shared/mcp';
@@ -77,33 +76,35 @@ const RESERVED_HEADERS = new Set([
   'mcp-protocol-version',
 ]);
 
-const schema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'a name is required')
-    .max(64, 'the name is longer than 64 characters'),
-  icon: z
-    .string()
-    .trim()
-    .min(1)
-    .max(32, 'the icon is longer than 32 characters')
-    .default(DEFAULT_ICON),
-  description: z
-    .string({
-      error: 'a tool description is required (it tells the model when to use the service)',
-    })
-    .trim()
-    .min(1, 'a tool description is required (it tells the model when to use the service)')
-    .max(1000, 'the description is longer than 1000 characters'),
-  timeoutSeconds: z.number().int().min(1).max(3600).default(DEFAULT_TIMEOUT_SECONDS),
-  maxTimeoutSeconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 3600)
-    .default(DEFAULT_MAX_TIMEOUT_SECONDS),
-});
+const schema = z.lazy(() =>
+  z.object({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'a name is required')
+      .max(64, 'the name is longer than 64 characters'),
+    icon: z
+      .string()
+      .trim()
+      .min(1)
+      .max(32, 'the icon is longer than 32 characters')
+      .default(DEFAULT_ICON),
+    description: z
+      .string({
+        error: 'a tool description is required (it tells the model when to use the service)',
+      })
+      .trim()
+      .min(1, 'a tool description is required (it tells the model when to use the service)')
+      .max(1000, 'the description is longer than 1000 characters'),
+    timeoutSeconds: z.number().int().min(1).max(3600).default(DEFAULT_TIMEOUT_SECONDS),
+    maxTimeoutSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600)
+      .default(DEFAULT_MAX_TIMEOUT_SECONDS),
+  }),
+);
 
 export function parseServiceInput(
   input: McpServiceInput,
@@ -229,7 +230,8 @@ const EC_ALGORITHMS: Record<string, string> = {
 function keyOf(pem: string): { pem: string; algorithm: string } {
   let key;
   try {
-    key = createPrivateKey({ key: pem, format: 'pem' });
+    // node:crypto at first use, not imported: loading it costs every start ~7 ms (issue 24).
+    key = process.getBuiltinModule('node:crypto').createPrivateKey({ key: pem, format: 'pem' });
   } catch {
     throw new AivoryError('invalid-input', 'The OAuth client key is not a PEM private key.');
   }
