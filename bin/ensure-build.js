@@ -1,9 +1,12 @@
 // Keeps the build (out/) current in a source checkout: `aivory` runs compiled JavaScript, and a
 // fresh clone or an edited source must never leave a "not built" app. Plain JavaScript with no
 // dependencies, so it runs before anything is built. Used by bin/aivory.js and the test setup.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Built-ins through `process.getBuiltinModule`, not `import`: an import builds each module's ES
+// module facade, which reads every export (~4 ms of every `aivory` start for these three).
+const { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } =
+  process.getBuiltinModule('node:fs');
+const { dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** What the build writes; the oldest of them must be newer than every source. */

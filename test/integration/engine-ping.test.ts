@@ -113,10 +113,10 @@ describe('pingEngine', () => {
 });
 
 describe('aivory tools and the engine', () => {
-  async function tools(extra: Record<string, string>) {
+  async function tools(extra: Record<string, string>, args = ['tools']) {
     const env = cliEnv(makeDataDir(), { SANDBOX_IMAGE: RUNNER_IMAGE, ...extra });
     delete env.AIVORY_LOCAL_SANDBOX;
-    const child = spawn(process.execPath, ['--import', RECORD_LOADS, AIVORY_BIN, 'tools'], {
+    const child = spawn(process.execPath, ['--import', RECORD_LOADS, AIVORY_BIN, ...args], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -141,10 +141,26 @@ describe('aivory tools and the engine', () => {
     // (the sidecar's key is made when it starts; node:crypto costs a start ~7 ms).
     const unneeded = ['node:child_process', 'node:zlib', 'node:worker_threads', 'node:crypto'];
     expect(result.loaded.filter((url) => unneeded.includes(url))).toEqual([]);
+    // What opening the app loads is one chunk (app-start, electron.vite.config.ts), so the start
+    // requires a handful of files from out/main, not the ~50 it once did.
+    const chunks = result.loaded.filter((url) => url.includes('/out/main/'));
+    expect(chunks.filter((url) => /\/app-start-[\w-]+\.cjs$/.test(url))).toHaveLength(1);
+    expect(chunks.length).toBeLessThanOrEqual(10);
     // Nor the chat service or the MCP services' turn tools: a listing of built-ins needs neither.
     expect(
       result.loaded.filter((url) => /\/(chat-service|mcp-turn-tools)-[\w-]+\.cjs$/.test(url)),
     ).toEqual([]);
+  });
+
+  it('aivory --help loads no more than the CLI entry: not the app, not the store', async () => {
+    const result = await tools({}, ['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('aivory');
+    const chunks = result.loaded.filter((url) => url.includes('/out/main/'));
+    expect(
+      chunks.map((url) => url.replace(/.*\/out\/main\//, '').replace(/-[\w-]{8}\.cjs$/, '')),
+    ).toEqual(['cli.cjs', 'rolldown-runtime']);
+    expect(result.loaded.filter((url) => /better-sqlite3|node:crypto/.test(url))).toEqual([]);
   });
 
   it('hides python_execute with the dead socket named', async () => {
