@@ -7,11 +7,13 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import type { Socket as NetSocket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerRuntime } from '../src/docker-runtime';
-import { checkEngine } from '../src/engine-check';
+import { checkEngine, pingEngine, readAnswer } from '../src/engine-check';
 import { DOCKER_SOCKET, requireDockerAndImage, RUNNER_IMAGE } from './support/docker-fixture';
 
 describe('checkEngine', () => {
@@ -131,6 +133,81 @@ describe('checkEngine', () => {
       expect(asked).toContain('/info');
     } finally {
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('readAnswer (the check reads HTTP/1.0 answers itself)', () => {
+  const raw = (text: string) => Buffer.from(text, 'utf8');
+
+  it('reads the status, the API version (any case) and the body up to Content-Length', () => {
+    const answer = raw('HTTP/1.1 200 OK\r\nApi-Version: 1.47\r\nContent-Length: 4\r\n\r\n{"é"');
+    expect(readAnswer(answer, '/x', false)).toEqual({
+      status: 200,
+      body: '{"é"'.slice(0, 3),
+      apiVersion: '1.47',
+    });
+  });
+
+  it('waits for the rest: a head not yet whole, a body shorter than its length, no length', () => {
+    expect(readAnswer(raw('HTTP/1.0 200 OK\r\nApi-Ver'), '/x', false)).toBeNull();
+    expect(
+      readAnswer(raw('HTTP/1.0 200 OK\r\nContent-Length: 9\r\n\r\nOK'), '/x', false),
+    ).toBeNull();
+    expect(readAnswer(raw('HTTP/1.0 404 Not Found\r\n\r\nno'), '/x', false)).toBeNull();
+    // Without a length the body is what came before the engine closed.
+    expect(readAnswer(raw('HTTP/1.0 404 Not Found\r\n\r\nno'), '/x', true)).toEqual({
+      status: 404,
+      body: 'no',
+      apiVersion: undefined,
+    });
+  });
+
+  it('refuses what is not an HTTP/1.0 answer, or ended short', () => {
+    expect(() => readAnswer(raw('SSH-2.0-OpenSSH\r\n\r\n'), '/_ping', true)).toThrow(
+      'the answer to /_ping is not HTTP',
+    );
+    expect(() => readAnswer(raw('hello'), '/_ping', true)).toThrow('is not HTTP');
+    expect(() =>
+      readAnswer(raw('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nOK'), '/x', false),
+    ).toThrow('has a transfer encoding');
+    expect(() =>
+      readAnswer(raw('HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n'), '/x', false),
+    ).toThrow('bad Content-Length');
+    expect(() =>
+      readAnswer(raw('HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nOK'), '/x', true),
+    ).toThrow('was cut short');
+  });
+
+  it('on a socket: an answer with a length is taken without waiting for the close; garbage is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aivory-engine-answer-'));
+    const opened: NetSocket[] = [];
+    try {
+      // Answers and keeps the connection open, as a keep-alive server would.
+      const keeping = join(dir, 'keeping.sock');
+      const keepingServer = createNetServer((socket) => {
+        opened.push(socket);
+        socket.once('data', () =>
+          socket.write('HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\nContent-Length: 2\r\n\r\nOK'),
+        );
+      });
+      await new Promise<void>((resolve) => keepingServer.listen(keeping, resolve));
+      expect(await pingEngine(keeping, 5000)).toEqual({ reachable: true, apiVersion: '1.41' });
+      const garbage = join(dir, 'garbage.sock');
+      const garbageServer = createNetServer((socket) => {
+        opened.push(socket);
+        socket.end('220 smtp ready\r\n');
+      });
+      await new Promise<void>((resolve) => garbageServer.listen(garbage, resolve));
+      expect(await pingEngine(garbage, 5000)).toEqual({
+        reachable: false,
+        reason: 'the answer to /_ping is not HTTP',
+      });
+      for (const socket of opened) socket.destroy();
+      await new Promise((resolve) => keepingServer.close(resolve));
+      await new Promise((resolve) => garbageServer.close(resolve));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
