@@ -3,7 +3,6 @@
  * answer between calls, as a DNS-rebinding attacker would). The guarded fetcher asks once per
  * hop, judges EVERY address returned, and then connects only to those addresses.
  */
-import { lookup } from 'node:dns/promises';
 import type { HostResolver } from '../../core/ports';
 
 /** The operating system's resolver (getaddrinfo: hosts file, DNS), all records, in its order. */
@@ -11,6 +10,8 @@ export function createSystemResolver(): HostResolver {
   return {
     resolve: async (hostname, signal) => {
       signal.throwIfAborted();
+      // node:dns at the first lookup, not imported: most starts resolve no name.
+      const { lookup } = process.getBuiltinModule('node:dns/promises');
       // getaddrinfo cannot be cancelled; racing it keeps a hung resolver from outliving the
       // deadline (the lookup finishes in the background and is ignored).
       const answers = await raceWithSignal(lookup(hostname, { all: true, verbatim: true }), signal);
