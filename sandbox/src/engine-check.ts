@@ -12,7 +12,7 @@
  * which made the engine check most of `aivory tools`' start-up.
  *
  * The requests are written on a `node:net` socket, not sent with `node:http`: its client (the
- * module, the first request's agent, parser and header checks) cost `aivory tools` ~8 ms of its
+ * module, the first request's agent, parser and header checks) cost `aivory tools` ~5 ms of its
  * start, for two GETs on a local socket (issue 24). HTTP/1.0 with `Connection: close` asks for the
  * simplest answer: no chunked encoding (Docker and Podman answer with Go's net/http, which then
  * sends none; a chunked answer is refused, not misread), the body up to its Content-Length or the
