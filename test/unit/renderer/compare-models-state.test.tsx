@@ -9,20 +9,12 @@ import type { AivoryBridge } from '../../../src/renderer/bridge/bridge';
 import { chatRows } from '../../../src/renderer/features/chat/chat-rows';
 import { askingAnswer } from '../../../src/renderer/state/answer-names';
 import { createAppStore } from '../../../src/renderer/state/store';
+import { conversationDto } from './store-fixtures';
 import { invokeContract } from '../../../src/shared/ipc-contract';
-import type { Conversation, Message } from '../../../src/shared/dto';
+import type { Message } from '../../../src/shared/dto';
 import type { TurnEvent } from '../../../src/shared/turn-events';
 
-const conversation: Conversation = {
-  id: 'c',
-  title: 'c',
-  createdAt: 1,
-  updatedAt: 1,
-  modelId: 'm1',
-  toolToggles: {},
-  settings: {},
-  pinnedAt: null,
-};
+const conversation = conversationDto('c', 'm1');
 
 function message(id: string, role: Message['role'], parentId: string | null): Message {
   return {

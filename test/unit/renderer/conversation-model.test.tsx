@@ -6,20 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AivoryBridge } from '../../../src/renderer/bridge/bridge';
 import { createAppStore } from '../../../src/renderer/state/store';
+import { conversationDto } from './store-fixtures';
 import type { Conversation } from '../../../src/shared/dto';
-
-function conversation(id: string, modelId: string | null): Conversation {
-  return {
-    id,
-    title: id,
-    createdAt: 1,
-    updatedAt: 1,
-    modelId,
-    toolToggles: {},
-    settings: {},
-    pinnedAt: null,
-  };
-}
 
 function bridgeOf(conversations: Conversation[]): AivoryBridge {
   return {
@@ -38,7 +26,9 @@ function bridgeOf(conversations: Conversation[]): AivoryBridge {
 describe('renderer: the model follows the conversation', () => {
   it('opening a conversation selects its model; reloading the open one keeps the pick', async () => {
     const store = createAppStore();
-    store.setState({ bridge: bridgeOf([conversation('a', 'model-x'), conversation('b', null)]) });
+    store.setState({
+      bridge: bridgeOf([conversationDto('a', 'model-x'), conversationDto('b', null)]),
+    });
     store.getState().setModelId('model-y');
     await store.getState().openConversation('a');
     expect(store.getState().modelId).toBe('model-x');

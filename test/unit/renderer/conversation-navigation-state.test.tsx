@@ -6,20 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AivoryBridge } from '../../../src/renderer/bridge/bridge';
 import { createAppStore } from '../../../src/renderer/state/store';
-import type { Conversation, Message } from '../../../src/shared/dto';
+import { conversationDto } from './store-fixtures';
+import type { Message } from '../../../src/shared/dto';
 
-function conversation(id: string): Conversation {
-  return {
-    id,
-    title: id,
-    createdAt: 1,
-    updatedAt: 1,
-    modelId: null,
-    toolToggles: {},
-    settings: {},
-    pinnedAt: null,
-  };
-}
+const conversation = (id: string) => conversationDto(id);
 
 function question(conversationId: string, text: string): Message {
   return {
@@ -73,6 +63,17 @@ function heldHost() {
     return held.splice(index, 1)[0]!;
   };
   return { bridge, held, take };
+}
+
+/** A store over a held host, showing conversation `id`. */
+async function showing(id: string) {
+  const store = createAppStore();
+  const host = heldHost();
+  store.setState({ bridge: host.bridge });
+  const opened = store.getState().openConversation(id);
+  host.take('conversations.get', id).answer(page(id));
+  await opened;
+  return { store, host };
 }
 
 /** Lets the store's awaits run. */
@@ -130,12 +131,7 @@ describe('renderer: the reader’s last move wins over late answers', () => {
   });
 
   it('opening "a" then "b": "b" is shown whichever page arrives last; a reload of "a" after the click on "b" is dropped', async () => {
-    const store = createAppStore();
-    const host = heldHost();
-    store.setState({ bridge: host.bridge });
-    const opened = store.getState().openConversation('a');
-    host.take('conversations.get', 'a').answer(page('a'));
-    await opened;
+    const { store, host } = await showing('a');
     expect(store.getState().activeId).toBe('a');
 
     // The reader clicks "b"; before its page comes, "a" is reloaded (its turn ended).
@@ -163,12 +159,7 @@ describe('renderer: the reader’s last move wins over late answers', () => {
   });
 
   it('a page that fails to come leaves the reader where they were: the shown conversation still reloads', async () => {
-    const store = createAppStore();
-    const host = heldHost();
-    store.setState({ bridge: host.bridge });
-    const opened = store.getState().openConversation('a');
-    host.take('conversations.get', 'a').answer(page('a'));
-    await opened;
+    const { store, host } = await showing('a');
 
     const toGone = store.getState().openConversation('gone');
     host.take('conversations.get', 'gone').fail(new Error('Conversation not found'));

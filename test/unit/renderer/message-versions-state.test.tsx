@@ -6,18 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AivoryBridge } from '../../../src/renderer/bridge/bridge';
 import { createAppStore } from '../../../src/renderer/state/store';
-import type { Conversation, Message } from '../../../src/shared/dto';
+import { conversationDto } from './store-fixtures';
+import type { Message } from '../../../src/shared/dto';
 
-const conversation: Conversation = {
-  id: 'c',
-  title: 'c',
-  createdAt: 1,
-  updatedAt: 1,
-  modelId: null,
-  toolToggles: {},
-  settings: {},
-  pinnedAt: null,
-};
+const conversation = conversationDto('c');
 
 function message(
   id: string,
