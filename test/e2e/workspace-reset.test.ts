@@ -14,6 +14,7 @@ import { requireDockerAndImage } from '../../sandbox/test/support/docker-fixture
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
+import type { Locator } from 'playwright-core';
 import type { TestBrowser } from './helpers/browser';
 import { openBrowser } from './helpers/browser';
 import type { RunningServe } from './helpers/serve-process';
@@ -23,6 +24,23 @@ const CONVERSATION = 'conv_damaged_save';
 /** The sandbox starts on the first python_execute turn: a container on a loaded machine. */
 const SANDBOX_TIMEOUT_MS = 120_000;
 const POLL = { timeout: 30_000 };
+
+/**
+ * Clicks `target` until `shown` appears. The turn's end redraws its cells from the store (the
+ * live card gives way to the stored one), and a click landing in that instant reaches neither:
+ * one fresh-clone run lost the click on "Start with an empty workspace" so.
+ */
+async function clickUntilShown(target: Locator, shown: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await target.click();
+    try {
+      await shown.waitFor({ timeout: 3000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
 const LIST_FILES = `import os
 print(sorted(os.path.relpath(os.path.join(r, f), '/workspace') for r, _, fs in os.walk('/workspace') for f in fs))`;
 const call = (code: string) =>
@@ -116,11 +134,11 @@ describe('e2e: starting with an empty workspace when the only save is damaged', 
       expect(await button.textContent()).toBe('Start with an empty workspace');
 
       // Cancel changes nothing.
-      await button.click();
+      await clickUntilShown(button, page.getByTestId('confirm-cancel'));
       await page.getByTestId('confirm-cancel').click();
       expect(readFileSync(archive).equals(damaged)).toBe(true);
 
-      await button.click();
+      await clickUntilShown(button, page.getByTestId('confirm-accept'));
       await page.getByTestId('confirm-accept').click();
       const done = failed.getByTestId('workspace-reset-done');
       await done.waitFor(POLL);
