@@ -4,7 +4,9 @@
  * (`aivory settings set`, the settings page). Plain TS over WHATWG `URL`, so the main process,
  * the contract's schemas and the renderer judge a URL the same way.
  */
-import { z } from 'zod';
+// zod's functional build: also part of the settings, which every start builds (issue 24); the
+// contract's classic schemas take it as a field like any other.
+import * as z from 'zod/mini';
 import { checkHttpUrl } from './http-url';
 import { quotedValue } from './untrusted-text';
 import { MAX_URL_CHARS } from './ipc/limits';
@@ -54,11 +56,10 @@ function isLinkLocalHost(hostname: string): boolean {
  * refused with the value quoted, the reason and what is allowed. With `emptyMeans` (what an empty
  * value does, e.g. "no external sandbox"), '' is allowed too.
  */
-export function endpointUrlSchema(emptyMeans?: string): z.ZodType<string, string> {
-  return z
-    .string()
-    .trim()
-    .superRefine((text, context) => {
+export function endpointUrlSchema(emptyMeans?: string): z.ZodMiniType<string, string> {
+  return z.string().check(
+    z.trim(),
+    z.superRefine((text, context) => {
       if (emptyMeans !== undefined && text === '') return;
       const problem = endpointUrlProblem(text);
       if (problem === null) return;
@@ -67,5 +68,6 @@ export function endpointUrlSchema(emptyMeans?: string): z.ZodType<string, string
         code: 'custom',
         message: `${quotedValue(text)} ${problem}. Allowed: ${ENDPOINT_URL_RULE}${orEmpty}`,
       });
-    });
+    }),
+  );
 }

@@ -5,7 +5,9 @@
  * defaults for that key instead of breaking start-up. The sandbox's memory per session is bounded
  * by the machine's, which the composition root hands in (`adapters/machine-memory.ts`).
  */
-import { z } from 'zod';
+// zod's functional build: a settings group's schema costs a quarter of the classic API's to build
+// and parse, and every start reads several groups (issue 24).
+import * as z from 'zod/mini';
 import { endpointUrlSchema } from '../../shared/endpoint-url';
 import { AivoryError } from '../../shared/errors';
 import { isClientMetadataUrl } from '../../shared/mcp';
@@ -15,95 +17,106 @@ import type { Logger, SettingsStore } from '../core/ports';
 const searchSettings = () =>
   z.object({
     /** SearXNG is self-hosted and needs no key; Serper and Brave are paid and need one. */
-    provider: z.enum(['disabled', 'searxng', 'serper', 'brave']).default('disabled'),
+    provider: z._default(z.enum(['disabled', 'searxng', 'serper', 'brave']), 'disabled'),
     /** The model editor's rule for URLs (`shared/endpoint-url.ts`); empty: the provider's own. */
-    baseUrl: endpointUrlSchema("the provider's default address").default(''),
+    baseUrl: z._default(endpointUrlSchema("the provider's default address"), ''),
     /** Comma- or space-separated engine names, sent to SearXNG as `engines`; empty = instance default. */
-    engines: z.string().default(''),
-    apiKeyRef: z.string().nullable().default(null),
+    engines: z._default(z.string(), ''),
+    apiKeyRef: z._default(z.nullable(z.string()), null),
   });
 
 /** Below this, numpy + pandas + matplotlib have too little room under the worker's cap. */
 export const MIN_SANDBOX_MEMORY_MIB = 512;
 
+/** An integer from `min` to `max`, `fallback` when absent. */
+const integer = (min: number, max: number, fallback: number) =>
+  z._default(z.number().check(z.int(), z.minimum(min), z.maximum(max)), fallback);
+
 /** The sandbox's settings on a machine with `machineMiB` MiB of memory: a session may not get more. */
 const sandboxSettings = (machineMiB: number) =>
   z.object({
     /** An external sidecar (`SANDBOX_BASE_URL`'s setting); empty: the local one. */
-    baseUrl: endpointUrlSchema('the local sandbox').default(''),
-    apiKeyRef: z.string().nullable().default(null),
+    baseUrl: z._default(endpointUrlSchema('the local sandbox'), ''),
+    apiKeyRef: z._default(z.nullable(z.string()), null),
     /** Seed: 执行超时 10–600 s, empty = 120. */
-    execTimeoutSeconds: z.number().int().min(10).max(600).default(120),
+    execTimeoutSeconds: integer(10, 600, 120),
     /** Seed: 闲置回收 60–86400 s, default 1800. */
-    idleReapSeconds: z.number().int().min(60).max(86_400).default(1800),
+    idleReapSeconds: integer(60, 86_400, 1800),
     /**
      * Memory per session in MiB (the local sidecar's SANDBOX_MEMORY; seed: 2g). The container's
      * limit; Python gets a MemoryError a margin below it (sandbox/runner/worker.py).
      */
-    memoryMiB: z
-      .number()
-      .int()
-      .min(MIN_SANDBOX_MEMORY_MIB)
-      .refine((mib) => mib <= machineMiB, {
-        message: `must be at most this machine's memory (${machineMiB} MiB)`,
-      })
-      .default(Math.min(2048, machineMiB)),
+    memoryMiB: z._default(
+      z.number().check(
+        z.int(),
+        z.minimum(MIN_SANDBOX_MEMORY_MIB),
+        z.refine((mib) => mib <= machineMiB, {
+          message: `must be at most this machine's memory (${machineMiB} MiB)`,
+        }),
+      ),
+      Math.min(2048, machineMiB),
+    ),
     /** Local sidecar: runc, runsc (gVisor) or auto (runsc when the engine lists it, else runc). */
-    runtime: z.enum(['runc', 'runsc', 'auto']).default('auto'),
+    runtime: z._default(z.enum(['runc', 'runsc', 'auto']), 'auto'),
   });
 
 const imageSettings = () =>
   z.object({
     /** image_generate is offered only when this is `openai` (any OpenAI-compatible Images API). */
-    provider: z.enum(['disabled', 'openai']).default('disabled'),
-    baseUrl: endpointUrlSchema().default('https://api.openai.com/v1'),
-    model: z.string().min(1).default('gpt-image-1'),
-    apiKeyRef: z.string().nullable().default(null),
+    provider: z._default(z.enum(['disabled', 'openai']), 'disabled'),
+    baseUrl: z._default(endpointUrlSchema(), 'https://api.openai.com/v1'),
+    model: z._default(z.string().check(z.minLength(1)), 'gpt-image-1'),
+    apiKeyRef: z._default(z.nullable(z.string()), null),
   });
 
 const chatSettings = () =>
   z.object({
-    defaultMode: z.enum(['fast', 'normal', 'deep']).default('normal'),
+    defaultMode: z._default(z.enum(['fast', 'normal', 'deep']), 'normal'),
   });
 
 const webSettings = () =>
   z.object({
     /** web_fetch / fetch_image: refuse ports other than 80/443 (off: any port of a public address). */
-    refuseNonDefaultPorts: z.boolean().default(false),
+    refuseNonDefaultPorts: z._default(z.boolean(), false),
     /** Largest decoded body fetched, in megabytes. */
-    maxBodyMegabytes: z.number().int().min(1).max(50).default(5),
+    maxBodyMegabytes: integer(1, 50, 5),
     /** Wall-clock bound for one fetch, redirects included. */
-    deadlineSeconds: z.number().int().min(5).max(120).default(20),
+    deadlineSeconds: integer(5, 120, 20),
   });
 
 const mcpSettings = () =>
   z.object({
     /** stdio MCP servers run a local command with the user's permissions: off until switched on. */
-    allowLocalCommands: z.boolean().default(false),
+    allowLocalCommands: z._default(z.boolean(), false),
     /** What servers are asked to log (`logging/setLevel`) into their service's log file. */
-    logLevel: z.enum(MCP_LOG_LEVELS).default('warning'),
+    logLevel: z._default(z.enum(MCP_LOG_LEVELS), 'warning'),
     /** The same per service (by name), over `logLevel`. */
-    serviceLogLevels: z.record(z.string(), z.enum(MCP_LOG_LEVELS)).default({}),
+    serviceLogLevels: z._default(z.record(z.string(), z.enum(MCP_LOG_LEVELS)), {}),
     /** Services (ids) whose sampling requests run without asking ("Always for this server"). */
-    samplingAlwaysAllow: z.array(z.string().max(200)).max(1000).default([]),
+    samplingAlwaysAllow: z._default(
+      z.array(z.string().check(z.maxLength(200))).check(z.maxLength(1000)),
+      [],
+    ),
     /**
      * OAuth: an https URL where the user publishes Aivory's Client ID Metadata Document; servers
      * that accept such documents then need no registration. Empty: dynamic registration.
      */
-    oauthClientMetadataUrl: z
-      .string()
-      .max(2000)
-      .refine((text) => text === '' || isClientMetadataUrl(text), {
-        message: 'must be an https:// URL with a path (or empty)',
-      })
-      .default(''),
+    oauthClientMetadataUrl: z._default(
+      z.string().check(
+        z.maxLength(2000),
+        z.refine((text) => text === '' || isClientMetadataUrl(text), {
+          message: 'must be an https:// URL with a path (or empty)',
+        }),
+      ),
+      '',
+    ),
   });
 
 const uiSettings = () =>
   z.object({
-    language: z.enum(['system', 'zh-CN', 'en']).default('system'),
+    language: z._default(z.enum(['system', 'zh-CN', 'en']), 'system'),
     /** Light, dark, or follow the system's `prefers-color-scheme` (live). */
-    theme: z.enum(['system', 'light', 'dark']).default('system'),
+    theme: z._default(z.enum(['system', 'light', 'dark']), 'system'),
   });
 
 /**
