@@ -1,7 +1,8 @@
 /**
  * Without a warm pool (the CLI) the local sandbox is decided by the cheap engine check and its
  * sidecar starts with the client's first request: resolving says "local" with no address yet,
- * the first request starts it, and once the manager is closed its clients start nothing again.
+ * the first request starts it (with a random key, made then, that every request must carry), and
+ * once the manager is closed its clients start nothing again.
  * Runs against the machine's dockerd and runner image.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -57,6 +58,13 @@ describe('a local sandbox without a warm pool', () => {
     const started = client.url;
     await client.health();
     expect(client.url).toBe(started);
+    // Its key is made when it starts, not at the engine check: a request without it, or with
+    // another, is refused all the same.
+    expect((await fetch(`${started}/healthz`)).status).toBe(401);
+    const wrong = await fetch(`${started}/healthz`, {
+      headers: { authorization: `Bearer ${'x'.repeat(32)}` },
+    });
+    expect(wrong.status).toBe(401);
   });
 
   it('once closed, a client that never started starts nothing', async () => {
