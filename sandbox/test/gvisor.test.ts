@@ -64,7 +64,9 @@ describe('sessions under gVisor (runsc registered with dockerd)', () => {
     );
     expect(result.status, result.error ?? '').toBe('ok');
     expect(result.stdout).toContain('Starting gVisor');
-    expect((await run('print(x * 6)')).stdout).toBe('42\n');
+    // The whole result on failure: one loaded run once had an empty stdout here.
+    const next = await run('print(x * 6)');
+    expect(next.stdout, JSON.stringify(next)).toBe('42\n');
   });
 
   it('no network, read-only root, non-root without capabilities', async () => {
