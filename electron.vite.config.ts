@@ -23,26 +23,57 @@ function staticClosure(graph: ModuleGraph, ids: readonly string[]): Set<string> 
 
 const APP_CONTEXT = resolve(root, 'src/main/composition/app-context.ts');
 const CLI_ENTRY = resolve(root, 'src/main/cli/entry.ts');
-let startChunks: { help: Set<string>; start: Set<string> } | null = null;
+/** Per chunking pass (a watch rebuild brings a new graph): what --help and the app's open load. */
+const startModules = new WeakMap<ModuleGraph, { help: Set<string>; open: Set<string> }>();
 
 /**
- * The chunks every start of the CLI loads, one file each (Node spends about a quarter of a
- * millisecond on each file it requires; issue 24): `cli-start`, what `aivory --help` loads
- * besides cli.cjs (the CLI entry's static imports, all the way down), and `app-start`, what
- * opening the app context loads on top (app-context.ts's, less those). Every command but --help
- * needs both. Modules a command or a turn imports dynamically stay in chunks of their own.
+ * The `codeSplitting` group that names `chunk`. `app-start` is what opening the app context
+ * loads (app-context.ts's static imports, all the way down) less what `aivory --help` loads
+ * (entry.ts's, which stay in cli.cjs); the `cli-start` group, of higher priority, only keeps
+ * those out of app-start, which would take in its members' dependencies otherwise.
  */
 function startChunk(chunk: 'cli-start' | 'app-start') {
   return (id: string, graph: ModuleGraph): string | null => {
-    if (startChunks === null) {
+    let modules = startModules.get(graph);
+    if (modules === undefined) {
       const help = staticClosure(graph, [CLI_ENTRY]);
-      const start = new Set([...staticClosure(graph, [APP_CONTEXT])].filter((m) => !help.has(m)));
-      startChunks = { help, start };
+      const open = new Set([...staticClosure(graph, [APP_CONTEXT])].filter((m) => !help.has(m)));
+      modules = { help, open };
+      startModules.set(graph, modules);
     }
-    return startChunks[chunk === 'cli-start' ? 'help' : 'start'].has(id) ? chunk : null;
+    return modules[chunk === 'cli-start' ? 'help' : 'open'].has(id) ? chunk : null;
   };
 }
 
+/**
+ * The one build (`npm run build` = `electron-vite build`; also run by `prepare` on install and by
+ * `bin/aivory.js` when the sources are newer than the build). It keeps electron-vite's default name:
+ * electron-vite 6 refuses a config named `vite.config.*` ("config file cannot be named
+ * vite.config.ts"), since that name means a plain Vite config, which this file is not.
+ * - main → out/main: `index.cjs` (the Electron main process) and `cli.cjs` (the `aivory` command
+ *   and `aivory serve`), sharing chunks. CommonJS, though the sources are ES modules: Node loads
+ *   a start's chunks through `require` a fifth faster than through its ES module loader
+ *   (`aivory tools` 121 → 95 ms, issue 24), and nothing needs ESM at runtime: no top-level
+ *   `await`, `import.meta.url` becomes the file's URL, and every package required has a CommonJS
+ *   build (`electron-bundle.test.ts` runs the Electron main this way). What opening the app
+ *   context loads is one chunk, `app-start` (`startChunk`): Node spends about a quarter of a
+ *   millisecond on each file it requires, and a start required ~45. Dependencies stay
+ *   external (electron-builder ships node_modules; native modules unpacked) except the sandbox
+ *   workspace package, whose TypeScript sources are bundled, and zod and ajv: every start
+ *   (`aivory tools` included) loads them, and as packages they are ~95 and ~65 files that Node
+ *   resolves and reads one by one, a quarter of the CLI's start-up; bundled, they are part of
+ *   app-start (issue 24, `npm run bench -- --only=cli`). The MCP SDK keeps its own copies from
+ *   node_modules (it only takes our zod schemas through their `_zod` internals, which the same
+ *   version shares). Chunks sit beside the entries, so `import.meta.url` of any of them finds
+ *   `../renderer` and `../preload`. Unminified, but without JSDoc and annotation comments (legal
+ *   ones kept): a sixth fewer bytes for every start to read.
+ * - preload → out/preload/index.cjs: one CommonJS file (a sandboxed preload can only
+ *   `require('electron')`), everything else bundled in.
+ * - renderer → out/renderer: relative asset URLs, so the Electron window (`app://aivory/`) and
+ *   `aivory serve` (`http://127.0.0.1:PORT/`) serve the same files; no inline assets (the CSP
+ *   allows none). `katex` is deduped: mermaid (which asks for ^0.18 and has its own nested copy)
+ *   gets the app's KaTeX, so the math chunk is shipped once, not twice (~250 KB each).
+ */
 export default defineConfig({
   main: {
     build: {
@@ -61,7 +92,6 @@ export default defineConfig({
           chunkFileNames: '[name]-[hash].cjs',
           comments: { legal: true, annotation: false, jsdoc: false },
           codeSplitting: {
-            // cli-start first: app-start would take in its dependencies otherwise.
             groups: [
               { name: startChunk('cli-start'), priority: 2 },
               { name: startChunk('app-start'), priority: 1 },
