@@ -173,8 +173,7 @@ export class SettingsService {
 
   /** The key's schema, built on first use. */
   private schema<K extends SettingsKey>(key: K): SettingsSchemas[K] {
-    const built = (this.schemas[key] ??= this.builders[key]() as SettingsSchemas[K]);
-    return built as SettingsSchemas[K];
+    return (this.schemas[key] ??= this.builders[key]() as SettingsSchemas[K]);
   }
 
   get<K extends SettingsKey>(key: K): Settings[K] {

@@ -37,11 +37,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       get().showError(error);
     }
   };
-  // Each request gets a number: an answer older than one already shown is dropped.
-  let listRequests = 0;
-  let listShown = 0;
-  let pageRequests = 0;
-  let pageShown = 0;
+  const lists = requestOrder();
+  const pages = requestOrder();
   /**
    * Reads a conversation's page and shows it, unless the reader went elsewhere meanwhile or a
    * later read of it was shown already. `navigate`: the reader goes there now (a click, a search
@@ -49,7 +46,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
    */
   const showPage = (id: string, focusMessageId: string | undefined, navigate: boolean) =>
     guarded(async (bridge) => {
-      const request = ++pageRequests;
+      const request = pages.next();
       if (navigate) set({ headingId: id });
       let loaded;
       try {
@@ -60,8 +57,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         if (get().headingId === id) set({ headingId: get().activeId });
         throw error;
       }
-      if (get().headingId !== id || request < pageShown) return;
-      pageShown = request;
+      if (get().headingId !== id || !pages.shows(request)) return;
       const loadedIds = new Set(loaded.messages.map((message) => message.id));
       const liveTurns: Record<string, ShownTurn> = {};
       for (const turn of Object.values(get().liveTurns)) {
@@ -110,11 +106,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     headingId: null,
     refreshConversations: () =>
       guarded(async (bridge) => {
-        const request = ++listRequests;
+        const request = lists.next();
         const conversations = await listConversations(bridge);
-        if (request < listShown) return;
-        listShown = request;
-        set({ conversations });
+        if (lists.shows(request)) set({ conversations });
       }),
     search: (query) =>
       guarded(async (bridge) => {
@@ -230,6 +224,24 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       }),
   };
 };
+
+/**
+ * Numbers the requests of one kind, so that an answer arriving after a later request's answer
+ * was shown is dropped (the host may answer out of order).
+ */
+function requestOrder(): { next(): number; shows(request: number): boolean } {
+  let issued = 0;
+  let shown = 0;
+  return {
+    next: () => ++issued,
+    /** Whether `request`'s answer is to be shown (no later one was); marks it shown. */
+    shows(request) {
+      if (request < shown) return false;
+      shown = request;
+      return true;
+    },
+  };
+}
 
 /** Where the open conversation is remembered, so a reload reopens it (this browser only). */
 export const LAST_CONVERSATION_KEY = 'aivory.lastConversation';

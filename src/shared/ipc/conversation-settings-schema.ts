@@ -18,12 +18,6 @@ import {
 /** As `dto-schemas.ts` MAX_ID_CHARS (that module imports this one). */
 const MAX_ID_CHARS = 200;
 
-const temperature = z.lazy(() => z.number().min(TEMPERATURE_RANGE.min).max(TEMPERATURE_RANGE.max));
-const topP = z.lazy(() => z.number().min(TOP_P_RANGE.min).max(TOP_P_RANGE.max));
-const maxOutputTokens = z.lazy(() =>
-  z.number().int().min(MAX_OUTPUT_TOKENS_RANGE.min).max(MAX_OUTPUT_TOKENS_RANGE.max),
-);
-
 export const contextPolicySchema: z.ZodType<ContextPolicy> = z.lazy(() =>
   z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('all') }).strict(),
@@ -69,9 +63,14 @@ export const conversationSettingsSchema: z.ZodType<ConversationSettings> = z.laz
   z
     .object({
       systemPrompt: instructionsSchema.optional(),
-      temperature: temperature.optional(),
-      topP: topP.optional(),
-      maxOutputTokens: maxOutputTokens.optional(),
+      temperature: z.number().min(TEMPERATURE_RANGE.min).max(TEMPERATURE_RANGE.max).optional(),
+      topP: z.number().min(TOP_P_RANGE.min).max(TOP_P_RANGE.max).optional(),
+      maxOutputTokens: z
+        .number()
+        .int()
+        .min(MAX_OUTPUT_TOKENS_RANGE.min)
+        .max(MAX_OUTPUT_TOKENS_RANGE.max)
+        .optional(),
       contextPolicy: contextPolicySchema.optional(),
     })
     .strict(),

@@ -120,14 +120,14 @@ const MEMORY_STATUSES: readonly MemoryStatus[] = ['ACTIVE', 'ARCHIVED', 'PENDING
 /** The same schema the IPC contract uses: one definition of a stored part. */
 const messagePartSchema: z.ZodType<MessagePart> = sharedMessagePartSchema;
 const toolCallCountsSchema = z.lazy(() => z.record(z.string(), z.number()));
-const budgetCounter = z.lazy(() => z.object({ used: z.number(), limit: z.number().nullable() }));
-const turnBudgetSchema = z.lazy(() =>
-  z.object({
+const turnBudgetSchema = z.lazy(() => {
+  const budgetCounter = z.object({ used: z.number(), limit: z.number().nullable() });
+  return z.object({
     perTool: z.record(z.string(), budgetCounter),
     total: budgetCounter,
     rounds: budgetCounter,
-  }),
-);
+  });
+});
 const usageSchema = z.lazy(() =>
   z.object({
     inputTokens: z.number().int().min(0),
