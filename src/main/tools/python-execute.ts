@@ -75,8 +75,15 @@ async function run(
   } catch (error) {
     // No save of the workspace can be read: a result that names the user's way out (a thrown
     // error would reach the model and the user only as the generic "tool failed").
-    if (!(error instanceof DamagedWorkspaceError)) throw error;
-    return { content: damagedWorkspaceResult(error.detail, conversationId), isError: true };
+    if (error instanceof DamagedWorkspaceError) {
+      return { content: damagedWorkspaceResult(error.detail, conversationId), isError: true };
+    }
+    // The sandbox cannot be reached or refuses the key: the client's message names the address
+    // and what to check, which the generic "tool failed" would hide from the user and the model.
+    if (!context.signal.aborted && isSandboxUnavailable(error)) {
+      return { content: `${error.message}\n${SANDBOX_UNAVAILABLE_HINT}`, isError: true };
+    }
+    throw error;
   }
   const artifacts: ArtifactReference[] = [];
   const unsaved: string[] = [];
@@ -100,6 +107,14 @@ async function run(
     isError: result.status !== 'ok',
     artifacts,
   };
+}
+
+/** Follows the sandbox client's own message when the sandbox cannot be used at all. */
+export const SANDBOX_UNAVAILABLE_HINT =
+  'The code did not run. Tell the user the Python sandbox is unavailable; do not retry until they say it is back.';
+
+function isSandboxUnavailable(error: unknown): error is AivoryError {
+  return error instanceof AivoryError && (error.code === 'connection' || error.code === 'auth');
 }
 
 /** The text the model reads: status, streams (cut in the middle when long), error, files. */
