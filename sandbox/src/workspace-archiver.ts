@@ -29,6 +29,7 @@ import type { ArchiveStore, Generation } from './archive-store';
 import { WORKSPACE } from './container-template';
 import type { AttachedProcess, DockerRuntime } from './docker-runtime';
 import { SandboxError } from './sandbox-service';
+import { describeRestoreFailure, describeTarExit } from './tar-exit';
 
 /** How an archive's bytes are encoded; told apart on restore by their first bytes. */
 export type ArchiveFormat = 'zstd' | 'gzip' | 'tar';
@@ -99,7 +100,10 @@ export class WorkspaceArchiver {
     const stderr = collectTail(tar.stderr);
     const body = new TarBody(async () => {
       const exitCode = await tar.exited;
-      if (exitCode !== 0) throw new Error(`tar exited with ${exitCode}: ${await stderr}`);
+      if (exitCode !== 0) {
+        const said = (await stderr).trim();
+        throw new Error(`${describeTarExit(exitCode)}${said ? `: ${said}` : ''}`);
+      }
       await verify();
     });
     tar.stdout.pipe(body);
@@ -252,8 +256,13 @@ export class WorkspaceArchiver {
     // the verdict: a feed that broke off early (store read error) leaves tar a truncated archive.
     const [exitCode, feedError] = await Promise.all([tar.process.exited, fed]);
     if (exitCode !== 0) {
-      const reason = (await tar.stderr) || `tar exited with ${exitCode}`;
-      throw restoreFailed(feedError === null ? reason : `${reason} (${String(feedError)})`);
+      throw restoreFailed(
+        describeRestoreFailure(
+          exitCode,
+          await tar.stderr,
+          feedError === null ? null : describeError(feedError),
+        ),
+      );
     }
     return true;
   }
