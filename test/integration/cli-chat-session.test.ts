@@ -210,6 +210,45 @@ describe('aivory chat, interactive', () => {
     SESSION_TEST_TIMEOUT_MS,
   );
 
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    it(
+      `${signal} stops the answer being written and ends the session (Ctrl-C would not)`,
+      async () => {
+        server = await startScriptedLlmServer(() => ({
+          content: 'Once upon a time, there was a long story.',
+          hangAfterChunks: 3,
+        }));
+        const home = makeDataDir();
+        const chat = open(
+          ['--base-url', server.baseUrl, '--model', 'scripted-model'],
+          cliEnv(home),
+        );
+        await chat.until(() => chat.prompts() === 1, 'the first prompt');
+        chat.send('Tell me a long story');
+        await chat.until(() => chat.stdout().includes('Once up'), 'the first words');
+        chat.child.kill(signal);
+        await chat.exited;
+        await server.whenAborted(1);
+        // No prompt after the stopped answer: the session ended.
+        expect(chat.prompts()).toBe(1);
+        const listed = await runCli(['conversations', 'list', '--json'], cliEnv(home));
+        const [conversation] = JSON.parse(listed.stdout) as { id: string }[];
+        const shown = await runCli(
+          ['conversations', 'export', conversation?.id ?? 'missing', '--format', 'json'],
+          cliEnv(home),
+        );
+        const document = JSON.parse(shown.stdout) as {
+          messages: { role: string; status: string }[];
+        };
+        expect(document.messages.map((message) => [message.role, message.status])).toEqual([
+          ['user', 'complete'],
+          ['assistant', 'canceled'],
+        ]);
+      },
+      SESSION_TEST_TIMEOUT_MS,
+    );
+  }
+
   it(
     'Ctrl-D (end of input) quits; /retry of a complete answer writes a new version',
     async () => {

@@ -17,7 +17,7 @@ import { savedModel } from '../services/model-resolution';
 import { turnToolNames } from '../services/tool-selection';
 import { cliApprover } from './cli-approver';
 import { cliElicitor } from './cli-elicitor';
-import type { CliIo } from './cli-io';
+import type { CliIo, InterruptSignal } from './cli-io';
 import { cliSamplingAsk } from './cli-sampler';
 import type { PrintOptions } from './chat-turn';
 import { continueLine, reportEnd, runPrintedTurn } from './chat-turn';
@@ -87,7 +87,15 @@ export async function chatSession(
 
   let running: AbortController | null = null;
   let quitAsked = false;
-  const interrupt = (): void => {
+  /** SIGTERM or SIGHUP arrived: the answer under way stops and the session ends after it. */
+  let stopping = false;
+  const interrupt = (signal: InterruptSignal = 'SIGINT'): void => {
+    if (signal !== 'SIGINT') {
+      stopping = true;
+      if (running) running.abort();
+      else lines.close();
+      return;
+    }
     if (running) {
       running.abort();
       return;
@@ -193,6 +201,7 @@ export async function chatSession(
       } else if (text !== '') {
         await runTurn({ text: text.startsWith('//') ? text.slice(1) : text });
       }
+      if (stopping) break;
       lines.prompt();
     }
   } finally {

@@ -5,8 +5,12 @@ export interface CliIo {
   /** Dims text on a terminal; plain elsewhere (pipes, files, NO_COLOR). */
   dim(text: string): string;
   env: Record<string, string | undefined>;
-  onInterrupt(listener: () => void): void;
-  offInterrupt(listener: () => void): void;
+  /**
+   * Ctrl-C, and the signals that mean the same to a running command (`INTERRUPTS`); the listener
+   * is told which (an interactive chat quits on SIGTERM and SIGHUP, not on Ctrl-C).
+   */
+  onInterrupt(listener: (signal: InterruptSignal) => void): void;
+  offInterrupt(listener: (signal: InterruptSignal) => void): void;
   /** Asks a question on the terminal; absent when stdin is not a terminal. */
   ask?: (question: string, signal: AbortSignal) => Promise<string>;
   /** Like `ask`, but what is typed is not echoed (a password); absent without a terminal. */
@@ -21,12 +25,28 @@ export interface CliIo {
   lineInput?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; terminal: boolean };
 }
 
+/**
+ * What stops a running command the way Ctrl-C does: SIGTERM (a service manager, `kill`) and SIGHUP
+ * (the terminal closed) too. Without a listener Node ends at once, leaving the sandbox container
+ * and the code in it running until the next start; with one, the turn is interrupted and the
+ * command closes what it opened before it exits.
+ */
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+export type InterruptSignal = (typeof INTERRUPTS)[number];
+
 export function processIo(): CliIo {
   // `aivory conversations list | head` closes the pipe early: that is the reader's choice, not an
   // error worth a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
+    // The terminal was closed (SIGHUP follows): the command is being interrupted and must still
+    // get to close its sandbox, so output that can no longer be shown is not a crash.
+    if (error.code === 'EIO') return;
     throw error;
+  });
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EIO' && error.code !== 'EPIPE') throw error;
   });
   const color = process.stderr.isTTY && !process.env.NO_COLOR;
   return {
@@ -34,8 +54,12 @@ export function processIo(): CliIo {
     stderr: (text) => process.stderr.write(text),
     dim: (text) => (color ? `\u001b[2m${text}\u001b[22m` : text),
     env: process.env,
-    onInterrupt: (listener) => process.on('SIGINT', listener),
-    offInterrupt: (listener) => process.off('SIGINT', listener),
+    onInterrupt: (listener) => {
+      for (const signal of INTERRUPTS) process.on(signal, listener);
+    },
+    offInterrupt: (listener) => {
+      for (const signal of INTERRUPTS) process.off(signal, listener);
+    },
     lineInput: {
       input: process.stdin,
       output: process.stderr,
