@@ -174,6 +174,19 @@ export interface ProtocolRetryEvent {
 }
 
 /**
+ * The model request failed before its answer started (a 429, a 503, a lost connection) and is
+ * sent again after `waitMs`: what the server asked (`Retry-After`, at most a minute; a longer
+ * wait ends the turn with "retry later") or a short backoff. `status` is the HTTP status, null for
+ * a network failure. Live only, never stored; Stop ends the wait at once.
+ */
+export interface ModelWaitEvent {
+  type: 'model-wait';
+  turnId: string;
+  waitMs: number;
+  status: number | null;
+}
+
+/**
  * Why a turn is tainted: a tool whose result brought untrusted content (a web page, search
  * results, an MCP server's output, program output) into the turn. `detail` is what was read
  * (web_fetch: the URL), or null.
@@ -231,6 +244,7 @@ export type TurnEvent =
   | ToolProgressEvent
   | BudgetUpdateEvent
   | ProtocolRetryEvent
+  | ModelWaitEvent
   | TurnTaintedEvent
   | TurnEndEvent;
 

@@ -327,6 +327,59 @@ describe('OpenAiLlmClient errors', () => {
     );
   });
 
+  it('gives up at once when the server asks to wait an hour, saying so (issue 37)', async () => {
+    const server = await serve([
+      { status: 429, errorMessage: 'slow down', headers: { 'retry-after': '3600' } },
+      { content: 'never' },
+    ]);
+    const started = Date.now();
+    const error = await failureOf(collect(clientFor(server), request()));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error).toMatchObject({ code: 'provider' });
+    expect(error instanceof Error ? error.message : '').toBe(
+      `The model server at ${server.baseUrl} answered HTTP 429 Too Many Requests and asks to ` +
+        'wait 60 min before the next request; retry later.',
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reads a Retry-After date and a retry-after-ms value', async () => {
+    const inTwoHours = new Date(Date.now() + 2 * 3_600_000 + 30_000).toUTCString();
+    const dated = await serve([{ status: 503, headers: { 'retry-after': inTwoHours } }]);
+    const error = await failureOf(collect(clientFor(dated), request()));
+    expect(error instanceof Error ? error.message : '').toContain(
+      'answered HTTP 503 Service Unavailable and asks to wait 3 h before the next request',
+    );
+    const quick = await serve([
+      { status: 429, headers: { 'retry-after-ms': '20', 'retry-after': '3600' } },
+      { content: 'ready' },
+    ]);
+    expect(joined(await collect(clientFor(quick), request()), 'text')).toBe('ready');
+    expect(quick.requests).toHaveLength(2);
+  });
+
+  it('waits what the server asks within the cap, says so, and stops waiting on abort', async () => {
+    const server = await serve([
+      { status: 429, errorMessage: 'slow down', headers: { 'retry-after': '45' } },
+      { content: 'never' },
+    ]);
+    const controller = new AbortController();
+    const chunks: LlmChunk[] = [];
+    const started = Date.now();
+    const error = await failureOf(
+      (async () => {
+        for await (const chunk of clientFor(server).stream(request(), controller.signal)) {
+          chunks.push(chunk);
+          if (chunk.type === 'retry-wait') controller.abort();
+        }
+      })(),
+    );
+    expect(isAbortError(error)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(chunks).toEqual([{ type: 'retry-wait', waitMs: 45_000, status: 429 }]);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('ends a stream that stops sending data after timeoutMs', async () => {
     // The server hangs for good: only the idle timer can end this stream, and the message says so.
     const server = await serve([{ content: 'partial answer here', hangAfterChunks: 2 }]);

@@ -43,6 +43,8 @@ export interface ScriptedResponse {
   errorMessage?: string;
   /** With `status`: send the status alone, with an empty body (a proxy's bare 429, a bare 500). */
   bareStatus?: true;
+  /** With `status`: these response headers too (e.g. `retry-after`). HTTP server only. */
+  headers?: Record<string, string>;
   /**
    * End the stream cleanly after N chunks (counted like `hangAfterChunks`) with neither a finish
    * reason nor `data: [DONE]`: an answer cut off by a proxy or a crashed server. HTTP server

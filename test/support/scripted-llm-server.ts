@@ -191,11 +191,14 @@ export async function startScriptedLlmServer(
       return;
     }
     if (scripted.status !== undefined && scripted.status !== 200 && scripted.bareStatus) {
-      response.writeHead(scripted.status);
+      response.writeHead(scripted.status, scripted.headers);
       response.end();
       return;
     }
     if (scripted.status !== undefined && scripted.status !== 200) {
+      for (const [name, value] of Object.entries(scripted.headers ?? {})) {
+        response.setHeader(name, value);
+      }
       sendError(
         response,
         scripted.status,

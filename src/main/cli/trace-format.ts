@@ -58,6 +58,10 @@ export function traceLine(event: TurnEvent): string | null {
         event.total === undefined ? `${event.progress}` : `${event.progress}/${event.total}`;
       return `  … ${event.message === undefined ? count : `${preview(event.message)}, ${count}`}`;
     }
+    case 'model-wait': {
+      const why = event.status === null ? 'could not be reached' : `answered HTTP ${event.status}`;
+      return `  … the model server ${why}; trying again in ${Math.ceil(event.waitMs / 1000)} s (Ctrl-C stops)`;
+    }
     case 'protocol-retry':
       return `  ! malformed tool call (attempt ${event.attempt}): ${preview(event.error)}`;
     case 'turn-tainted':

@@ -72,6 +72,10 @@ export const EN_MESSAGES = {
   'sidebar.running': 'Answering…',
   'chat.protocolRetry':
     'The model wrote a tool call that could not be read; it was asked to write it again ({attempt} of 2).',
+  'chat.modelWait':
+    'The model server answered HTTP {status}; trying again in {seconds} s (Stop gives up).',
+  'chat.modelWaitNetwork':
+    'The model server could not be reached; trying again in {seconds} s (Stop gives up).',
   'chat.retryHelp': 'Ask the model again for this answer (the failed one is replaced).',
   'chat.attachment': 'Attachment: {name} ({size})',
   'chat.artifact': 'File: {name} ({size})',

@@ -70,6 +70,8 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   'message.deleteConfirm': '删除这条提问及其回答？',
   'sidebar.running': '正在回答…',
   'chat.protocolRetry': '模型写出的工具调用无法解析，已请它重写（第 {attempt} 次，共 2 次）。',
+  'chat.modelWait': '模型服务器返回 HTTP {status}；{seconds} 秒后重试（点“停止”可放弃）。',
+  'chat.modelWaitNetwork': '无法连接模型服务器；{seconds} 秒后重试（点“停止”可放弃）。',
   'chat.retryHelp': '让模型重新回答（替换这次失败的回答）。',
   'chat.attachment': '附件：{name}（{size}）',
   'chat.artifact': '文件：{name}（{size}）',

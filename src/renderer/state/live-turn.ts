@@ -7,6 +7,7 @@ import type { MessagePart } from '../../shared/dto';
 import { applyEventToParts } from '../../shared/message-parts';
 import type {
   BudgetUpdateEvent,
+  ModelWaitEvent,
   TaintReason,
   ToolProgressEvent,
   TurnEndEvent,
@@ -29,6 +30,8 @@ export interface LiveTurn {
   omittedMessages?: number;
   /** The latest retry after a malformed tool call (prompt mode), until the next round answers. */
   protocolRetry: number | null;
+  /** The model request waits before it is sent again (a 429, a 503), until anything else comes. */
+  modelWait?: Pick<ModelWaitEvent, 'waitMs' | 'status'>;
   parts: MessagePart[];
   budget: BudgetUpdateEvent | null;
   /** What untrusted content this turn has read (empty while it has read none). */
@@ -75,7 +78,12 @@ export function applyTurnEvent(turn: LiveTurn, event: TurnEvent): LiveTurn {
     };
     return { ...turn, progress: { ...turn.progress, [event.toolCallId]: view } };
   }
+  if (event.type === 'model-wait') {
+    return { ...turn, modelWait: { waitMs: event.waitMs, status: event.status } };
+  }
   const next: LiveTurn = { ...turn, parts: applyEventToParts(turn.parts, event) };
+  // Anything else after a wait: the request went again (or the turn ended).
+  delete next.modelWait;
   switch (event.type) {
     case 'turn-start':
       return {

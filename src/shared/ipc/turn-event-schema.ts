@@ -117,6 +117,13 @@ const protocolRetry = z.object({
   error: z.string(),
 });
 
+const modelWait = z.object({
+  type: z.literal('model-wait'),
+  turnId: z.string(),
+  waitMs: z.number(),
+  status: z.number().nullable(),
+});
+
 /** What tainted a turn: a tool and what it read (web_fetch: the URL). */
 export const taintReasonSchema = z.object({ tool: z.string(), detail: z.string().nullable() });
 
@@ -154,6 +161,7 @@ export const turnEventSchema = z.discriminatedUnion('type', [
   toolProgress,
   budgetUpdate,
   protocolRetry,
+  modelWait,
   turnTainted,
   turnEnd,
 ]);

@@ -123,4 +123,37 @@ describe('renderer: long waits show what happens', () => {
     });
     expect(turn.protocolRetry).toBeNull();
   });
+
+  it('a model request waiting to be sent again is shown until anything else comes', () => {
+    let turn = applyTurnEvent(emptyTurn('t1'), {
+      type: 'model-wait',
+      turnId: 't1',
+      waitMs: 44_200,
+      status: 429,
+    });
+    const shown = (modelWait: typeof turn.modelWait) =>
+      renderToStaticMarkup(
+        <AssistantMessage
+          parts={[]}
+          status="streaming"
+          budget={null}
+          stopReason={null}
+          error={null}
+          modelWait={modelWait ?? null}
+        />,
+      );
+    expect(shown(turn.modelWait)).toContain(
+      'The model server answered HTTP 429; trying again in 45 s (Stop gives up).',
+    );
+    const network = applyTurnEvent(turn, {
+      type: 'model-wait',
+      turnId: 't1',
+      waitMs: 500,
+      status: null,
+    });
+    expect(shown(network.modelWait)).toContain('could not be reached; trying again in 1 s');
+    turn = applyTurnEvent(turn, { type: 'text-delta', turnId: 't1', text: 'Hello' });
+    expect(turn.modelWait).toBeUndefined();
+    expect(shown(turn.modelWait)).not.toContain('trying again');
+  });
 });

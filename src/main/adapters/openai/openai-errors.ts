@@ -181,6 +181,40 @@ export function cutOffError(context: ProviderErrorContext): AivoryError {
   );
 }
 
+/**
+ * A server that asks to wait longer than the app waits (`request-retry.ts: MAX_RETRY_WAIT_MS`):
+ * the request is given up at once, saying how long it asked. The one wording of it.
+ */
+export function retryLaterError(
+  context: ProviderErrorContext,
+  status: number | null,
+  waitMs: number,
+  cause: unknown,
+): AivoryError {
+  const phrase = status === null ? undefined : STATUS_CODES[status];
+  const answered =
+    status === null ? '' : ` answered HTTP ${status}${phrase ? ` ${phrase}` : ''} and`;
+  return new AivoryError(
+    'provider',
+    redact(
+      `The model server at ${context.baseUrl}${answered} asks to wait ${waitDuration(waitMs)} before the next request; retry later.`,
+      context.apiKey,
+    ),
+    { cause },
+  );
+}
+
+/** A wait as people say it: "90 s", "60 min", "3 h", "2 days" (rounded up). */
+export function waitDuration(waitMs: number): string {
+  const seconds = Math.ceil(waitMs / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.ceil(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.ceil(hours / 24)} days`;
+}
+
 export function idleTimeoutError(context: ProviderErrorContext, timeoutMs: number): AivoryError {
   return new AivoryError(
     'connection',

@@ -18,6 +18,7 @@ import type {
 } from '../../core/ports';
 import type { ProviderErrorContext } from './openai-errors';
 import { assertHttpUrl, displayUrl, toProviderError } from './openai-errors';
+import { retrying } from './request-retry';
 import { rasterMediaType } from '../../../shared/file-signature';
 
 /** Sent when no key is configured: local servers ignore it, and the SDK requires some value. */
@@ -46,12 +47,14 @@ export class OpenAiImageClient implements ImageClient {
   private readonly client: OpenAI;
   private readonly errorContext: ProviderErrorContext;
   private readonly downloadImage: ((url: string) => Promise<ImageData>) | undefined;
+  private readonly maxRetries: number;
 
   /** @throws AivoryError `config` when `baseUrl` is not an http(s) URL. */
   constructor(options: OpenAiImageClientOptions) {
     assertHttpUrl(options.baseUrl, 'image server', '');
     this.model = options.model;
     this.downloadImage = options.downloadImage;
+    this.maxRetries = options.maxRetries ?? 1;
     this.errorContext = {
       baseUrl: displayUrl(options.baseUrl),
       apiKey: options.apiKey,
@@ -66,7 +69,8 @@ export class OpenAiImageClient implements ImageClient {
       project: null,
       webhookSecret: null,
       timeout: options.timeoutMs ?? IMAGE_REQUEST_TIMEOUT_MS,
-      maxRetries: options.maxRetries ?? 1,
+      // Retried by `retrying` (abortable, a server's long Retry-After refused), not the SDK.
+      maxRetries: 0,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       logLevel: 'off',
     });
@@ -78,15 +82,17 @@ export class OpenAiImageClient implements ImageClient {
    */
   async generate(request: ImageGenerateRequest): Promise<{ images: ImageData[] }> {
     try {
-      const response = await this.client.images.generate(
-        {
-          model: this.model,
-          prompt: request.prompt,
-          n: request.n,
-          size: request.size,
-          ...this.responseFormat(),
-        },
-        { signal: request.signal },
+      const response = await this.retried(request.signal, () =>
+        this.client.images.generate(
+          {
+            model: this.model,
+            prompt: request.prompt,
+            n: request.n,
+            size: request.size,
+            ...this.responseFormat(),
+          },
+          { signal: request.signal },
+        ),
       );
       return { images: await this.decode(response) };
     } catch (error) {
@@ -102,21 +108,32 @@ export class OpenAiImageClient implements ImageClient {
     try {
       const base = await uploadable(request.image);
       const references = await Promise.all(request.references.map(uploadable));
-      const response = await this.client.images.edit(
-        {
-          model: this.model,
-          prompt: request.prompt,
-          image: references.length > 0 ? [base, ...references] : base,
-          n: request.n,
-          size: request.size,
-          ...this.responseFormat(),
-        },
-        { signal: request.signal },
+      const response = await this.retried(request.signal, () =>
+        this.client.images.edit(
+          {
+            model: this.model,
+            prompt: request.prompt,
+            image: references.length > 0 ? [base, ...references] : base,
+            n: request.n,
+            size: request.size,
+            ...this.responseFormat(),
+          },
+          { signal: request.signal },
+        ),
       );
       return { images: await this.decode(response) };
     } catch (error) {
       throw toProviderError(error, this.errorContext);
     }
+  }
+
+  /** `request` with the adapter's retries (`request-retry.ts`), ended by `signal`. */
+  private retried<T>(signal: AbortSignal, request: () => Promise<T>): Promise<T> {
+    return retrying(request, {
+      maxRetries: this.maxRetries,
+      signal,
+      context: this.errorContext,
+    });
   }
 
   /** GPT Image models always answer in base64 and reject `response_format`; DALL·E needs it. */

@@ -25,6 +25,8 @@ import {
   toProviderError,
 } from './openai-errors';
 import { toStreamParams } from './openai-messages';
+import type { RetryWait } from './request-retry';
+import { nextWait, pause, retrying } from './request-retry';
 import type { ModelListing } from './model-listing';
 import {
   boundedFetch,
@@ -42,7 +44,10 @@ import { streamEndWatchingFetch } from './stream-end-watch';
  */
 export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
-/** One retry covers a dropped connection or a 5xx blip without making a dead server slow to report. */
+/**
+ * One retry covers a dropped connection or a 5xx blip without making a dead server slow to
+ * report. The adapter retries itself (`request-retry.ts`): the SDK's own retry cannot be stopped.
+ */
 export const DEFAULT_MAX_RETRIES = 1;
 
 /** Sent when no key is configured: local servers ignore it, and the SDK requires some value. */
@@ -55,7 +60,10 @@ export interface OpenAiLlmClientOptions {
   apiKey: string | null;
   /** See `DEFAULT_TIMEOUT_MS`. */
   timeoutMs?: number;
-  /** Retries of a failed connection or a retryable status (408, 409, 429, 5xx); default 1. */
+  /**
+   * Retries of a failed connection or a retryable status (408, 409, 429, 5xx) before the
+   * response starts; default 1. A server asking to wait more than a minute is not retried.
+   */
   maxRetries?: number;
   fetch?: typeof fetch;
   /** Receives the SDK's warnings and errors; without it the SDK stays silent. */
@@ -106,14 +114,27 @@ export class OpenAiLlmClient implements LlmClient {
       return toProviderError(error, context);
     };
     try {
-      let stream: AsyncIterable<ChatCompletionChunk>;
-      try {
-        // Until the response starts, the SDK's own timeout (the same length) applies.
-        stream = await client.chat.completions.create(toStreamParams(request), {
-          signal: controller.signal,
-        });
-      } catch (error) {
-        throw failure(error);
+      let stream: AsyncIterable<ChatCompletionChunk> | null = null;
+      // Until the response starts, the SDK's own timeout (the same length) applies to each
+      // attempt; between attempts the wait is said (a `retry-wait` chunk) and ends with the signal.
+      const retry = { maxRetries: this.options.maxRetries ?? DEFAULT_MAX_RETRIES, signal, context };
+      const waitAfter = (error: unknown, retriesDone: number): RetryWait => {
+        try {
+          return nextWait(error, retriesDone, retry);
+        } catch (final) {
+          throw failure(final);
+        }
+      };
+      for (let retriesDone = 0; stream === null; retriesDone += 1) {
+        try {
+          stream = await client.chat.completions.create(toStreamParams(request), {
+            signal: controller.signal,
+          });
+        } catch (error) {
+          const wait = waitAfter(error, retriesDone);
+          yield { type: 'retry-wait', waitMs: Math.round(wait.waitMs), status: wait.status };
+          await pause(wait, signal);
+        }
       }
       idleTimer = setTimeout(() => {
         idleTimedOut = true;
@@ -171,14 +192,23 @@ export async function listModelDetails(
     baseUrl: displayUrl(options.baseUrl),
     apiKey: options.apiKey,
   };
-  try {
+  const requestOptions = options.signal ? { signal: options.signal } : {};
+  const list = async (): Promise<unknown[]> => {
     const entries: unknown[] = [];
-    const requestOptions = options.signal ? { signal: options.signal } : {};
     for await (const model of client.models.list(requestOptions)) {
       entries.push(model);
       if (entries.length > MAX_LISTED_MODELS * 4) break;
     }
-    return parseModelListing(entries);
+    return entries;
+  };
+  try {
+    return parseModelListing(
+      await retrying(list, {
+        maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+        signal: options.signal ?? new AbortController().signal,
+        context,
+      }),
+    );
   } catch (error) {
     if (options.signal?.aborted) throw canceledError(options.signal.reason);
     if (error instanceof AivoryError) throw error;
@@ -207,7 +237,9 @@ function createSdkClient(options: OpenAiLlmClientOptions): OpenAI {
     project: null,
     webhookSecret: null,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    // The adapter retries itself (`retrying`): the SDK's wait is as long as the server asks and
+    // cannot be stopped.
+    maxRetries: 0,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     logLevel: logger ? 'warn' : 'off',
     ...(logger ? { logger: sdkLoggerFor(logger) } : {}),

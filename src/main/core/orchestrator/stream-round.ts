@@ -72,6 +72,8 @@ export async function* streamRound(
       }
     } else if (chunk.type === 'usage') {
       usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens };
+    } else if (chunk.type === 'retry-wait') {
+      yield { type: 'model-wait', turnId, waitMs: chunk.waitMs, status: chunk.status };
     } else {
       finishReason = chunk.reason;
     }

@@ -50,7 +50,13 @@ export type LlmChunk =
   | { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta?: string }
   | { type: 'finish'; reason: string | null }
   /** Tokens the provider counted for this request, when it reports them (after `finish`). */
-  | { type: 'usage'; inputTokens: number; outputTokens: number };
+  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  /**
+   * The request failed before its answer started (a 429, a 503, a lost connection) and is sent
+   * again after `waitMs` (what the server asked, or a short backoff); `status` is the HTTP
+   * status, null for a network failure. Aborting the signal ends the wait.
+   */
+  | { type: 'retry-wait'; waitMs: number; status: number | null };
 
 export interface LlmClient {
   /** Streams one completion. Aborting `signal` ends the HTTP request and the iteration. */

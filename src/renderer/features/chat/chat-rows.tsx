@@ -92,6 +92,7 @@ export function liveAnswer(turn: ShownTurn): ReactNode {
       progress={turn.progress}
       model={turn.model}
       protocolRetry={turn.protocolRetry}
+      modelWait={turn.modelWait ?? null}
       usage={end?.usage ?? null}
       omittedMessages={turn.omittedMessages ?? 0}
       stopReason={end?.stopReason ?? null}

@@ -58,6 +58,8 @@ export interface AssistantMessageProps {
   modelLabel?: string | null;
   /** The live turn's latest malformed-call retry (prompt mode), while it runs. */
   protocolRetry?: number | null;
+  /** The live turn's model request waiting before it is sent again (a 429, a 503). */
+  modelWait?: { waitMs: number; status: number | null } | null;
   /**
    * Writes a new version of this answer (stored answers, no turn running), in `mode` (default: the
    * composer's).
@@ -167,6 +169,14 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         {running && props.protocolRetry != null && (
           <div className="notice protocol-retry" data-testid="protocol-retry" role="status">
             {t('chat.protocolRetry', { attempt: props.protocolRetry })}
+          </div>
+        )}
+        {running && props.modelWait != null && (
+          <div className="notice model-wait" data-testid="model-wait" role="status">
+            {t(props.modelWait.status === null ? 'chat.modelWaitNetwork' : 'chat.modelWait', {
+              status: props.modelWait.status ?? '',
+              seconds: Math.ceil(props.modelWait.waitMs / 1000),
+            })}
           </div>
         )}
         {!running && props.status === 'complete' && !items.some(shownToUser) && (
