@@ -243,6 +243,9 @@ export function openAppContext(
     },
     close: async () => {
       try {
+        // The running turns end first (stored as interrupted, no further model request): the
+        // sandbox and the MCP servers are stopped only under turns that are over.
+        if (chat) await (await chat).close();
         // A title request still running is given up (the CLI waits for it before closing).
         titles.stop();
         await titles.settled();

@@ -46,6 +46,11 @@ export class AnswerRecord {
       conversations: ConversationStore;
       clock: Clock;
       logger: Logger;
+      /**
+       * True when a stop now is the app closing, not the user: a canceled answer is then
+       * stored `interrupted` (message and turn record), as after a crash. Absent: never.
+       */
+      interrupted?: () => boolean;
     },
     private readonly identity: AnswerIdentity,
   ) {
@@ -97,9 +102,11 @@ export class AnswerRecord {
     if (this.recorded) return;
     this.recorded = true;
     const stopReason = end?.stopReason ?? 'canceled';
+    const interrupted = stopReason === 'canceled' && this.dependencies.interrupted?.() === true;
+    const status = interrupted ? 'interrupted' : MESSAGE_STATUS_BY_STOP[stopReason];
     // Nothing more can be written: the message stays as saved (`streaming` until the next start
     // marks it interrupted) and there is no turn record.
-    if (!this.writer.finish(MESSAGE_STATUS_BY_STOP[stopReason])) return;
+    if (!this.writer.finish(status)) return;
     const { turnId, conversationId, messageId, modelId, modelName } = this.identity;
     this.dependencies.conversations.saveTurnRecord({
       id: turnId,
@@ -107,7 +114,7 @@ export class AnswerRecord {
       messageId,
       modelId,
       modelName,
-      stopReason,
+      stopReason: interrupted ? 'interrupted' : stopReason,
       toolCalls: end?.toolCalls ?? {},
       providerRounds: end?.providerRounds ?? 0,
       startedAt: this.startedAt,

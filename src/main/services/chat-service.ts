@@ -56,6 +56,7 @@ import { AnswerRecord, MESSAGE_STATUS_BY_STOP } from './answer-record';
 import { mergeStreams } from './merge-streams';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
+import { RunningTurns } from './running-turns';
 import { readShownPath } from './shown-path';
 import { skillsPromptSection } from './skills-prompt-section';
 import { buildSystemPrompt } from './system-prompt';
@@ -218,6 +219,8 @@ const MAX_TITLE_CHARS = 60;
 
 export class ChatService {
   private readonly active = new Map<string, AbortController>();
+  /** Every turn running, so closing the app ends them first (`close`). */
+  private readonly turns = new RunningTurns();
 
   constructor(private readonly dependencies: ChatServiceDependencies) {}
 
@@ -225,9 +228,32 @@ export class ChatService {
    * Runs one turn and yields its events, `turn-start` first and `turn-end` last. The message is
    * on disk throughout, finished and its turn recorded before `turn-end` is yielded; stopping the
    * iteration early finishes it as canceled. Throws `busy` (nothing stored) while another turn
-   * runs in the conversation, in any process (`ConversationStore.claimTurn`).
+   * runs in the conversation, in any process (`ConversationStore.claimTurn`), and `canceled` once
+   * the app is closing (`close`).
    */
   async *runTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<TurnEvent, void> {
+    const leave = this.turns.enter();
+    try {
+      yield* this.runEnteredTurn(request, AbortSignal.any([signal, this.turns.signal]));
+    } finally {
+      leave();
+    }
+  }
+
+  /**
+   * Ends every running turn before the app stops what they use (the sandbox, the MCP servers):
+   * each is aborted, so no further model request goes out, and stored as `interrupted`; waits
+   * for them a bounded time (`TURN_CLOSE_GRACE_MS`). Turns asked for afterwards are refused.
+   */
+  close(): Promise<void> {
+    return this.turns.close();
+  }
+
+  /** `runTurn` once the turn is counted among the running ones (`turns`). */
+  private async *runEnteredTurn(
+    request: TurnRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<TurnEvent, void> {
     const { conversations, ids } = this.dependencies;
     const again = request.retry === true || request.regenerate !== undefined;
     const attachmentInputs = again ? [] : (request.attachments ?? []);
@@ -473,7 +499,7 @@ export class ChatService {
       });
     }
     const answer = new AnswerRecord(
-      { conversations, clock, logger },
+      { conversations, clock, logger, interrupted: () => this.turns.isClosing() },
       {
         turnId,
         conversationId: conversation.id,
