@@ -44,6 +44,15 @@ export interface McpSecretEntry {
 }
 
 /**
+ * An environment variable of a local server: a secret entry, and for a loader variable
+ * (`loader-env.ts`) whether the user allowed it for this service. Without the allowance the
+ * launcher refuses to start the server with it.
+ */
+export interface McpEnvEntry extends McpSecretEntry {
+  loaderAllowed?: true;
+}
+
+/**
  * How an HTTP service signs in with OAuth when it asks (401): the grant, and a client the user
  * registered with the authorization server beforehand (its secret in the SecretStore). Without a
  * client id, Aivory registers itself (Client ID Metadata Document or dynamic registration).
@@ -91,7 +100,7 @@ export interface McpService {
   /** stdio. */
   command: string | null;
   args: string[];
-  env: McpSecretEntry[];
+  env: McpEnvEntry[];
   headers: McpSecretEntry[];
   /** "Available to me": off until tested and synced. */
   enabled: boolean;

@@ -50,12 +50,16 @@ Usage:
   aivory mcp add --name N --url URL --description D [--icon I] [--header 'K: V']… [--timeout S] [--max-timeout S] [--transport streamable-http|sse]
   aivory mcp add --name N --command CMD [--arg A]… [--env K=V]… --description D   (stdio; needs settings mcp.allowLocalCommands true)
                                        A value may start with "-": --command npx --arg -y --arg some-server
+                                       A loader variable (NODE_OPTIONS, LD_PRELOAD, PYTHONPATH…: it makes the server load other code)
+                                       is refused unless allowed for the service: --allow-loader-env VAR (add or edit)
   aivory mcp edit N [--name N2] [--url URL] [--description D] [--icon I] [--header 'K: V']… [--timeout S] …
                                        (headers given replace the saved ones; a new address needs a new test)
   aivory mcp list | test N | sync N [--accept] | diff N | accept N | tools N | enable N | disable N | remove N
                                        (tools: name, approval, the server's own hints — read-only, destructive, … — and description)
   aivory mcp add … --enable [--yes]   Add, test, sync, show the tools, accept (asked on a terminal; --yes accepts) and enable
-  aivory mcp import FILE|- [--yes] [--enable] [--input ID=VALUE]…   Claude Desktop, .mcp.json, Cursor or VS Code configs (secrets to the secret store)
+  aivory mcp import FILE|- [--yes] [--enable] [--input ID=VALUE]… [--allow-loader-env SERVICE:VAR]…
+                                       Claude Desktop, .mcp.json, Cursor or VS Code configs (secrets to the secret store);
+                                       the plan shows what runs, loader variables are left out unless allowed per service
                                        --enable: then one review of every imported service's tools, one question to accept and enable them all
   aivory mcp export [--file F]         The saved services as mcpServers JSON (secret values left out)
   aivory mcp login N | logout N         OAuth sign-in (the page opens in $BROWSER or your browser; the link is printed)

@@ -50,8 +50,8 @@ const APPROVAL_POLICIES: readonly string[] = [
 
 const USAGE = `Usage: aivory mcp ACTION …  (aivory --help lists every option)
   add --name N (--url URL | --command CMD) --description D [--enable [--yes]] …
-  edit N [--name …] [--url …] [--header …]… [--keep-headers] …
-  import FILE|- [--yes] [--enable] [--input ID=VALUE]… | export [--file F]
+  edit N [--name …] [--url …] [--header …]… [--keep-headers] [--allow-loader-env VAR]… …
+  import FILE|- [--yes] [--enable] [--input ID=VALUE]… [--allow-loader-env SERVICE:VAR]… | export [--file F]
   list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N
   approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON
   prompts N | prompt N NAME [k=v]… | resources N | resource N URI [--watch [--count N]] | roots N
@@ -70,6 +70,7 @@ const MCP_OPTIONS = {
   command: { type: 'string' },
   arg: { type: 'string', multiple: true },
   env: { type: 'string', multiple: true },
+  'allow-loader-env': { type: 'string', multiple: true },
   accept: { type: 'boolean', default: false },
   add: { type: 'string' },
   remove: { type: 'string' },
@@ -316,7 +317,12 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       if (rest.length > 0) throw usageError(IMPORT_USAGE);
       return mcpImport(
         name,
-        { yes: values.yes, enable: values.enable, input: values.input ?? [] },
+        {
+          yes: values.yes,
+          enable: values.enable,
+          input: values.input ?? [],
+          allowLoaderEnv: values['allow-loader-env'] ?? [],
+        },
         context,
         io,
         signal,
@@ -508,6 +514,7 @@ function serviceFlags(values: {
   command?: string | undefined;
   arg?: string[] | undefined;
   env?: string[] | undefined;
+  'allow-loader-env'?: string[] | undefined;
   'client-id'?: string | undefined;
   'client-secret'?: string | undefined;
   'client-secret-file'?: string | undefined;
@@ -546,6 +553,7 @@ function serviceFlags(values: {
     ...(values.command ? { command: values.command } : {}),
     ...(values.arg ? { args: values.arg } : {}),
     ...(values.env ? { env: values.env } : {}),
+    ...(values['allow-loader-env'] ? { allowLoaderEnv: values['allow-loader-env'] } : {}),
     ...(values.header ? { headers: values.header } : {}),
     ...(values.timeout ? { timeoutSeconds: seconds(values.timeout, '--timeout') } : {}),
     ...(values['max-timeout']

@@ -12,12 +12,14 @@ import type { McpImportPlan } from '../services/mcp/mcp-config-import';
 import { MAX_IMPORT_BYTES, planMcpImport } from '../services/mcp/mcp-config-import';
 import { EXPORT_SECRET_PLACEHOLDER, exportMcpConfig } from '../services/mcp/mcp-config-export';
 import { importServices } from '../services/mcp/mcp-import';
+import { revealInvisibleCharacters } from '../../shared/untrusted-text';
 import { shellWord } from './cli-args';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
-export const IMPORT_USAGE = `Usage: aivory mcp import FILE|- [--yes] [--enable] [--input ID=VALUE]…
-  FILE: claude_desktop_config.json, .mcp.json, .cursor/mcp.json or .vscode/mcp.json (- reads standard input)`;
+export const IMPORT_USAGE = `Usage: aivory mcp import FILE|- [--yes] [--enable] [--input ID=VALUE]… [--allow-loader-env SERVICE:VAR]…
+  FILE: claude_desktop_config.json, .mcp.json, .cursor/mcp.json or .vscode/mcp.json (- reads standard input)
+  --allow-loader-env SERVICE:VAR keeps a loader variable (NODE_OPTIONS, LD_PRELOAD…) for that service`;
 
 /** "1 tool", "3 tools". */
 export function toolCount(count: number): string {
@@ -26,7 +28,12 @@ export function toolCount(count: number): string {
 
 export async function mcpImport(
   file: string | undefined,
-  flags: { yes: boolean; enable: boolean; input: readonly string[] },
+  flags: {
+    yes: boolean;
+    enable: boolean;
+    input: readonly string[];
+    allowLoaderEnv?: readonly string[];
+  },
   context: AppContext,
   io: CliIo,
   signal: AbortSignal,
@@ -37,10 +44,12 @@ export async function mcpImport(
     existingNames: context.stores.mcp.listServices().map((service) => service.name),
     env: io.env,
     allowLocalCommands: context.settings.get('mcp').allowLocalCommands,
+    allowLoaderEnv: parseLoaderFlags(flags.allowLoaderEnv ?? []),
   };
   const first = planMcpImport(text, options);
   const inputs = await answerInputs(first, parseInputFlags(flags.input), io, signal);
   const plan = planMcpImport(text, { ...options, inputs });
+  checkLoaderFlags(plan, options.allowLoaderEnv);
   printPlan(plan, io);
   const ready = plan.entries.filter((entry) => entry.missingInputs.length === 0);
   if (ready.length === 0) {
@@ -117,6 +126,41 @@ async function reviewAndEnable(
   io.stdout(`Accepted ${what}; enabled: ${names.join(', ')}.\n`);
 }
 
+/**
+ * `--allow-loader-env SERVICE:VAR` flags, by service name. The variable is what follows the last
+ * colon (a variable name has none; a service name may).
+ */
+function parseLoaderFlags(flags: readonly string[]): Record<string, string[]> {
+  const allowed: Record<string, string[]> = {};
+  for (const flag of flags) {
+    const colon = flag.lastIndexOf(':');
+    const service = flag.slice(0, Math.max(colon, 0));
+    const variable = flag.slice(colon + 1).trim();
+    if (colon < 1 || variable === '')
+      throw usageError(
+        `--allow-loader-env looks like SERVICE:VAR (got "${flag.slice(0, 60)}"), e.g. memory:NODE_OPTIONS.`,
+      );
+    (allowed[service] ??= []).push(variable);
+  }
+  return allowed;
+}
+
+/** Each `--allow-loader-env SERVICE:VAR` names a loader variable of a planned service. */
+function checkLoaderFlags(plan: McpImportPlan, allowed: Record<string, string[]>): void {
+  for (const [service, variables] of Object.entries(allowed)) {
+    const entry = plan.entries.find((candidate) => candidate.name === service);
+    for (const variable of variables) {
+      const found = entry?.env.some(
+        (value) => value.loader !== null && value.name.toUpperCase() === variable.toUpperCase(),
+      );
+      if (found !== true)
+        throw usageError(
+          `--allow-loader-env ${service}:${variable}: ${entry === undefined ? `the plan has no service "${service}"` : `"${service}" sets no loader variable ${variable}`}.`,
+        );
+    }
+  }
+}
+
 /** `--input id=value` flags as answers. */
 function parseInputFlags(flags: readonly string[]): Record<string, string> {
   const answers: Record<string, string> = {};
@@ -167,12 +211,22 @@ function printPlan(plan: McpImportPlan, io: CliIo): void {
       );
       continue;
     }
-    const where = entry.url ?? [entry.command ?? '', ...entry.args.map(shellWord)].join(' ');
+    // What will run, in full: hidden characters written out, so nothing hides in the line.
+    const where = revealInvisibleCharacters(
+      entry.url ?? [shellWord(entry.command ?? ''), ...entry.args.map(shellWord)].join(' '),
+    );
     io.stdout(`  + ${entry.name}\t${entry.transport}\t${where}\n`);
-    for (const value of [...entry.env, ...entry.headers])
+    for (const value of [...entry.env, ...entry.headers]) {
       io.stdout(
-        `      ${entry.env.includes(value) ? 'env' : 'header'} ${value.name} = ${value.masked} (from ${value.from})\n`,
+        `      ${entry.env.includes(value) ? 'env' : 'header'} ${value.name} = ${value.shown} (from ${value.from})\n`,
       );
+      if (value.loader !== null)
+        io.stdout(
+          value.allowed
+            ? `      ⚠ ${value.name} is a loader variable: ${value.loader}. Allowed for ${entry.name} (--allow-loader-env): the server runs with it.\n`
+            : `      ⚠ ${value.name} is a loader variable: ${value.loader}. Refused: left out of ${entry.name}. To keep it: --allow-loader-env ${shellWord(`${entry.name}:${value.name}`)}\n`,
+        );
+    }
     for (const note of entry.notes) io.stdout(`      note: ${note}\n`);
   }
   for (const skip of plan.skipped) io.stdout(`  - ${skip.name}: skipped: ${skip.reason}\n`);

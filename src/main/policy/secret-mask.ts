@@ -11,3 +11,30 @@ export function maskSecret(value: string): string {
   if (value.length < MIN_MASKABLE_LENGTH) return '••••';
   return `${value.slice(0, 3)}…${value.slice(-4)}`;
 }
+
+/** Names of values that are secrets whatever they hold: keys, tokens, passwords, sessions. */
+const SECRET_NAME =
+  /KEY|TOKEN|SECRET|PASS|PWD|AUTH|CREDENTIAL|PRIVATE|COOKIE|SESSION|SIGNATURE|SALT|CERT|DSN/i;
+
+/** Values that read as secrets whatever their name: `sk-…`, `Bearer …`, `…?token=…`, `//user:pw@`. */
+const SECRET_VALUE: readonly RegExp[] = [
+  /\b(?:sk|pk|rk|ghp|gho|ghs|github_pat|xox[abpr]|glpat)[-_][A-Za-z0-9_-]{8,}/,
+  /\bBearer\s+\S{6,}/i,
+  /\b(?:api[-_]?key|token|secret|password|passwd|pwd)=[^&\s]{4,}/i,
+  /\/\/[^/@\s:]*:[^/@\s]+@/,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+];
+
+/** True when a value named `name` (an env variable, a header) is a secret by its name. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/**
+ * True when `value`, named `name`, is to be shown masked: a secret-looking name
+ * (`GITHUB_TOKEN`, `Authorization`, `X-API-Key`) or a secret-looking value (an `sk-…` key, a
+ * bearer token, credentials in a URL). Everything else may be shown in clear.
+ */
+export function looksSecret(name: string, value: string): boolean {
+  return isSecretName(name) || SECRET_VALUE.some((pattern) => pattern.test(value));
+}

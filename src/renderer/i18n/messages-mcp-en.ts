@@ -52,6 +52,8 @@ export const MCP_EN = {
   'mcp.form.confirmTitle': 'Run this command on your machine?',
   'mcp.form.confirmBody':
     'Aivory will start the command below with your permissions whenever the service is used.',
+  'mcp.form.loader':
+    'Allow {name} for this service. It is a loader variable: {what}. Unticked, the service is not saved with it.',
   'mcp.form.confirm': 'Yes, add this command server',
 
   'mcp.state.untested': 'untested',
@@ -188,6 +190,11 @@ export const MCP_EN = {
   'mcp.import.env': 'env',
   'mcp.import.header': 'header',
   'mcp.import.from': 'from {from}',
+  'mcp.import.secret': 'a secret, masked',
+  'mcp.import.loader': '{name} is a loader variable: {what}.',
+  'mcp.import.loaderRefused': 'Refused: it is left out unless you allow it.',
+  'mcp.import.loaderAllowed': 'Allowed: the server runs with it.',
+  'mcp.import.allowLoader': 'Allow {name} for {service} (it runs the code it names)',
   'mcp.import.needsInput': 'Needs a value for: {inputs}',
   'mcp.import.note': 'Note: {note}',
   'mcp.import.inputs': 'Values the file asks for',

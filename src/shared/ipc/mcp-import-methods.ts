@@ -1,7 +1,8 @@
 /**
  * The MCP import part of the IPC contract (Settings → MCP → Import): a pasted or dropped config
- * (Claude Desktop, .mcp.json, Cursor, VS Code) planned, then imported. Plans carry env and header
- * names with masked values only; answers to `${input:…}` go in, never come back.
+ * (Claude Desktop, .mcp.json, Cursor, VS Code) planned, then imported. Plans show what will run
+ * in full — env and header values in clear unless they are secrets (those masked) — and call out
+ * loader variables; answers to `${input:…}` go in, never come back.
  */
 import { z } from 'zod';
 import { formatBytes } from '../byte-size';
@@ -17,7 +18,27 @@ const inputAnswers = z
   .refine((record) => Object.keys(record).length <= 100, 'too many inputs')
   .optional();
 
-const importValueSchema = z.object({ name: z.string(), masked: z.string(), from: z.string() });
+/**
+ * Loader variables (`loader-env.ts`) the user allows, by service name: the dialog's box per
+ * service and variable. Any other loader variable is left out of the import.
+ */
+const loaderAllowances = z
+  .record(z.string().max(100), z.array(z.string().max(100)).max(100))
+  .refine((record) => Object.keys(record).length <= 100, 'too many services')
+  .optional();
+
+/**
+ * An env or header value as the plan shows it: in clear, or masked when it is a secret; a
+ * loader variable says what it does and whether the user allowed it for the service.
+ */
+const importValueSchema = z.object({
+  name: z.string(),
+  shown: z.string(),
+  secret: z.boolean(),
+  from: z.string(),
+  loader: z.string().nullable(),
+  allowed: z.boolean(),
+});
 
 /** What an import would add and leave out. */
 export const mcpImportPlanSchema = z.object({
@@ -53,7 +74,9 @@ export const mcpImportPlanSchema = z.object({
 export const mcpImportMethods = {
   /** Reads the config into a plan; nothing is saved. Broken JSON is an error saying where. */
   'mcp.importPlan': {
-    request: z.object({ text: configText, inputs: inputAnswers }).strict(),
+    request: z
+      .object({ text: configText, inputs: inputAnswers, allowLoaderEnv: loaderAllowances })
+      .strict(),
     response: mcpImportPlanSchema,
   },
   /**
@@ -65,6 +88,7 @@ export const mcpImportMethods = {
       .object({
         text: configText,
         inputs: inputAnswers,
+        allowLoaderEnv: loaderAllowances,
         confirmCommands: z.literal(true).optional(),
       })
       .strict(),

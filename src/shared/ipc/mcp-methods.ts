@@ -126,6 +126,11 @@ export const mcpAddRequestSchema = z
     command: z.string().trim().min(1, 'a command is required').max(4096).optional(),
     args: z.array(z.string().max(4096)).max(100).optional(),
     env: z.array(secretEntry).max(100).optional(),
+    /**
+     * stdio only: the loader variables of `env` (NODE_OPTIONS, LD_PRELOAD…: `loader-env.ts`) the
+     * user allowed for this service, each ticked; any other is refused.
+     */
+    allowLoaderEnv: z.array(z.string().max(100)).max(100).optional(),
     /** stdio only: the user confirmed the exact command line shown to them. */
     confirmCommand: z.literal(true).optional(),
   })

@@ -43,14 +43,15 @@ describe('planMcpImport', () => {
     expect(plan.entries[0]).toMatchObject({ command: 'npx', args: ['-y', 'server', '3'] });
     expect(plan.entries[0]?.env[0]).toMatchObject({
       name: 'KEY',
-      masked: 'abc…mnop',
+      shown: 'abc…mnop',
+      secret: true,
       from: 'the file',
     });
     expect(plan.entries[1]?.headers[0]).toMatchObject({
       value: 'Bearer from-the-environment-123',
       from: 'environment TOKEN',
     });
-    expect(plan.entries[1]?.headers[0]?.masked).not.toContain('environment-123');
+    expect(plan.entries[1]?.headers[0]?.shown).not.toContain('environment-123');
   });
 
   it('reads VS Code JSONC with inputs, and says why each entry is left out', () => {
@@ -74,7 +75,7 @@ describe('planMcpImport', () => {
       { id: 'key', description: 'The key', password: true, default: null, options: null },
     ]);
     expect(first.entries[0]).toMatchObject({ name: 'a', missingInputs: ['key'] });
-    expect(first.entries[0]?.headers[0]?.masked).toBe('${input:key}');
+    expect(first.entries[0]?.headers[0]?.shown).toBe('${input:key}');
     const reasons = Object.fromEntries(first.skipped.map((skip) => [skip.name, skip.reason]));
     expect(reasons).toEqual({
       b: 'argument 1 uses ${workspaceFolder}, a variable this app cannot fill in',
@@ -89,8 +90,85 @@ describe('planMcpImport', () => {
     expect(answered.entries[0]).toMatchObject({ missingInputs: [] });
     expect(answered.entries[0]?.headers[0]).toMatchObject({
       value: 'the-answer-0123456',
-      masked: 'the…3456',
+      shown: 'the…3456',
     });
+  });
+
+  it('shows values that are not secrets in clear, hidden characters written out', () => {
+    const text = JSON.stringify({
+      inputs: [
+        { id: 'pw', description: 'pw', password: true },
+        { id: 'dir', description: 'dir' },
+      ],
+      servers: {
+        memory: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-memory'],
+          env: {
+            MEMORY_FILE_PATH: '${input:dir}/memory.json',
+            PLAIN_LOOKING: 'x${input:pw}',
+            FROM_SHELL: '${env:TOKEN}',
+            HOMEDIR: '${env:HOME}',
+            ODD: 'a\u202eb\u001bc',
+          },
+        },
+      },
+    });
+    const plan = planMcpImport(text, {
+      ...options,
+      env: { ...options.env, TOKEN: 'from-the-environment-123' },
+      inputs: { pw: 'hunter2-hunter2', dir: '/data' },
+    });
+    const shown = Object.fromEntries(
+      (plan.entries[0]?.env ?? []).map((value) => [value.name, [value.shown, value.secret]]),
+    );
+    expect(shown).toEqual({
+      MEMORY_FILE_PATH: ['/data/memory.json', false],
+      // A password input is a secret whatever the variable is called.
+      PLAIN_LOOKING: ['xhu…ter2', true],
+      // ${env:TOKEN}: named like a secret.
+      FROM_SHELL: ['fro…-123', true],
+      HOMEDIR: ['/home/u', false],
+      ODD: ['a\\u{202e}b\\u{001b}c', false],
+    });
+  });
+
+  it('calls out loader variables, shown in clear, allowed only per service', () => {
+    const payload = '--import=data:text/javascript,sk-abcdefghijklmnop';
+    const text = JSON.stringify({
+      mcpServers: {
+        memory: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-memory'],
+          env: { NODE_OPTIONS: payload, LD_PRELOAD: '/tmp/x.so', DEBUG: '1' },
+        },
+        other: { command: 'npx', env: { NODE_OPTIONS: payload } },
+      },
+    });
+    const refused = planMcpImport(text, options);
+    expect(refused.entries[0]?.env).toEqual([
+      expect.objectContaining({
+        name: 'NODE_OPTIONS',
+        // Code the server would run is never masked, even when part of it looks like a key.
+        shown: payload,
+        secret: false,
+        loader: 'Node.js loads and runs the modules it names (--require, --import)',
+        allowed: false,
+      }),
+      expect.objectContaining({ name: 'LD_PRELOAD', allowed: false }),
+      expect.objectContaining({ name: 'DEBUG', loader: null, allowed: false }),
+    ]);
+    const allowed = planMcpImport(text, {
+      ...options,
+      allowLoaderEnv: { memory: ['node_options'] },
+    });
+    expect(allowed.entries[0]?.env.map((value) => [value.name, value.allowed])).toEqual([
+      ['NODE_OPTIONS', true],
+      ['LD_PRELOAD', false],
+      ['DEBUG', false],
+    ]);
+    // Allowed for "memory" only, not for another server with the same variable.
+    expect(allowed.entries[1]?.env[0]).toMatchObject({ name: 'NODE_OPTIONS', allowed: false });
   });
 
   it('cleans names and refuses duplicates after cleaning', () => {

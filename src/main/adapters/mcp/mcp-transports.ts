@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpError } from '../../core/ports';
 import type { McpEndpoint } from '../../core/ports';
 import { checkHttpUrl } from '../../../shared/http-url';
+import { isLoaderVariable, loaderRefusal } from '../../../shared/loader-env';
 import { oneLine } from '../../../shared/untrusted-text';
 import { createMcpFetch, serviceHeaders } from './mcp-fetch';
 import type { McpFetchEvents } from './mcp-fetch';
@@ -169,7 +170,7 @@ function buildStdio(endpoint: StdioEndpoint, deps: TransportDeps): BuiltTranspor
   const transport = new StdioClientTransport({
     command: endpoint.command,
     args: endpoint.args,
-    env: childEnvironment(deps.limits.environment, endpoint.env),
+    env: childEnvironment(deps.limits.environment, endpoint.env, endpoint.allowedLoaderEnv),
     cwd: endpoint.cwd,
     stderr: 'pipe',
     maxBufferSize: deps.limits.maxMessageBytes,
@@ -250,14 +251,28 @@ export function isInheritedVariable(name: string): boolean {
 /**
  * A minimal environment from the user's one (`isInheritedVariable`), plus the service's own
  * variables, which win. Shell functions exported into the environment (`() {…}`) are dropped.
+ * A loader variable of the service's (`shared/loader-env.ts`: NODE_OPTIONS, LD_PRELOAD…) that
+ * is not in `allowedLoaderEnv` stops the start (a `spawn` error naming it): the user allowed
+ * the command line, not code slipped in beside it. None is ever inherited.
  */
 export function childEnvironment(
   base: Record<string, string | undefined>,
   extra: Record<string, string>,
+  allowedLoaderEnv: readonly string[] = [],
 ): Record<string, string> {
+  const allowed = new Set(allowedLoaderEnv.map((name) => name.toUpperCase()));
+  const refused = Object.keys(extra).find(
+    (name) => isLoaderVariable(name) && !allowed.has(name.toUpperCase()),
+  );
+  if (refused !== undefined) throw new McpError('spawn', loaderRefusal(refused));
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
-    if (value !== undefined && isInheritedVariable(name) && !value.startsWith('()'))
+    if (
+      value !== undefined &&
+      isInheritedVariable(name) &&
+      !isLoaderVariable(name) &&
+      !value.startsWith('()')
+    )
       env[name] = value;
   }
   return { ...env, ...extra };

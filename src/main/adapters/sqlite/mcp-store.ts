@@ -67,6 +67,15 @@ const oauthConfig = z.lazy(() =>
   }),
 );
 const secretEntries = z.lazy(() => z.array(z.object({ name: z.string(), secretRef: z.string() })));
+const envEntries = z.lazy(() =>
+  z.array(
+    z.object({
+      name: z.string(),
+      secretRef: z.string(),
+      loaderAllowed: z.literal(true).optional(),
+    }),
+  ),
+);
 const toolInfo = mcpToolInfoSchema;
 const TRANSPORTS: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];
 const TEST_STATES: readonly McpTestState[] = ['untested', 'connected', 'error'];
@@ -317,7 +326,7 @@ function toService(row: ServiceRow): McpService {
     url: row.url,
     command: row.command,
     args: parse(z.array(z.string()), row.args, 'mcp_services.args'),
-    env: parse(secretEntries, row.env, 'mcp_services.env'),
+    env: parse(envEntries, row.env, 'mcp_services.env'),
     headers: parse(secretEntries, row.headers, 'mcp_services.headers'),
     enabled: row.enabled === 1,
     timeoutMs: row.timeout_ms,

@@ -54,6 +54,11 @@ export type McpEndpoint =
       args: string[];
       /** Added to the user's environment for the child. */
       env: Record<string, string>;
+      /**
+       * The loader variables of `env` (NODE_OPTIONS, LD_PRELOAD…: `shared/loader-env.ts`) the
+       * user allowed for this service; the launcher refuses to start with any other.
+       */
+      allowedLoaderEnv?: readonly string[];
       cwd?: string;
     };
 

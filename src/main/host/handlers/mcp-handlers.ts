@@ -167,6 +167,7 @@ async function addService(
     ...(request.command === undefined ? {} : { command: request.command }),
     ...(request.args ? { args: request.args } : {}),
     ...(request.env ? { env: request.env.map((entry) => `${entry.name}=${entry.value}`) } : {}),
+    ...(request.allowLoaderEnv ? { allowLoaderEnv: request.allowLoaderEnv } : {}),
   });
   return { service: serviceView(service), notice };
 }
@@ -182,6 +183,7 @@ async function updateService(
     (request.command !== undefined && request.command !== current.command) ||
     (request.args !== undefined && request.args.join('\u0000') !== current.args.join('\u0000')) ||
     (request.env !== undefined && request.env.length > 0) ||
+    request.allowLoaderEnv !== undefined ||
     (request.transport === 'stdio' && current.transport !== 'stdio');
   if ((request.transport === 'stdio' || current.transport === 'stdio') && commandChanged) {
     if (request.confirmCommand !== true) {
@@ -205,6 +207,7 @@ async function updateService(
     ...(request.command === undefined ? {} : { command: request.command }),
     ...(request.args ? { args: request.args } : {}),
     ...(request.env ? { env: request.env.map((entry) => `${entry.name}=${entry.value}`) } : {}),
+    ...(request.allowLoaderEnv ? { allowLoaderEnv: request.allowLoaderEnv } : {}),
     ...(request.keepHeaders === undefined ? {} : { keepHeaders: request.keepHeaders }),
   });
   return { service: serviceView(service), notice };

@@ -16,17 +16,23 @@ import { MCP_REQUEST_TIMEOUT_MS } from './mcp-handlers';
 type ImportHandlers = Pick<ApiHandlers, 'mcp.importPlan' | 'mcp.import'>;
 
 export function createMcpImportHandlers(context: HostContext): ImportHandlers {
-  const plan = (text: string, inputs: Record<string, string> | undefined): McpImportPlan =>
+  const plan = (
+    text: string,
+    inputs: Record<string, string> | undefined,
+    allowLoaderEnv: Record<string, string[]> | undefined,
+  ): McpImportPlan =>
     planMcpImport(text, {
       existingNames: context.app.stores.mcp.listServices().map((service) => service.name),
       env: process.env,
       allowLocalCommands: context.app.settings.get('mcp').allowLocalCommands,
       ...(inputs ? { inputs } : {}),
+      ...(allowLoaderEnv ? { allowLoaderEnv } : {}),
     });
   return {
-    'mcp.importPlan': ({ text, inputs }) => planView(plan(text, inputs)),
-    'mcp.import': async ({ text, inputs, confirmCommands }) => {
-      const planned = plan(text, inputs);
+    'mcp.importPlan': ({ text, inputs, allowLoaderEnv }) =>
+      planView(plan(text, inputs, allowLoaderEnv)),
+    'mcp.import': async ({ text, inputs, allowLoaderEnv, confirmCommands }) => {
+      const planned = plan(text, inputs, allowLoaderEnv);
       const ready = planned.entries.filter((entry) => entry.missingInputs.length === 0);
       if (ready.some((entry) => entry.transport === 'stdio') && confirmCommands !== true)
         throw new AivoryError(
@@ -41,10 +47,17 @@ export function createMcpImportHandlers(context: HostContext): ImportHandlers {
   };
 }
 
-/** The plan with exactly the contract's fields: masks, never values. */
+/** The plan with exactly the contract's fields: values as shown (secrets masked), never raw. */
 function planView(plan: McpImportPlan): InvokeResponse<'mcp.importPlan'> {
   const values = (entries: McpImportPlan['entries'][number]['env']) =>
-    entries.map((entry) => ({ name: entry.name, masked: entry.masked, from: entry.from }));
+    entries.map((entry) => ({
+      name: entry.name,
+      shown: entry.shown,
+      secret: entry.secret,
+      from: entry.from,
+      loader: entry.loader,
+      allowed: entry.allowed,
+    }));
   return {
     shape: plan.shape,
     entries: plan.entries.map((entry) => ({

@@ -12,7 +12,10 @@ import type { ParseError } from 'jsonc-parser';
 import { AivoryError } from '../../../shared/errors';
 import { MAX_MCP_IMPORT_CHARS } from '../../../shared/ipc/limits';
 import type { McpTransportKind } from '../../../shared/mcp';
-import { maskSecret } from '../../policy/secret-mask';
+import { loaderVariable } from '../../../shared/loader-env';
+import { revealInvisibleCharacters } from '../../../shared/untrusted-text';
+import { looksSecret, maskSecret } from '../../policy/secret-mask';
+import { Resolver, Skip } from './mcp-config-variables';
 import { checkServiceUrl } from './mcp-endpoint-policy';
 
 /** The largest config read (a real one is a few KiB). */
@@ -40,13 +43,22 @@ export interface McpImportInput {
   options: string[] | null;
 }
 
-/** An env or header value: the value for the secret store, the mask for the plan. */
+/**
+ * An env or header value: the value for the secret store, and how the plan shows it — in clear
+ * (hidden characters written out), masked when it is a secret (`looksSecret`, a password input,
+ * a variable named like a secret).
+ */
 export interface McpImportValue {
   name: string;
   value: string;
-  masked: string;
+  shown: string;
+  secret: boolean;
   /** Where the value came from: `the file`, `input api-key`, `environment HOME`. */
   from: string;
+  /** An env loader variable (`shared/loader-env.ts`): what it makes the program do. */
+  loader: string | null;
+  /** The user allowed this loader variable for this service; refused (left out) otherwise. */
+  allowed: boolean;
 }
 
 export interface McpImportEntry {
@@ -89,6 +101,8 @@ export interface McpImportOptions {
   inputs?: Readonly<Record<string, string>>;
   /** The local-commands setting: stdio entries are skipped when it is off. */
   allowLocalCommands: boolean;
+  /** Loader variables the user allows, by service name (`--allow-loader-env NAME:VAR`). */
+  allowLoaderEnv?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Parses `text` (a config file) into a plan; throws `invalid-input` with one clear line. */
@@ -125,9 +139,6 @@ export function planMcpImport(text: string, options: McpImportOptions): McpImpor
   plan.inputs = [...declared.values()].filter((input) => used.has(input.id));
   return plan;
 }
-
-/** An entry the plan leaves out; its message is the reason shown. */
-class Skip extends Error {}
 
 function readJson(text: string): unknown {
   if (text.length > MAX_IMPORT_BYTES)
@@ -248,7 +259,11 @@ function planEntry(
         throw new Skip(`argument ${index + 1} is not a string`);
       return vars.resolve(String(arg), `argument ${index + 1}`);
     });
-    entry.env = values(raw.env, 'env', ENV_NAME, MAX_ENV, vars);
+    const allowed = new Set(options.allowLoaderEnv?.[name]?.map((env) => env.toUpperCase()));
+    entry.env = values(raw.env, 'env', ENV_NAME, MAX_ENV, vars).map((value) => ({
+      ...value,
+      allowed: value.loader !== null && allowed.has(value.name.toUpperCase()),
+    }));
     if (raw.headers !== undefined) notes.push('"headers" apply to HTTP servers: left out');
     if (raw.cwd !== undefined)
       notes.push('"cwd" is not used: the server starts in the app\'s folder');
@@ -313,75 +328,28 @@ function values(
       throw new Skip(`${field} ${name} is over ${MAX_VALUE_CHARS} characters`);
     const before = vars.sources.length;
     const missesBefore = vars.misses;
+    const secretsBefore = vars.secrets;
     const resolved = vars.resolve(text, `${field} ${name}`);
     if (/[\r\n\0]/.test(resolved)) throw new Skip(`${field} ${name} is not one line`);
     if (field === 'headers' && resolved.trim() === '' && vars.missing.size === 0)
       throw new Skip(`header ${name} is empty`);
     const from = vars.sources.slice(before);
+    // A loader variable is shown in clear, always: it is code the server will run.
+    const loader = field === 'env' ? loaderVariable(name) : null;
+    const secret = loader === null && (vars.secrets > secretsBefore || looksSecret(name, resolved));
     return {
       name,
       value: resolved,
       // Not filled in yet: the file's own text (`Bearer ${input:token}`) holds no secret.
-      masked: vars.misses > missesBefore ? text : maskSecret(resolved),
+      shown: revealInvisibleCharacters(
+        vars.misses > missesBefore ? text : secret ? maskSecret(resolved) : resolved,
+      ),
+      secret,
       from: from.length > 0 ? from.join(', ') : 'the file',
+      loader,
+      allowed: false,
     };
   });
-}
-
-/**
- * `${input:id}` (VS Code), `${env:NAME}` (VS Code, Cursor), `${NAME}` and `${NAME:-default}`
- * (Claude Code), `${userHome}`. Anything else is a variable of another program: skipped.
- */
-class Resolver {
-  readonly missing = new Set<string>();
-  readonly used = new Set<string>();
-  readonly sources: string[] = [];
-  misses = 0;
-
-  constructor(
-    private readonly declared: ReadonlyMap<string, McpImportInput>,
-    private readonly options: McpImportOptions,
-    /** VS Code has no bare `${NAME}`: there it is one of its own (`${workspaceFolder}`). */
-    private readonly shape: McpConfigShape,
-  ) {}
-
-  resolve(text: string, where: string): string {
-    return text.replace(/\$\{([^}]{1,200})\}/g, (whole, inner: string) => {
-      if (inner.startsWith('input:')) {
-        const id = inner.slice('input:'.length);
-        if (!this.declared.has(id))
-          throw new Skip(
-            `${where} uses \${input:${id.slice(0, 40)}}, which the file's "inputs" do not declare`,
-          );
-        this.used.add(id);
-        this.sources.push(`input ${id}`);
-        const answer = this.options.inputs?.[id];
-        if (answer === undefined) {
-          this.missing.add(id);
-          this.misses += 1;
-          return whole;
-        }
-        return answer;
-      }
-      const env = /^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(inner);
-      const home = inner === 'userHome' ? 'HOME' : null;
-      const variable = home ?? env?.[1];
-      const bare = !inner.startsWith('env:');
-      if (
-        variable !== undefined &&
-        (home !== null || (env !== null && !(bare && this.shape === 'vscode')))
-      ) {
-        const value = this.options.env[variable] ?? env?.[2];
-        if (value === undefined)
-          throw new Skip(
-            `${where} uses \${${inner.slice(0, 60)}}, but ${variable} is not set in the environment`,
-          );
-        this.sources.push(`environment ${variable}`);
-        return value;
-      }
-      throw new Skip(`${where} uses \${${inner.slice(0, 60)}}, a variable this app cannot fill in`);
-    });
-  }
 }
 
 /** A service name as the app stores it: one line, no control characters, ≤ 64 characters. */

@@ -311,6 +311,9 @@ export class McpConnections {
         command: service.command ?? '',
         args: service.args,
         env: await reveal(service.env),
+        allowedLoaderEnv: service.env
+          .filter((entry) => entry.loaderAllowed === true)
+          .map((entry) => entry.name),
       };
     }
     const url = checkServiceUrl(service.url ?? '');

@@ -51,6 +51,10 @@ async function importOne(
       toolCount: 0,
       message: `needs a value for ${entry.missingInputs.map((id) => `\${input:${id}}`).join(', ')}`,
     };
+  // A loader variable goes only where the user allowed it for this service; refused, it is left
+  // out (the plan said so) and never reaches the server.
+  const env = entry.env.filter((value) => value.loader === null || value.allowed);
+  const allowLoaderEnv = env.filter((value) => value.loader !== null).map((value) => value.name);
   let id: string;
   try {
     const { service } = await services.add({
@@ -59,7 +63,8 @@ async function importOne(
       transport: entry.transport,
       ...(entry.url === null ? {} : { url: entry.url }),
       ...(entry.command === null ? {} : { command: entry.command, args: entry.args }),
-      ...(entry.env.length > 0 ? { env: entry.env.map((v) => `${v.name}=${v.value}`) } : {}),
+      ...(env.length > 0 ? { env: env.map((v) => `${v.name}=${v.value}`) } : {}),
+      ...(allowLoaderEnv.length > 0 ? { allowLoaderEnv } : {}),
       ...(entry.headers.length > 0
         ? { headers: entry.headers.map((v) => `${v.name}: ${v.value}`) }
         : {}),

@@ -10,7 +10,7 @@ import type { McpApprovalPolicy, McpService } from '../../../shared/mcp';
 import type { Clock, IdGenerator, McpStore, NewMcpService, SecretStore } from '../../core/ports';
 import type { McpConnections } from './mcp-connections';
 import { forgetSignIn, oauthStateRef } from './mcp-oauth-state';
-import { parseServiceInput } from './mcp-service-input';
+import { allowedLoaderEnv, parseServiceInput } from './mcp-service-input';
 import type { McpServiceInput, ParsedOAuthInput, ParsedServiceInput } from './mcp-service-input';
 import { viewService } from './mcp-service-view';
 import type { McpServiceView } from './mcp-service-view';
@@ -55,7 +55,7 @@ export class McpServiceConfig {
       ...configOf(
         parsed,
         await this.saveSecrets(id, 'header', parsed.headers),
-        await this.saveSecrets(id, 'env', parsed.env),
+        withLoaderAllowance(await this.saveSecrets(id, 'env', parsed.env), parsed.loaderEnv),
         withTrust(await this.saveOAuth(id, parsed.oauth), parsed.trustedOrigins),
       ),
     });
@@ -89,6 +89,10 @@ export class McpServiceConfig {
         args: changes.args ?? current.args,
         headers: changes.headers ?? [],
         env: changes.env ?? [],
+        // Given without new env, the allowance is for the saved variables (below).
+        ...(changes.env !== undefined && changes.allowLoaderEnv !== undefined
+          ? { allowLoaderEnv: changes.allowLoaderEnv }
+          : {}),
         timeoutSeconds: changes.timeoutSeconds ?? current.timeoutMs / 1000,
         maxTimeoutSeconds: changes.maxTimeoutSeconds ?? current.maxTimeoutMs / 1000,
         ...(current.transport === 'stdio' && changes.transport === undefined
@@ -121,7 +125,21 @@ export class McpServiceConfig {
       current.headers,
       dropHeaders ? [] : parsed.headers,
     );
-    const env = await replace('env', changes.env, current.env, parsed.env);
+    const env =
+      changes.env !== undefined
+        ? withLoaderAllowance(
+            await replace('env', changes.env, current.env, parsed.env),
+            parsed.loaderEnv,
+          )
+        : changes.allowLoaderEnv !== undefined
+          ? withLoaderAllowance(
+              current.env,
+              allowedLoaderEnv(
+                current.env.map((entry) => [entry.name, ''] as const),
+                changes.allowLoaderEnv,
+              ),
+            )
+          : current.env;
     const oauthChanged =
       changes.clientId !== undefined ||
       changes.clientSecret !== undefined ||
@@ -149,6 +167,7 @@ export class McpServiceConfig {
       parsed.command !== current.command ||
       changes.headers !== undefined ||
       changes.env !== undefined ||
+      changes.allowLoaderEnv !== undefined ||
       oauthChanged;
     // Any edit closes the session (the next use opens one with the service as it is now), and
     // a server's state goes with it: what the user changed is what they get, without a stale
@@ -276,6 +295,20 @@ export class McpServiceConfig {
       ...(oauthGrant ? { oauthGrant } : {}),
     };
   }
+}
+
+/**
+ * The env entries with the user's allowance recorded on the loader variables named in `allowed`
+ * (and on no other entry): what the launcher checks before it starts the server.
+ */
+function withLoaderAllowance(
+  env: McpService['env'],
+  allowed: readonly string[],
+): McpService['env'] {
+  const names = new Set(allowed.map((name) => name.toUpperCase()));
+  return env.map(({ name, secretRef }) =>
+    names.has(name.toUpperCase()) ? { name, secretRef, loaderAllowed: true } : { name, secretRef },
+  );
 }
 
 /** The error for switching on or accepting a service that was never synced. */

@@ -1,6 +1,7 @@
 /** Validation of a new MCP service as the user typed it (CLI flags or the settings form). */
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
+import { isLoaderVariable, loaderRefusal } from '../../../shared/loader-env';
 import type { McpTransportKind } from '../../../shared/mcp';
 import { checkServiceUrl, parseTrustedOrigins } from './mcp-endpoint-policy';
 
@@ -22,6 +23,11 @@ export interface McpServiceInput {
   args?: string[];
   /** `NAME=value` entries. */
   env?: string[];
+  /**
+   * Loader variables of `env` (`shared/loader-env.ts`: NODE_OPTIONS, LD_PRELOAD…) the user
+   * allows for this service; any other loader variable in `env` is refused.
+   */
+  allowLoaderEnv?: string[];
   /** OAuth: a client registered with the authorization server beforehand ('' clears it). */
   clientId?: string;
   clientSecret?: string;
@@ -55,6 +61,8 @@ export interface ParsedServiceInput {
   args: string[];
   headers: [string, string][];
   env: [string, string][];
+  /** The loader variables of `env`, each allowed by the user. */
+  loaderEnv: string[];
   timeoutMs: number;
   maxTimeoutMs: number;
   /** null: OAuth defaults (stdio services never have any). */
@@ -140,6 +148,7 @@ export function parseServiceInput(
     }
     if ((input.headers ?? []).length > 0)
       throw new AivoryError('invalid-input', 'Headers apply to HTTP services only.');
+    const env = (input.env ?? []).map(parseEnv);
     if (
       input.clientId ||
       input.clientSecret ||
@@ -154,14 +163,15 @@ export function parseServiceInput(
       command: input.command.trim(),
       args: input.args ?? [],
       headers: [],
-      env: (input.env ?? []).map(parseEnv),
+      env,
+      loaderEnv: allowedLoaderEnv(env, input.allowLoaderEnv ?? []),
       oauth: null,
       trustedOrigins: [],
       notice: `This service runs "${[input.command.trim(), ...(input.args ?? [])].join(' ')}" on your machine with your permissions.`,
     };
   }
   if (!input.url) throw new AivoryError('invalid-input', 'An HTTP MCP service needs --url.');
-  if ((input.env ?? []).length > 0 || input.command) {
+  if ((input.env ?? []).length > 0 || (input.allowLoaderEnv ?? []).length > 0 || input.command) {
     throw new AivoryError('invalid-input', '--command and --env apply to stdio services only.');
   }
   const url = checkServiceUrl(input.url);
@@ -173,6 +183,7 @@ export function parseServiceInput(
     args: [],
     headers: (input.headers ?? []).map(parseHeader),
     env: [],
+    loaderEnv: [],
     oauth: parseOAuth(input),
     trustedOrigins: parseTrustedOrigins(url, input.trustedOrigins ?? []),
     notice: url.notice,
@@ -277,4 +288,27 @@ function parseEnv(entry: string): [string, string] {
     );
   }
   return [name, entry.slice(equals + 1)];
+}
+
+/**
+ * The loader variables of `env` (`shared/loader-env.ts`), each of which the user must have
+ * allowed (`allow`); one not allowed is refused, naming it and how to allow it. An allowance
+ * naming no loader variable of `env` is refused too (a typo would otherwise go unnoticed).
+ */
+export function allowedLoaderEnv(
+  env: readonly (readonly [string, string])[],
+  allow: readonly string[],
+): string[] {
+  const allowed = new Set(allow.map((name) => name.trim().toUpperCase()));
+  const loaders = env.map(([name]) => name).filter(isLoaderVariable);
+  const refused = loaders.find((name) => !allowed.has(name.toUpperCase()));
+  if (refused !== undefined) throw new AivoryError('invalid-input', loaderRefusal(refused));
+  const present = new Set(loaders.map((name) => name.toUpperCase()));
+  const stray = allow.find((name) => !present.has(name.trim().toUpperCase()));
+  if (stray !== undefined)
+    throw new AivoryError(
+      'invalid-input',
+      `--allow-loader-env ${stray.slice(0, 100)}: the service's environment sets no such loader variable.`,
+    );
+  return [...new Set(loaders)];
 }

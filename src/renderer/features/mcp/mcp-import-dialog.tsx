@@ -1,7 +1,8 @@
 /**
  * Settings → MCP → Import: paste a config (or choose / drop its file), see what it adds — names,
- * transports, command lines or URLs, env and header names with masked values — and what it
- * leaves out and why, fill in the file's `${input:…}` values, import. The host plans and imports
+ * transports, command lines or URLs, env and header values in clear unless secret, loader
+ * variables called out and left out unless allowed per server (`mcp-import-plan.tsx`) — and what
+ * it leaves out and why, fill in the file's `${input:…}` values, import. The host plans and imports
  * (`mcp.importPlan` / `mcp.import`); each service comes back tested and synced, tools held for
  * review on its card.
  */
@@ -16,6 +17,8 @@ import { useApp } from '../../state/store';
 import type { SaveState } from '../settings/form-controls';
 import { SaveRow, Switch } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
+import type { LoaderAllowances } from './mcp-import-plan';
+import { PlanView, withAllowance } from './mcp-import-plan';
 import { ReviewList, useReview } from './mcp-review';
 
 type Plan = InvokeResponse<'mcp.importPlan'>;
@@ -27,6 +30,7 @@ export function McpImportDialog(props: { onClose(): void }): ReactNode {
   const bridge = useApp((state) => state.bridge);
   const [text, setText] = useState('');
   const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [allowances, setAllowances] = useState<LoaderAllowances>({});
   const [plan, setPlan] = useState<Plan | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState(false);
@@ -36,11 +40,13 @@ export function McpImportDialog(props: { onClose(): void }): ReactNode {
   const review = useReview(importedServices(results));
   const filled = Object.fromEntries(Object.entries(answers).filter(([, value]) => value !== ''));
 
-  const check = async (configText = text): Promise<void> => {
+  const check = async (configText = text, allowed = allowances): Promise<void> => {
     if (!bridge) return;
     setResults(null);
     try {
-      setPlan(await planMcpImport(bridge, { text: configText, inputs: filled }));
+      setPlan(
+        await planMcpImport(bridge, { text: configText, inputs: filled, allowLoaderEnv: allowed }),
+      );
       setProblem(null);
     } catch (error) {
       setPlan(null);
@@ -55,7 +61,8 @@ export function McpImportDialog(props: { onClose(): void }): ReactNode {
     }
     const content = await file.text();
     setText(content);
-    await check(content);
+    setAllowances({});
+    await check(content, {});
   };
   const onDrop = (event: DragEvent): void => {
     const file = event.dataTransfer.files[0];
@@ -73,6 +80,7 @@ export function McpImportDialog(props: { onClose(): void }): ReactNode {
       const answer = await importMcpServices(bridge, {
         text,
         inputs: filled,
+        allowLoaderEnv: allowances,
         ...(stdio ? { confirmCommands: true as const } : {}),
       });
       setPlan(answer.plan);
@@ -167,6 +175,8 @@ export function McpImportDialog(props: { onClose(): void }): ReactNode {
             data-testid="mcp-import-text"
             onChange={(event) => {
               setText(event.target.value);
+              // Allowances are for the servers of the config they were given for.
+              setAllowances({});
               setPlan(null);
               setResults(null);
             }}
@@ -213,8 +223,14 @@ export function McpImportDialog(props: { onClose(): void }): ReactNode {
         <PlanView
           plan={plan}
           answers={answers}
+          allowances={allowances}
           onAnswer={(id, value) => setAnswers({ ...answers, [id]: value })}
           onAnswered={() => void check()}
+          onAllow={(service, variable, allowed) => {
+            const next = withAllowance(allowances, service, variable, allowed);
+            setAllowances(next);
+            void check(text, next);
+          }}
         />
       )}
       {results !== null && (
@@ -238,105 +254,6 @@ export function McpImportDialog(props: { onClose(): void }): ReactNode {
         </section>
       )}
     </ModalDialog>
-  );
-}
-
-/** The plan: what is added (values masked), the file's inputs, what is left out and why. */
-function PlanView(props: {
-  plan: Plan;
-  answers: Record<string, string>;
-  onAnswer(id: string, value: string): void;
-  onAnswered(): void;
-}): ReactNode {
-  const t = useT();
-  const { plan } = props;
-  const ready = plan.entries.filter((entry) => entry.missingInputs.length === 0);
-  return (
-    <section className="mcp-import-plan" data-testid="mcp-import-plan">
-      <h4>
-        {plan.shape === 'vscode' ? t('mcp.import.shapeVscode') : t('mcp.import.shapeMcpServers')}
-      </h4>
-      {plan.inputs.length > 0 && (
-        <fieldset className="settings-fieldset">
-          <legend>{t('mcp.import.inputs')}</legend>
-          {plan.inputs.map((input) => (
-            <label key={input.id} className="field">
-              <span className="field-label">{input.description}</span>
-              {input.options ? (
-                <select
-                  value={props.answers[input.id] ?? input.default ?? ''}
-                  data-testid={`mcp-import-input-${input.id}`}
-                  onChange={(event) => props.onAnswer(input.id, event.target.value)}
-                  onBlur={props.onAnswered}
-                >
-                  <option value="" />
-                  {input.options.map((option) => (
-                    <option key={option} value={option}>
-                      {option}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  type={input.password ? 'password' : 'text'}
-                  autoComplete="off"
-                  placeholder={input.default ?? ''}
-                  value={props.answers[input.id] ?? ''}
-                  data-testid={`mcp-import-input-${input.id}`}
-                  onChange={(event) => props.onAnswer(input.id, event.target.value)}
-                  onBlur={props.onAnswered}
-                />
-              )}
-            </label>
-          ))}
-        </fieldset>
-      )}
-      {plan.entries.length === 0 && <p className="notice">{t('mcp.import.nothing')}</p>}
-      {plan.entries.length > 0 && <h4>{t('mcp.import.toAdd', { count: ready.length })}</h4>}
-      <ul className="mcp-import-list">
-        {plan.entries.map((entry) => (
-          <li key={entry.name} data-testid="mcp-import-entry">
-            <strong>{entry.name}</strong> <span className="muted">{entry.transport}</span>{' '}
-            <code>{entry.url ?? [entry.command ?? '', ...entry.args].join(' ')}</code>
-            {[
-              ...entry.env.map((value) => ({ kind: t('mcp.import.env'), ...value })),
-              ...entry.headers.map((value) => ({ kind: t('mcp.import.header'), ...value })),
-            ].map((value) => (
-              <div
-                key={`${value.kind} ${value.name}`}
-                className="muted"
-                data-testid="mcp-import-value"
-              >
-                {value.kind} <code>{value.name}</code> = <code>{value.masked}</code> (
-                {t('mcp.import.from', { from: value.from })})
-              </div>
-            ))}
-            {entry.missingInputs.length > 0 && (
-              <div className="notice">
-                {t('mcp.import.needsInput', { inputs: entry.missingInputs.join(', ') })}
-              </div>
-            )}
-            {entry.notes.map((note) => (
-              <div key={note} className="muted">
-                {t('mcp.import.note', { note })}
-              </div>
-            ))}
-          </li>
-        ))}
-      </ul>
-      {plan.skipped.length > 0 && (
-        <>
-          <h4>{t('mcp.import.skipped', { count: plan.skipped.length })}</h4>
-          <ul className="mcp-import-list">
-            {plan.skipped.map((skip) => (
-              <li key={skip.name} data-testid="mcp-import-skipped">
-                <strong>{skip.name}</strong>: {skip.reason}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-    </section>
   );
 }
 

@@ -7,6 +7,7 @@ import { originOf } from '../../../shared/url-origin';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { InvokeRequest } from '../../../shared/ipc-contract';
+import { loaderVariable } from '../../../shared/loader-env';
 import type { McpServiceView } from '../../data/mcp';
 import { addMcpService, updateMcpService } from '../../data/mcp';
 import { useT } from '../../i18n/use-t';
@@ -69,6 +70,8 @@ export function McpServiceForm(props: {
   const [args, setArgs] = useState(editing?.args.join('\n') ?? '');
   const [env, setEnv] = useState<Entry[]>([]);
   const [confirming, setConfirming] = useState(false);
+  // Loader variables (NODE_OPTIONS, LD_PRELOAD…) the user ticked in the confirmation.
+  const [allowedLoaders, setAllowedLoaders] = useState<string[]>([]);
   const { errors, setErrors, edited } = useFormErrors();
   const [state, setState] = useState<SaveState>('idle');
   const stdio = transport === 'stdio';
@@ -110,6 +113,9 @@ export function McpServiceForm(props: {
         command: command.trim(),
         args: argList,
         ...(editing && filled(env).length === 0 ? {} : { env: filled(env) }),
+        ...(loaders.length > 0
+          ? { allowLoaderEnv: loaders.filter((name) => allowedLoaders.includes(name)) }
+          : {}),
         confirmCommand: true,
       };
     }
@@ -122,6 +128,11 @@ export function McpServiceForm(props: {
     };
   };
   const newEnv = env.filter((entry) => entry.name.trim() !== '');
+  const loaders = [
+    ...new Set(
+      newEnv.map((entry) => entry.name.trim()).filter((name) => loaderVariable(name) !== null),
+    ),
+  ];
   // What will run: the variables set for it, then the command line.
   const runLine = [
     ...newEnv.map((entry) => `${entry.name.trim()}=${entry.value}`),
@@ -159,7 +170,9 @@ export function McpServiceForm(props: {
       else props.onDone();
     } catch (error) {
       const message = errorMessage(error);
-      const field = fieldOfError(message, FIELD_ALIASES);
+      const field = message.includes('loader variable')
+        ? 'env'
+        : fieldOfError(message, FIELD_ALIASES);
       if (field === null) setState({ failed: message });
       else {
         setErrors({ ...problems, [field]: message });
@@ -288,6 +301,23 @@ export function McpServiceForm(props: {
           <strong>{t('mcp.form.confirmTitle')}</strong>
           <p>{t('mcp.form.confirmBody')}</p>
           <pre data-testid="mcp-stdio-command">{runLine}</pre>
+          {loaders.map((name) => (
+            <label key={name} className="inline notice" data-testid="mcp-stdio-loader">
+              <input
+                type="checkbox"
+                data-testid={`mcp-stdio-allow-${name}`}
+                checked={allowedLoaders.includes(name)}
+                onChange={(e) =>
+                  setAllowedLoaders(
+                    e.target.checked
+                      ? [...allowedLoaders, name]
+                      : allowedLoaders.filter((other) => other !== name),
+                  )
+                }
+              />
+              <span>⚠ {t('mcp.form.loader', { name, what: loaderVariable(name) ?? '' })}</span>
+            </label>
+          ))}
           <button
             type="button"
             className="button danger"

@@ -81,6 +81,25 @@ describe('endpoint checks', () => {
     });
   });
 
+  it("refuses to start with a loader variable of the service's the user did not allow", () => {
+    const base = { PATH: '/bin', LD_PRELOAD: '/inherited.so' };
+    const payload = '--import=data:text/javascript,evil()';
+    expect(() => childEnvironment(base, { NODE_OPTIONS: payload, X: '1' })).toThrow(
+      expect.objectContaining({
+        kind: 'spawn',
+        message: expect.stringContaining('NODE_OPTIONS is a loader variable') as string,
+      }),
+    );
+    expect(() => childEnvironment(base, { ld_preload: '/x.so' }, ['NODE_OPTIONS'])).toThrow(
+      /ld_preload is a loader variable/,
+    );
+    // Allowed for this service: it reaches the child (and an inherited one never does).
+    expect(childEnvironment(base, { NODE_OPTIONS: payload }, ['NODE_OPTIONS'])).toEqual({
+      PATH: '/bin',
+      NODE_OPTIONS: payload,
+    });
+  });
+
   it('accepts http(s) URLs without credentials only', () => {
     expect(parseServiceUrl('http://127.0.0.1:3000/mcp').origin).toBe('http://127.0.0.1:3000');
     expect(() => parseServiceUrl('ftp://x/')).toThrow('not supported');
