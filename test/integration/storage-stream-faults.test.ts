@@ -74,6 +74,34 @@ function savedText(databasePath: string): string {
   }
 }
 
+/** The stored status of a message and its turn record's stop reason and error, read directly. */
+function storedEnd(
+  databasePath: string,
+  messageId: string,
+): { status: string; stopReason: string | null; errorMessage: string | null } {
+  const database = new Database(databasePath, { readonly: true });
+  try {
+    const message = database
+      .prepare<[string], { status: string }>('SELECT status FROM messages WHERE id = ?')
+      .get(messageId);
+    const record = database
+      .prepare<[string], { stop_reason: string; error_message: string | null }>(
+        'SELECT stop_reason, error_message FROM turn_records WHERE message_id = ?',
+      )
+      .get(messageId);
+    return {
+      status: message?.status ?? 'missing',
+      stopReason: record?.stop_reason ?? null,
+      errorMessage: record?.error_message ?? null,
+    };
+  } finally {
+    database.close();
+  }
+}
+
+/** Waits out the unsaved end's retry timer (at most 30 s between tries). */
+const ENDED_WITHIN_MS = 40_000;
+
 /** Resolves with the conversation id once `aivory chat --json` has printed streamed text. */
 function firstStreamedText(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -210,7 +238,9 @@ describe('aivory serve when the answer cannot be saved', () => {
 
       const sent = await client.request('chat.send', { text: 'Write' });
       expect(sent.result.ok).toBe(true);
-      const { turnId, conversationId } = (sent.result as { value: Record<string, string> }).value;
+      const { turnId, conversationId, messageId } = (
+        sent.result as { value: Record<string, string> }
+      ).value;
       await turnEvent('text-delta', turnId ?? '');
       await expect.poll(() => savedText(join(home, 'aivory.db'))).not.toBe('');
       disk.fill();
@@ -233,8 +263,19 @@ describe('aivory serve when the answer cannot be saved', () => {
       expect(listed.result.ok).toBe(true);
       expect(serve.child.exitCode).toBeNull();
 
-      // Room again: the next turn is saved.
+      // Room again: the answer is ended as failed, with the reason the page was shown (it stayed
+      // `streaming` for the life of the process: issue 37, item 9), without another turn.
+      expect(storedEnd(join(home, 'aivory.db'), messageId ?? '').status).toBe('streaming');
       disk.free();
+      await expect
+        .poll(() => storedEnd(join(home, 'aivory.db'), messageId ?? ''), {
+          timeout: ENDED_WITHIN_MS,
+          interval: 250,
+        })
+        .toEqual({ status: 'error', stopReason: 'error', errorMessage: message });
+      const kept = savedText(join(home, 'aivory.db'));
+
+      // The next turn is saved, and sends the failed answer as history.
       const again = await client.request('chat.send', { text: 'Again', conversationId });
       expect(again.result.ok).toBe(true);
       const againId = (again.result as { value: Record<string, string> }).value.turnId ?? '';
@@ -242,7 +283,70 @@ describe('aivory serve when the answer cannot be saved', () => {
         payload: { event: { stopReason: string } };
       };
       expect(done.payload.event.stopReason).toBe('completed');
+      const history = JSON.stringify(server.requests[1]?.body.messages ?? []);
+      expect(history).toContain(JSON.stringify(kept.trim()).slice(1, -1));
       expect(serve.output()).not.toContain('internal error was caught');
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
+});
+
+describe('aivory serve when a lock keeps the answer from being saved', () => {
+  let server: ScriptedLlmServer | null = null;
+  let serve: RunningServe | null = null;
+  let client: TestSocket | null = null;
+  afterAll(async () => {
+    client?.close();
+    await serve?.stop();
+    await server?.close();
+  });
+
+  it(
+    'ends the turn with the lock, then stores the answer as failed with it once released',
+    async () => {
+      server = await startScriptedLlmServer([LONG_ANSWER]);
+      const home = makeDataDir();
+      const databasePath = join(home, 'aivory.db');
+      serve = await serveAt(home, {
+        AIVORY_BASE_URL: server.baseUrl,
+        AIVORY_MODEL: 'scripted-model',
+      });
+      const url = new URL(serve.url);
+      client = await connectTestSocket(
+        `ws://127.0.0.1:${url.port}/ws?token=${url.searchParams.get('token') ?? ''}`,
+        { origin: `http://127.0.0.1:${url.port}` },
+      );
+      const socket = client;
+      const turnEvent = (type: string) =>
+        socket.waitForEvent((frame) => {
+          const payload = frame.payload as { event?: { type?: string } };
+          return frame.name === 'turn.event' && payload.event?.type === type;
+        });
+      const streaming = turnEvent('text-delta');
+      const ended = turnEvent('turn-end');
+      const sent = await socket.request('chat.send', { text: 'Write' });
+      expect(sent.result.ok).toBe(true);
+      const { messageId } = (sent.result as { value: Record<string, string> }).value;
+      await streaming;
+      await expect.poll(() => savedText(databasePath)).not.toBe('');
+      const lock = await holdLock(databasePath, 'write');
+      const end = (await ended) as {
+        payload: { event: { stopReason: string; error?: { code: string; message: string } } };
+      };
+      expect(end.payload.event.stopReason).toBe('error');
+      const message = end.payload.event.error?.message ?? '';
+      expect(message).toMatch(
+        /^The database .+ is locked by another program \(Aivory waited 5 s for it\): this answer could not be saved from word \d+/,
+      );
+      expect(storedEnd(databasePath, messageId ?? '').status).toBe('streaming');
+      await lock.release();
+      await expect
+        .poll(() => storedEnd(databasePath, messageId ?? ''), {
+          timeout: ENDED_WITHIN_MS,
+          interval: 250,
+        })
+        .toEqual({ status: 'error', stopReason: 'error', errorMessage: message });
+      expect(serve.child.exitCode).toBeNull();
     },
     FAULT_TEST_TIMEOUT_MS,
   );

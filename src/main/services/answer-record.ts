@@ -5,10 +5,17 @@
  * (full disk, locked database) aborts `unsaved`, which stops the turn; it then ends as an error
  * saying why (`MessageWriter.failedEnd`) and the app keeps running.
  */
-import type { MessageStatus, TurnBudgetRecord, TurnTaintRecord } from '../../shared/dto';
+import type {
+  MessageStatus,
+  TurnBudgetRecord,
+  TurnRecord,
+  TurnTaintRecord,
+} from '../../shared/dto';
+import { StorageError } from '../../shared/errors';
 import type { StopReason, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
 import type { Clock, ConversationStore, Logger } from '../core/ports';
 import { MessageWriter } from './message-writer';
+import type { AnswerEnd, UnsavedAnswerEnds } from './unsaved-answer-ends';
 
 /** The message status each way a turn can end leaves its answer in. */
 export const MESSAGE_STATUS_BY_STOP: Record<StopReason, MessageStatus> = {
@@ -51,6 +58,8 @@ export class AnswerRecord {
        * stored `interrupted` (message and turn record), as after a crash. Absent: never.
        */
       interrupted?: () => boolean;
+      /** Where an end that cannot be written now waits for the next chance; absent: dropped. */
+      unsavedEnds?: Pick<UnsavedAnswerEnds, 'add'>;
     },
     private readonly identity: AnswerIdentity,
   ) {
@@ -96,7 +105,9 @@ export class AnswerRecord {
 
   /**
    * Finishes the message and records the turn, once: with the `turn-end`, or with none when the
-   * answer stopped early (then as canceled).
+   * answer stopped early (then as canceled). When that cannot be written (a full disk, a lock),
+   * the answer's end — `error` with the reason, or the record alone — goes to `unsavedEnds`, which
+   * writes it at the next chance.
    */
   finish(end: TurnEndEvent | null): void {
     if (this.recorded) return;
@@ -104,17 +115,59 @@ export class AnswerRecord {
     const stopReason = end?.stopReason ?? 'canceled';
     const interrupted = stopReason === 'canceled' && this.dependencies.interrupted?.() === true;
     const status = interrupted ? 'interrupted' : MESSAGE_STATUS_BY_STOP[stopReason];
-    // Nothing more can be written: the message stays as saved (`streaming` until the next start
-    // marks it interrupted) and there is no turn record.
-    if (!this.writer.finish(status)) return;
+    const { messageId } = this.identity;
+    if (!this.writer.finish(status)) {
+      // Not even the status could be written: the answer ends as failed, with why, once it can.
+      const failed = this.writer.failedEnd(end ?? this.stoppedEnd());
+      this.later({ messageId, status: 'error', record: this.record(failed, failed.stopReason) });
+      return;
+    }
+    // An earlier write failed (the status written is `error`): the record says so too.
+    const recorded = end === null ? null : this.writer.failedEnd(end);
+    const record = this.record(
+      recorded,
+      recorded?.stopReason === 'error' ? 'error' : interrupted ? 'interrupted' : stopReason,
+    );
+    try {
+      this.dependencies.conversations.saveTurnRecord(record);
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+      this.dependencies.logger.error('the turn record could not be saved', {
+        turnId: this.identity.turnId,
+        error: String(error),
+      });
+      this.later({ messageId, status: this.writer.failure === null ? status : 'error', record });
+    }
+  }
+
+  private later(end: AnswerEnd): void {
+    if (this.dependencies.unsavedEnds) this.dependencies.unsavedEnds.add(end);
+    else
+      this.dependencies.logger.warn('an answer end was not stored', { messageId: end.messageId });
+  }
+
+  /** The end of an answer stopped before its `turn-end`. */
+  private stoppedEnd(): TurnEndEvent {
+    return {
+      type: 'turn-end',
+      turnId: this.identity.turnId,
+      stopReason: 'canceled',
+      answer: '',
+      toolCalls: {},
+      providerRounds: 0,
+      durationMs: 0,
+    };
+  }
+
+  private record(end: TurnEndEvent | null, stopReason: TurnRecord['stopReason']): TurnRecord {
     const { turnId, conversationId, messageId, modelId, modelName } = this.identity;
-    this.dependencies.conversations.saveTurnRecord({
+    return {
       id: turnId,
       conversationId,
       messageId,
       modelId,
       modelName,
-      stopReason: interrupted ? 'interrupted' : stopReason,
+      stopReason,
       toolCalls: end?.toolCalls ?? {},
       providerRounds: end?.providerRounds ?? 0,
       startedAt: this.startedAt,
@@ -125,6 +178,6 @@ export class AnswerRecord {
       usage: end?.usage ?? null,
       taint: this.taint,
       ...(this.omittedMessages > 0 ? { omittedMessages: this.omittedMessages } : {}),
-    });
+    };
   }
 }

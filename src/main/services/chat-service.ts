@@ -57,6 +57,7 @@ import { mergeStreams } from './merge-streams';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
 import { RunningTurns } from './running-turns';
+import { UnsavedAnswerEnds } from './unsaved-answer-ends';
 import { readShownPath } from './shown-path';
 import { skillsPromptSection } from './skills-prompt-section';
 import { buildSystemPrompt } from './system-prompt';
@@ -221,8 +222,12 @@ export class ChatService {
   private readonly active = new Map<string, AbortController>();
   /** Every turn running, so closing the app ends them first (`close`). */
   private readonly turns = new RunningTurns();
+  /** Answers whose end a full disk or a lock kept from the store, written at the next chance. */
+  private readonly unsavedEnds: UnsavedAnswerEnds;
 
-  constructor(private readonly dependencies: ChatServiceDependencies) {}
+  constructor(private readonly dependencies: ChatServiceDependencies) {
+    this.unsavedEnds = new UnsavedAnswerEnds(dependencies);
+  }
 
   /**
    * Runs one turn and yields its events, `turn-start` first and `turn-end` last. The message is
@@ -245,8 +250,9 @@ export class ChatService {
    * each is aborted, so no further model request goes out, and stored as `interrupted`; waits
    * for them a bounded time (`TURN_CLOSE_GRACE_MS`). Turns asked for afterwards are refused.
    */
-  close(): Promise<void> {
-    return this.turns.close();
+  async close(): Promise<void> {
+    await this.turns.close();
+    this.unsavedEnds.close();
   }
 
   /** `runTurn` once the turn is counted among the running ones (`turns`). */
@@ -255,6 +261,8 @@ export class ChatService {
     signal: AbortSignal,
   ): AsyncGenerator<TurnEvent, void> {
     const { conversations, ids } = this.dependencies;
+    // An earlier answer whose end could not be stored is ended first (it is history too).
+    if (this.unsavedEnds.size > 0) this.unsavedEnds.retry();
     const again = request.retry === true || request.regenerate !== undefined;
     const attachmentInputs = again ? [] : (request.attachments ?? []);
     if ((again || request.editOf !== undefined) && !request.conversationId)
@@ -499,7 +507,13 @@ export class ChatService {
       });
     }
     const answer = new AnswerRecord(
-      { conversations, clock, logger, interrupted: () => this.turns.isClosing() },
+      {
+        conversations,
+        clock,
+        logger,
+        interrupted: () => this.turns.isClosing(),
+        unsavedEnds: this.unsavedEnds,
+      },
       {
         turnId,
         conversationId: conversation.id,

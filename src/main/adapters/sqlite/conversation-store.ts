@@ -9,6 +9,7 @@ import type {
   ConversationSettings,
   Message,
   MessagePart,
+  MessageStatus,
   TurnRecord,
 } from '../../../shared/dto';
 import type {
@@ -491,6 +492,26 @@ export class SqliteConversations implements ConversationStore {
         omittedMessages: record.omittedMessages ?? null,
       },
     );
+  }
+
+  /** See `ConversationStore.endAnswerNow`: busy_timeout 0 for its one transaction. */
+  endAnswerNow(input: { messageId: string; status: MessageStatus; record?: TurnRecord }): boolean {
+    const waited = this.database.pragma('busy_timeout', { simple: true }) as number;
+    this.database.pragma('busy_timeout = 0');
+    try {
+      const ended = this.sql.write(() => {
+        const sql = 'UPDATE messages SET status = ?, owner_pid = NULL, updated_at = ? WHERE id = ?';
+        if (this.sql.run(sql, input.status, this.clock.now(), input.messageId).changes === 0) {
+          return false;
+        }
+        if (input.record) this.saveTurnRecord(input.record);
+        return true;
+      });
+      this.streaming.set(input.messageId, false);
+      return ended;
+    } finally {
+      this.database.pragma(`busy_timeout = ${waited}`);
+    }
   }
 
   /** Oldest first. */

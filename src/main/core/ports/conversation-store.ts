@@ -148,6 +148,13 @@ export interface ConversationStore {
   claimTurn(conversationId: string, turnId: string): TurnClaim | null;
 
   saveTurnRecord(record: TurnRecord): void;
+  /**
+   * Ends an answer whose last writes failed (a full disk, a lock): its status and its turn record
+   * (absent: none) in one transaction, without waiting for another program's lock (a lock held
+   * now fails at once, as `locked`). False when the message no longer exists (deleted
+   * meanwhile). Throws a `StorageError` when it cannot be written yet.
+   */
+  endAnswerNow(input: { messageId: string; status: MessageStatus; record?: TurnRecord }): boolean;
   listTurnRecords(conversationId: string): TurnRecord[];
   /** The turn records of these messages, oldest first. */
   listTurnRecordsOf(messageIds: readonly string[]): TurnRecord[];
