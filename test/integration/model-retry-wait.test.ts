@@ -159,4 +159,41 @@ describe('aivory serve and a long Retry-After', () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  it(
+    'SIGTERM during the wait stops serve at once, the answer stored as interrupted',
+    async () => {
+      server = await startScriptedLlmServer(RATE_LIMITED);
+      const home = makeDataDir();
+      const running = await serveAt(home, {
+        AIVORY_BASE_URL: server.baseUrl,
+        AIVORY_MODEL: 'scripted-model',
+      });
+      serve = running;
+      const url = new URL(running.url);
+      socket = await connectTestSocket(
+        `ws://127.0.0.1:${url.port}/ws?token=${url.searchParams.get('token') ?? ''}`,
+        { origin: `http://127.0.0.1:${url.port}` },
+      );
+      const client = socket;
+      const waiting = client.waitForEvent((frame) => {
+        const payload = frame.payload as { event?: { type?: string } };
+        return frame.name === 'turn.event' && payload.event?.type === 'model-wait';
+      });
+      const sent = await client.request('chat.send', { text: 'Hi' });
+      const { conversationId } = (sent.result as { value: Record<string, string> }).value;
+      await waiting;
+
+      const exited = new Promise<number | null>((resolve) => running.child.once('exit', resolve));
+      const stoppedAt = Date.now();
+      running.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(Date.now() - stoppedAt).toBeLessThan(PROMPTLY_MS);
+      // Closed by serve itself, not by the entry's last resort 10 s later.
+      expect(running.output()).not.toContain('was still open');
+      expect(server.requests).toHaveLength(1);
+      expect(await storedAnswers(home, conversationId ?? '')).toEqual(['interrupted']);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
