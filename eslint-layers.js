@@ -128,8 +128,12 @@ export const LAYERS = [
       },
       {
         name: 'undici',
-        why: 'MCP HTTP connections and OAuth requests pinned to checked addresses (an Agent with its own lookup)',
-        only: ['src/main/adapters/mcp/mcp-fetch.ts', 'src/main/adapters/mcp/mcp-oauth-fetch.ts'],
+        why: "MCP HTTP connections and OAuth requests pinned to checked addresses (an Agent with its own lookup); model requests on an Agent without undici's own 300 s timers (model-fetch.ts)",
+        only: [
+          'src/main/adapters/mcp/mcp-fetch.ts',
+          'src/main/adapters/mcp/mcp-oauth-fetch.ts',
+          'src/main/adapters/openai/model-fetch.ts',
+        ],
       },
       { name: 'zod', why: 'checks of stored JSON and server answers' },
     ],

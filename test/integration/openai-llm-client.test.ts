@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listModels, OpenAiLlmClient } from '../../src/main/adapters/openai/openai-llm-client';
 import { toOpenAiMessages } from '../../src/main/adapters/openai/openai-messages';
@@ -279,6 +280,36 @@ describe('OpenAiLlmClient errors', () => {
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${secret}`);
   });
 
+  it('keeps the words around a 1-character key whole (issue 37)', async () => {
+    const server = await serve([
+      { status: 400, errorMessage: 'the prompt totalling 9 l exceeds the limit' },
+    ]);
+    const error = await failureOf(collect(clientFor(server, { apiKey: 'l' }), request()));
+    expect(error instanceof Error ? error.message : '').toContain(
+      'HTTP 400: the prompt totalling 9 [redacted] exceeds the limit',
+    );
+  });
+
+  it('says in words that one stream event was not JSON; the text before it came (issue 37)', async () => {
+    const server = await serve([{ content: 'Hello there, friend.', malformedAfterChunks: 3 }]);
+    const chunks: LlmChunk[] = [];
+    const error = await failureOf(
+      (async () => {
+        for await (const chunk of clientFor(server).stream(
+          request(),
+          new AbortController().signal,
+        )) {
+          chunks.push(chunk);
+        }
+      })(),
+    );
+    expect(joined(chunks, 'text')).toBe('Hello there, f');
+    expect(error).toMatchObject({ code: 'provider' });
+    expect(error instanceof Error ? error.message : '').toBe(
+      `The model server at ${server.baseUrl} sent a part of its answer that is not valid JSON, so the answer stops there; what arrived is kept. Retry, and if it happens again check the server's log.`,
+    );
+  });
+
   it('reports a refused connection as a connection error naming the server', async () => {
     const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
     const client = new OpenAiLlmClient({ baseUrl, apiKey: 'sk-secret-key-xyz', maxRetries: 0 });
@@ -388,6 +419,25 @@ describe('OpenAiLlmClient errors', () => {
     expect(error instanceof Error ? error.message : '').toContain('stopped sending data');
     await server.whenAborted(1);
     expect(server.abortedRequests()).toBe(1);
+  });
+
+  it("the app's idle timer ends a silent answer, not the HTTP library's shorter one (issue 37)", async () => {
+    // Node's fetch stops reading a body that is silent for 300 s (its global dispatcher), before
+    // the app's 10 min; here the same with 200 ms against the app's 1.5 s.
+    const globalDispatcher = Symbol.for('undici.globalDispatcher.1');
+    const holder = globalThis as unknown as Record<symbol, unknown>;
+    const previous = holder[globalDispatcher];
+    holder[globalDispatcher] = new Agent({ bodyTimeout: 200, headersTimeout: 200 });
+    try {
+      const server = await serve([{ content: 'partial answer here', hangAfterChunks: 2 }]);
+      const error = await failureOf(collect(clientFor(server, { timeoutMs: 1_500 }), request()));
+      expect(error).toMatchObject({ code: 'connection' });
+      expect(error instanceof Error ? error.message : '').toBe(
+        `The model server at ${server.baseUrl} stopped sending data for 2 s.`,
+      );
+    } finally {
+      holder[globalDispatcher] = previous;
+    }
   });
 
   it('a stream that closes with no finish reason and no [DONE] fails as cut off, after what came', async () => {

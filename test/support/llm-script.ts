@@ -52,6 +52,11 @@ export interface ScriptedResponse {
    */
   closeAfterChunks?: number;
   /**
+   * After N chunks (counted like `hangAfterChunks`), send one `data:` line that is not JSON, then
+   * the rest as scripted: a server or proxy that mangled one event. HTTP server only.
+   */
+  malformedAfterChunks?: number;
+  /**
    * Stop sending after N chunks and keep the stream open until the caller goes away (for
    * cancel/timeout tests). The count includes the first chunk, which carries only
    * `role: assistant` (no text). A non-streaming HTTP request with this set gets no response.

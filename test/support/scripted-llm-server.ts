@@ -331,6 +331,9 @@ async function streamCompletion(
       response.end();
       return;
     }
+    if (scripted.malformedAfterChunks === position) {
+      response.write('data: {"id": "chatcmpl-1", "choices": [{"delta": {"content": "oops\n\n');
+    }
     if (scripted.pauseAfterChunks?.count === position) await settled(scripted.pauseAfterChunks);
     const wait = chunkWait(scripted, position, startedAt, Date.now());
     if (wait > 0) await sleep(wait);

@@ -37,3 +37,29 @@ export function redactValue(value: unknown, depth = 0): unknown {
   }
   return value;
 }
+
+/**
+ * A secret shorter than this is replaced only where it stands as a whole word: a 1-character
+ * key found inside "totalling" would otherwise rewrite the message around it (seen: a stored
+ * error "tal[redacted]ing"). Longer ones cannot occur by chance and are replaced anywhere.
+ */
+const ANYWHERE_SECRET_CHARS = 12;
+
+/** Replaces each occurrence of the known `secret` in `text` (see `ANYWHERE_SECRET_CHARS`). */
+export function redactSecret(text: string, secret: string | null | undefined): string {
+  if (!secret) return text;
+  if (secret.length >= ANYWHERE_SECRET_CHARS) return text.split(secret).join('[redacted]');
+  let result = '';
+  let from = 0;
+  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+    const end = at + secret.length;
+    if (at < from || isWordCharacter(text[at - 1]) || isWordCharacter(text[end])) continue;
+    result += `${text.slice(from, at)}[redacted]`;
+    from = end;
+  }
+  return result + text.slice(from);
+}
+
+function isWordCharacter(character: string | undefined): boolean {
+  return character !== undefined && /[\p{L}\p{N}_-]/u.test(character);
+}

@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { AivoryError, isAbortError } from '../../../shared/errors';
 import { checkHttpUrl } from '../../../shared/http-url';
+import { redactSecret } from '../../policy/redact';
 
 /** Server error texts are cut to this length so a stack trace or HTML page cannot flood the UI. */
 const SERVER_MESSAGE_LIMIT = 300;
@@ -65,7 +66,15 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
     }
     return build('provider', `${capitalize(where)} returned HTTP ${status}: ${detail}`);
   }
-  // Plain network errors while reading the body (undici's "terminated") or malformed chunks.
+  // One event of the stream is not JSON (the SDK's JSON.parse threw): the parser's own words
+  // ("Unexpected token…") would tell the user nothing about what happened.
+  if (error instanceof SyntaxError) {
+    return build(
+      'provider',
+      `${capitalize(where)} sent a part of its answer that is not valid JSON, so the answer stops there; what arrived is kept. Retry, and if it happens again check the server's log.`,
+    );
+  }
+  // Plain network errors while reading the body (undici's "terminated").
   if (error instanceof TypeError) {
     return build('connection', `Lost the connection to ${where}: ${describeNetworkFailure(error)}`);
   }
@@ -229,8 +238,9 @@ export function canceledError(reason: unknown): Error {
   return error;
 }
 
+/** The key out of a message; a very short key only where it stands alone (`redactSecret`). */
 function redact(text: string, apiKey: string | null): string {
-  return apiKey ? text.split(apiKey).join('[redacted]') : text;
+  return redactSecret(text, apiKey);
 }
 
 function oneLine(text: string): string {

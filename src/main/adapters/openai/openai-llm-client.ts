@@ -34,6 +34,7 @@ import {
   MAX_LISTING_BYTES,
   parseModelListing,
 } from './model-listing';
+import { modelFetch } from './model-fetch';
 import { chunksOfChoice, flushSplitter } from './openai-stream';
 import type { StreamEndWatch } from './stream-end-watch';
 import { streamEndWatchingFetch } from './stream-end-watch';
@@ -100,7 +101,7 @@ export class OpenAiLlmClient implements LlmClient {
     const end: StreamEndWatch = { sawDone: false };
     const client = createSdkClient({
       ...this.options,
-      fetch: streamEndWatchingFetch(this.options.fetch ?? fetch, end),
+      fetch: streamEndWatchingFetch(this.options.fetch ?? modelFetch, end),
     });
     // One controller for both reasons to end the request: the caller's cancel and the idle timer.
     const controller = new AbortController();
