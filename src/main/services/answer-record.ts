@@ -123,11 +123,10 @@ export class AnswerRecord {
       return;
     }
     // An earlier write failed (the status written is `error`): the record says so too.
-    const recorded = end === null ? null : this.writer.failedEnd(end);
-    const record = this.record(
-      recorded,
-      recorded?.stopReason === 'error' ? 'error' : interrupted ? 'interrupted' : stopReason,
-    );
+    const failedEarlier = this.writer.failure !== null;
+    const record = failedEarlier
+      ? this.record(this.writer.failedEnd(end ?? this.stoppedEnd()), 'error')
+      : this.record(end, interrupted ? 'interrupted' : stopReason);
     try {
       this.dependencies.conversations.saveTurnRecord(record);
     } catch (error) {
@@ -136,7 +135,7 @@ export class AnswerRecord {
         turnId: this.identity.turnId,
         error: String(error),
       });
-      this.later({ messageId, status: this.writer.failure === null ? status : 'error', record });
+      this.later({ messageId, status: failedEarlier ? 'error' : status, record });
     }
   }
 
