@@ -317,8 +317,8 @@ export const LAYERS = [
       },
       {
         name: 'papaparse',
-        why: "the artifact viewer's CSV parser, in its Web Worker (csv-worker.ts)",
-        only: ['src/renderer/features/artifacts/csv-worker.ts'],
+        why: "the artifact viewer's CSV parser, in its Web Worker (csv-read.ts, run by csv-worker.ts)",
+        only: ['src/renderer/features/artifacts/csv-read.ts'],
       },
       {
         name: 'pdfjs-dist',
@@ -330,8 +330,11 @@ export const LAYERS = [
       },
       {
         name: 'fflate',
-        why: "the artifact viewer's XLSX and PPTX unzipping, in workers (office-zip.ts)",
-        only: ['src/renderer/features/artifacts/office-zip.ts'],
+        why: "the artifact viewer's bounded unzipping of XLSX, PPTX and DOCX, in workers (zip-directory.ts inflates; docx-prepare.ts re-zips stored for mammoth)",
+        only: [
+          'src/renderer/features/artifacts/zip-directory.ts',
+          'src/renderer/features/artifacts/docx-prepare.ts',
+        ],
       },
       {
         name: 'htmlparser2',

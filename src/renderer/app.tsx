@@ -10,6 +10,7 @@ import { ElicitationPrompt } from './features/elicitation/elicitation-prompt';
 import { SamplingPrompt } from './features/sampling/sampling-prompt';
 import { McpStaleBanner } from './features/mcp/mcp-stale-banner';
 import { AppLayout } from './features/layout/app-layout';
+import { RecoveryNotice } from './features/layout/recovery-notice';
 import { SettingsPanel } from './features/settings/settings-panel';
 import { SetupScreen } from './features/setup/setup-screen';
 import { KeyboardShortcuts } from './features/shortcuts/keyboard-shortcuts';
@@ -37,6 +38,7 @@ export function App(): ReactNode {
     <div className="app" data-locale={locale}>
       {!connected && <div className="banner offline">{t('app.offline')}</div>}
       <ErrorBanner />
+      <RecoveryNotice />
       <McpStaleBanner />
       {phase === 'loading' && <div className="loading">{t('app.loading')}</div>}
       {phase === 'setup' && <SetupScreen />}

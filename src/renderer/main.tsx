@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createBridge } from './bridge/create-bridge';
+import { readRecovery } from './features/layout/recovery-notice';
 import { applyCachedTheme } from './features/theme/theme';
 import { appStore } from './state/store';
 import './styles/base.css';
@@ -23,6 +24,8 @@ const root = document.getElementById('root');
 if (root) {
   // Before the first render, so the first frame is already in the right theme.
   applyCachedTheme();
+  // What a page that died left to say (before the viewer could mark another file).
+  readRecovery();
   void appStore.getState().start(createBridge());
   createRoot(root).render(
     <StrictMode>

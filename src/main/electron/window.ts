@@ -1,10 +1,11 @@
 /**
  * The main window: the hardened web preferences from security.ts, the app:// entry, navigation
  * locked to the app, new windows denied (http/https/mailto links go to the system browser),
- * webviews refused.
+ * webviews refused; a dead or hung renderer reloaded (`crash-recovery.ts`).
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { BrowserWindow, shell } from 'electron';
+import { installCrashRecovery } from './crash-recovery';
 import {
   APP_ENTRY_URL,
   externalOpenUrl,
@@ -51,6 +52,9 @@ export async function createMainWindow(preloadPath: string): Promise<BrowserWind
     if (!isAppUrl(event.url)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
+  // A renderer that dies (a file too large for the viewer, out of memory) or hangs would leave a
+  // blank or frozen window: reload it into the app, which says so and reopens the conversation.
+  installCrashRecovery(contents, APP_ENTRY_URL, (message) => console.error(message));
   window.once('ready-to-show', () => window.show());
   await window.loadURL(APP_ENTRY_URL);
   return window;

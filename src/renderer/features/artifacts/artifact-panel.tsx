@@ -6,7 +6,7 @@
  * `aside`, not a dialog: the chat's own shortcuts keep working beside it.
  */
 import type { KeyboardEvent as ReactKeyboardEvent, PointerEvent, ReactNode } from 'react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { stripInvisibleCharacters } from '../../../shared/untrusted-text';
 import { openableKindByName } from '../../../shared/openable-files';
 import { CloseIcon, ExportIcon, NextIcon, PreviousIcon } from '../../components/icons';
@@ -30,6 +30,7 @@ import { ImageViewer } from './image-viewer';
 import { PdfViewer } from './pdf-viewer';
 import { PptxViewer } from './pptx-viewer';
 import { TextViewer } from './text-viewer';
+import { markOpening } from './opening-marker';
 import { TooLarge } from './viewer-notes';
 import { openFile } from '../../data/files';
 
@@ -132,6 +133,12 @@ export function ArtifactPanel(): ReactNode {
 function Viewer(props: { file: ViewedFile }): ReactNode {
   const t = useT();
   const kind = viewerKind(props.file.name);
+  const reads = kind !== null && kind !== 'image' && !tooLargeToView(kind, props.file.size);
+  // Marked before its read starts (the effects below this run first), cleared when the read ends:
+  // a page that dies meanwhile names the file when it loads again (`opening-marker.ts`).
+  useLayoutEffect(() => {
+    if (reads) markOpening(props.file);
+  }, [reads, props.file]);
   if (kind === null) {
     return (
       <p className="artifact-message" data-testid="artifact-no-preview">

@@ -6,6 +6,7 @@
 import { useSyncExternalStore } from 'react';
 
 import type { ViewedFile } from './artifact-files';
+import { clearOpening } from './opening-marker';
 
 export type { ViewedFile };
 export { conversationFiles, stepFile } from './artifact-files';
@@ -44,8 +45,9 @@ export function openArtifact(file: ViewedFile): void {
   set({ ...view, file });
 }
 
-/** Closes the viewer. */
+/** Closes the viewer (a file it was still opening is no longer being opened). */
 export function closeArtifact(): void {
+  clearOpening();
   if (view.file !== null) set({ ...view, file: null });
 }
 

@@ -18,7 +18,7 @@ import { VIEWER_LIMITS } from './artifact-kind';
 import type { TableRequest, TableResponse } from './table-protocol';
 import { CELL_SEPARATOR, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './table-protocol';
 import { useGridWindow } from './grid-window';
-import type { ViewerReadContext } from './read-file';
+import type { ReadPending, ViewerReadContext } from './read-file';
 import { openDataFile, useViewerRead } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 
@@ -41,11 +41,7 @@ export function tableFormat(name: string): TableFormat {
   return extension === '.tsv' ? 'tsv' : 'csv';
 }
 
-type TableRead =
-  | { state: 'loading' }
-  | { state: 'too-large' }
-  | { state: 'failed'; reason: string }
-  | { state: 'ready'; table: Table; worker: Worker };
+type TableRead = ReadPending | { state: 'ready'; table: Table; worker: Worker };
 
 /** One table file. */
 export function CsvViewer(props: { file: ViewedFile }): ReactNode {
@@ -77,8 +73,18 @@ function useParsedTable(file: ViewedFile, format: TableFormat): TableRead {
         const { sheets, sheet, header, rowCount, columnCount, error, rowsCut } = message;
         const table = { sheets, sheet, header, rowCount, columnCount, error, rowsCut };
         done({ state: 'ready', table, worker });
-      } else if (message.type === 'failed') done({ state: 'failed', reason: message.message });
-      else if (message.type === 'too-large') done({ state: 'too-large' });
+      } else if (message.type === 'failed' || message.type === 'too-large') {
+        // The worker's memory goes back at once, not when the viewer closes.
+        worker.terminate();
+        done(
+          message.type === 'failed'
+            ? { state: 'failed', reason: message.message }
+            : {
+                state: 'too-large',
+                ...(message.limit === undefined ? {} : { limit: message.limit }),
+              },
+        );
+      }
     };
     worker.onerror = () => done({ state: 'failed', reason: 'the table reader stopped' });
     const limit = VIEWER_LIMITS[format === 'xlsx' ? 'xlsx' : 'csv'];

@@ -14,14 +14,11 @@ import type { ViewedFile } from './artifact-state';
 import { VIEWER_LIMITS } from './artifact-kind';
 import type { DocxRequest, DocxResponse } from './docx-protocol';
 import { IsolatedFrame } from './html-viewer';
+import type { ReadPending } from './read-file';
 import { readDataFile, useViewerRead } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 
-type DocxRead =
-  | { state: 'loading' }
-  | { state: 'too-large' }
-  | { state: 'failed'; reason: string }
-  | { state: 'ready'; html: string; messages: number };
+type DocxRead = ReadPending | { state: 'ready'; html: string; messages: number };
 
 /** The document's HTML made safe to show: only formatting, tables, lists, images and text. */
 export function sanitizeDocxHtml(createPurify: DOMPurify, html: string): string {
@@ -121,7 +118,8 @@ function useDocx(file: ViewedFile): DocxRead {
             }),
           (error: unknown) => done({ state: 'failed', reason: String(error) }),
         );
-      } else done({ state: 'failed', reason: message.message });
+      } else if (message.type === 'too-large') done({ state: 'too-large', limit: message.limit });
+      else done({ state: 'failed', reason: message.message });
       worker.terminate();
     };
     worker.onerror = () => done({ state: 'failed', reason: 'the document reader stopped' });

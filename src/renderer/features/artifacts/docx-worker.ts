@@ -1,12 +1,15 @@
 /**
  * Converts a DOCX document to HTML off the main thread with mammoth (its browser build: jszip and
- * xmldom, no DOM needed). The HTML is only markup mammoth writes from the document's paragraphs,
- * tables, lists, links and images (as data: URLs); the viewer still sanitises it and shows it in
- * the isolated frame.
+ * xmldom, no DOM needed), after `docx-prepare.ts` has checked the zip and the document against
+ * DOCX_LIMITS (mammoth has no bound of its own). The HTML is only markup mammoth writes from the
+ * document's paragraphs, tables, lists, links and images (as data: URLs); the viewer still
+ * sanitises it and shows it in the isolated frame.
  */
 import mammoth from 'mammoth';
 import type { DocxRequest, DocxResponse } from './docx-protocol';
 import { MAX_DOCX_HTML_CHARS } from './docx-protocol';
+import { prepareDocx } from './docx-prepare';
+import { readerLimitOf } from './reader-limits';
 import { errorMessage } from './table-rows';
 
 const scope = self as unknown as {
@@ -14,11 +17,26 @@ const scope = self as unknown as {
   onmessage: ((event: MessageEvent<DocxRequest>) => void) | null;
 };
 
+/** Too large past a work bound, else failed with the reason. */
+function failure(error: unknown): DocxResponse {
+  const limit = readerLimitOf(error);
+  return limit !== null
+    ? { type: 'too-large', limit }
+    : { type: 'failed', message: errorMessage(error) };
+}
+
 scope.onmessage = (event) => {
-  mammoth.convertToHtml({ arrayBuffer: event.data.bytes }).then(
+  let prepared: Uint8Array<ArrayBuffer>;
+  try {
+    prepared = prepareDocx(new Uint8Array(event.data.bytes)) as Uint8Array<ArrayBuffer>;
+  } catch (error) {
+    scope.postMessage(failure(error));
+    return;
+  }
+  mammoth.convertToHtml({ arrayBuffer: prepared.buffer }).then(
     (result) => {
       if (result.value.length > MAX_DOCX_HTML_CHARS) {
-        scope.postMessage({ type: 'failed', message: 'the document is too large to show' });
+        scope.postMessage({ type: 'too-large', limit: 'html' });
         return;
       }
       scope.postMessage({
@@ -27,6 +45,6 @@ scope.onmessage = (event) => {
         messages: result.messages.filter((message) => message.type !== 'warning').length,
       });
     },
-    (error: unknown) => scope.postMessage({ type: 'failed', message: errorMessage(error) }),
+    (error: unknown) => scope.postMessage(failure(error)),
   );
 };

@@ -1,12 +1,14 @@
 /**
- * What the XLSX and PPTX readers share (pure, unit-tested through them): a zip whose entries are
- * inflated one at a time by fflate, each refused past a cap by the size its directory declares
- * before anything is inflated; htmlparser2's streaming parser in XML mode (no DOM: it runs in a
+ * What the XLSX, PPTX and DOCX readers share (pure, unit-tested through them): a zip whose entries
+ * are inflated one at a time by fflate, each refused past a cap by the size its directory declares
+ * before anything is inflated and stopped while inflating past it; htmlparser2's streaming parser in XML mode (no DOM: it runs in a
  * worker) fed text in 1 MB pieces; Office relationship parts. fflate and htmlparser2 are small,
  * well-kept and dependency-free.
  */
-import { unzipSync } from 'fflate';
 import { Parser } from 'htmlparser2';
+import { ReaderLimitError, WorkBudget } from './reader-limits';
+import type { ZipEntry } from './zip-directory';
+import { inflateEntry, inflatePieces, readZipDirectory, ZipFormatError } from './zip-directory';
 
 /** A file a reader refuses (not the format, damaged, or a part past its cap). */
 export class OfficeFileError extends Error {
@@ -85,34 +87,86 @@ export function relationships(
 }
 
 /**
- * The zip's entries, one inflated at a time, each past its cap refused. The size the directory
- * declares is also the most that is inflated: fflate inflates into a buffer of that size, so a
- * directory that lies about a bomb yields a cut entry (then an XML error), never more memory.
+ * The zip's entries, one inflated at a time (`zip-directory.ts`): each refused past its cap by the
+ * size the directory declares before anything is inflated, and stopped while inflating past it (a
+ * directory may lie); everything inflated through one reader counts against `maxTotalBytes`.
  */
 export class ZipReader {
+  private readonly entries: Map<string, ZipEntry>;
+  private readonly total: WorkBudget;
+
   constructor(
     private readonly bytes: Uint8Array,
     private readonly maxEntryBytes: number,
-  ) {}
+    maxTotalBytes = Number.MAX_SAFE_INTEGER,
+  ) {
+    try {
+      this.entries = new Map(readZipDirectory(bytes).map((entry) => [entry.name, entry]));
+    } catch (error) {
+      throw asOfficeError(error);
+    }
+    this.total = new WorkBudget('unzipped', maxTotalBytes);
+  }
+
+  /** The entries' names and declared sizes, before anything is inflated. */
+  list(): readonly ZipEntry[] {
+    return [...this.entries.values()];
+  }
+
+  /** The size the directory declares for `path` (null when there is no such entry). */
+  declaredSize(path: string): number | null {
+    return this.entries.get(path)?.size ?? null;
+  }
+
+  /**
+   * The text of the entry at `path` in pieces as it is inflated (the whole entry is never held),
+   * or null when there is none; past `cap` bytes refused.
+   */
+  text(path: string, cap = this.maxEntryBytes): Iterable<string> | null {
+    const entry = this.entries.get(path);
+    if (entry === undefined) return null;
+    const total = this.total;
+    const bytes = this.bytes;
+    return (function* () {
+      try {
+        if (entry.size > cap) {
+          throw new ReaderLimitError('unzipped', `${path} unzips to ${entry.size} bytes`);
+        }
+        total.spend(entry.size);
+        const decoder = new TextDecoder();
+        for (const piece of inflatePieces(bytes, entry, cap)) {
+          yield decoder.decode(piece, { stream: true });
+        }
+        yield decoder.decode();
+      } catch (error) {
+        throw asOfficeError(error);
+      }
+    })();
+  }
 
   /** The inflated entry at `path`, or null when there is none; past `cap` bytes refused. */
   entry(path: string, cap = this.maxEntryBytes): Uint8Array | null {
-    let tooLarge = false;
-    let files: Record<string, Uint8Array>;
+    const entry = this.entries.get(path);
+    if (entry === undefined) return null;
     try {
-      files = unzipSync(this.bytes, {
-        filter: (file) => {
-          if (file.name !== path) return false;
-          if (file.originalSize > cap) tooLarge = true;
-          return !tooLarge;
-        },
-      });
+      if (entry.size > cap) {
+        throw new ReaderLimitError('unzipped', `${path} unzips to ${entry.size} bytes`);
+      }
+      // Counted before inflating, by the declared size (which inflating never passes).
+      this.total.spend(entry.size);
+      return inflateEntry(this.bytes, entry, cap);
     } catch (error) {
-      throw new OfficeFileError(
-        `not a readable zip (${error instanceof Error ? error.message : ''})`,
-      );
+      throw asOfficeError(error);
     }
-    if (tooLarge) throw new OfficeFileError(`${path} is larger than the viewer reads`);
-    return files[path] ?? null;
   }
+}
+
+/** A damaged zip as the readers report it; a limit passes through as it is. */
+function asOfficeError(error: unknown): Error {
+  if (error instanceof ReaderLimitError || error instanceof OfficeFileError) return error;
+  return new OfficeFileError(
+    error instanceof ZipFormatError
+      ? error.message
+      : `not a readable zip (${error instanceof Error ? error.message : String(error)})`,
+  );
 }

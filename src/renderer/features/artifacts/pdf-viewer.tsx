@@ -16,6 +16,8 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import type { ViewedFile } from './artifact-state';
 import { VIEWER_LIMITS } from './artifact-kind';
+import { scanPdf } from './pdf-scan-run';
+import type { ReadPending } from './read-file';
 import { readDataFile, useViewerRead } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 import { BUNDLED_CMAP_URL, BundledCMaps } from './pdf-cmaps';
@@ -34,9 +36,7 @@ const CSS_PER_POINT = 96 / 72;
 const MAX_CANVAS_PIXELS = 16_000_000;
 
 type PdfRead =
-  | { state: 'loading' }
-  | { state: 'too-large' }
-  | { state: 'failed'; reason: string }
+  | ReadPending
   | { state: 'ready'; pdfjs: PdfJs; document: PDFDocumentProxy; width: number; height: number };
 
 /** One PDF. */
@@ -58,9 +58,16 @@ function usePdf(file: ViewedFile): PdfRead {
         import('pdfjs-dist'),
       ]);
       if (signal.aborted) return;
+      // Its streams measured first (`pdf-scan.ts`): pdf.js bounds none of them.
+      const scanned = await scanPdf(bytes);
+      if (signal.aborted) return;
+      if (scanned.type === 'too-large') {
+        done({ state: 'too-large', limit: scanned.limit });
+        return;
+      }
       const port = new pdfjs.PDFWorker({ port: worker as unknown as null });
       const task = pdfjs.getDocument({
-        data: bytes,
+        data: new Uint8Array(scanned.bytes),
         worker: port,
         // No XFA forms (their layer is HTML built from the file), no WebAssembly decoders (the
         // CSPs allow no wasm; JPEG 2000 and JBIG2 images are then not drawn), nothing fetched.

@@ -18,6 +18,8 @@ export interface PptxLimits {
   /** Largest picture, and all pictures together (bytes). */
   maxImageBytes: number;
   maxImagesBytes: number;
+  /** Bytes inflated for the whole deck (slides, their relationships, pictures). */
+  maxUnzippedBytes: number;
 }
 
 export const PPTX_LIMITS: PptxLimits = {
@@ -26,6 +28,9 @@ export const PPTX_LIMITS: PptxLimits = {
   maxSlideChars: 20_000,
   maxImageBytes: 20 * 1024 * 1024,
   maxImagesBytes: 120 * 1024 * 1024,
+  // The pictures' 120 MiB and far more slide XML than a real deck has (tens of KB a slide): 500
+  // slides of 32 MiB each would be 16 GB of parsing for a 100 MB file of repeated markup.
+  maxUnzippedBytes: 256 * 1024 * 1024,
 };
 
 export interface PptxImage {
@@ -58,7 +63,7 @@ const IMAGE_TYPES: Readonly<Record<string, string>> = {
 
 /** The deck's slides (at most `maxSlides`), their text and pictures. */
 export function readPptx(bytes: Uint8Array, limits: PptxLimits = PPTX_LIMITS): PptxDeck {
-  const zip = new ZipReader(bytes, limits.maxPartBytes);
+  const zip = new ZipReader(bytes, limits.maxPartBytes, limits.maxUnzippedBytes);
   const root = relationships(zip, '');
   const office = [...root.values()].find((entry) => entry.type.endsWith('/officeDocument'));
   const presentationPath = office?.target ?? 'ppt/presentation.xml';
@@ -89,18 +94,21 @@ export function readPptx(bytes: Uint8Array, limits: PptxLimits = PPTX_LIMITS): P
       const target = slideParts.get(id)?.target;
       const mime = IMAGE_TYPES[target?.split('.').pop()?.toLowerCase() ?? ''];
       if (target === undefined || mime === undefined) continue;
+      // Pictures past their cap or the total are left out unread (by their declared size).
+      const size = zip.declaredSize(target) ?? 0;
+      if (size > limits.maxImageBytes || imagesBytes + size > limits.maxImagesBytes) {
+        imagesCut = true;
+        continue;
+      }
       let image: Uint8Array | null = null;
       try {
         image = zip.entry(target, limits.maxImageBytes);
       } catch (error) {
+        // A damaged picture is left out; a deck past its bounds is not shown at all.
         if (!(error instanceof OfficeFileError)) throw error;
         imagesCut = true;
       }
       if (image === null) continue;
-      if (imagesBytes + image.length > limits.maxImagesBytes) {
-        imagesCut = true;
-        continue;
-      }
       imagesBytes += image.length;
       images.push({ mime, bytes: image });
     }

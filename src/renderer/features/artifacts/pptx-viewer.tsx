@@ -9,6 +9,7 @@ import { useApp } from '../../state/store';
 import type { ViewedFile } from './artifact-state';
 import { VIEWER_LIMITS } from './artifact-kind';
 import type { PptxResponse } from './pptx-worker';
+import type { ReadPending } from './read-file';
 import { readDataFile, useViewerRead } from './read-file';
 import { ReadProblem, ViewerNote } from './viewer-notes';
 
@@ -19,10 +20,7 @@ interface ShownSlide {
 }
 
 type PptxRead =
-  | { state: 'loading' }
-  | { state: 'too-large' }
-  | { state: 'failed'; reason: string }
-  | { state: 'ready'; slides: ShownSlide[]; slideCount: number; imagesCut: boolean };
+  ReadPending | { state: 'ready'; slides: ShownSlide[]; slideCount: number; imagesCut: boolean };
 
 /** One deck. */
 export function PptxViewer(props: { file: ViewedFile }): ReactNode {
@@ -75,6 +73,10 @@ function usePptx(file: ViewedFile): PptxRead {
       const message = event.data;
       if (message.type === 'failed') {
         done({ state: 'failed', reason: message.message });
+        return;
+      }
+      if (message.type === 'too-large') {
+        done({ state: 'too-large', limit: message.limit });
         return;
       }
       if (signal.aborted) return;

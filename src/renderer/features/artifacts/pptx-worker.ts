@@ -4,9 +4,14 @@
  */
 import type { PptxDeck } from './pptx-read';
 import { readPptx } from './pptx-read';
+import type { ReaderLimit } from './reader-limits';
+import { readerLimitOf } from './reader-limits';
 import { errorMessage } from './table-rows';
 
-export type PptxResponse = { type: 'read'; deck: PptxDeck } | { type: 'failed'; message: string };
+export type PptxResponse =
+  | { type: 'read'; deck: PptxDeck }
+  | { type: 'too-large'; limit: ReaderLimit }
+  | { type: 'failed'; message: string };
 
 const scope = self as unknown as {
   postMessage(message: PptxResponse, transfer?: Transferable[]): void;
@@ -20,6 +25,11 @@ scope.onmessage = (event) => {
     const buffers = deck.slides.flatMap((slide) => slide.images.map((image) => image.bytes.buffer));
     scope.postMessage({ type: 'read', deck }, buffers);
   } catch (error) {
-    scope.postMessage({ type: 'failed', message: errorMessage(error) });
+    const limit = readerLimitOf(error);
+    scope.postMessage(
+      limit !== null
+        ? { type: 'too-large', limit }
+        : { type: 'failed', message: errorMessage(error) },
+    );
   }
 };

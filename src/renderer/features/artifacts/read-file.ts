@@ -7,6 +7,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { readBoundedBody } from '../../../shared/bounded-body';
 import type { AivoryBridge } from '../../bridge/bridge';
+import { clearOpening } from './opening-marker';
+import type { ReaderLimit } from './reader-limits';
 
 /** A read that went past the cap. */
 export class FileTooLargeError extends Error {
@@ -52,7 +54,10 @@ export async function readDataFile(
 
 /** Where a viewer's read stands before it is ready. */
 export type ReadPending =
-  { state: 'loading' } | { state: 'too-large' } | { state: 'failed'; reason: string };
+  | { state: 'loading' }
+  /** Past the file's cap (no `limit`) or past a reader's work bound (`reader-limits.ts`). */
+  | { state: 'too-large'; limit?: ReaderLimit }
+  | { state: 'failed'; reason: string };
 
 /** A failed file read as a viewer shows it: too large, or failed with the reason. */
 export function readFailure(error: unknown): Exclude<ReadPending, { state: 'loading' }> {
@@ -95,7 +100,10 @@ export function useViewerRead<R extends { state: string }>(
     if (bridge === null) return undefined;
     const abort = new AbortController();
     const done = (next: R | ReadPending): void => {
-      if (!abort.signal.aborted) setRead({ path, key, read: next });
+      if (abort.signal.aborted) return;
+      // Read (or refused) without the page going down: not a file to warn about after a crash.
+      clearOpening(path);
+      setRead({ path, key, read: next });
     };
     const end = starter.current({
       bridge,

@@ -4,6 +4,8 @@
  * and answer blocks of them (`table-rows.ts`), so the page never holds the whole table.
  */
 
+import type { ReaderLimit } from './reader-limits';
+
 /** Most columns the table shows (the rest are counted, not drawn). */
 export const MAX_SHOWN_COLUMNS = 200;
 /** Longest cell text sent to the table (a cell is one line; longer text is cut with "…"). */
@@ -47,6 +49,9 @@ export type TableResponse =
       rowsCut: number;
     }
   | { type: 'rows'; sheet: number; block: number; rows: string[] }
-  /** The body went past the request's `limit`. */
-  | { type: 'too-large' }
+  /**
+   * The body went past the request's `limit` (no `limit` here), or reading it went past one of
+   * the reader's work bounds (`reader-limits.ts`).
+   */
+  | { type: 'too-large'; limit?: ReaderLimit }
   | { type: 'failed'; message: string };

@@ -3,6 +3,7 @@
  * requests for blocks of rows (pure: unit-tested through the readers; the workers' scope is in
  * `table-worker-scope.ts`).
  */
+import { readerLimitOf } from './reader-limits';
 import type { TableResponse } from './table-protocol';
 import { CELL_SEPARATOR, MAX_CELL_CHARS, MAX_SHOWN_COLUMNS, ROW_BLOCK } from './table-protocol';
 
@@ -37,6 +38,14 @@ export function rowsAnswer(
 /** A row of cells as the one string that travels. */
 export function joinRow(row: readonly string[]): string {
   return shownRow(row).join(CELL_SEPARATOR);
+}
+
+/** What a worker answers for an error: too large past a work bound, else failed. */
+export function failureAnswer(error: unknown): TableResponse {
+  const limit = readerLimitOf(error);
+  return limit !== null
+    ? { type: 'too-large', limit }
+    : { type: 'failed', message: errorMessage(error) };
 }
 
 /** An error's message. */

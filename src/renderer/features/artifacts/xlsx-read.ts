@@ -12,16 +12,26 @@
  * as ISO dates. No formula is evaluated and no macro (`.xlsm`) is read.
  */
 import { decodedPieces, OfficeFileError, parseXml, relationships, ZipReader } from './office-zip';
-import { MAX_SHOWN_COLUMNS } from './table-protocol';
+import { WorkBudget } from './reader-limits';
+import { MAX_CELL_CHARS, MAX_SHOWN_COLUMNS } from './table-protocol';
 import { joinRow } from './table-rows';
 
 export interface XlsxLimits {
-  /** Largest inflated size of one zip entry (bytes), as its directory declares it. */
+  /** Largest inflated size of one zip entry (bytes): declared, and counted while inflating. */
   maxEntryBytes: number;
   /** Rows kept per sheet; past it rows are counted, not kept. */
   maxRows: number;
   /** Shared strings kept (a cell naming a later one is shown empty). */
   maxSharedStrings: number;
+  /** Characters of the shared-string table kept (each string cut to a cell's shown length). */
+  maxSharedStringChars: number;
+  /** Cells read per sheet (shown or not): past it the sheet is too large to show. */
+  maxCells: number;
+  /**
+   * Characters of the rows kept per sheet: what cells expand to, shared strings included, so a
+   * 20-byte cell naming a 300-character string counts 300. Past it the sheet is too large.
+   */
+  maxTextChars: number;
 }
 
 export const XLSX_LIMITS: XlsxLimits = {
@@ -29,6 +39,14 @@ export const XLSX_LIMITS: XlsxLimits = {
   maxEntryBytes: 512 * 1024 * 1024,
   maxRows: 500_000,
   maxSharedStrings: 2_000_000,
+  // 2,000,000 strings of 32 characters; the table keeps them for the sheet's life (≤ 128 MB).
+  maxSharedStringChars: 64 * 1024 * 1024,
+  // Five times the 100,000 × 50 sheet the bench opens; the XML of more is minutes of parsing.
+  maxCells: 25_000_000,
+  // The 100,000 × 50 sheet of numbers keeps ~35 M characters. 96 M characters are 96–192 MB of
+  // strings in the worker, which shares the page's process (and V8's 4 GB heap cage): the attack's
+  // 0.9 MB workbook of cells naming 300-character strings expanded to ~5 GB and crashed the page.
+  maxTextChars: 96 * 1024 * 1024,
 };
 
 /** One sheet as the table shows it: Excel's column letters as header, every row from row 1. */
@@ -176,26 +194,39 @@ export class XlsxWorkbook {
     const strings: string[] = [];
     this.sharedStrings = strings;
     if (this.sharedStringsPath === null) return strings;
-    const bytes = this.zip.entry(this.sharedStringsPath);
-    if (bytes === null) return strings;
+    const xml = this.zip.text(this.sharedStringsPath);
+    if (xml === null) return strings;
     let current: string[] | null = null;
+    let currentLength = 0;
     let inText = false;
     let phonetic = 0;
     const max = this.limits.maxSharedStrings;
-    parseXml(decodedPieces(bytes), {
+    const chars = new WorkBudget('strings', this.limits.maxSharedStringChars);
+    parseXml(xml, {
       open: (tag) => {
-        if (tag === 'si') current = [];
-        else if (tag === 'rPh') phonetic++;
+        if (tag === 'si') {
+          current = [];
+          currentLength = 0;
+        } else if (tag === 'rPh') phonetic++;
         else if (tag === 't') inText = phonetic === 0;
       },
       text: (text) => {
-        if (inText && current !== null) current.push(text);
+        // A string is kept to a cell's shown length: a longer one costs no more.
+        if (inText && current !== null && currentLength <= MAX_CELL_CHARS) {
+          current.push(text);
+          currentLength += text.length;
+        }
       },
       close: (tag) => {
         if (tag === 't') inText = false;
         else if (tag === 'rPh') phonetic--;
         else if (tag === 'si' && current !== null) {
-          if (strings.length < max) strings.push(current.join(''));
+          if (strings.length < max) {
+            // A cell shows at most MAX_CELL_CHARS (then "…"): one more tells it was cut.
+            const text = current.join('').slice(0, MAX_CELL_CHARS + 1);
+            chars.spend(text.length);
+            strings.push(text);
+          }
           current = null;
         }
       },
@@ -207,8 +238,9 @@ export class XlsxWorkbook {
   readSheet(index: number): XlsxSheet {
     const sheet = this.sheets[index];
     if (sheet === undefined) throw new OfficeFileError(`no sheet ${index + 1}`);
-    const bytes = this.zip.entry(sheet.path);
-    if (bytes === null) throw new OfficeFileError(`the sheet "${sheet.name}" is missing`);
+    // Parsed as it is inflated: a 250 MB sheet is never held whole.
+    const xml = this.zip.text(sheet.path);
+    if (xml === null) throw new OfficeFileError(`the sheet "${sheet.name}" is missing`);
     const strings = this.strings();
     const rows: string[] = [];
     let rowsCut = 0;
@@ -217,15 +249,21 @@ export class XlsxWorkbook {
     let rowNumber = 0;
     let cell: { column: number; type: string; style: number } | null = null;
     let value: string[] = [];
+    let valueLength = 0;
     let collecting = false;
     let phonetic = 0;
     const limits = this.limits;
+    const cellBudget = new WorkBudget('cells', limits.maxCells);
+    const textBudget = new WorkBudget('text', limits.maxTextChars);
 
     const keepRow = (): void => {
       // Rows the sheet skips are empty rows of the table (row numbers stay Excel's).
       while (rows.length < rowNumber - 1 && rows.length < limits.maxRows) rows.push('');
-      if (rows.length < limits.maxRows) rows.push(joinRow(cells));
-      else rowsCut = Math.max(rowsCut, rowNumber - limits.maxRows);
+      if (rows.length < limits.maxRows) {
+        const row = joinRow(cells);
+        textBudget.spend(row.length + 1);
+        rows.push(row);
+      } else rowsCut = Math.max(rowsCut, rowNumber - limits.maxRows);
     };
     const cellText = (raw: string, type: string, style: number): string => {
       switch (type) {
@@ -247,7 +285,7 @@ export class XlsxWorkbook {
       }
     };
 
-    parseXml(decodedPieces(bytes), {
+    parseXml(xml, {
       open: (tag, attributes) => {
         if (tag === 'row') {
           const number = Number(attributes.r);
@@ -261,18 +299,24 @@ export class XlsxWorkbook {
             style: Number(attributes.s ?? 0),
           };
           value = [];
+          valueLength = 0;
         } else if (tag === 'rPh') phonetic++;
         else if (cell !== null && (tag === 'v' || (tag === 't' && cell.type === 'inlineStr'))) {
           collecting = phonetic === 0;
         }
       },
       text: (text) => {
-        if (collecting) value.push(text);
+        // A value is kept to a cell's shown length (a number or a string: either is cut there).
+        if (collecting && valueLength <= MAX_CELL_CHARS) {
+          value.push(text);
+          valueLength += text.length;
+        }
       },
       close: (tag) => {
         if (tag === 'v' || tag === 't') collecting = false;
         else if (tag === 'rPh') phonetic--;
         else if (tag === 'c' && cell !== null) {
+          cellBudget.spend(1);
           if (cell.column + 1 > columnCount) columnCount = cell.column + 1;
           if (cell.column < MAX_SHOWN_COLUMNS) {
             while (cells.length < cell.column) cells.push('');

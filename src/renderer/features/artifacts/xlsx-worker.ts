@@ -3,7 +3,7 @@
  * answering the table's requests for blocks of them as `csv-worker.ts` does (the same protocol,
  * `table-protocol.ts`). Another sheet is read when its tab is chosen.
  */
-import { errorMessage, rowsAnswer } from './table-rows';
+import { errorMessage, failureAnswer, rowsAnswer } from './table-rows';
 import { BodyTooLargeError, readRequestBody, tableWorkerScope } from './table-worker-scope';
 import type { XlsxSheet } from './xlsx-read';
 import { XlsxWorkbook } from './xlsx-read';
@@ -38,7 +38,8 @@ scope.onmessage = (event) => {
           workbook = new XlsxWorkbook(bytes);
           openSheet(0);
         } catch (error) {
-          scope.postMessage({ type: 'failed', message: errorMessage(error) });
+          workbook = null;
+          scope.postMessage(failureAnswer(error));
         }
       },
       (error: unknown) =>
@@ -59,6 +60,6 @@ scope.onmessage = (event) => {
       openSheet(request.sheet);
     }
   } catch (error) {
-    scope.postMessage({ type: 'failed', message: errorMessage(error) });
+    scope.postMessage(failureAnswer(error));
   }
 };
