@@ -212,9 +212,13 @@ function printPlan(plan: McpImportPlan, io: CliIo): void {
       continue;
     }
     // What will run, in full: hidden characters written out, so nothing hides in the line.
-    const where = revealInvisibleCharacters(
-      entry.url ?? [shellWord(entry.command ?? ''), ...entry.args.map(shellWord)].join(' '),
-    );
+    // Secret parts of the URL or arguments masked (they go to the secret store).
+    const where =
+      entry.shownUrl ??
+      [
+        revealInvisibleCharacters(shellWord(entry.command ?? '')),
+        ...entry.shownArgs.map(shellWord),
+      ].join(' ');
     io.stdout(`  + ${entry.name}\t${entry.transport}\t${where}\n`);
     for (const value of [...entry.env, ...entry.headers]) {
       io.stdout(

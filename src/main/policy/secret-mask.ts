@@ -38,3 +38,17 @@ export function isSecretName(name: string): boolean {
 export function looksSecret(name: string, value: string): boolean {
   return isSecretName(name) || SECRET_VALUE.some((pattern) => pattern.test(value));
 }
+
+/**
+ * `text` (a message) with each of `values` — as typed and as a URL carries it — replaced by
+ * `••••`. Values under 4 characters are left: hiding every "a" would garble the message.
+ */
+export function hideSecretValues(text: string, values: readonly string[]): string {
+  let result = text;
+  for (const value of [...values].sort((a, b) => b.length - a.length)) {
+    if (value.length < 4) continue;
+    for (const form of new Set([value, encodeURIComponent(value), encodeURI(value)]))
+      result = result.replaceAll(form, '••••');
+  }
+  return result;
+}

@@ -12,6 +12,7 @@ import { guardBody } from './mcp-body-guard';
 import { ADDRESS_BLOCKED, networkFailure } from './mcp-errors';
 import { refusalInBody, unsupportedRevision } from './mcp-revision';
 import { checkHttpUrl } from '../../../shared/http-url';
+import { hideSecretValues } from '../../policy/secret-mask';
 import { oneLine } from '../../../shared/untrusted-text';
 
 /** What the fetch tells the connection about; see McpLink. */
@@ -38,6 +39,8 @@ export interface McpFetchConfig {
   headers: Headers;
   maxMessageBytes: number;
   events: McpFetchEvents;
+  /** Secrets of the URL (its path may hold a key): messages name them `••••`. */
+  hiddenParts?: readonly string[];
   /**
    * The checked addresses for each new connection (the service's address rules, run again every
    * time); the connection goes to exactly those. Absent: the system resolver decides.
@@ -191,6 +194,11 @@ function mediaType(response: Response): string {
   return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
 
+/** The service URL's origin and path, for messages: without its query, its secret parts hidden. */
+function shownPath(config: McpFetchConfig): string {
+  return hideSecretValues(`${config.url.origin}${config.url.pathname}`, config.hiddenParts ?? []);
+}
+
 /** A path without its query (which may carry tokens), for messages. */
 function shownLocation(location: string, base: URL): string {
   try {
@@ -208,7 +216,7 @@ function statusFailure(
   signedIn: boolean,
 ): McpError | null {
   const { status } = response;
-  const where = `${config.url.origin}${config.url.pathname}`;
+  const where = shownPath(config);
   if (status >= 300 && status < 400) {
     const location = response.headers.get('location');
     const to = location === null ? '' : ` to ${shownLocation(location, config.url)}`;
@@ -259,7 +267,7 @@ async function sessionGone(
   const text = status === 400 ? await boundedText(response, SESSION_ERROR_BYTES) : '';
   if (status === 404 || /\bsession\b/i.test(text)) {
     await response.body?.cancel().catch(() => undefined);
-    const where = `${config.url.origin}${config.url.pathname}`;
+    const where = shownPath(config);
     const error = new McpUndelivered(
       'disconnected',
       `${where} no longer knows this MCP session (HTTP ${status}); reconnect`,

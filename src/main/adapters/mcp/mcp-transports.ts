@@ -138,6 +138,7 @@ export function buildTransport(endpoint: McpEndpoint, deps: TransportDeps): Buil
     transport: endpoint.transport,
     url,
     headers: serviceHeaders(endpoint.headers),
+    ...(endpoint.hiddenParts ? { hiddenParts: endpoint.hiddenParts } : {}),
     maxMessageBytes: deps.limits.maxMessageBytes,
     events: deps.events,
     ...(endpoint.resolveAddresses ? { resolveAddresses: endpoint.resolveAddresses } : {}),

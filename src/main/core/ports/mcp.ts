@@ -34,6 +34,11 @@ export type McpEndpoint =
       /** Sent on every request (already decrypted); never sent to another origin. */
       headers: Record<string, string>;
       /**
+       * Secrets the URL holds (a key in its path or query, kept in the secret store): messages
+       * name them `••••`.
+       */
+      hiddenParts?: readonly string[];
+      /**
        * The checked addresses for a new connection to the URL's host, asked again for every
        * connection (the address rules run each time, so DNS rebinding cannot move a connection
        * elsewhere); absent, the system resolver decides (tests of the adapter alone).

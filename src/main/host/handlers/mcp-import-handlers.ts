@@ -63,9 +63,10 @@ function planView(plan: McpImportPlan): InvokeResponse<'mcp.importPlan'> {
     entries: plan.entries.map((entry) => ({
       name: entry.name,
       transport: entry.transport,
-      url: entry.url,
+      // As shown: a secret part of the URL or an argument masked, never sent to the page.
+      url: entry.shownUrl,
       command: entry.command,
-      args: entry.args,
+      args: entry.shownArgs,
       env: values(entry.env),
       headers: values(entry.headers),
       missingInputs: entry.missingInputs,

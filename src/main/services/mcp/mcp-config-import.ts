@@ -16,6 +16,7 @@ import { loaderVariable } from '../../../shared/loader-env';
 import { revealInvisibleCharacters } from '../../../shared/untrusted-text';
 import { looksSecret, maskSecret } from '../../policy/secret-mask';
 import { Resolver, Skip } from './mcp-config-variables';
+import { showNewParts } from './mcp-secret-parts';
 import { checkServiceUrl } from './mcp-endpoint-policy';
 
 /** The largest config read (a real one is a few KiB). */
@@ -65,9 +66,15 @@ export interface McpImportEntry {
   /** The service name (cleaned; what the service will be called). */
   name: string;
   transport: McpTransportKind;
+  /** The URL and arguments as stored: a secret in them is a placeholder, `$(secret:N)`. */
   url: string | null;
   command: string | null;
   args: string[];
+  /** The secrets of `url` and `args`, by N: they go to the secret store, never the database. */
+  secretParts: string[];
+  /** `url` and `args` as the plan shows them: secrets masked, hidden characters written out. */
+  shownUrl: string | null;
+  shownArgs: string[];
   env: McpImportValue[];
   headers: McpImportValue[];
   description: string;
@@ -236,6 +243,9 @@ function planEntry(
     url: null,
     command: null,
     args: [],
+    secretParts: [],
+    shownUrl: null,
+    shownArgs: [],
     env: [],
     headers: [],
     description,
@@ -257,7 +267,7 @@ function planEntry(
     entry.args = args.map((arg, index) => {
       if (typeof arg !== 'string' && typeof arg !== 'number')
         throw new Skip(`argument ${index + 1} is not a string`);
-      return vars.resolve(String(arg), `argument ${index + 1}`);
+      return vars.resolve(String(arg), `argument ${index + 1}`, entry.secretParts);
     });
     const allowed = new Set(options.allowLoaderEnv?.[name]?.map((env) => env.toUpperCase()));
     entry.env = values(raw.env, 'env', ENV_NAME, MAX_ENV, vars).map((value) => ({
@@ -270,7 +280,7 @@ function planEntry(
   } else {
     const rawUrl = typeof raw.url === 'string' ? raw.url : raw.serverUrl;
     if (typeof rawUrl !== 'string') throw new Skip('"url" is not a string');
-    const url = vars.resolve(rawUrl, 'url');
+    const url = vars.resolve(rawUrl, 'url', entry.secretParts);
     if (vars.missing.size === 0) {
       try {
         entry.url = checkServiceUrl(url).url;
@@ -285,6 +295,12 @@ function planEntry(
     throw new Skip('"envFile" is not read by the import: put its variables in "env"');
   entry.missingInputs = [...vars.missing];
   entry.inputs = [...vars.used];
+  const show = (text: string) =>
+    revealInvisibleCharacters(
+      showNewParts(text, (index) => maskSecret(entry.secretParts[index] ?? '')),
+    );
+  entry.shownUrl = entry.url === null ? null : show(entry.url);
+  entry.shownArgs = entry.args.map(show);
   return entry;
 }
 

@@ -1,9 +1,11 @@
 /**
  * The variables of an MCP config (`${input:id}`, `${env:NAME}`, `${NAME:-default}`,
  * `${userHome}`) filled in for an import plan, noting where each value came from and whether a
- * secret went into it; and `Skip`, an entry the plan leaves out.
+ * secret went into it — in a URL or an argument, a secret is kept apart as a placeholder — and
+ * `Skip`, an entry the plan leaves out.
  */
-import { isSecretName } from '../../policy/secret-mask';
+import { isSecretName, looksSecret } from '../../policy/secret-mask';
+import { mentionsSecretPart, newPartPlaceholder } from './mcp-secret-parts';
 import type { McpConfigShape, McpImportInput, McpImportOptions } from './mcp-config-import';
 
 /** An entry the plan leaves out; its message is the reason shown. */
@@ -28,7 +30,20 @@ export class Resolver {
     private readonly shape: McpConfigShape,
   ) {}
 
-  resolve(text: string, where: string): string {
+  /**
+   * `text` with its variables filled in. Given `parts` (a URL or an argument, which the app
+   * stores and lists), a secret — a password input, a variable named like a secret, a value that
+   * looks like one — goes into `parts` and `text` gets its placeholder `$(secret:N)` instead
+   * (`mcp-secret-parts.ts`).
+   */
+  resolve(text: string, where: string, parts?: string[]): string {
+    if (parts !== undefined && mentionsSecretPart(text))
+      throw new Skip(`${where} holds "$(secret:", which this app keeps for its own placeholders`);
+    const keep = (value: string, secret: boolean): string => {
+      if (parts === undefined || !(secret || looksSecret('', value))) return value;
+      parts.push(value);
+      return newPartPlaceholder(parts.length - 1);
+    };
     return text.replace(/\$\{([^}]{1,200})\}/g, (whole, inner: string) => {
       if (inner.startsWith('input:')) {
         const id = inner.slice('input:'.length);
@@ -45,7 +60,7 @@ export class Resolver {
           this.misses += 1;
           return whole;
         }
-        return answer;
+        return keep(answer, this.declared.get(id)?.password === true);
       }
       const env = /^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(inner);
       const home = inner === 'userHome' ? 'HOME' : null;
@@ -62,7 +77,7 @@ export class Resolver {
           );
         this.sources.push(`environment ${variable}`);
         if (isSecretName(variable)) this.secrets += 1;
-        return value;
+        return keep(value, isSecretName(variable));
       }
       throw new Skip(`${where} uses \${${inner.slice(0, 60)}}, a variable this app cannot fill in`);
     });

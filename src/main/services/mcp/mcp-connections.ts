@@ -21,6 +21,7 @@ import type {
 import type { McpElicitationRouter } from './mcp-elicitation-router';
 import type { McpSamplingRouter } from './mcp-sampling-router';
 import { checkedAddresses, checkResolvedAddresses, checkServiceUrl } from './mcp-endpoint-policy';
+import { fillSecretParts, hideSecretParts } from './mcp-secret-parts';
 import { MCP_IDLE_CLOSE_MS, McpIdleClock } from './mcp-idle-clock';
 import { oauthEndpoint } from './mcp-oauth-state';
 import type { McpServicesDependencies } from './mcp-services-dependencies';
@@ -271,7 +272,7 @@ export class McpConnections {
       // A local server that did not start: its log has the whole story.
       if (error instanceof McpError && error.kind === 'spawn' && logPath !== undefined)
         throw new McpError('spawn', `${error.message} (its log: ${logPath})`);
-      throw error;
+      throw withPartsHidden(error, endpoint);
     }
     // What the server offers, for the turns that decide without connecting (the resource reader).
     try {
@@ -309,14 +310,23 @@ export class McpConnections {
       return {
         transport: 'stdio',
         command: service.command ?? '',
-        args: service.args,
+        args: await Promise.all(
+          service.args.map((arg) =>
+            fillSecretParts(arg, service.id, this.dependencies.secrets, []),
+          ),
+        ),
         env: await reveal(service.env),
         allowedLoaderEnv: service.env
           .filter((entry) => entry.loaderAllowed === true)
           .map((entry) => entry.name),
       };
     }
-    const url = checkServiceUrl(service.url ?? '');
+    // Checked as stored (placeholders, no secret in a message), then with its secret parts.
+    checkServiceUrl(service.url ?? '');
+    const hidden: string[] = [];
+    const url = checkServiceUrl(
+      await fillSecretParts(service.url ?? '', service.id, this.dependencies.secrets, hidden),
+    );
     const { resolver, secrets } = this.dependencies;
     await checkResolvedAddresses(url, resolver, signal);
     const clientMetadataUrl = this.dependencies.oauthClientMetadataUrl?.();
@@ -324,6 +334,7 @@ export class McpConnections {
       transport: service.transport,
       url: url.url,
       headers: await reveal(service.headers),
+      ...(hidden.length > 0 ? { hiddenParts: hidden } : {}),
       oauth: await oauthEndpoint(service, url, {
         secrets,
         resolver,
@@ -344,4 +355,16 @@ export class McpConnections {
 /** A server's log message in its service's log, told apart from stderr by its level tag. */
 export function serverLogLine(entry: McpLogEntry): string {
   return `[server log: ${entry.level}] ${entry.logger === undefined ? '' : `${entry.logger}: `}${entry.text}`;
+}
+
+/**
+ * A connect error whose message names a secret part of the URL (a key in the path, say) as
+ * `••••` instead (`mcp-secret-parts.ts`); anything else as it is.
+ */
+function withPartsHidden(error: unknown, endpoint: McpEndpoint): unknown {
+  const hidden = endpoint.transport === 'stdio' ? [] : (endpoint.hiddenParts ?? []);
+  if (hidden.length === 0 || !(error instanceof Error)) return error;
+  // The same error (its kind and class decide what happens next), its message cleaned.
+  error.message = hideSecretParts(error.message, hidden);
+  return error;
 }

@@ -63,6 +63,7 @@ async function importOne(
       transport: entry.transport,
       ...(entry.url === null ? {} : { url: entry.url }),
       ...(entry.command === null ? {} : { command: entry.command, args: entry.args }),
+      ...(entry.secretParts.length > 0 ? { secretParts: entry.secretParts } : {}),
       ...(env.length > 0 ? { env: env.map((v) => `${v.name}=${v.value}`) } : {}),
       ...(allowLoaderEnv.length > 0 ? { allowLoaderEnv } : {}),
       ...(entry.headers.length > 0

@@ -10,6 +10,7 @@ import type { McpApprovalPolicy, McpService } from '../../../shared/mcp';
 import type { Clock, IdGenerator, McpStore, NewMcpService, SecretStore } from '../../core/ports';
 import type { McpConnections } from './mcp-connections';
 import { forgetSignIn, oauthStateRef } from './mcp-oauth-state';
+import { bindSecretParts, secretPartRef, servicePartRefs } from './mcp-secret-parts';
 import { allowedLoaderEnv, parseServiceInput } from './mcp-service-input';
 import type { McpServiceInput, ParsedOAuthInput, ParsedServiceInput } from './mcp-service-input';
 import { viewService } from './mcp-service-view';
@@ -50,6 +51,7 @@ export class McpServiceConfig {
     const { store, ids } = this.dependencies;
     const parsed = parseServiceInput(input, this.dependencies.allowLocalCommands());
     const id = ids.next('mcp');
+    await this.keepSecretParts(id, parsed, input.secretParts ?? []);
     const service = store.createService({
       id,
       ...configOf(
@@ -177,6 +179,9 @@ export class McpServiceConfig {
     if (originMoved || oauthChanged || parsed.transport === 'stdio')
       await forgetSignIn(secrets, current.id, true);
     const service = store.updateConfig(current.id, configOf(parsed, headers, env, oauth));
+    // Secret parts of the old URL or arguments that the new ones no longer hold.
+    const kept = new Set(servicePartRefs(service));
+    for (const ref of servicePartRefs(current)) if (!kept.has(ref)) await secrets.delete(ref);
     const updated = moved
       ? store.updateService(service.id, {
           testState: 'untested',
@@ -207,6 +212,7 @@ export class McpServiceConfig {
     connections.refusedOrigins.delete(service.id);
     store.deleteService(service.id);
     for (const entry of [...service.headers, ...service.env]) await secrets.delete(entry.secretRef);
+    for (const ref of servicePartRefs(service)) await secrets.delete(ref);
     for (const ref of [service.oauth?.clientSecretRef, service.oauth?.clientKeyRef])
       if (ref) await secrets.delete(ref);
     await secrets.delete(oauthStateRef(service.id));
@@ -226,6 +232,31 @@ export class McpServiceConfig {
 
   setApproval(idOrName: string, tool: string, policy: McpApprovalPolicy): void {
     this.dependencies.store.setToolApproval(this.get(idOrName).id, tool, policy);
+  }
+
+  /**
+   * A new service's URL and arguments with each `$(secret:N)` bound to a reference of its own,
+   * its secret part stored under it (`mcp-secret-parts.ts`): the database keeps placeholders.
+   */
+  private async keepSecretParts(
+    serviceId: string,
+    parsed: ParsedServiceInput,
+    parts: readonly string[],
+  ): Promise<void> {
+    if (parts.length === 0) return;
+    const stamp = this.dependencies.clock.now().toString(36);
+    let bound;
+    try {
+      bound = bindSecretParts([parsed.url ?? '', ...parsed.args], parts, (index) =>
+        secretPartRef(serviceId, stamp, index),
+      );
+    } catch {
+      throw new AivoryError('invalid-input', 'A secret part of the URL or arguments is missing.');
+    }
+    const [url = '', ...args] = bound.texts;
+    if (parsed.url !== null) parsed.url = url;
+    parsed.args = args;
+    for (const [ref, value] of bound.refs) await this.dependencies.secrets.set(ref, value);
   }
 
   /** Stores header / env values in the secret store; the service keeps only references. */

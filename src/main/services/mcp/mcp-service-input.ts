@@ -24,6 +24,11 @@ export interface McpServiceInput {
   /** `NAME=value` entries. */
   env?: string[];
   /**
+   * Secrets of `url` and `args` (from an import): where `url` or an argument holds
+   * `$(secret:N)`, the Nth of these goes, kept in the secret store (`mcp-secret-parts.ts`).
+   */
+  secretParts?: string[];
+  /**
    * Loader variables of `env` (`shared/loader-env.ts`: NODE_OPTIONS, LD_PRELOAD…) the user
    * allows for this service; any other loader variable in `env` is refused.
    */

@@ -1,0 +1,114 @@
+/**
+ * Secrets inside a service's URL or arguments (an imported `${input:key}` marked password, a
+ * `${env:API_TOKEN}`, an `sk-…` key in `--api-key=…`): the secret itself goes to the SecretStore
+ * and the stored URL / argument keeps a placeholder, `$(secret:REF)`, filled in only when the
+ * service is connected or started. So listings, exports, the database and messages never hold it.
+ * The placeholder's characters survive URL normalisation (none is percent-encoded in a path or a
+ * query), and only references of the service's own (`mcp.<id>.value.…`) are ever filled in.
+ */
+import type { McpService } from '../../../shared/mcp';
+import type { SecretStore } from '../../core/ports';
+import { hideSecretValues } from '../../policy/secret-mask';
+
+const PLACEHOLDER = /\$\(secret:(mcp\.[A-Za-z0-9_-]+\.value\.[A-Za-z0-9_.-]+)\)/g;
+
+/** The placeholder standing for the secret kept under `ref`. */
+export function secretPlaceholder(ref: string): string {
+  return `$(secret:${ref})`;
+}
+
+/** The SecretStore reference of the `index`th secret part of service `serviceId`. */
+export function secretPartRef(serviceId: string, stamp: string, index: number): string {
+  return `mcp.${serviceId}.value.${stamp}.${index}`;
+}
+
+/** The references `text` holds that belong to service `serviceId`. */
+export function partRefsIn(text: string, serviceId: string): string[] {
+  return [...text.matchAll(PLACEHOLDER)]
+    .map((match) => match[1] ?? '')
+    .filter((ref) => ref.startsWith(`mcp.${serviceId}.value.`));
+}
+
+/** Every secret part reference of a service's URL and arguments. */
+export function servicePartRefs(service: Pick<McpService, 'id' | 'url' | 'args'>): string[] {
+  const texts = [service.url ?? '', ...service.args];
+  return [...new Set(texts.flatMap((text) => partRefsIn(text, service.id)))];
+}
+
+/** True when `text` holds a placeholder (of any service). */
+export function hasSecretPart(text: string): boolean {
+  return text.search(PLACEHOLDER) !== -1;
+}
+
+/** `text` with each placeholder replaced by `by` (for an export). */
+export function replaceSecretParts(text: string, by: string): string {
+  return text.replace(PLACEHOLDER, by);
+}
+
+/** A placeholder of a new service, numbered by the order of `McpServiceInput.secretParts`. */
+const NEW_PLACEHOLDER = /\$\(secret:(\d{1,3})\)/g;
+
+/** The placeholder of the `index`th secret part of a service not saved yet. */
+export function newPartPlaceholder(index: number): string {
+  return `$(secret:${index})`;
+}
+
+/** True when `text` holds a placeholder, of a saved service or a new one. */
+export function mentionsSecretPart(text: string): boolean {
+  return text.includes('$(secret:');
+}
+
+/**
+ * `texts` (a new service's URL and arguments, with `$(secret:N)` where its Nth secret part goes)
+ * with each placeholder bound to the reference `ref(N)`; `refs` lists the references used with
+ * their values, for the caller to store once the service is saved. A number without a part is
+ * refused.
+ */
+export function bindSecretParts(
+  texts: readonly string[],
+  parts: readonly string[],
+  ref: (index: number) => string,
+): { texts: string[]; refs: [string, string][] } {
+  const used = new Map<number, string>();
+  const bound = texts.map((text) =>
+    text.replace(NEW_PLACEHOLDER, (whole, digits: string) => {
+      const index = Number(digits);
+      if (index >= parts.length) throw new RangeError(`no secret part ${index}`);
+      used.set(index, ref(index));
+      return secretPlaceholder(ref(index));
+    }),
+  );
+  return {
+    texts: bound,
+    refs: [...used].map(([index, name]) => [name, parts[index] ?? '']),
+  };
+}
+
+/** `text` (of a new service) with each `$(secret:N)` shown as `show(N)`. */
+export function showNewParts(text: string, show: (index: number) => string): string {
+  return text.replace(NEW_PLACEHOLDER, (whole, digits: string) => show(Number(digits)));
+}
+
+/**
+ * `text` with the service's placeholders filled in from the SecretStore (a missing secret is
+ * empty); `values` lists what was filled in, for the caller to keep out of messages.
+ */
+export async function fillSecretParts(
+  text: string,
+  serviceId: string,
+  secrets: Pick<SecretStore, 'get'>,
+  values: string[],
+): Promise<string> {
+  const found = new Map<string, string>();
+  for (const ref of partRefsIn(text, serviceId)) {
+    const value = (await secrets.get(ref)) ?? '';
+    found.set(ref, value);
+    if (value !== '') values.push(value);
+  }
+  return text.replace(PLACEHOLDER, (whole, ref: string) => found.get(ref) ?? whole);
+}
+
+/** `message` with each of `values` (as typed and as a URL carries it) replaced by `••••`. */
+export function hideSecretParts(message: string, values: readonly string[]): string {
+  return hideSecretValues(message, values);
+}
