@@ -325,6 +325,37 @@ describe('ChatService', () => {
     );
   });
 
+  it('close (the app stopping) ends a running turn as interrupted, then refuses new turns', async () => {
+    const { store, chat, server, model } = await fixture([
+      { content: 'A long answer that the app closes under', chunkSize: 4, hangAfterChunks: 4 },
+      { content: 'never asked' },
+    ]);
+    const events: TurnEvent[] = [];
+    let closing: Promise<void> | null = null;
+    const { done } = chat.startTurn({ text: 'Tell me', model, mode: 'fast' }, (event) => {
+      events.push(event);
+      if (event.type === 'text-delta' && closing === null) closing = chat.close();
+    });
+    await done;
+    await closing;
+    expect(events.at(-1)).toMatchObject({ type: 'turn-end', stopReason: 'canceled' });
+    const start = events[0];
+    if (start?.type !== 'turn-start') throw new Error('no turn-start');
+    expect(store.conversations.getMessage(start.messageId)?.status).toBe('interrupted');
+    expect(store.conversations.listTurnRecords(start.conversationId)[0]?.stopReason).toBe(
+      'interrupted',
+    );
+    expect(server.requests).toHaveLength(1);
+    const refused = chat.runTurn(
+      { text: 'More', model, mode: 'fast' },
+      new AbortController().signal,
+    );
+    await expect(refused.next()).rejects.toMatchObject({
+      code: 'canceled',
+      message: 'Aivory is closing; send this again once it has started.',
+    });
+  });
+
   it('refuses a second turn in a conversation whose turn runs in this process (two windows)', async () => {
     let release = (): void => undefined;
     const released = new Promise<void>((resolve) => (release = resolve));
