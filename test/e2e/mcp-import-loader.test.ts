@@ -4,7 +4,8 @@
  * `NODE_OPTIONS=--import=data:…` writing a marker file: the plan shows the payload in clear with
  * a loader warning and an unticked box; imported so, the server runs without it (no marker).
  * Ticked for a second server, the import passes it (the marker appears). At 390 px wide the
- * warning and its box stay inside the dialog.
+ * warning and its box stay inside the dialog. The add form's confirmation refuses a loader
+ * variable until its own box is ticked.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,4 +100,41 @@ describe('e2e: importing a server with a loader variable', () => {
     expect(readFileSync(allowedMarker, 'utf8')).toBe('ran');
     expect(existsSync(refusedMarker)).toBe(false);
   }, 180_000);
+
+  it('the add form refuses a loader variable until its box is ticked', async () => {
+    const { page } = app().browser;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(app().serve.url);
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-nav-mcp').click();
+    await page.getByTestId('settings-page-mcp').waitFor();
+    if (!(await page.getByTestId('mcp-allow-local').isChecked()))
+      await page.getByTestId('mcp-allow-local').click();
+    await expect.poll(() => page.getByTestId('mcp-allow-local').isChecked()).toBe(true);
+    await page.getByTestId('mcp-new').click();
+    await page.getByTestId('mcp-form-name').fill('preloaded');
+    await page.getByTestId('mcp-form-description').fill('A server with a preload.');
+    await page.getByTestId('mcp-form-transport').selectOption('stdio');
+    await page.getByTestId('mcp-form-command').fill('npx');
+    await page.getByTestId('mcp-form-args').fill('-y\n@example/notes-server');
+    await page.getByTestId('mcp-env-add').click();
+    await page.getByTestId('mcp-env-name-0').fill('LD_PRELOAD');
+    await page.getByTestId('mcp-env-value-0').fill('/tmp/evil.so');
+    await page.getByTestId('mcp-form-save').click();
+    expect(await page.getByTestId('mcp-stdio-loader').textContent()).toContain(
+      'Allow LD_PRELOAD for this service. It is a loader variable',
+    );
+    // Confirmed without the box: refused, under the environment rows, nothing saved.
+    await page.getByTestId('mcp-stdio-confirm-yes').click();
+    await expect
+      .poll(() => page.getByTestId('mcp-envs-error').textContent())
+      .toContain('LD_PRELOAD is a loader variable');
+    expect(
+      await page.getByTestId('mcp-service').and(page.locator('[data-name="preloaded"]')).count(),
+    ).toBe(0);
+    await page.getByTestId('mcp-form-save').click();
+    await page.getByTestId('mcp-stdio-allow-LD_PRELOAD').check();
+    await page.getByTestId('mcp-stdio-confirm-yes').click();
+    await page.getByTestId('mcp-service').and(page.locator('[data-name="preloaded"]')).waitFor();
+  }, 120_000);
 });
