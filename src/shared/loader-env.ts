@@ -112,5 +112,5 @@ export function loaderVariablesOf(names: Iterable<string>): string[] {
 export function loaderRefusal(name: string, service?: string): string {
   const what = loaderVariable(name) ?? 'it makes a program load extra code';
   const whom = service === undefined ? 'this service' : `"${service}"`;
-  return `${name} is a loader variable (${what}): it is refused unless you allow it for ${whom} (--allow-loader-env ${name} on aivory mcp add or edit, or its Allow box in Settings → MCP).`;
+  return `${name} is a loader variable (${what}): it is refused unless you allow it for ${whom} (--allow-loader-env ${name} on aivory mcp add or edit, or in Settings → MCP the box beside it when you confirm the command).`;
 }

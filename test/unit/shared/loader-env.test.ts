@@ -79,7 +79,7 @@ describe('loader variables', () => {
       'LD_PRELOAD',
     ]);
     expect(loaderRefusal('PYTHONSTARTUP', 'memory')).toBe(
-      'PYTHONSTARTUP is a loader variable (Python runs the file it names): it is refused unless you allow it for "memory" (--allow-loader-env PYTHONSTARTUP on aivory mcp add or edit, or its Allow box in Settings → MCP).',
+      'PYTHONSTARTUP is a loader variable (Python runs the file it names): it is refused unless you allow it for "memory" (--allow-loader-env PYTHONSTARTUP on aivory mcp add or edit, or in Settings → MCP the box beside it when you confirm the command).',
     );
   });
 });

@@ -219,7 +219,10 @@ function statusFailure(
   const where = shownPath(config);
   if (status >= 300 && status < 400) {
     const location = response.headers.get('location');
-    const to = location === null ? '' : ` to ${shownLocation(location, config.url)}`;
+    const to =
+      location === null
+        ? ''
+        : ` to ${hideSecretValues(shownLocation(location, config.url), config.hiddenParts ?? [])}`;
     return new McpError(
       'redirect',
       `${where} answered with a redirect (HTTP ${status}${to}); redirects are refused so the service's headers never reach another address — enter the final URL instead`,

@@ -18,8 +18,10 @@ beforeAll(async () => {
       response.writeHead(301, { location: 'http://elsewhere.test/x?token=abc' }).end();
     } else if (path === '/html') {
       response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
-    } else if (path === '/gone') {
+    } else if (path === '/gone' || path.startsWith('/key/')) {
       response.writeHead(404).end();
+    } else if (path.startsWith('/keymoved/')) {
+      response.writeHead(302, { location: `${path.replace('/keymoved/', '/elsewhere/')}` }).end();
     } else {
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     }
@@ -117,6 +119,20 @@ describe('the MCP fetch', () => {
     );
     expect(error.kind).toBe('disconnected');
     expect(expired()).toBe(1);
+  });
+
+  it("names a secret part of the URL's path •••• (issue 37, item 4)", async () => {
+    const part = 'path-key 0123456789';
+    const url = new URL(`${origin}/key/${part}/mcp`);
+    const fetch = createMcpFetch({ ...config({ url }).config, hiddenParts: [part] });
+    const error = await rejection(fetch(url.href, { method: 'POST', body: '{}' }));
+    expect(error.message).toContain(`${origin}/key/••••/mcp`);
+    expect(error.message).not.toContain('0123456789');
+    const moved = new URL(`${origin}/keymoved/${part}/mcp`);
+    const redirected = createMcpFetch({ ...config({ url: moved }).config, hiddenParts: [part] });
+    const refused = await rejection(redirected(moved.href, { method: 'POST', body: '{}' }));
+    expect(refused.message).toContain('/elsewhere/••••/mcp');
+    expect(refused.message).not.toContain('0123456789');
   });
 
   it('wants an event stream from a legacy SSE GET', async () => {
