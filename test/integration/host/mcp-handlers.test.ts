@@ -221,7 +221,16 @@ describe('MCP handlers with server-everything', () => {
       ok: false,
       error: { message: expect.stringContaining('confirm the command') },
     });
-    const confirmed = await fixture.value('mcp.update', { ...hostile, confirmCommand: true });
+    // Confirmed, a loader variable still needs its own allowance (issue 37, item 1).
+    expect(await fixture.call('mcp.update', { ...hostile, confirmCommand: true })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('NODE_OPTIONS is a loader variable') },
+    });
+    const confirmed = await fixture.value('mcp.update', {
+      ...hostile,
+      allowLoaderEnv: ['NODE_OPTIONS'],
+      confirmCommand: true,
+    });
     expect(confirmed.service.env.map((entry) => entry.name)).toEqual(['NODE_OPTIONS']);
     expect(await fixture.value('mcp.update', { id, description: 'Only the text.' })).toMatchObject({
       service: { description: 'Only the text.' },
