@@ -35,7 +35,8 @@ import {
 } from './protocol-text';
 import { promptModeAssistantContent, withPromptPreamble } from './prompt-protocol';
 import type { RoundResult } from './stream-round';
-import { streamRound } from './stream-round';
+import type { OutputAllowance } from './stream-round';
+import { MAX_TURN_OUTPUT_CHARS, streamRound } from './stream-round';
 import { NATIVE_RECOVERY_MARKERS, PROMPT_MARKERS } from './tool-call-stream-parser';
 import { ToolImageBudget } from './tool-images';
 import { TaintTracker } from './turn-taint';
@@ -91,6 +92,8 @@ interface TurnState {
   skippedRounds: number;
   /** Each round's visible text, filled while it streams (kept when a stream is cut). */
   roundTexts: { text: string }[];
+  /** What the model may still send this turn (`MAX_TURN_OUTPUT_CHARS`). */
+  outputAllowance: OutputAllowance;
   /** Tokens of the requests whose provider reported them; null while none did. */
   usage: TokenUsage | null;
 }
@@ -117,6 +120,7 @@ export async function* runTurn(
     parseFailures: 0,
     skippedRounds: 0,
     roundTexts: [],
+    outputAllowance: { remaining: MAX_TURN_OUTPUT_CHARS },
     usage: null,
   };
   let stopReason: StopReason;
@@ -153,6 +157,7 @@ export async function* runTurn(
         ids: dependencies.ids,
         signal,
         visible,
+        allowance: state.outputAllowance,
       });
       if (result.usage !== null) {
         state.usage = {

@@ -2,8 +2,9 @@
  * One provider request: streams text and reasoning out as events while it collects the round's
  * tool calls, native (API deltas) or written as text (prompt mode, or recovered in native mode).
  */
+import { AivoryError } from '../../../shared/errors';
 import type { TokenUsage, TurnEvent } from '../../../shared/turn-events';
-import type { ChatToolCall, IdGenerator, LlmClient, LlmRequest } from '../ports';
+import type { ChatToolCall, IdGenerator, LlmChunk, LlmClient, LlmRequest } from '../ports';
 import type { CallMarker, RawTextCall } from './tool-call-stream-parser';
 import { ToolCallStreamParser } from './tool-call-stream-parser';
 
@@ -15,6 +16,28 @@ export interface RoundResult {
   finishReason: string | null;
   /** Tokens of this request, when the provider reported them. */
   usage: TokenUsage | null;
+}
+
+/**
+ * The most a turn's model output may hold, in characters: its text (tool-call markup included),
+ * reasoning and native tool-call arguments, over all its rounds. Far above any model's output
+ * limit (a 128k-token answer is ~500,000 characters), so only a server that streams without end
+ * reaches it; without it a 50 MB answer was held, stored and sent to the page whole (858 MB of
+ * memory at its peak, issue 37, finding 11).
+ */
+export const MAX_TURN_OUTPUT_CHARS = 2_000_000;
+
+/** What is left of a turn's `MAX_TURN_OUTPUT_CHARS`, shared by its rounds. */
+export interface OutputAllowance {
+  remaining: number;
+}
+
+/** The answer's end when a turn's output passed `MAX_TURN_OUTPUT_CHARS`: what came is kept. */
+export function outputTooLongError(): AivoryError {
+  return new AivoryError(
+    'provider',
+    `The model's answer passed ${MAX_TURN_OUTPUT_CHARS.toLocaleString('en-US')} characters, the most Aivory keeps of one answer, and was stopped there; what arrived is kept. If the model repeats itself without end, ask again or try another model.`,
+  );
 }
 
 interface PendingNativeCall {
@@ -38,6 +61,8 @@ export async function* streamRound(
     signal: AbortSignal;
     /** Receives the visible text as it streams, so it survives a stream cut by an error. */
     visible: { text: string };
+    /** The turn's output allowance; the round throws `outputTooLongError` past it. */
+    allowance: OutputAllowance;
   },
 ): AsyncGenerator<TurnEvent, RoundResult> {
   const { turnId } = options;
@@ -47,7 +72,11 @@ export async function* streamRound(
   let finishReason: string | null = null;
   let usage: TokenUsage | null = null;
 
+  const { allowance } = options;
   for await (const chunk of llm.stream(request, options.signal)) {
+    // Counted before it is kept: leaving the loop ends the model's request.
+    allowance.remaining -= outputLength(chunk);
+    if (allowance.remaining < 0) throw outputTooLongError();
     if (chunk.type === 'text') {
       const visible = parser.push(chunk.text);
       if (visible !== '') {
@@ -90,4 +119,15 @@ export async function* streamRound(
     .filter((call) => call.name !== '')
     .map((call) => ({ id: call.id, name: call.name, argumentsJson: call.argumentsJson }));
   return { text: sink.text, nativeCalls, textCall: end.call, finishReason, usage };
+}
+
+/** The characters of model output a chunk carries. */
+function outputLength(chunk: LlmChunk): number {
+  if (chunk.type === 'text' || chunk.type === 'reasoning') return chunk.text.length;
+  if (chunk.type === 'tool-call-delta') {
+    return (
+      (chunk.argumentsDelta?.length ?? 0) + (chunk.name?.length ?? 0) + (chunk.id?.length ?? 0)
+    );
+  }
+  return 0;
 }
