@@ -6,6 +6,7 @@
  * The placeholder's characters survive URL normalisation (none is percent-encoded in a path or a
  * query), and only references of the service's own (`mcp.<id>.value.…`) are ever filled in.
  */
+import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
 import type { SecretStore } from '../../core/ports';
 import { hideSecretValues } from '../../policy/secret-mask';
@@ -111,4 +112,29 @@ export async function fillSecretParts(
 /** `message` with each of `values` (as typed and as a URL carries it) replaced by `••••`. */
 export function hideSecretParts(message: string, values: readonly string[]): string {
   return hideSecretValues(message, values);
+}
+
+/**
+ * A new service's URL and arguments (`parsed`, changed in place) with each `$(secret:N)` bound
+ * to a reference of the service's own, its secret part (`parts[N]`) stored under it: the
+ * database keeps placeholders only.
+ */
+export async function storeSecretParts(
+  parsed: { url: string | null; args: string[] },
+  parts: readonly string[],
+  to: { serviceId: string; stamp: string; secrets: Pick<SecretStore, 'set'> },
+): Promise<void> {
+  if (parts.length === 0) return;
+  let bound;
+  try {
+    bound = bindSecretParts([parsed.url ?? '', ...parsed.args], parts, (index) =>
+      secretPartRef(to.serviceId, to.stamp, index),
+    );
+  } catch {
+    throw new AivoryError('invalid-input', 'A secret part of the URL or arguments is missing.');
+  }
+  const [url = '', ...args] = bound.texts;
+  if (parsed.url !== null) parsed.url = url;
+  parsed.args = args;
+  for (const [ref, value] of bound.refs) await to.secrets.set(ref, value);
 }

@@ -10,8 +10,8 @@ import type { McpApprovalPolicy, McpService } from '../../../shared/mcp';
 import type { Clock, IdGenerator, McpStore, NewMcpService, SecretStore } from '../../core/ports';
 import type { McpConnections } from './mcp-connections';
 import { forgetSignIn, oauthStateRef } from './mcp-oauth-state';
-import { bindSecretParts, secretPartRef, servicePartRefs } from './mcp-secret-parts';
-import { allowedLoaderEnv, parseServiceInput } from './mcp-service-input';
+import { servicePartRefs, storeSecretParts } from './mcp-secret-parts';
+import { allowedLoaderEnv, parseServiceInput, withLoaderAllowance } from './mcp-service-input';
 import type { McpServiceInput, ParsedOAuthInput, ParsedServiceInput } from './mcp-service-input';
 import { viewService } from './mcp-service-view';
 import type { McpServiceView } from './mcp-service-view';
@@ -51,7 +51,11 @@ export class McpServiceConfig {
     const { store, ids } = this.dependencies;
     const parsed = parseServiceInput(input, this.dependencies.allowLocalCommands());
     const id = ids.next('mcp');
-    await this.keepSecretParts(id, parsed, input.secretParts ?? []);
+    await storeSecretParts(parsed, input.secretParts ?? [], {
+      serviceId: id,
+      stamp: this.dependencies.clock.now().toString(36),
+      secrets: this.dependencies.secrets,
+    });
     const service = store.createService({
       id,
       ...configOf(
@@ -234,31 +238,6 @@ export class McpServiceConfig {
     this.dependencies.store.setToolApproval(this.get(idOrName).id, tool, policy);
   }
 
-  /**
-   * A new service's URL and arguments with each `$(secret:N)` bound to a reference of its own,
-   * its secret part stored under it (`mcp-secret-parts.ts`): the database keeps placeholders.
-   */
-  private async keepSecretParts(
-    serviceId: string,
-    parsed: ParsedServiceInput,
-    parts: readonly string[],
-  ): Promise<void> {
-    if (parts.length === 0) return;
-    const stamp = this.dependencies.clock.now().toString(36);
-    let bound;
-    try {
-      bound = bindSecretParts([parsed.url ?? '', ...parsed.args], parts, (index) =>
-        secretPartRef(serviceId, stamp, index),
-      );
-    } catch {
-      throw new AivoryError('invalid-input', 'A secret part of the URL or arguments is missing.');
-    }
-    const [url = '', ...args] = bound.texts;
-    if (parsed.url !== null) parsed.url = url;
-    parsed.args = args;
-    for (const [ref, value] of bound.refs) await this.dependencies.secrets.set(ref, value);
-  }
-
   /** Stores header / env values in the secret store; the service keeps only references. */
   private async saveSecrets(
     serviceId: string,
@@ -326,20 +305,6 @@ export class McpServiceConfig {
       ...(oauthGrant ? { oauthGrant } : {}),
     };
   }
-}
-
-/**
- * The env entries with the user's allowance recorded on the loader variables named in `allowed`
- * (and on no other entry): what the launcher checks before it starts the server.
- */
-function withLoaderAllowance(
-  env: McpService['env'],
-  allowed: readonly string[],
-): McpService['env'] {
-  const names = new Set(allowed.map((name) => name.toUpperCase()));
-  return env.map(({ name, secretRef }) =>
-    names.has(name.toUpperCase()) ? { name, secretRef, loaderAllowed: true } : { name, secretRef },
-  );
 }
 
 /** The error for switching on or accepting a service that was never synced. */

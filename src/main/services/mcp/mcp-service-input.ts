@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AivoryError } from '../../../shared/errors';
 import { isLoaderVariable, loaderRefusal } from '../../../shared/loader-env';
-import type { McpTransportKind } from '../../../shared/mcp';
+import type { McpService, McpTransportKind } from '../../../shared/mcp';
 import { checkServiceUrl, parseTrustedOrigins } from './mcp-endpoint-policy';
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -316,4 +316,18 @@ export function allowedLoaderEnv(
       `--allow-loader-env ${stray.slice(0, 100)}: the service's environment sets no such loader variable.`,
     );
   return [...new Set(loaders)];
+}
+
+/**
+ * The env entries with the user's allowance recorded on the loader variables named in `allowed`
+ * (and on no other entry): what the launcher checks before it starts the server.
+ */
+export function withLoaderAllowance(
+  env: McpService['env'],
+  allowed: readonly string[],
+): McpService['env'] {
+  const names = new Set(allowed.map((name) => name.toUpperCase()));
+  return env.map(({ name, secretRef }) =>
+    names.has(name.toUpperCase()) ? { name, secretRef, loaderAllowed: true } : { name, secretRef },
+  );
 }
