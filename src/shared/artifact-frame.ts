@@ -18,10 +18,9 @@
 /** The path both hosts serve the frame document at. */
 export const ARTIFACT_FRAME_PATH = '/artifact-frame.html';
 
-/** The frame document's Content-Security-Policy header. */
-export const ARTIFACT_FRAME_CSP = [
+/** The frame's CSP directives but `script-src` (both variants). */
+const FRAME_DIRECTIVES = [
   "default-src 'none'",
-  "script-src 'unsafe-inline'",
   "style-src 'unsafe-inline'",
   'img-src data: blob:',
   'font-src data:',
@@ -29,11 +28,17 @@ export const ARTIFACT_FRAME_CSP = [
   "base-uri 'none'",
   "form-action 'none'",
   'sandbox allow-scripts',
+];
+
+/** The frame document's Content-Security-Policy header: the page's own scripts may run. */
+export const ARTIFACT_FRAME_CSP = [
+  FRAME_DIRECTIVES[0],
+  "script-src 'unsafe-inline'",
+  ...FRAME_DIRECTIVES.slice(1),
 ].join('; ');
 
-/** The frame document: an empty page whose one script takes the artifact from its parent. */
-export const ARTIFACT_FRAME_HTML = `<!doctype html>
-<html><head><meta charset="utf-8"><title>artifact</title></head><body><script>
+/** The frame document's one script: takes the page from its parent, once, and writes it. */
+const BOOTSTRAP_SCRIPT = `
 (function () {
   var done = false;
   addEventListener('message', function (event) {
@@ -46,14 +51,52 @@ export const ARTIFACT_FRAME_HTML = `<!doctype html>
     document.close();
   });
 })();
-</script></body></html>
 `;
 
-/** The headers of the frame document (both hosts). */
-export function artifactFrameHeaders(): Record<string, string> {
+/** The frame document: an empty page whose one script takes the artifact from its parent. */
+export const ARTIFACT_FRAME_HTML = `<!doctype html>
+<html><head><meta charset="utf-8"><title>artifact</title></head><body><script>${BOOTSTRAP_SCRIPT}</script></body></html>
+`;
+
+/**
+ * The SHA-256 (base64) of BOOTSTRAP_SCRIPT, which the scriptless variant's CSP allows alone (a
+ * unit test holds it to the script). A page that carries the same script gains nothing by it.
+ */
+export const ARTIFACT_FRAME_BOOTSTRAP_SHA256 = '/bKGrIepzPROdzKmlnyaKKf+lCM2tRkxEjpG8G0x49c=';
+
+/**
+ * The query that asks for the scriptless frame: the bootstrap runs, the page's own scripts (inline,
+ * handlers, javascript: URLs, and those of any srcdoc frame it makes, which inherits the policy)
+ * do not. `aivory serve` shows HTML and SVG this way unless the user chooses to run the page's
+ * scripts: a browser tab cannot deny a page WebRTC, which no CSP directive Chromium implements
+ * governs (the desktop window can: `WEBRTC_IP_HANDLING_POLICY`), and a script that removes
+ * `RTCPeerConnection` before the page's own is undone by a srcdoc child frame, a fresh realm.
+ */
+export const ARTIFACT_FRAME_NO_SCRIPTS = 'scripts=none';
+
+/** The scriptless frame's CSP: only the bootstrap script runs. */
+export const ARTIFACT_FRAME_NO_SCRIPTS_CSP = [
+  FRAME_DIRECTIVES[0],
+  `script-src 'sha256-${ARTIFACT_FRAME_BOOTSTRAP_SHA256}'`,
+  ...FRAME_DIRECTIVES.slice(1),
+].join('; ');
+
+/** True when a frame request asks for the scriptless variant. */
+export function artifactFrameWithoutScripts(url: string): boolean {
+  try {
+    return new URL(url, 'http://x').searchParams.get('scripts') === 'none';
+  } catch {
+    return false;
+  }
+}
+
+/** The headers of the frame document (both hosts) for the request at `url`. */
+export function artifactFrameHeaders(url = ''): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': ARTIFACT_FRAME_CSP,
+    'Content-Security-Policy': artifactFrameWithoutScripts(url)
+      ? ARTIFACT_FRAME_NO_SCRIPTS_CSP
+      : ARTIFACT_FRAME_CSP,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',

@@ -44,7 +44,7 @@ function securityHeaders(devServerOrigin: string | null): Record<string, string>
 
 /** Answers an app:// request from the built renderer under `rendererRoot`. */
 export async function serveAppFile(url: string, rendererRoot: string): Promise<Response> {
-  if (isAppUrl(url) && isArtifactFramePath(url)) return artifactFrameResponse();
+  if (isAppUrl(url) && isArtifactFramePath(url)) return artifactFrameResponse(url);
   const file = appRequestFile(url, rendererRoot);
   if (file === null) return notFound();
   let body: Buffer;
@@ -78,8 +78,8 @@ export async function proxyToDevServer(url: string, devServerOrigin: string): Pr
 }
 
 /** The artifact viewer's frame document, with its own CSP (`shared/artifact-frame.ts`). */
-export function artifactFrameResponse(): Response {
-  return new Response(ARTIFACT_FRAME_HTML, { status: 200, headers: artifactFrameHeaders() });
+export function artifactFrameResponse(url = ''): Response {
+  return new Response(ARTIFACT_FRAME_HTML, { status: 200, headers: artifactFrameHeaders(url) });
 }
 
 function notFound(): Response {

@@ -55,6 +55,11 @@ export const ARTIFACTS_EN = {
   'artifact.slidesNote': 'The slides’ text and pictures (not their layout).',
   'artifact.slideEmpty': 'No text on this slide.',
   'artifact.imagesCut': 'Some pictures are not shown (over the viewer’s limit).',
+  'artifact.scriptsOff':
+    'Its scripts are off: in a browser tab a page’s scripts could reach the network over WebRTC, which Aivory cannot block here (the desktop app does).',
+  'artifact.runScripts': 'Run its scripts',
+  'artifact.scriptsRunning':
+    'Its scripts are running. In a browser tab they could reach the network over WebRTC.',
   'recovery.stopped': 'The window stopped ({reason}) and was reloaded.',
   'recovery.pageStopped': 'The page stopped and was loaded again.',
   'recovery.file':

@@ -57,6 +57,10 @@ export const ARTIFACTS_ZH: Record<keyof typeof ARTIFACTS_EN, string> = {
   'artifact.slidesNote': '显示幻灯片的文字和图片（不含版式）。',
   'artifact.slideEmpty': '此幻灯片没有文字。',
   'artifact.imagesCut': '部分图片超出查看器上限，未显示。',
+  'artifact.scriptsOff':
+    '此页面的脚本已关闭：在浏览器标签页中，页面脚本可能通过 WebRTC 访问网络，Aivory 在此无法阻止（桌面应用可以）。',
+  'artifact.runScripts': '运行它的脚本',
+  'artifact.scriptsRunning': '它的脚本正在运行。在浏览器标签页中，它们可能通过 WebRTC 访问网络。',
   'recovery.stopped': '窗口已停止（{reason}），已重新加载。',
   'recovery.pageStopped': '页面已停止，已重新加载。',
   'recovery.file': '停止时正在查看器中打开“{name}”，该文件未再次打开：请改用其他应用打开或下载。',

@@ -1,6 +1,7 @@
 import {
   ARTIFACT_FRAME_CSP,
   ARTIFACT_FRAME_HTML,
+  ARTIFACT_FRAME_NO_SCRIPTS_CSP,
   ARTIFACT_FRAME_PATH,
 } from '../../../src/shared/artifact-frame';
 import { createServer } from 'node:http';
@@ -48,6 +49,9 @@ describe('app:// answers from the built renderer', () => {
     expect(await frame.text()).toBe(ARTIFACT_FRAME_HTML);
     expect(frame.headers.get('content-security-policy')).toBe(ARTIFACT_FRAME_CSP);
     expect(frame.headers.get('x-dns-prefetch-control')).toBe('off');
+    // The scriptless variant (the DOCX page): only the bootstrap may run.
+    const scriptless = await serveAppFile(`app://aivory${ARTIFACT_FRAME_PATH}?scripts=none`, root);
+    expect(scriptless.headers.get('content-security-policy')).toBe(ARTIFACT_FRAME_NO_SCRIPTS_CSP);
     expect((await serveAppFile(`app://other${ARTIFACT_FRAME_PATH}`, root)).status).toBe(404);
     // The renderer may frame only its own origin and read only its data files.
     expect(rendererCsp()).toContain("frame-src 'self'");

@@ -1,6 +1,7 @@
 import {
   ARTIFACT_FRAME_CSP,
   ARTIFACT_FRAME_HTML,
+  ARTIFACT_FRAME_NO_SCRIPTS_CSP,
   ARTIFACT_FRAME_PATH,
 } from '../../../src/shared/artifact-frame';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -108,6 +109,10 @@ describe('aivory serve: the browser host', () => {
     expect(frame.headers['x-frame-options']).toBeUndefined();
     expect(frame.headers['x-content-type-options']).toBe('nosniff');
     expect(frame.headers['x-dns-prefetch-control']).toBe('off');
+    // The scriptless variant a browser tab uses by default: only the frame's bootstrap runs.
+    const scriptless = await get(host.port, `${ARTIFACT_FRAME_PATH}?scripts=none`);
+    expect(scriptless.body).toBe(ARTIFACT_FRAME_HTML);
+    expect(scriptless.headers['content-security-policy']).toBe(ARTIFACT_FRAME_NO_SCRIPTS_CSP);
   });
 
   it('refuses a wrong or missing token, a foreign origin, a foreign Host, and other paths', async () => {

@@ -2,11 +2,16 @@
  * The artifact viewer's pure rules: which viewer a file gets and its size cap, the conversation's
  * files in order for next / previous, and the isolated frame's document and CSP.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/shared/dto';
 import {
+  ARTIFACT_FRAME_BOOTSTRAP_SHA256,
   ARTIFACT_FRAME_CSP,
   ARTIFACT_FRAME_HTML,
+  ARTIFACT_FRAME_NO_SCRIPTS,
+  ARTIFACT_FRAME_NO_SCRIPTS_CSP,
+  artifactFrameHeaders,
   isArtifactFramePath,
 } from '../../../src/shared/artifact-frame';
 import {
@@ -101,5 +106,24 @@ describe('artifact viewer: the isolated frame', () => {
     expect(isArtifactFramePath('app://aivory/artifact-frame.html')).toBe(true);
     expect(isArtifactFramePath('/artifact-frame.html/../index.html')).toBe(false);
     expect(isArtifactFramePath('/index.html')).toBe(false);
+  });
+
+  it('has a scriptless variant whose CSP runs the bootstrap alone (a browser tab cannot deny WebRTC)', () => {
+    const script = /<script>([\s\S]*?)<\/script>/.exec(ARTIFACT_FRAME_HTML)?.[1] ?? '';
+    expect(createHash('sha256').update(script).digest('base64')).toBe(
+      ARTIFACT_FRAME_BOOTSTRAP_SHA256,
+    );
+    expect(ARTIFACT_FRAME_NO_SCRIPTS_CSP).toContain(
+      `script-src 'sha256-${ARTIFACT_FRAME_BOOTSTRAP_SHA256}'`,
+    );
+    expect(ARTIFACT_FRAME_NO_SCRIPTS_CSP).not.toMatch(/script-src[^;]*unsafe/);
+    expect(
+      artifactFrameHeaders(`/artifact-frame.html?${ARTIFACT_FRAME_NO_SCRIPTS}`)[
+        'Content-Security-Policy'
+      ],
+    ).toBe(ARTIFACT_FRAME_NO_SCRIPTS_CSP);
+    expect(artifactFrameHeaders('/artifact-frame.html')['Content-Security-Policy']).toBe(
+      ARTIFACT_FRAME_CSP,
+    );
   });
 });

@@ -66,7 +66,8 @@ export function serveArtifactFrame(request: IncomingMessage, response: ServerRes
     return;
   }
   response.removeHeader('X-Frame-Options');
-  response.writeHead(200, artifactFrameHeaders());
+  // `?scripts=none`: the scriptless variant (its CSP runs the bootstrap alone).
+  response.writeHead(200, artifactFrameHeaders(request.url ?? ''));
   response.end(request.method === 'HEAD' ? undefined : ARTIFACT_FRAME_HTML);
 }
 

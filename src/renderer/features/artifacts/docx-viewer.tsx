@@ -95,6 +95,7 @@ export function DocxViewer(props: { file: ViewedFile }): ReactNode {
         key={props.file.path}
         html={read.html}
         title={t('artifact.frameTitle', { name: props.file.name })}
+        scripts={false}
       />
     </div>
   );
