@@ -108,7 +108,8 @@ export function openBenchResult(measured: OpenMeasurements): BenchResult {
       `static request: GET /index.html one at a time, 10 ms apart, during each open ` +
         `(${measured.staticRequests} requests)`,
       'server reads: a turn start (its model unreachable: the path read, then an error), a ' +
-        "Markdown export, the settings view and a search, 3 runs each, over serve's WebSocket",
+        'Markdown export, the settings view and a search, 3 runs each, then a deletion of each ' +
+        "conversation (once), over serve's WebSocket",
       `seeding took ${measured.seedSeconds.toFixed(1)} s`,
     ],
   };

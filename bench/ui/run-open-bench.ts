@@ -21,7 +21,7 @@ import { serveAt } from './serve-at';
 import { startStaticProber } from './static-prober';
 import type { OpenMeasurements, OpenRun } from './open-result';
 import { openBenchResult } from './open-result';
-import { measureServerReads } from './server-reads';
+import { measureDeletes, measureServerReads } from './server-reads';
 
 /** Measured opens per conversation (after one unmeasured warm-up each). */
 const OPEN_RUNS = 3;
@@ -102,10 +102,13 @@ async function measure(home: string): Promise<OpenMeasurements> {
       longRuns.push(await observedOpen(page, staticUrl, long));
     }
     // Last: a turn start in each conversation adds messages to it.
-    const serverReads = await measureServerReads(serve.url, {
+    const targets = {
       long: { id: 'open_long', everywhere: 'Question' },
       short: { id: 'open_short', everywhere: short.lastMarker },
-    });
+    };
+    const serverReads = await measureServerReads(serve.url, targets);
+    // Very last: the conversations are gone after it.
+    serverReads.push(await measureDeletes(serve.url, targets));
     const summary = (runs: OpenRun[]) => ({
       firstScreenMs: median(runs.map((run) => run.firstScreenMs)),
       longestTaskMs: Math.max(...runs.map((run) => run.longestTaskMs)),

@@ -83,6 +83,34 @@ export async function measureServerReads(
   }
 }
 
+/**
+ * Deleting each conversation, once (it is gone after), with the static prober running: the
+ * longest wait of a request while serve deletes 20,000 messages against while it deletes 20.
+ */
+export async function measureDeletes(
+  serveUrl: string,
+  targets: ReadTargets,
+): Promise<ServerReadRun> {
+  const url = new URL(serveUrl);
+  const socket = await connectTestSocket(
+    `ws://${url.host}/ws?token=${url.searchParams.get('token') ?? ''}`,
+    { origin: `http://${url.host}` },
+  );
+  const staticUrl = new URL('/index.html', serveUrl).href;
+  const timed = async (id: string): Promise<number> => {
+    const prober = startStaticProber(staticUrl);
+    expectOk(await socket.request('conversations.delete', { id }));
+    return (await prober.stop()).longestMs;
+  };
+  try {
+    const shortMs = await timed(targets.short.id);
+    const longMs = await timed(targets.long.id);
+    return { action: 'a deletion of the conversation (once each)', longMs, shortMs };
+  } finally {
+    socket.close();
+  }
+}
+
 function expectOk(frame: { result: unknown }): void {
   const result = frame.result as { ok?: boolean };
   if (result.ok !== true) throw new Error(`serve answered ${JSON.stringify(frame.result)}`);

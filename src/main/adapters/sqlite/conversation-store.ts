@@ -146,6 +146,37 @@ export class SqliteConversations implements ConversationStore {
   }
 
   /**
+   * One short transaction of a long deletion: up to `limit` of the conversation's messages go,
+   * newest first (a message's replies and later versions are newer, so what is left is a whole
+   * tree, its path ending at the newest message left); when none is left, the conversation.
+   * True once the conversation is gone.
+   */
+  deleteConversationPart(id: string, limit: number): boolean {
+    return this.sql.write(() => {
+      const deleted = this.sql.run(
+        `DELETE FROM messages WHERE seq IN (
+           SELECT seq FROM messages WHERE conversation_id = ?
+           ORDER BY created_at DESC, seq DESC LIMIT ?)`,
+        id,
+        limit,
+      ).changes;
+      const newest = this.sql.get<{ id: string }>(
+        `SELECT id FROM messages WHERE conversation_id = ?
+         ORDER BY created_at DESC, seq DESC LIMIT 1`,
+        id,
+      );
+      if (newest === undefined) {
+        this.sql.run('DELETE FROM conversations WHERE id = ?', id);
+        return true;
+      }
+      if (deleted > 0) {
+        this.sql.run('UPDATE conversations SET active_leaf_id = ? WHERE id = ?', newest.id, id);
+      }
+      return false;
+    });
+  }
+
+  /**
    * Deletes one message; its parts and turn record go with it (ON DELETE CASCADE). The messages
    * that followed it now follow its parent; if the conversation showed it, the path now ends
    * under its parent. Throws `not-found`.

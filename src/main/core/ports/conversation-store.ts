@@ -84,6 +84,12 @@ export interface ConversationStore {
   /** Pins or unpins a conversation; not activity (its place by activity stays). */
   setConversationPinned(id: string, pinned: boolean): void;
   deleteConversation(id: string): void;
+  /**
+   * Deletes up to `limit` of the conversation's messages (newest first, what is left a whole
+   * tree), then, once none is left, the conversation; true once it is gone. A long conversation
+   * goes in several calls, so no one write holds the process for long.
+   */
+  deleteConversationPart(id: string, limit: number): boolean;
 
   /**
    * Inserts a message after `parentId` (absent: after the end of the shown path) and shows it at

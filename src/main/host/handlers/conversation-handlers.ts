@@ -6,6 +6,7 @@
 import type { Conversation, Message, TurnRecord } from '../../../shared/dto';
 import type { MessagePageRequest } from '../../core/ports';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
+import { deleteConversation } from '../../services/conversation-deletion';
 import { exportPieces } from '../../services/conversation-export';
 import { writeAppExport } from '../../services/export-file';
 import { deleteExchange } from '../../services/message-exchange';
@@ -121,9 +122,9 @@ export function createConversationHandlers(context: HostContext): ConversationHa
       stores.conversations.setConversationPinned(id, pinned);
       return requireConversation(id);
     },
-    'conversations.delete': ({ id }) => {
+    'conversations.delete': async ({ id }) => {
       requireConversation(id);
-      stores.conversations.deleteConversation(id);
+      await deleteConversation(stores.conversations, id);
       return { ok: true };
     },
     'conversations.deleteExchange': ({ id, messageId }) => {
