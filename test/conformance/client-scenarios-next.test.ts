@@ -64,8 +64,10 @@ describeConformanceSuite({
     'auth/iss-supported',
     'auth/iss-not-advertised',
     // SEP-2352: the resource moves to a second authorization server within the command; the
-    // move is recognised (its metadata names another server than the saved tokens'), the old
-    // tokens and registration are dropped, and the app registers and signs in there once more.
+    // move is recognised (its metadata names another server than the one the service is bound
+    // to) and nothing is sent there until the user approves it — the harness does, as a user
+    // would (`aivory mcp login N --auth-server ISSUER`) — then the app registers and signs in
+    // there, never showing it the old server's client.
     'auth/authorization-server-migration',
   ],
   notPassing: {

@@ -128,20 +128,46 @@ export async function runConformanceClient(client: ClientRun): Promise<number> {
   };
   let captured = '';
   let errors = '';
+  /** Everything the last command wrote, both streams. */
+  let said = '';
   const run = async (args: string[]): Promise<number> => {
     client.stderr(`$ aivory ${args.join(' ')}\n`);
     errors = '';
+    said = '';
     return runCli(args, {
       ...io,
       stdout: (text) => {
         captured += text;
+        said += text;
         client.stdout(text);
       },
       stderr: (text) => {
         errors += text;
+        said += text;
         client.stderr(text);
       },
     });
+  };
+  // What a scenario asks the user, answered as a user would, once per server: trust its
+  // authorization server (another localhost port), and approve the one the resource moved to
+  // (auth/authorization-server-migration: `aivory mcp login N --auth-server ISSUER`).
+  const trusted = new Set<string>();
+  const approved = new Set<string>();
+  const answered = async (step: string[]): Promise<number> => {
+    let code = await run(step);
+    for (;;) {
+      if (code === 0 || (step[1] !== 'sync' && step[1] !== 'login')) return code;
+      const trust = /--trust-auth-server (http:\/\/localhost:\d+)\b/.exec(said)?.[1];
+      const move = /\s--auth-server (http:\/\/localhost:\d+[^\s'"]*)/.exec(said)?.[1];
+      if (trust !== undefined && !trusted.has(trust)) {
+        trusted.add(trust);
+        code = await run(['mcp', 'edit', SERVICE, '--trust-auth-server', trust]);
+      } else if (move !== undefined && !approved.has(move)) {
+        approved.add(move);
+        code = await answered(['mcp', 'login', SERVICE, '--auth-server', move]);
+      } else return code;
+      if (code === 0) code = await run(step);
+    }
   };
   try {
     const steps: string[][] = [
@@ -161,17 +187,7 @@ export async function runConformanceClient(client: ClientRun): Promise<number> {
       ['mcp', 'enable', SERVICE],
     ];
     for (const step of steps) {
-      let code = await run(step);
-      // Asked to trust the scenario's authorization server (another localhost port): yes, once
-      // per server (auth/authorization-server-migration moves the resource to a second one).
-      const trusted = new Set<string>();
-      for (;;) {
-        const trust = /--trust-auth-server (http:\/\/localhost:\d+)\b/.exec(errors)?.[1];
-        if (code === 0 || step[1] !== 'sync' || trust === undefined || trusted.has(trust)) break;
-        trusted.add(trust);
-        code = await run(['mcp', 'edit', SERVICE, '--trust-auth-server', trust]);
-        if (code === 0) code = await run(step);
-      }
+      const code = await answered(step);
       if (code !== 0) return code;
     }
     captured = '';

@@ -56,6 +56,7 @@ describe('connect deadline and a slow sign-in', () => {
         },
         clientName: 'Aivory test',
         grant: 'authorization_code',
+        bindIssuer: () => Promise.resolve(),
         resolveAddresses: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
         allowsHttp: () => true,
         refusedOrigin: () => null,

@@ -6,11 +6,13 @@
  * authorization server the resource moves to (its Protected Resource Metadata names it, and the
  * MCP endpoint accepts only its tokens from then on).
  *
- * - Between two commands: the next command registers with the new server and signs in there,
- *   without remove + add; the old server's refresh token is not used and its client id never
- *   reaches the new server.
+ * - Between two commands: the next command stops before anything reaches the new server (no
+ *   registration, no browser page, no refresh token), naming both servers and how to approve;
+ *   after `aivory mcp login lab --auth-server SECOND` it registers and signs in there, without
+ *   remove + add; the old server's refresh token is not used and its client id never reaches the
+ *   new server.
  * - Between two requests of one command (the move happens while the command runs, after its
- *   first authorized request): the same command signs in a second time, at the new server.
+ *   first authorized request): the command stops the same way, nothing reaches the third server.
  * - The accepted tools and their approvals stay; a server that refuses again without moving ends
  *   the command after one renewal (the retry limit).
  */
@@ -54,7 +56,7 @@ describe('a service that moves to another authorization server', () => {
   const call = () => runCli(['mcp', 'call', 'lab', 'whoami', '{}'], env);
 
   it(
-    'signs in at the new server in the next command, and within a command, keeping the tools',
+    'asks before signing in at the new server, then signs in there, keeping the tools',
     async () => {
       const added = await runCli(
         [
@@ -84,38 +86,58 @@ describe('a service that moves to another authorization server', () => {
       expect(lab.count('/register')).toBe(1);
       expect(lab.grants).toEqual(['authorization_code']);
 
-      // Between two commands. Before SEP-2352 handling the old server's refresh token was used
-      // (a new token the resource refuses) and the command ended with "needs you to sign in".
+      // Between two commands: nothing reaches the new server before the user approves it.
       moveTo(second);
       const moved = await call();
-      expect(moved.stderr).toContain(`${second.origin}/authorize?`);
-      expect(moved.code).toBe(0);
+      expect(moved.code).not.toBe(0);
+      expect(moved.stdout + moved.stderr).toContain(
+        `moved its sign-in from the authorization server ${lab.origin} to another one, ${second.origin}; nothing was sent there`,
+      );
+      expect(moved.stderr).not.toContain(`${second.origin}/authorize?`);
+      expect([...second.counts.values()].reduce((sum, count) => sum + count, 0)).toBe(0);
+      // The old server's refresh token stayed unused.
+      expect(lab.grants).toEqual(['authorization_code']);
+
+      // Approved: the sign-in registers and signs in at the new server, in the same command.
+      const approved = await runCli(['mcp', 'login', 'lab', '--auth-server', second.origin], env);
+      expect(approved.stderr).toContain(`${second.origin}/authorize?`);
+      expect(approved.code).toBe(0);
       expect(second.count('/register')).toBe(1);
       expect(second.grants).toEqual(['authorization_code']);
-      const secondClient = clientOf(moved.stdout);
+      const signedIn = await call();
+      expect(signedIn.code).toBe(0);
+      const secondClient = clientOf(signedIn.stdout);
       expect(secondClient).toBe(second.accessTokens[0]?.clientId);
       expect(secondClient).not.toBe(firstClient);
-      // The old server's refresh token stayed unused; its client never went to the new one.
+      // Its client never went to the new one.
+      expect(second.registrations).toHaveLength(1);
       expect(lab.grants).toEqual(['authorization_code']);
-      expect(second.count('/token')).toBe(1);
       const shown = await runCli(['mcp', 'list', '--json'], env);
       const [view] = JSON.parse(shown.stdout) as { signIn: { authServer: string | null } }[];
       expect(view?.signIn.authServer).toBe(second.origin);
 
-      // Between two requests of one command: the first authorized request moves it on.
+      // Between two requests of one command: the move stops it, nothing reaches `third`.
       lab.knobs.onAuthorized = () => {
         lab.knobs.onAuthorized = null;
         moveTo(third);
       };
       const within = await call();
-      expect(within.stderr).toContain(`${third.origin}/authorize?`);
-      expect(within.code).toBe(0);
-      expect(third.count('/register')).toBe(1);
-      expect(third.grants).toEqual(['authorization_code']);
-      expect(clientOf(within.stdout)).toBe(third.accessTokens[0]?.clientId);
+      expect(within.code).not.toBe(0);
+      expect(within.stdout + within.stderr).toContain(`--auth-server ${third.origin}`);
+      expect([...third.counts.values()].reduce((sum, count) => sum + count, 0)).toBe(0);
       // No refresh at the server the resource left, and no new sign-in there.
       expect(second.grants).toEqual(['authorization_code']);
       expect(lab.count('/register')).toBe(1);
+      const approvedThird = await runCli(
+        ['mcp', 'login', 'lab', '--auth-server', third.origin],
+        env,
+      );
+      expect(approvedThird.code).toBe(0);
+      expect(third.count('/register')).toBe(1);
+      expect(third.grants).toEqual(['authorization_code']);
+      const onThird = await call();
+      expect(onThird.code).toBe(0);
+      expect(clientOf(onThird.stdout)).toBe(third.accessTokens[0]?.clientId);
 
       // The tools and approvals accepted before the moves are kept (no remove + add).
       const tools = await runCli(['mcp', 'tools', 'lab', '--json'], env);

@@ -98,6 +98,8 @@ export interface OAuthLab {
   registrations: Record<string, unknown>[];
   /** Paths other than the MCP endpoint that received a Bearer Authorization header. */
   bearerElsewhere: string[];
+  /** Paths of the requests that carried a client secret (HTTP Basic, or `client_secret`). */
+  secretsSeen: string[];
   count(path: string): number;
   /** The access token as this lab issued it, if it did. */
   findToken(token: string): IssuedToken | undefined;
@@ -144,6 +146,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
   const redirects: string[] = [];
   const registrations: Record<string, unknown>[] = [];
   const bearerElsewhere: string[] = [];
+  const secretsSeen: string[] = [];
   let origin = '';
 
   const prmPath = '/.well-known/oauth-protected-resource/mcp';
@@ -209,6 +212,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     const form = new URLSearchParams(body);
     const grant = form.get('grant_type') ?? '';
     grants.push(grant);
+    if (form.has('client_secret')) secretsSeen.push('/token');
     const clientId = clientOf(request, form);
     if (clientId === null)
       return send(response, 401, { error: 'invalid_client', error_description: 'unknown client' });
@@ -325,6 +329,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     counts.set(url.pathname, (counts.get(url.pathname) ?? 0) + 1);
     if (url.pathname !== '/mcp' && /^Bearer /i.test(request.headers.authorization ?? ''))
       bearerElsewhere.push(url.pathname);
+    if (/^Basic /i.test(request.headers.authorization ?? '')) secretsSeen.push(url.pathname);
     const done = (error: unknown) => {
       if (!response.headersSent)
         send(response, 500, { error: 'server_error', error_description: String(error) });
@@ -393,6 +398,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     redirects,
     registrations,
     bearerElsewhere,
+    secretsSeen,
     count: (path) => counts.get(path) ?? 0,
     findToken: (token) => access.get(token),
     expireAccessTokens() {

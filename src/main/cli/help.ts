@@ -63,6 +63,7 @@ Usage:
                                        --enable: then one review of every imported service's tools, one question to accept and enable them all
   aivory mcp export [--file F]         The saved services as mcpServers JSON (secret values left out)
   aivory mcp login N | logout N         OAuth sign-in (the page opens in $BROWSER or your browser; the link is printed)
+  aivory mcp login N --auth-server ISSUER   Allow the sign-in at that authorization server (after the service moved there)
                                        test, sync and call sign in by themselves when the server asks; chat turns only say so
                                        An authorization server's error ends the sign-in at once; a client registration it
                                        forgot (invalid_client) is made again by itself. login --new-client: register anew

@@ -52,7 +52,7 @@ const USAGE = `Usage: aivory mcp ACTION …  (aivory --help lists every option)
   add --name N (--url URL | --command CMD) --description D [--enable [--yes]] …
   edit N [--name …] [--url …] [--header …]… [--keep-headers] [--allow-loader-env VAR]… …
   import FILE|- [--yes] [--enable] [--input ID=VALUE]… [--allow-loader-env SERVICE:VAR]… | export [--file F]
-  list | login N | logout N | test N | sync N [--accept] | diff N | accept N | tools N
+  list | login N [--auth-server ISSUER] | logout N | test N | sync N [--accept] | diff N | accept N | tools N
   approval N TOOL ask|allow|allow-even-after-web|deny|default | call N TOOL JSON
   prompts N | prompt N NAME [k=v]… | resources N | resource N URI [--watch [--count N]] | roots N
   complete N prompt NAME ARG [PREFIX] | complete N resource TEMPLATE ARG [PREFIX] [--context k=v]…
@@ -91,6 +91,7 @@ const MCP_OPTIONS = {
   input: { type: 'string', multiple: true },
   file: { type: 'string' },
   'new-client': { type: 'boolean', default: false },
+  'auth-server': { type: 'string' },
   'forget-client': { type: 'boolean', default: false },
   watch: { type: 'boolean', default: false },
   count: { type: 'string' },
@@ -165,6 +166,12 @@ export async function mcpCommand(argv: string[], context: AppContext, io: CliIo)
       return EXIT_OK;
     }
     case 'login': {
+      // The user's approval of the authorization server the resource moved to (or names).
+      const issuer = values['auth-server'];
+      if (issuer !== undefined) {
+        await services.approveAuthServer(required(name), issuer);
+        print(`Sign-in of ${services.get(required(name)).name} bound to ${issuer}.`);
+      }
       const result = await services.login(required(name), signal, {
         newClient: values['new-client'],
       });
@@ -466,6 +473,9 @@ function describeService(service: McpServiceView): string {
       : null,
     service.stale ? 'the server reported changed tools: sync again' : null,
     signInLine(service),
+    service.movedSignIn === null
+      ? null
+      : `sign-in moved from ${service.movedSignIn.from} to ${service.movedSignIn.to}, nothing sent there; allow it: aivory mcp login ${shellWord(service.name)} --auth-server ${shellWord(service.movedSignIn.to)}`,
     (service.oauth?.trustedOrigins ?? []).length > 0
       ? `sign-in may also use ${(service.oauth?.trustedOrigins ?? []).join(', ')} (trusted)`
       : null,

@@ -162,6 +162,14 @@ export async function trustMcpSignInOrigin(
   await thenReload(bridge, [MCP_SERVICES_KEY], bridge.invoke('mcp.trustSignInOrigin', request));
 }
 
+/** Lets the service's sign-in use the authorization server its resource moved to. */
+export async function approveMcpAuthServer(
+  bridge: AivoryBridge,
+  request: InvokeRequest<'mcp.approveAuthServer'>,
+): Promise<void> {
+  await thenReload(bridge, [MCP_SERVICES_KEY], bridge.invoke('mcp.approveAuthServer', request));
+}
+
 /** The `mcp` settings group; the new view replaces the cached settings. */
 export async function setMcpSettings(
   bridge: AivoryBridge,

@@ -172,6 +172,11 @@ export const MCP_EN = {
   'mcp.trust.allowing': 'Signing in…',
   'mcp.trust.trusted': 'Sign-in may also use {origin} (trusted by you).',
   'mcp.trust.stop': 'Stop trusting',
+  'mcp.move.moved':
+    '“{name}” moved its sign-in from the authorization server {from} to another one, {to}. Nothing was sent there: your sign-in and any client ID and secret you entered belong to {from}.',
+  'mcp.move.explain':
+    'Sign in at {to} only if you know it is this service’s sign-in server now. Your entered client credentials (if any) will be sent there.',
+  'mcp.move.approve': 'Sign in at {to}',
   'mcp.callableOne': '1 tool callable',
   'mcp.pendingOne': '1 change waiting for you to accept',
   'mcp.import.open': 'Import…',

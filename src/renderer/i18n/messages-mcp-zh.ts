@@ -169,6 +169,11 @@ export const MCP_ZH: Record<keyof typeof MCP_EN, string> = {
   'mcp.trust.allowing': '正在登录…',
   'mcp.trust.trusted': '登录也可使用 {origin}（你已信任）。',
   'mcp.trust.stop': '取消信任',
+  'mcp.move.moved':
+    '“{name}”把登录从授权服务器 {from} 换到了另一个：{to}。没有向那里发送任何内容：你的登录以及你输入的客户端 ID 和密钥都属于 {from}。',
+  'mcp.move.explain':
+    '仅当你确认 {to} 现在是此服务的登录服务器时，才在那里登录。你输入的客户端凭据（如有）将被发送到那里。',
+  'mcp.move.approve': '在 {to} 登录',
   'mcp.callableOne': '1 个工具可调用',
   'mcp.pendingOne': '1 处变化等待你接受',
   'mcp.import.open': '导入…',

@@ -72,6 +72,12 @@ export const mcpServiceViewSchema = z.object({
    * the card asks whether to trust it. Null otherwise.
    */
   refusedSignInOrigin: z.string().nullable(),
+  /**
+   * The resource moved its sign-in from the authorization server the service is bound to
+   * (`from`) to another one (`to`), and nothing was sent there: the card asks whether to sign in
+   * there (`mcp.approveAuthServer`). Null otherwise.
+   */
+  movedSignIn: z.object({ from: z.string(), to: z.string() }).nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
@@ -197,6 +203,14 @@ export const mcpMethods = {
     request: z
       .object({ id: idSchema, origin: z.string().min(1).max(300), trusted: z.boolean() })
       .strict(),
+    response: mcpServiceViewSchema,
+  },
+  /**
+   * Binds the service's sign-in to an authorization server (the user's answer to `movedSignIn`):
+   * the sign-in made with another one is dropped; the next test signs in there.
+   */
+  'mcp.approveAuthServer': {
+    request: z.object({ id: idSchema, issuer: z.string().min(1).max(300) }).strict(),
     response: mcpServiceViewSchema,
   },
   /** Signs out: the saved tokens are deleted. */

@@ -32,7 +32,8 @@ import type {
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { randomBytes } from 'node:crypto';
-import { McpAuthorizationRefused, McpError, McpSignInRequired } from '../../core/ports';
+import { McpAuthorizationRefused, McpError } from '../../core/ports';
+import type { McpSignInRequired } from '../../core/ports';
 import type {
   McpAuthChallenge,
   McpOAuthEndpoint,
@@ -40,6 +41,7 @@ import type {
   McpSignIn,
 } from '../../core/ports';
 import { oneLine } from '../../../shared/untrusted-text';
+import { IssuerBinding, signInNeeded } from './mcp-oauth-binding';
 import { checkBrowserUrl, createAuthFetch } from './mcp-oauth-fetch';
 import {
   checkAuthorizationRequest,
@@ -55,32 +57,6 @@ const LOOPBACK_PLACEHOLDER = 'http://127.0.0.1/callback';
 /** OAuth errors that say the authorization server does not (or no longer) know the client. */
 const CLIENT_REFUSALS = new Set(['invalid_client', 'unauthorized_client']);
 
-/** The message of a sign-in the user must make (a chat turn shows it as is). */
-function signInNeeded(
-  server: string,
-  challenge: McpAuthChallenge,
-  serviceName?: string,
-): McpSignInRequired {
-  // The command names the service: a user with several services knows which one to sign in to.
-  const command = `aivory mcp login${serviceName === undefined ? '' : ` ${shellWord(serviceName)}`}`;
-  const where = `from the service's card in Settings → MCP or run ${command}`;
-  return new McpSignInRequired(
-    challenge.movedTo !== undefined
-      ? `${server} moved its sign-in to another authorization server (${oneLine(challenge.movedTo, 200)}); sign in there ${where}`
-      : challenge.stepUp
-        ? `${server} needs more permission than your sign-in grants${challenge.scope ? ` (${oneLine(challenge.scope, 120)})` : ''}; sign in again ${where}`
-        : `${server} needs you to sign in (OAuth); sign in ${where}`,
-    challenge,
-  );
-}
-
-/** A service name as one shell word (as the CLI's `shellWord` writes it). */
-function shellWord(word: string): string {
-  const line = oneLine(word, 100);
-  if (/^[\w@%+=:,./-]+$/.test(line)) return line;
-  return `'${line.replaceAll("'", `'\\''`)}'`;
-}
-
 /**
  * The OAuth side of one service connection, without the user: the Bearer header, and a refusal
  * answered by refreshing (or, for client credentials, by a new token). When only the user can
@@ -91,13 +67,16 @@ export class McpOAuth {
   private state: McpOAuthState | null = null;
   private pending: Promise<boolean> | null = null;
   private readonly provider: ServiceProvider;
+  private readonly binding: IssuerBinding;
   private readonly authFetch: FetchLike;
 
   constructor(
     private readonly config: McpOAuthEndpoint,
     private readonly serverUrl: URL,
   ) {
-    this.provider = new ServiceProvider(config, serverUrl.origin, stateAccess(this));
+    const access = stateAccess(this);
+    this.binding = new IssuerBinding(config, access, serverUrl.origin);
+    this.provider = new ServiceProvider(config, serverUrl.origin, access, this.binding);
     this.authFetch = createAuthFetch(config);
   }
 
@@ -125,24 +104,16 @@ export class McpOAuth {
     return this.pending;
   }
 
-  private async renew(refused: McpAuthChallenge): Promise<boolean> {
+  private async renew(challenge: McpAuthChallenge): Promise<boolean> {
     const server = this.serverUrl.origin;
-    let challenge = refused;
-    let state = await this.loaded();
-    const movedTo = await this.movedAuthorizationServer(challenge, state);
-    if (movedTo !== null) {
-      // SEP-2352: the old server's tokens and registration are never shown to the new one.
-      state = state.redirectUrl === undefined ? {} : { redirectUrl: state.redirectUrl };
-      await this.store(state);
-      challenge = { ...challenge, stepUp: false, movedTo };
-    }
+    const state = await this.loaded();
+    // SEP-2352: a resource that names another authorization server than the bound one gets
+    // nothing sent there — no refresh token, no client secret, no registration — until the
+    // user approves it (the move is thrown from here).
+    await this.admitNamed(challenge);
     if (this.config.grant === 'authorization_code') {
-      // More scope, another server, or nothing to refresh: only the user can sign in.
-      if (
-        challenge.stepUp ||
-        challenge.movedTo !== undefined ||
-        typeof state.tokens?.refresh_token !== 'string'
-      )
+      // More scope, or nothing to refresh: only the user can sign in.
+      if (challenge.stepUp || typeof state.tokens?.refresh_token !== 'string')
         throw signInNeeded(server, challenge, this.config.serviceName);
       this.provider.redirectUrl = state.redirectUrl ?? LOOPBACK_PLACEHOLDER;
     }
@@ -166,33 +137,15 @@ export class McpOAuth {
   }
 
   /**
-   * The authorization server the resource's metadata (RFC 9728) names now, when the saved sign-in
-   * belongs to another one (its tokens are stamped with the server that issued them); null when
-   * it is the same, when nothing is saved, or when the metadata cannot be read (the 2025-03-26
-   * fallback has none: nothing can have moved). One metadata request per refusal.
+   * Checks the authorization server the resource names now against the bound one (nothing is
+   * asked when the service is not bound yet: its first token binds it).
    */
-  private async movedAuthorizationServer(
-    challenge: McpAuthChallenge,
-    state: McpOAuthState,
-  ): Promise<string | null> {
-    const saved = state.tokens?.issuer ?? state.client?.issuer;
-    if (state.tokens === undefined || typeof saved !== 'string') return null;
-    const cached = state.discovery?.resourceMetadataUrl;
+  private async admitNamed(challenge: McpAuthChallenge): Promise<void> {
+    if ((await this.binding.bound()) === undefined) return;
+    const cached = (await this.loaded()).discovery?.resourceMetadataUrl;
     const where =
       challenge.resourceMetadataUrl ?? (typeof cached === 'string' ? cached : undefined);
-    let named: unknown;
-    try {
-      const metadata = await discoverOAuthProtectedResourceMetadata(
-        this.serverUrl,
-        where === undefined ? {} : { resourceMetadataUrl: new URL(where) },
-        this.authFetch,
-      );
-      named = metadata.authorization_servers?.[0];
-    } catch {
-      return null;
-    }
-    if (typeof named !== 'string' || sameIssuer(named, saved)) return null;
-    return named;
+    await this.binding.admit(await namedAuthorizationServer(this.serverUrl, where, this.authFetch));
   }
 
   async loaded(): Promise<McpOAuthState> {
@@ -217,6 +170,34 @@ function stateAccess(owner: {
   store(state: McpOAuthState): Promise<void>;
 }): StateAccess {
   return { load: () => owner.loaded(), save: (state) => owner.store(state) };
+}
+
+/**
+ * The authorization server a sign-in would use now, found as the SDK's `auth()` finds it
+ * (`discoverOAuthServerInfo`): the first one the resource's metadata (RFC 9728) names, else —
+ * no metadata, or none that can be read — the MCP server's own origin (the 2025-03-26 fallback).
+ * Only the resource is asked.
+ */
+async function namedAuthorizationServer(
+  serverUrl: URL,
+  resourceMetadataUrl: string | undefined,
+  fetchFn: FetchLike,
+): Promise<string> {
+  try {
+    const metadata = await discoverOAuthProtectedResourceMetadata(
+      serverUrl,
+      resourceMetadataUrl === undefined
+        ? {}
+        : { resourceMetadataUrl: new URL(resourceMetadataUrl) },
+      fetchFn,
+    );
+    const named: unknown = metadata.authorization_servers?.[0];
+    if (typeof named === 'string' && named !== '') return named;
+  } catch (error) {
+    // A refused address is the user's to read; anything else falls back as the SDK does.
+    if (error instanceof McpError) throw error;
+  }
+  return String(new URL('/', serverUrl));
 }
 
 function authOptions(serverUrl: URL, challenge: McpAuthChallenge, fetchFn: FetchLike) {
@@ -277,10 +258,17 @@ export async function interactiveSignIn(
       await config.save(next);
     },
   };
-  const provider = new ServiceProvider(config, server, access);
+  const binding = new IssuerBinding(config, access, server);
+  const provider = new ServiceProvider(config, server, access, binding);
   const recorded: RecordedError = { last: null };
   const fetchFn = recordOAuthErrors(createAuthFetch(config), server, recorded);
   try {
+    // A moved resource is the user's to approve before anything goes to its new server (not even
+    // the browser page); `auth()`'s own discovery is checked again (saveDiscoveryState).
+    if ((await binding.bound()) !== undefined)
+      await binding.admit(
+        await namedAuthorizationServer(serverUrl, challenge.resourceMetadataUrl, fetchFn),
+      );
     if (config.grant === 'authorization_code') {
       provider.redirectUrl = await user.open(state.redirectUrl, signal);
       provider.session = user;
@@ -355,6 +343,7 @@ class ServiceProvider implements OAuthClientProvider {
     private readonly config: McpOAuthEndpoint,
     private readonly server: string,
     access: StateAccess,
+    private readonly binding: IssuerBinding,
   ) {
     this.load = access.load;
     this.save = access.save;
@@ -482,6 +471,8 @@ class ServiceProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
+    // The first token binds the service to its issuer (the SDK stamps it on what it saves).
+    await this.binding.bind(tokens.issuer);
     const previous = (await this.load()).tokens;
     // A refresh answer without a new refresh token keeps the old one (RFC 6749 §6).
     const refresh = tokens.refresh_token ?? previous?.refresh_token;
@@ -498,6 +489,10 @@ class ServiceProvider implements OAuthClientProvider {
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     const cached = (await this.load()).discovery as OAuthDiscoveryState | undefined;
     if (cached === undefined) return undefined;
+    // Found for another authorization server than the bound one: looked up (and checked) again.
+    const bound = await this.binding.bound();
+    if (bound !== undefined && !sameIssuer(String(cached.authorizationServerUrl), bound))
+      return undefined;
     // Saved before the issuer was checked: looked up again (and refused when it still differs).
     try {
       checkMetadataIssuer(cached);
@@ -508,6 +503,9 @@ class ServiceProvider implements OAuthClientProvider {
   }
 
   async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
+    // `auth()` saves what it found before any registration or token request: a resource that
+    // named another server to it than to the check before is stopped here.
+    await this.binding.admit(discovery.authorizationServerUrl);
     checkMetadataIssuer(discovery);
     await this.save({ ...(await this.load()), discovery: { ...discovery } });
   }

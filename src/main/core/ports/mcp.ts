@@ -77,6 +77,12 @@ export interface McpOAuthState {
   discovery?: Record<string, unknown>;
   /** The last loopback redirect URL (its port is tried again, so a registration stays valid). */
   redirectUrl?: string;
+  /**
+   * The resource named another authorization server (`to`) than the one the service is bound to
+   * (`from`), and nothing was sent there: the user's approval is awaited (the card and
+   * `aivory mcp list` show it). Cleared by the approval, or when the resource names `from` again.
+   */
+  moved?: { from: string; to: string };
 }
 
 /** How a service signs in with OAuth: what is saved, who the client is, how the user takes part. */
@@ -94,6 +100,16 @@ export interface McpOAuthEndpoint {
   client?: { id: string; secret?: string; privateKey?: string; keyAlgorithm?: string };
   /** `client_credentials` needs a pre-registered client and no user. */
   grant: 'authorization_code' | 'client_credentials';
+  /**
+   * The authorization server (issuer) the service's sign-in and its entered client are bound to:
+   * nothing — no discovery of its metadata, registration, client secret, code or refresh token —
+   * goes to another one the resource names without the user's approval (the sign-in fails with
+   * McpSignInRequired carrying `movedFrom` / `movedTo`). Absent: bound at the first token obtained
+   * (`bindIssuer`), or to the issuer a sign-in saved before this binding is stamped with.
+   */
+  issuer?: string;
+  /** Saves the binding made at the first token obtained (see `issuer`). */
+  bindIssuer(issuer: string): Promise<void>;
   /** An https URL serving this app's Client ID Metadata Document, when the user has one. */
   clientMetadataUrl?: string;
   /**
@@ -121,11 +137,12 @@ export interface McpAuthChallenge {
   /** A 403 `insufficient_scope`: signed in, but more permission is needed. */
   stepUp: boolean;
   /**
-   * The authorization server the resource names now, when it is not the one the saved sign-in
-   * belongs to (the resource moved, SEP-2352): that sign-in and registration were dropped, and a
-   * user's action may sign in there even after a sign-in of its own (McpServices.asUser).
+   * The authorization server the resource names now, when it is not the one the service is bound
+   * to (`movedFrom`; the resource moved, SEP-2352): nothing was sent to it, and only the user's
+   * approval (`McpServices.approveAuthServer`) lets a sign-in go there.
    */
   movedTo?: string;
+  movedFrom?: string;
 }
 
 /** One interactive sign-in: a loopback redirect listener and the user's browser. */

@@ -56,6 +56,8 @@ export function createMcpHandlers(context: HostContext): McpHandlers {
     },
     'mcp.trustSignInOrigin': async ({ id, origin, trusted }) =>
       serviceView(await mcp.trustSignInOrigin(id, origin, trusted)),
+    'mcp.approveAuthServer': async ({ id, issuer }) =>
+      serviceView(await mcp.approveAuthServer(id, issuer)),
     'mcp.logout': async ({ id }) => {
       await mcp.logout(id);
       return viewOf(id);
@@ -241,6 +243,7 @@ export function serviceView(view: McpServiceView): ServiceView {
     oauthClientId: view.oauth?.clientId ?? null,
     trustedSignInOrigins: [...(view.oauth?.trustedOrigins ?? [])],
     refusedSignInOrigin: view.refusedSignInOrigin,
+    movedSignIn: view.movedSignIn === null ? null : { ...view.movedSignIn },
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
   };

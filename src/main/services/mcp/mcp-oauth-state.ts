@@ -16,6 +16,15 @@ export function oauthStateRef(serviceId: string): string {
   return `mcp.${serviceId}.oauth`;
 }
 
+/**
+ * Where the authorization server (issuer) a service's sign-in and entered client are bound to is
+ * kept: beside the client's secret, apart from the sign-in (a sign-out, a new registration keep
+ * it; a new address or client drops it, `McpServiceConfig.update`).
+ */
+export function issuerRef(serviceId: string): string {
+  return `mcp.${serviceId}.oauth-issuer`;
+}
+
 export async function loadOAuthState(
   secrets: SecretStore,
   serviceId: string,
@@ -56,6 +65,7 @@ export async function oauthEndpoint(
   const secret =
     config?.clientSecretRef != null ? await deps.secrets.get(config.clientSecretRef) : null;
   const key = config?.clientKeyRef != null ? await deps.secrets.get(config.clientKeyRef) : null;
+  const issuer = await deps.secrets.get(issuerRef(service.id));
   const sameHost = (hostname: string) =>
     hostname
       .replace(/^\[|\]$/g, '')
@@ -76,6 +86,8 @@ export async function oauthEndpoint(
         }
       : {}),
     grant: config?.grant ?? 'authorization_code',
+    ...(issuer ? { issuer } : {}),
+    bindIssuer: (bound) => deps.secrets.set(issuerRef(service.id), bound),
     ...(deps.clientMetadataUrl ? { clientMetadataUrl: deps.clientMetadataUrl } : {}),
     resolveAddresses: (hostname, signal) =>
       authServerAddresses(url, hostname, deps.resolver, signal),
@@ -112,6 +124,34 @@ export async function signInStatus(
     scope: signedIn && typeof tokens?.scope === 'string' ? tokens.scope.slice(0, 500) : null,
     refreshable: signedIn && typeof tokens?.refresh_token === 'string',
   };
+}
+
+/**
+ * The move awaiting the user's approval: the resource named `to` instead of the bound `from`, and
+ * nothing was sent there (null for none, and for stdio services).
+ */
+export async function pendingMove(
+  secrets: SecretStore,
+  service: McpService,
+): Promise<{ from: string; to: string } | null> {
+  if (service.transport === 'stdio') return null;
+  const moved = (await loadOAuthState(secrets, service.id)).moved;
+  return typeof moved?.from === 'string' && typeof moved.to === 'string'
+    ? { from: moved.from, to: moved.to }
+    : null;
+}
+
+/**
+ * Binds the service's sign-in to `issuer` (the user's approval of a move, or of an issuer named
+ * beforehand): the sign-in, registration and discovery made with another one are dropped.
+ */
+export async function bindSignIn(
+  secrets: SecretStore,
+  serviceId: string,
+  issuer: string,
+): Promise<void> {
+  await secrets.delete(oauthStateRef(serviceId));
+  await secrets.set(issuerRef(serviceId), issuer);
 }
 
 /**

@@ -9,7 +9,7 @@ import { AivoryError } from '../../../shared/errors';
 import type { McpApprovalPolicy, McpService } from '../../../shared/mcp';
 import type { Clock, IdGenerator, McpStore, NewMcpService, SecretStore } from '../../core/ports';
 import type { McpConnections } from './mcp-connections';
-import { forgetSignIn, oauthStateRef } from './mcp-oauth-state';
+import { forgetSignIn, issuerRef, oauthStateRef } from './mcp-oauth-state';
 import { servicePartRefs, storeSecretParts } from './mcp-secret-parts';
 import { allowedLoaderEnv, parseServiceInput, withLoaderAllowance } from './mcp-service-input';
 import type { McpServiceInput, ParsedOAuthInput, ParsedServiceInput } from './mcp-service-input';
@@ -180,8 +180,11 @@ export class McpServiceConfig {
     // session carrying the old name, timeouts or address.
     await connections.disconnect(current.id);
     // A sign-in belongs to the server it was made with, and to the client that made it.
-    if (originMoved || oauthChanged || parsed.transport === 'stdio')
+    // So does the authorization server it is bound to: the new server or client binds anew.
+    if (originMoved || oauthChanged || parsed.transport === 'stdio') {
       await forgetSignIn(secrets, current.id, true);
+      await secrets.delete(issuerRef(current.id));
+    }
     const service = store.updateConfig(current.id, configOf(parsed, headers, env, oauth));
     // Secret parts of the old URL or arguments that the new ones no longer hold.
     const kept = new Set(servicePartRefs(service));
@@ -220,6 +223,7 @@ export class McpServiceConfig {
     for (const ref of [service.oauth?.clientSecretRef, service.oauth?.clientKeyRef])
       if (ref) await secrets.delete(ref);
     await secrets.delete(oauthStateRef(service.id));
+    await secrets.delete(issuerRef(service.id));
   }
 
   /**

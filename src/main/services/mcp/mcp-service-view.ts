@@ -6,7 +6,7 @@ import type { McpService, McpSignInStatus } from '../../../shared/mcp';
 import type { McpStore, SecretStore } from '../../core/ports';
 import { maskSecret } from '../../policy/secret-mask';
 import { diffTools, isCallable } from './mcp-diff';
-import { signInStatus } from './mcp-oauth-state';
+import { pendingMove, signInStatus } from './mcp-oauth-state';
 
 /** A service as listed: counts, and headers / env shown masked. */
 export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
@@ -19,6 +19,12 @@ export interface McpServiceView extends Omit<McpService, 'headers' | 'env'> {
    * service's local host, which the user may trust (`trustSignInOrigin`); null otherwise.
    */
   refusedSignInOrigin: string | null;
+  /**
+   * The resource moved its sign-in to another authorization server (`to`) than the one the
+   * service is bound to (`from`) and nothing was sent there: the user may approve it
+   * (`approveAuthServer`); null otherwise.
+   */
+  movedSignIn: { from: string; to: string } | null;
   toolCount: number;
   callableCount: number;
   pendingChanges: number;
@@ -47,6 +53,7 @@ export async function viewService(
     env: await mask(service.env),
     signIn: await signInStatus(from.secrets, service),
     refusedSignInOrigin: from.refusedOrigins.get(service.id) ?? null,
+    movedSignIn: await pendingMove(from.secrets, service),
     toolCount: tools.filter((tool) => tool.latest !== null).length,
     callableCount: tools.filter(isCallable).length,
     pendingChanges: diffTools(tools).length,

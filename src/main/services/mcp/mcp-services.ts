@@ -156,6 +156,11 @@ export class McpServices {
     return this.signIns.trustSignInOrigin(idOrName, origin, trusted);
   }
 
+  /** Binds the service's sign-in to an authorization server: the approval of a move. */
+  approveAuthServer(idOrName: string, issuer: string): Promise<McpServiceView> {
+    return this.signIns.approveAuthServer(idOrName, issuer);
+  }
+
   /** Signs out; true when the service was signed in. */
   logout(idOrName: string, options: { forgetClient?: boolean } = {}): Promise<boolean> {
     return this.signIns.logout(idOrName, options);

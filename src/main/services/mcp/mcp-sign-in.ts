@@ -1,20 +1,22 @@
 /**
  * Signing in to MCP services with OAuth: the user's own sign-in (`login`), sign-out, trusting
- * another origin of a local service's host, the sign-in state, the sign-in pages shown to the
- * user — and `asUser`, which runs a user's action and signs in when the server asks (following
- * the resource to another authorization server at most MAX_MOVES times).
+ * another origin of a local service's host, approving the authorization server a resource moved
+ * to, the sign-in state, the sign-in pages shown to the user — and `asUser`, which runs a user's
+ * action and signs in when the server asks (never at an authorization server the user has not
+ * approved: a move ends the action with the question).
  */
 import { AivoryError } from '../../../shared/errors';
+import { checkHttpUrl } from '../../../shared/http-url';
 import type { McpSignInStatus } from '../../../shared/mcp';
 import type { SecretStore } from '../../core/ports';
 import { McpError, McpSignInRequired } from '../../core/ports';
 import type { McpConnections } from './mcp-connections';
-import { forgetSignIn, signInStatus } from './mcp-oauth-state';
+import { bindSignIn, forgetSignIn, signInStatus } from './mcp-oauth-state';
 import type { McpServiceConfig } from './mcp-service-config';
 import type { McpServiceView } from './mcp-service-view';
 
-/** Moves to another authorization server one user action follows (a server ping-ponging stops). */
-const MAX_MOVES = 2;
+/** Longest authorization server address (issuer) the user may approve. */
+const ISSUER_MAX_CHARS = 300;
 
 /** A sign-in page opened for the user. */
 export interface McpSignInPage {
@@ -28,7 +30,7 @@ export interface McpSignInsDependencies {
   /** Whether the user can sign in here (a browser, a loopback listener); else asUser runs once. */
   canSignIn: boolean;
   connections: Pick<McpConnections, 'disconnect' | 'signIn'>;
-  config: Pick<McpServiceConfig, 'get' | 'update'>;
+  config: Pick<McpServiceConfig, 'get' | 'update' | 'view'>;
   /** The service's connection test (catalog sync), run by a login to connect. */
   test: (idOrName: string, signal: AbortSignal) => Promise<{ ok: boolean; message: string }>;
 }
@@ -118,6 +120,26 @@ export class McpSignIns {
   }
 
   /**
+   * The user's approval of the authorization server (issuer) the service's sign-in may use — the
+   * answer to a resource that moved to another one (`movedSignIn` of the view), or an issuer named
+   * beforehand: the service is bound to it, the sign-in and registration made with another one are
+   * dropped, and the connection is closed so the next one signs in there.
+   */
+  async approveAuthServer(idOrName: string, issuer: string): Promise<McpServiceView> {
+    const { secrets, connections, config } = this.dependencies;
+    const service = config.get(idOrName);
+    if (service.transport === 'stdio')
+      throw new AivoryError(
+        'invalid-input',
+        `"${service.name}" runs locally: there is no sign-in.`,
+      );
+    const checked = parseIssuer(issuer);
+    await connections.disconnect(service.id);
+    await bindSignIn(secrets, service.id, checked);
+    return config.view(config.get(service.id));
+  }
+
+  /**
    * Signs out: the tokens are deleted and the connection closed. The client registration is kept
    * (a sign-in registers again by itself if the server forgot it) unless `forgetClient`.
    */
@@ -139,41 +161,30 @@ export class McpSignIns {
    * Runs `action` as the user's own explicit action on the service (a test, a sync, a call from
    * the CLI or the settings page): when the server asks for an OAuth sign-in meanwhile, the user
    * signs in (their browser) and the action runs once more. A second refusal ends it (the retry
-   * limit) — unless the resource has moved to another authorization server since (SEP-2352):
-   * the action signs in there too, once per server. Chat turns never run this way: a model's
-   * call fails with the message saying how to sign in, and no browser opens.
+   * limit), and so does a resource that moved to another authorization server (SEP-2352): the
+   * user approves that server first (`approveAuthServer`), nothing goes there before. Chat turns
+   * never run this way: a model's call fails with the message saying how to sign in, and no
+   * browser opens.
    */
   async asUser<T>(idOrName: string, signal: AbortSignal, action: () => Promise<T>): Promise<T> {
     const service = this.dependencies.config.get(idOrName);
-    let challenge;
+    // The sign-in's own failures (denied, timed out, no browser), a move and a second refusal are
+    // the user's to read: one line, not "an internal error".
     try {
-      return await action();
-    } catch (error) {
-      if (!(error instanceof McpSignInRequired) || !this.dependencies.canSignIn) throw error;
-      challenge = error.challenge;
-    }
-    const movedTo = new Set<string>();
-    // The sign-in's own failures (denied, timed out, no browser) and a second refusal are the
-    // user's to read: one line, not "an internal error".
-    try {
-      for (;;) {
-        await this.dependencies.connections.signIn(service, challenge, signal);
-        try {
-          return await action();
-        } catch (error) {
-          const next = error instanceof McpSignInRequired ? error.challenge : undefined;
-          const to = next?.movedTo;
-          if (
-            next === undefined ||
-            to === undefined ||
-            movedTo.has(to) ||
-            movedTo.size >= MAX_MOVES
-          )
-            throw error;
-          movedTo.add(to);
-          challenge = next;
-        }
+      let challenge;
+      try {
+        return await action();
+      } catch (error) {
+        if (
+          !(error instanceof McpSignInRequired) ||
+          !this.dependencies.canSignIn ||
+          error.challenge.movedTo !== undefined
+        )
+          throw error;
+        challenge = error.challenge;
       }
+      await this.dependencies.connections.signIn(service, challenge, signal);
+      return await action();
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       throw new AivoryError(
@@ -183,4 +194,31 @@ export class McpSignIns {
       );
     }
   }
+}
+
+/** An authorization server address (issuer) as the user typed it: http(s), no credentials. */
+function parseIssuer(text: string): string {
+  const trimmed = text.trim();
+  const shown = JSON.stringify(trimmed.slice(0, 100));
+  if (trimmed === '')
+    throw new AivoryError('invalid-input', 'The authorization server address is empty.');
+  if (trimmed.length > ISSUER_MAX_CHARS)
+    throw new AivoryError(
+      'invalid-input',
+      `The authorization server address is longer than ${ISSUER_MAX_CHARS} characters.`,
+    );
+  const verdict = checkHttpUrl(trimmed);
+  if (!verdict.ok)
+    throw new AivoryError(
+      'invalid-input',
+      verdict.problem === 'credentials'
+        ? `The authorization server address ${shown} must not carry credentials.`
+        : `The authorization server address ${shown} is not an http:// or https:// URL.`,
+    );
+  if (verdict.url.search !== '' || verdict.url.hash !== '')
+    throw new AivoryError(
+      'invalid-input',
+      `The authorization server address ${shown} must not have a query or fragment (an issuer has none).`,
+    );
+  return trimmed;
 }

@@ -25,6 +25,7 @@ import { useApp } from '../../state/store';
 import { FieldErrorText, Switch } from '../settings/form-controls';
 import { errorMessage } from '../settings/form-rules';
 import { McpSignInTrust } from './mcp-sign-in-trust';
+import { McpSignInMove } from './mcp-sign-in-move';
 import { McpDiffView } from './mcp-diff-view';
 import { McpRootsSection } from './mcp-roots-section';
 import { McpResourcesSection } from './mcp-resources-section';
@@ -81,10 +82,11 @@ export function McpServiceCard(props: {
     });
   // A sign-in refused for another origin of the service's host: the trust prompt says it (and
   // asks), so the same long message is not shown again as the test result or the action's error.
+  // So is a move to another authorization server, which the move prompt asks about.
   const asked = (text: string | null) =>
     text !== null &&
-    service.refusedSignInOrigin !== null &&
-    text.includes(service.refusedSignInOrigin);
+    ((service.refusedSignInOrigin !== null && text.includes(service.refusedSignInOrigin)) ||
+      (service.movedSignIn !== null && text.includes(service.movedSignIn.to)));
   const endpoint =
     service.transport === 'stdio'
       ? [service.command ?? '', ...service.args].join(' ')
@@ -160,6 +162,7 @@ export function McpServiceCard(props: {
         <McpDiffView changes={changes} />
       )}
       <McpSignInTrust service={service} />
+      <McpSignInMove service={service} />
       <McpSignInSection service={service} />
       <div className="row-actions">
         <button
