@@ -9,12 +9,14 @@
  * listener the test starts (a STUN server as far as Chromium knows) from its own script, an event
  * handler and a srcdoc child: the listener gets nothing while the page shows its text. Run by the
  * user's choice, the same page's STUN requests do arrive — what the viewer's note says.
+ * Screenshot: docs/screenshots/artifact-html-scripts-off.png.
  */
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from './helpers/browser';
 import { useAppFixture } from './helpers/app-fixture';
 import { filesScript, HELLO_ANSWER } from './helpers/files-script';
 
@@ -83,6 +85,7 @@ describe('e2e: an HTML artifact in a browser tab reaches no one over WebRTC', ()
     await child?.waitForLoadState('load');
     expect(await frame.locator('#status').textContent()).toBe('no script ran');
     const withoutScripts = packets.length;
+    await screenshot(page, 'artifact-html-scripts-off');
 
     // The user's choice: the same page with its scripts. Its STUN requests reach the listener,
     // which shows the listener hears a page that can (and that the note above says so).

@@ -55,6 +55,7 @@ export const ARTIFACTS_EN = {
   'artifact.slidesNote': 'The slides’ text and pictures (not their layout).',
   'artifact.slideEmpty': 'No text on this slide.',
   'artifact.imagesCut': 'Some pictures are not shown (over the viewer’s limit).',
+  'artifact.isolatedWebRtc': 'Runs isolated: no access to Aivory; no network but over WebRTC.',
   'artifact.scriptsOff':
     'Its scripts are off: in a browser tab a page’s scripts could reach the network over WebRTC, which Aivory cannot block here (the desktop app does).',
   'artifact.runScripts': 'Run its scripts',

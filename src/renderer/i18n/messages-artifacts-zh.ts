@@ -57,6 +57,7 @@ export const ARTIFACTS_ZH: Record<keyof typeof ARTIFACTS_EN, string> = {
   'artifact.slidesNote': '显示幻灯片的文字和图片（不含版式）。',
   'artifact.slideEmpty': '此幻灯片没有文字。',
   'artifact.imagesCut': '部分图片超出查看器上限，未显示。',
+  'artifact.isolatedWebRtc': '隔离运行：无法访问 Aivory；除 WebRTC 外无网络。',
   'artifact.scriptsOff':
     '此页面的脚本已关闭：在浏览器标签页中，页面脚本可能通过 WebRTC 访问网络，Aivory 在此无法阻止（桌面应用可以）。',
   'artifact.runScripts': '运行它的脚本',

@@ -32,7 +32,9 @@ export function HtmlViewer(props: { file: ViewedFile; kind: 'html' | 'svg' }): R
     <div className="artifact-page">
       {browser && <ScriptsOff running={runScripts} onRun={() => setRunScripts(true)} />}
       <div className="artifact-page-bar">
-        <ViewerNote>{t('artifact.isolated')}</ViewerNote>
+        <ViewerNote>
+          {t(browser && runScripts ? 'artifact.isolatedWebRtc' : 'artifact.isolated')}
+        </ViewerNote>
         <button
           type="button"
           className="file-action"
