@@ -44,4 +44,9 @@ export interface McpServicesDependencies {
   oauthClientMetadataUrl?: () => string | undefined;
   /** How long a session may go unused before it is closed; default MCP_IDLE_CLOSE_MS. */
   idleCloseMs?: number;
+  /**
+   * The least time between two re-lists (or list-reload events) a service's `list_changed`
+   * notifications cause; default LIST_CHANGED_MIN_INTERVAL_MS (`mcp-change-coalescer.ts`).
+   */
+  listChangedIntervalMs?: number;
 }

@@ -23,6 +23,7 @@ import type {
   McpResourceContents,
   McpSession,
 } from '../../core/ports';
+import { ChangeCoalescer, LIST_CHANGED_MIN_INTERVAL_MS } from './mcp-change-coalescer';
 import { McpCatalogSync } from './mcp-catalog-sync';
 import { McpConnections } from './mcp-connections';
 import type { McpSessionEnd } from './mcp-connections';
@@ -52,9 +53,20 @@ export class McpServices {
   private readonly signIns: McpSignIns;
   private readonly catalog: McpCatalogSync;
   private readonly libraries: McpLibrary;
+  /** A server's list_changed bursts, coalesced and throttled per service. */
+  private readonly changes: ChangeCoalescer;
+  private libraryListenerCount = 0;
 
   constructor(private readonly dependencies: McpServicesDependencies) {
     const { signIn, store, secrets, clock, ids, logger, allowLocalCommands } = dependencies;
+    this.changes = new ChangeCoalescer(
+      dependencies.listChangedIntervalMs ?? LIST_CHANGED_MIN_INTERVAL_MS,
+      (key, error) =>
+        logger.warn('MCP list_changed: the follow-up failed', {
+          key,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+    );
     this.elicitation = new McpElicitationRouter(logger);
     this.sampling = new McpSamplingRouter(logger);
     this.connections = new McpConnections(
@@ -71,8 +83,12 @@ export class McpServices {
               }),
             )),
       },
+      // One listing in flight per service, one more queued, a few seconds apart: a burst of
+      // announcements costs two listings, not one each.
       (serviceId, session) => {
-        void this.catalog.checkToolsChanged(serviceId, session);
+        this.changes.request(`tools:${serviceId}`, () =>
+          this.catalog.checkToolsChanged(serviceId, session),
+        );
       },
       this.elicitation,
       this.sampling,
@@ -297,7 +313,12 @@ export class McpServices {
    * composer's open list reloads (what models see never changes by this).
    */
   onLibraryChanged(listener: (serviceId: string) => void): void {
-    this.connections.onLibraryChanged(listener);
+    // Coalesced per listener and service like the tools' re-lists: each call makes windows
+    // reload a list.
+    const id = (this.libraryListenerCount += 1);
+    this.connections.onLibraryChanged((serviceId) =>
+      this.changes.request(`library:${id}:${serviceId}`, () => listener(serviceId)),
+    );
   }
 
   // Sessions (mcp-connections.ts)
@@ -336,6 +357,7 @@ export class McpServices {
 
   /** Closes every connection (the app or CLI is exiting). */
   async close(): Promise<void> {
+    this.changes.close();
     await this.connections.close();
   }
 }
