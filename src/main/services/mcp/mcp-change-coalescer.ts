@@ -61,10 +61,8 @@ export class ChangeCoalescer {
   /** Starts the queued run when the interval allows, else waits for it. */
   private next(key: string, state: KeyState): void {
     const run = state.queued;
-    if (run === null || this.closed) {
-      if (!state.running && state.timer === null) this.keys.delete(key);
-      return;
-    }
+    // Idle: the state stays (its last start keeps the interval for the next request).
+    if (run === null || this.closed) return;
     const wait = state.lastStart + this.minIntervalMs - this.now();
     if (wait > 0) {
       state.timer = setTimeout(() => {
