@@ -131,4 +131,59 @@ describe('e2e: OAuth sign-in of an MCP service', () => {
       await auth.close();
     }
   }, 120_000);
+
+  it('a resource that moved its sign-in asks: "Sign in at …" binds it there, nothing sent before', async () => {
+    // A local MCP server signed in at its own authorization server, which then names another one
+    // (another port of 127.0.0.1: the sign-in there also needs the trust of the card above).
+    const moved = await startOAuthLab();
+    const second = await startOAuthLab();
+    try {
+      const { page } = app().browser;
+      await page.goto(app().serve.url);
+      await page.getByTestId('settings-open').click();
+      await page.getByTestId('settings-nav-mcp').click();
+      await page.getByTestId('settings-page-mcp').waitFor();
+      await page.getByTestId('mcp-new').click();
+      await page.getByTestId('mcp-form-name').fill('mover');
+      await page.getByTestId('mcp-form-description').fill('Moves its sign-in.');
+      await page.getByTestId('mcp-form-url').fill(moved.url);
+      await page.getByTestId('mcp-form-save').click();
+      const card = page.getByTestId('mcp-service').and(page.locator('[data-name="mover"]'));
+      await card.waitFor();
+      await card.getByTestId('mcp-sync').click();
+      await expect
+        .poll(() => card.getByTestId('mcp-sign-in').getAttribute('data-signed-in'), {
+          timeout: 30_000,
+        })
+        .toBe('true');
+
+      moved.knobs.authorizationServers = [second.origin];
+      moved.knobs.ownTokens = false;
+      moved.knobs.tokenIssuer = second;
+      await card.getByTestId('mcp-test').click();
+      const prompt = card.getByTestId('mcp-sign-in-move');
+      await prompt.waitFor({ timeout: 30_000 });
+      const text = (await prompt.textContent()) ?? '';
+      expect(text).toContain(
+        `from the authorization server ${moved.origin} to another one, ${second.origin}`,
+      );
+      expect(second.counts.size).toBe(0);
+      // The prompt says it once: not again as the test result.
+      expect(await card.getByTestId('mcp-test-message').count()).toBe(0);
+      const approve = card.getByTestId('mcp-approve-auth-server');
+      expect(await approve.textContent()).toBe(`Sign in at ${second.origin}`);
+
+      await approve.click();
+      // Another port of the service's host: the card asks for that trust next.
+      await card.getByTestId('mcp-trust-origin').click({ timeout: 30_000 });
+      await expect
+        .poll(() => card.getByTestId('mcp-sign-in-status').textContent(), { timeout: 30_000 })
+        .toContain(`Signed in at ${second.origin}`);
+      expect(second.grants).toEqual(['authorization_code']);
+      expect(await card.getByTestId('mcp-sign-in-move').count()).toBe(0);
+    } finally {
+      await moved.close();
+      await second.close();
+    }
+  }, 120_000);
 });
