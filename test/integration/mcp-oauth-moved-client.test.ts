@@ -10,6 +10,8 @@
  *   list` says it too. Also with the binding removed as an older database has it (the issuer the
  *   saved sign-in is stamped with binds). After `aivory mcp login NAME --auth-server SECOND` the
  *   token comes from `second` and the call goes through.
+ * - The check holds for the server the SDK's own discovery finds too (a resource that answers the
+ *   check with the old server and the sign-in with the new one).
  * - A service bound by its first use only (no token saved, no binding: older data) binds to the
  *   first issuer it gets a token from.
  */
@@ -148,6 +150,36 @@ describe('client credentials bound to their authorization server', () => {
       const cleared = await runCli(['mcp', 'list', '--json'], env);
       expect((JSON.parse(cleared.stdout) as { movedSignIn: unknown }[])[0]?.movedSignIn).toBeNull();
       // The first server got nothing more after the move but the resource's own metadata.
+      expect(lab.grants).toEqual(['client_credentials']);
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'checks the server the sign-in itself discovers: a resource that changes its answer gets nothing',
+    async () => {
+      await addMachine();
+      expect((await runCli(['mcp', 'sync', 'machine', '--accept'], env)).code).toBe(0);
+      expect(lab.grants).toEqual(['client_credentials']);
+      // The resource names `lab` to the check before the sign-in, `second` to the SDK's own
+      // discovery just after it (the approval drops the saved discovery, so it looks again).
+      let asked = 0;
+      lab.knobs.onResourceMetadata = () => {
+        asked += 1;
+        if (asked === 2) lab.knobs.authorizationServers = [second.origin];
+      };
+      const login = await runCli(['mcp', 'login', 'machine', '--auth-server', lab.origin], env);
+      expect(login.code).not.toBe(0);
+      expect(login.stdout + login.stderr).toContain(
+        `from the authorization server ${lab.origin} to another one, ${second.origin}`,
+      );
+      expect(asked).toBe(2);
+      // Its metadata was read (by the SDK, before the check), nothing else: no token request,
+      // no secret.
+      expect(second.grants).toEqual([]);
+      expect(second.secretsSeen).toEqual([]);
+      expect(second.count('/token')).toBe(0);
+      expect(second.count('/register')).toBe(0);
       expect(lab.grants).toEqual(['client_credentials']);
     },
     LIMIT_MS,

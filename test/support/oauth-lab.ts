@@ -62,6 +62,8 @@ export interface OAuthLabKnobs {
   ownTokens: boolean;
   /** Called for every MCP request a token was accepted for, before it is answered. */
   onAuthorized: ((issued: IssuedToken) => void) | null;
+  /** Called for every Protected Resource Metadata request, before it is answered. */
+  onResourceMetadata: (() => void) | null;
 }
 
 export interface OAuthLabOptions extends Partial<OAuthLabKnobs> {
@@ -131,6 +133,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
     tokenIssuer: options.tokenIssuer ?? null,
     ownTokens: options.ownTokens ?? true,
     onAuthorized: options.onAuthorized ?? null,
+    onResourceMetadata: options.onResourceMetadata ?? null,
     iss: options.iss ?? 'none',
     tokenError: options.tokenError ?? null,
   };
@@ -342,6 +345,7 @@ export async function startOAuthLab(options: OAuthLabOptions = {}): Promise<OAut
       knobs.resourceMetadata &&
       (url.pathname === prmPath || url.pathname === '/.well-known/oauth-protected-resource')
     ) {
+      knobs.onResourceMetadata?.();
       send(response, 200, {
         resource: `${origin}/mcp`,
         authorization_servers: knobs.authorizationServers ?? [origin],
