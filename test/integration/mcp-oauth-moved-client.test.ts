@@ -206,6 +206,20 @@ describe('client credentials bound to their authorization server', () => {
       );
       expect(lab.count('/token')).toBe(tokenRequests);
       expect(lab.secretsSeen).toEqual([]);
+
+      // What may be approved: an http(s) issuer without credentials, query or fragment, bounded.
+      const refusals: [string, string][] = [
+        ['ftp://127.0.0.1/x', 'is not an http:// or https:// URL'],
+        ['http://user:pass@127.0.0.1:1', 'must not carry credentials'],
+        [`${lab.origin}/?tenant=1`, 'must not have a query or fragment'],
+        [`${lab.origin}/${'x'.repeat(400)}`, 'longer than 300 characters'],
+      ];
+      for (const [issuer, why] of refusals) {
+        const refused = await runCli(['mcp', 'login', 'machine', '--auth-server', issuer], env);
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toContain(why);
+      }
+      expect(lab.count('/token')).toBe(tokenRequests);
     },
     LIMIT_MS,
   );
