@@ -188,15 +188,17 @@ describe('e2e: files that expand past every bound are refused, and a crashed tab
     const origin = new URL(app().serve.url).origin;
     await session.send('Page.navigate', { url: `${origin}/` });
     const appUp = async (): Promise<boolean> => {
-      const check = evaluate(
-        `location.origin === ${JSON.stringify(origin)} && document.querySelector('[data-testid="composer-input"]') !== null`,
-      ).catch(() => false);
-      const guard = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 5_000));
-      const up = await Promise.race([check, guard]);
-      if (up === 'hung') {
+      const where = evaluate('location.origin').catch(() => 'gone');
+      const guard = new Promise<string>((resolve) => setTimeout(() => resolve('hung'), 5_000));
+      if ((await Promise.race([where, guard])) !== origin) {
+        // Still the crashed tab, or an error page of a dropped load: load it again.
         await session.send('Page.navigate', { url: `${origin}/` }).catch(() => undefined);
+        return false;
       }
-      return up === true;
+      return (
+        (await evaluate(`document.querySelector('[data-testid="composer-input"]') !== null`)) ===
+        true
+      );
     };
     await expect.poll(appUp, POLL).toBe(true);
     const text = (testId: string) =>
@@ -220,5 +222,15 @@ describe('e2e: files that expand past every bound are refused, and a crashed tab
       .poll(() => evaluate(`document.querySelectorAll('[data-testid="file-view"]').length`), POLL)
       .toBe(3);
     expect(await text('recovery-notice')).toBeNull();
+    // What the desktop window loads after its renderer died (crash-recovery.ts): the reason is
+    // said, and taken off the address bar.
+    await session.send('Page.navigate', { url: `${origin}/?stopped=oom` });
+    await expect
+      .poll(() => text('recovery-notice'), POLL)
+      .toContain('The window stopped (out of memory) and was reloaded.');
+    expect(await evaluate('location.search')).toBe('');
+    await expect
+      .poll(() => evaluate(`document.querySelectorAll('[data-testid="file-view"]').length`), POLL)
+      .toBe(3);
   }, 120_000);
 });
