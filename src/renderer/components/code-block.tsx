@@ -25,8 +25,10 @@ export function CodeBlock(props: {
   text: string;
   /** The copy button's test id (`code-copy` unless told: a code cell's is its own). */
   copyTestId?: string;
+  /** Shown without highlighting (a long block still streaming: it would be highlighted per frame). */
+  plain?: boolean;
 }): ReactNode {
-  const highlighter = useHighlighter(props.language);
+  const highlighter = useHighlighter(props.plain ? '' : props.language);
   const nodes = useMemo(
     () => highlighter?.highlightCode(props.text, props.language) ?? null,
     [highlighter, props.text, props.language],

@@ -34,6 +34,12 @@ const CONTAINER_TAGS = new Set([
   'a',
 ]);
 
+/**
+ * An unfinished code block longer than this shows without highlighting until it closes:
+ * highlighting it again on every streamed frame would cost more than the frame.
+ */
+export const PLAIN_WHILE_STREAMING_CHARS = 8_192;
+
 interface Frame {
   token: Token | null;
   children: ReactNode[];
@@ -139,7 +145,8 @@ function leaf(token: Token, key: number, unfinished: boolean): ReactNode {
       const language = token.info.trim().split(/\s+/)[0] ?? '';
       const text = token.content.replace(/\n$/, '');
       if (language === 'mermaid' && !unfinished) return <MermaidDiagram key={key} code={text} />;
-      return <CodeBlock key={key} language={language} text={text} />;
+      const plain = unfinished && text.length > PLAIN_WHILE_STREAMING_CHARS;
+      return <CodeBlock key={key} language={language} text={text} plain={plain} />;
     }
     case 'math_block':
       return unfinished ? (

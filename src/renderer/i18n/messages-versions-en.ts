@@ -15,5 +15,6 @@ export const VERSIONS_EN = {
   'message.versionNext': 'Next version',
   'message.versionOf': 'Version {index} of {count}',
   'markdown.tableMore': 'Show the other {count} rows',
+  'markdown.earlier': 'Show more of this answer ({size} above not shown)',
   'shortcuts.regenerate': 'Regenerate the last answer',
 } as const;

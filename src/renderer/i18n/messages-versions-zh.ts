@@ -17,5 +17,6 @@ export const VERSIONS_ZH: Record<keyof typeof VERSIONS_EN, string> = {
   'message.versionNext': '下一个版本',
   'message.versionOf': '第 {index} 个版本，共 {count} 个',
   'markdown.tableMore': '显示其余 {count} 行',
+  'markdown.earlier': '显示此回答的更多内容（上方还有 {size} 未显示）',
   'shortcuts.regenerate': '重新生成最后一条回答',
 };

@@ -12,6 +12,7 @@
 import type { ReactNode, RefObject } from 'react';
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../../components/copy-button';
+import { markdownToText } from '../../components/markdown-text';
 import { CopyIcon, CopyTextIcon, DeleteIcon } from '../../components/icons';
 import { useT } from '../../i18n/use-t';
 
@@ -85,7 +86,7 @@ export function MessageActions(props: {
           testId="message-copy-text"
           label="message.copyText"
           icon={<CopyTextIcon />}
-          text={() => renderedText(props.rendered?.current ?? null) ?? props.markdown}
+          text={() => shownText(props.rendered?.current ?? null, props.markdown)}
         />
       )}
       {props.children}
@@ -116,6 +117,15 @@ function DeleteAction(props: { onDelete: () => void }): ReactNode {
 }
 
 /** The answer's text as shown (its Markdown blocks only, not tool cards or files). */
+/**
+ * The plain text of the answer: what the page shows, or, when a very long answer shows only its
+ * end (`markdown-window.ts`), the text of all of its Markdown.
+ */
+function shownText(body: HTMLElement | null, markdown: string): string {
+  if (body?.querySelector('.markdown[data-partial]')) return markdownToText(markdown);
+  return renderedText(body) ?? markdown;
+}
+
 function renderedText(body: HTMLElement | null): string | null {
   if (body === null) return null;
   const blocks = Array.from(body.querySelectorAll<HTMLElement>('.markdown'));

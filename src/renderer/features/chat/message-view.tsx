@@ -187,7 +187,7 @@ export function AssistantMessage(props: AssistantMessageProps): ReactNode {
         {items.map((item, index) => {
           switch (item.kind) {
             case 'text':
-              return <Markdown key={index} text={item.text} />;
+              return <Markdown key={index} text={item.text} endOnly />;
             case 'reasoning':
               // While the model is still reasoning (nothing after it yet), its text shows live.
               return (
