@@ -17,7 +17,13 @@ import { runMarkdownBench } from './markdown';
 import { runParserThroughputBench } from './parser-throughput';
 import { formatResult } from './report';
 import { runSandboxBench } from './sandbox';
-import { runArtifactBench, runPasteBench, runUiBench, runUiOpenBench } from './ui';
+import {
+  runArtifactBench,
+  runLongAnswerBench,
+  runPasteBench,
+  runUiBench,
+  runUiOpenBench,
+} from './ui';
 
 interface NamedBench {
   name: string;
@@ -40,6 +46,7 @@ async function runAllBenches(options: BenchOptions = {}): Promise<number> {
     { name: 'ui-open', run: () => runUiOpenBench() },
     { name: 'ui-paste', run: () => runPasteBench() },
     { name: 'ui-artifact', run: () => runArtifactBench() },
+    { name: 'ui-long', run: () => runLongAnswerBench() },
   ];
   const unknown = (options.only ?? []).filter((name) => !benches.some((b) => b.name === name));
   if (unknown.length > 0) {

@@ -1,7 +1,7 @@
 /**
  * `bench/ui` for `npm run bench`: runs bench/ui/run-ui-bench.ts (and, as `ui-open`,
  * bench/ui/run-open-bench.ts; as `ui-paste`, bench/ui/run-paste-bench.ts; as `ui-artifact`,
- * bench/ui/run-artifact-bench.ts) in its own process (it drives
+ * bench/ui/run-artifact-bench.ts; as `ui-long`, bench/ui/run-long-answer-bench.ts) in its own process (it drives
  * Debian's Chromium through playwright-core, whose types live in the e2e TypeScript program) and
  * reads back its BenchResult. Needs /usr/bin/chromium; not part of `npm test`.
  */
@@ -15,6 +15,8 @@ const OPEN_ENTRY = join(import.meta.dirname, 'ui', 'run-open-bench.ts');
 const PASTE_ENTRY = join(import.meta.dirname, 'ui', 'run-paste-bench.ts');
 /** The artifact viewer's 100,000-row table scrolled end to end (`--only=ui-artifact`). */
 const ARTIFACT_ENTRY = join(import.meta.dirname, 'ui', 'run-artifact-bench.ts');
+/** Answers of ~2,000,000 characters streamed and reopened (`--only=ui-long`). */
+const LONG_ANSWER_ENTRY = join(import.meta.dirname, 'ui', 'run-long-answer-bench.ts');
 const RESULT_PREFIX = 'UI_BENCH_RESULT ';
 
 /** Runs the UI bench; rejects with the child's last error lines when it fails. */
@@ -35,6 +37,11 @@ export function runPasteBench(): Promise<BenchResult> {
 /** Runs the artifact viewer's table bench (bench/ui/run-artifact-bench.ts). */
 export function runArtifactBench(): Promise<BenchResult> {
   return runInChild(ARTIFACT_ENTRY);
+}
+
+/** Runs the long-answer bench (bench/ui/run-long-answer-bench.ts). */
+export function runLongAnswerBench(): Promise<BenchResult> {
+  return runInChild(LONG_ANSWER_ENTRY);
 }
 
 async function runInChild(entry: string): Promise<BenchResult> {
