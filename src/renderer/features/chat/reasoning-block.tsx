@@ -10,6 +10,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { formatDuration } from '../../state/duration-text';
 
+/**
+ * The most of a live reasoning shown while it streams (its end, after "…"): an open block of
+ * megabytes of text would be laid out again on every streamed frame. Folded, it holds all of it
+ * (a closed `<details>` is not laid out); opened, it shows all of it.
+ */
+export const LIVE_REASONING_CHARS = 16_384;
+
 /** One reasoning part (`data-testid="reasoning"`). */
 export function ReasoningBlock(props: {
   text: string;
@@ -41,7 +48,11 @@ export function ReasoningBlock(props: {
           t('reasoning.done', { duration: formatDuration(tookMs, t) })
         )}
       </summary>
-      <div className="reasoning-text">{props.text}</div>
+      <div className="reasoning-text">
+        {props.live && props.text.length > LIVE_REASONING_CHARS
+          ? `…${props.text.slice(-LIVE_REASONING_CHARS)}`
+          : props.text}
+      </div>
     </details>
   );
 }
