@@ -16,9 +16,9 @@ export const LONG_ANSWER_END = 'END-OF-LONG-ANSWER';
 export const LONG_ANSWER_CHUNK = 4000;
 export const LONG_ANSWER_CHUNKS_PER_SECOND = 100;
 
-/** The user message asking for it. */
-export function longAnswerPrompt(kind: LongAnswerKind, chars: number): string {
-  return `Long ${kind} answer, ${chars} characters`;
+/** The user message asking for it; `slowly`: at a quarter of the rate (2 MB in 20 s). */
+export function longAnswerPrompt(kind: LongAnswerKind, chars: number, slowly = false): string {
+  return `Long ${kind} answer, ${chars} characters${slowly ? ', slowly' : ''}`;
 }
 
 /** `chars` characters of `kind` (deterministic). */
@@ -57,10 +57,11 @@ export function longAnswerScript(request: RecordedRequest): ScriptedResponse {
   );
   if (match?.[1] === undefined || match[2] === undefined) return { content: 'OK.' };
   const kind = match[1] as LongAnswerKind;
+  const slowly = lastUserText(request).endsWith(', slowly');
   // The end marker on its own line (inside the fence it is code; its text shows all the same).
   return {
     content: `${longAnswerText(kind, Number(match[2]))}\n${LONG_ANSWER_END}`,
     chunkSize: LONG_ANSWER_CHUNK,
-    chunksPerSecond: LONG_ANSWER_CHUNKS_PER_SECOND,
+    chunksPerSecond: LONG_ANSWER_CHUNKS_PER_SECOND / (slowly ? 4 : 1),
   };
 }
