@@ -168,32 +168,34 @@ export class McpSignIns {
    */
   async asUser<T>(idOrName: string, signal: AbortSignal, action: () => Promise<T>): Promise<T> {
     const service = this.dependencies.config.get(idOrName);
-    // The sign-in's own failures (denied, timed out, no browser), a move and a second refusal are
-    // the user's to read: one line, not "an internal error".
+    let challenge;
     try {
-      let challenge;
-      try {
-        return await action();
-      } catch (error) {
-        if (
-          !(error instanceof McpSignInRequired) ||
-          !this.dependencies.canSignIn ||
-          error.challenge.movedTo !== undefined
-        )
-          throw error;
-        challenge = error.challenge;
-      }
+      return await action();
+    } catch (error) {
+      // Any other failure of the action is its own (a server's error stays a failed request).
+      if (!(error instanceof McpSignInRequired) || !this.dependencies.canSignIn) throw error;
+      if (error.challenge.movedTo !== undefined) throw signInFailure(service, error);
+      challenge = error.challenge;
+    }
+    // The sign-in's own failures (denied, timed out, no browser) and a second refusal are the
+    // user's to read: one line, not "an internal error".
+    try {
       await this.dependencies.connections.signIn(service, challenge, signal);
       return await action();
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
-      throw new AivoryError(
-        error.kind === 'canceled' ? 'canceled' : 'auth',
-        `"${service.name}": ${error.message}`,
-        { cause: error },
-      );
+      throw signInFailure(service, error);
     }
   }
+}
+
+/** A sign-in's failure (or a move to approve) as one line the user reads. */
+function signInFailure(service: { name: string }, error: McpError): AivoryError {
+  return new AivoryError(
+    error.kind === 'canceled' ? 'canceled' : 'auth',
+    `"${service.name}": ${error.message}`,
+    { cause: error },
+  );
 }
 
 /** An authorization server address (issuer) as the user typed it: http(s), no credentials. */
