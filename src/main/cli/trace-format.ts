@@ -46,6 +46,9 @@ export function progressThrottle(now: () => number): (event: TurnEvent) => boole
   };
 }
 
+/** The shortest model wait the trace mentions (the adapter's own backoffs start at 0.5 s). */
+const SHOWN_WAIT_MS = 2_000;
+
 /** The trace line for an event, or null for events that are not traced. */
 export function traceLine(event: TurnEvent): string | null {
   switch (event.type) {
@@ -59,6 +62,9 @@ export function traceLine(event: TurnEvent): string | null {
       return `  … ${event.message === undefined ? count : `${preview(event.message)}, ${count}`}`;
     }
     case 'model-wait': {
+      // A short pause before one retry (a refused connection, a 503 blip) is not worth a line:
+      // a dead server's failure stays one line.
+      if (event.waitMs < SHOWN_WAIT_MS) return null;
       const why = event.status === null ? 'could not be reached' : `answered HTTP ${event.status}`;
       return `  … the model server ${why}; trying again in ${Math.ceil(event.waitMs / 1000)} s (Ctrl-C stops)`;
     }

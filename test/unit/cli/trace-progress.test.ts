@@ -33,3 +33,26 @@ describe('CLI progress trace', () => {
     expect(print({ type: 'text-delta', turnId: 't', text: 'x' })).toBe(true);
   });
 });
+
+describe('CLI model-wait trace', () => {
+  const wait = (waitMs: number, status: number | null): TurnEvent => ({
+    type: 'model-wait',
+    turnId: 't',
+    waitMs,
+    status,
+  });
+
+  it('says a wait the user notices, and how to stop it', () => {
+    expect(traceLine(wait(45_000, 429))).toBe(
+      '  … the model server answered HTTP 429; trying again in 45 s (Ctrl-C stops)',
+    );
+    expect(traceLine(wait(2_000, null))).toBe(
+      '  … the model server could not be reached; trying again in 2 s (Ctrl-C stops)',
+    );
+  });
+
+  it('keeps a short backoff quiet: a dead server fails in one line', () => {
+    expect(traceLine(wait(500, null))).toBeNull();
+    expect(traceLine(wait(1_999, 503))).toBeNull();
+  });
+});
