@@ -5,16 +5,18 @@
  * not stored as complete (issue 37, finding 12: the container and its code ran on until the next
  * sandbox start).
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireDockerAndImage } from '../../sandbox/test/support/docker-fixture';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import { cliEnv, collect, makeDataDir, runCli, spawnCli } from '../support/run-cli';
-
-const call = (code: string) =>
-  `<tool_call>${JSON.stringify({ name: 'python_execute', arguments: { code } })}</tool_call>`;
+import {
+  containerRunning,
+  pythonCall as call,
+  sessionContainerHolding,
+  stopWithin,
+} from '../support/sandbox-serve';
 
 /** How long the CLI may take to stop after the signal, whatever its sandbox is doing. */
 const STOP_BOUND_MS = 60_000;
@@ -51,21 +53,16 @@ describe('aivory chat stopped by a signal during python_execute', () => {
       );
       const finished = collect(child);
       const container = await expect
-        .poll(() => containerHolding(marker), { timeout: 120_000, interval: 250 })
+        .poll(() => sessionContainerHolding(marker), { timeout: 120_000, interval: 250 })
         .not.toBeNull()
-        .then(() => containerHolding(marker));
+        .then(() => sessionContainerHolding(marker));
 
-      const stoppedAt = Date.now();
-      child.kill(signal);
-      const result = await Promise.race([
-        finished,
-        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), STOP_BOUND_MS)),
-      ]);
-      if (result === 'hung') child.kill('SIGKILL');
-      expect(result, 'the CLI did not stop').not.toBe('hung');
-      expect(Date.now() - stoppedAt).toBeLessThan(STOP_BOUND_MS);
+      const code = await stopWithin(child, signal, STOP_BOUND_MS);
+      if (code === 'hung') child.kill('SIGKILL');
+      const result = await finished;
+      expect(code, `the CLI did not stop: ${result.stderr}`).not.toBe('hung');
       // Stopped before the process ended: no wait for a later start to reap it.
-      expect(isRunning(container ?? 'missing')).toBe(false);
+      expect(containerRunning(container ?? 'missing')).toBe(false);
       expect(llm.requests).toHaveLength(1);
 
       const shown = await runCli(['conversations', 'list', '--json'], env);
@@ -77,36 +74,3 @@ describe('aivory chat stopped by a signal during python_execute', () => {
     }, 240_000);
   }
 });
-
-/** The id of the session container holding `marker`, or null. */
-function containerHolding(marker: string): string | null {
-  const ids = execFileSync(
-    'docker',
-    ['ps', '-q', '--no-trunc', '--filter', 'label=org.aivory.role=session'],
-    { encoding: 'utf8' },
-  )
-    .split('\n')
-    .filter(Boolean);
-  for (const id of ids) {
-    try {
-      execFileSync('docker', ['exec', id, 'test', '-e', marker], { stdio: 'ignore' });
-      return id;
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}
-
-function isRunning(container: string): boolean {
-  try {
-    return (
-      execFileSync('docker', ['inspect', '-f', '{{.State.Running}}', container], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      }).trim() === 'true'
-    );
-  } catch {
-    return false; // removed
-  }
-}

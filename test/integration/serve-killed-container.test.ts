@@ -9,15 +9,16 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireDockerAndImage } from '../../sandbox/test/support/docker-fixture';
 import type { RunningServe } from '../e2e/helpers/serve-process';
-import { serveAt } from '../e2e/helpers/serve-process';
 import type { TestSocket } from '../support/host/ws-test-client';
-import { connectTestSocket } from '../support/host/ws-test-client';
 import { makeDataDir } from '../support/run-cli';
+import {
+  pythonCall as call,
+  serveWithSandbox,
+  sessionContainerHolding,
+  stopWithin,
+} from '../support/sandbox-serve';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
-
-const call = (code: string) =>
-  `<tool_call>${JSON.stringify({ name: 'python_execute', arguments: { code } })}</tool_call>`;
 
 /** Marks the long call as running (unique: other tests' containers may run meanwhile). */
 const MARKER = `/tmp/started-${randomUUID()}`;
@@ -54,17 +55,7 @@ describe('serve with a session container killed mid-call', () => {
       { content: 'The file survived.' },
     ]);
     const home = makeDataDir();
-    serve = await serveAt(home, {
-      AIVORY_LOCAL_SANDBOX: '1',
-      AIVORY_BASE_URL: llm.baseUrl,
-      AIVORY_MODEL: 'scripted-model',
-      AIVORY_TOOL_MODE: 'prompt',
-    });
-    const url = new URL(serve.url);
-    socket = await connectTestSocket(
-      `ws://${url.host}/ws?token=${url.searchParams.get('token') ?? ''}`,
-      { origin: `http://${url.host}` },
-    );
+    ({ serve, socket } = await serveWithSandbox(home, llm));
     const started = await socket.request('chat.send', { text: 'Keep a file, then work long' });
     expect(started.result.ok, JSON.stringify(started.result)).toBe(true);
     const { turnId } = (started.result as { value: { turnId: string } }).value;
@@ -78,9 +69,9 @@ describe('serve with a session container killed mid-call', () => {
 
     // The second call is running once its marker file exists in the session's container.
     const container = await expect
-      .poll(() => sessionContainerRunning(MARKER), { timeout: 120_000, interval: 250 })
+      .poll(() => sessionContainerHolding(MARKER), { timeout: 120_000, interval: 250 })
       .not.toBeNull()
-      .then(() => sessionContainerRunning(MARKER));
+      .then(() => sessionContainerHolding(MARKER));
     execFileSync('docker', ['kill', container ?? 'missing']);
 
     await expect.poll(() => results().length, { timeout: 120_000 }).toBe(3);
@@ -102,12 +93,7 @@ describe('serve with a session container killed mid-call', () => {
     );
 
     const stoppedAt = Date.now();
-    const exited = new Promise<number | null>((resolve) => serve!.child.once('exit', resolve));
-    serve.child.kill('SIGTERM');
-    const code = await Promise.race([
-      exited,
-      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), STOP_BOUND_MS)),
-    ]);
+    const code = await stopWithin(serve.child, 'SIGTERM', STOP_BOUND_MS);
     expect(code, serve.output()).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(STOP_BOUND_MS);
     expect(serve.output()).not.toMatch(/could not be saved|internal error/i);
@@ -116,23 +102,3 @@ describe('serve with a session container killed mid-call', () => {
     expect(serve.output()).not.toContain('was still open');
   }, 300_000);
 });
-
-/** The id of the running session container holding `marker`, or null. */
-function sessionContainerRunning(marker: string): string | null {
-  const ids = execFileSync(
-    'docker',
-    ['ps', '-q', '--no-trunc', '--filter', 'label=org.aivory.role=session'],
-    { encoding: 'utf8' },
-  )
-    .split('\n')
-    .filter(Boolean);
-  for (const id of ids) {
-    try {
-      execFileSync('docker', ['exec', id, 'test', '-e', marker], { stdio: 'ignore' });
-      return id;
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}

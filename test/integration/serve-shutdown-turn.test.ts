@@ -5,22 +5,22 @@
  * ended first: the model gets no request after the signal, and the answer and its turn record
  * are stored `interrupted`.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireDockerAndImage } from '../../sandbox/test/support/docker-fixture';
 import type { RunningServe } from '../e2e/helpers/serve-process';
-import { serveAt } from '../e2e/helpers/serve-process';
 import type { TestSocket } from '../support/host/ws-test-client';
-import { connectTestSocket } from '../support/host/ws-test-client';
 import { makeDataDir } from '../support/run-cli';
+import {
+  pythonCall as call,
+  serveWithSandbox,
+  sessionContainerHolding,
+  stopWithin,
+} from '../support/sandbox-serve';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
-
-const call = (code: string) =>
-  `<tool_call>${JSON.stringify({ name: 'python_execute', arguments: { code } })}</tool_call>`;
 
 /** Marks the call as running (unique: other tests' containers may run meanwhile). */
 const MARKER = `/tmp/started-${randomUUID()}`;
@@ -45,33 +45,18 @@ describe('serve stopped while a python_execute call runs', () => {
       { content: 'An answer written after the shutdown.' },
     ]);
     const home = makeDataDir();
-    serve = await serveAt(home, {
-      AIVORY_LOCAL_SANDBOX: '1',
-      AIVORY_BASE_URL: llm.baseUrl,
-      AIVORY_MODEL: 'scripted-model',
-      AIVORY_TOOL_MODE: 'prompt',
-    });
-    const url = new URL(serve.url);
-    socket = await connectTestSocket(
-      `ws://${url.host}/ws?token=${url.searchParams.get('token') ?? ''}`,
-      { origin: `http://${url.host}` },
-    );
+    ({ serve, socket } = await serveWithSandbox(home, llm));
     const started = await socket.request('chat.send', { text: 'Work long' });
     expect(started.result.ok, JSON.stringify(started.result)).toBe(true);
     const { messageId } = (started.result as { value: { messageId: string } }).value;
 
     // The call is running once its marker file exists in the session's container.
     await expect
-      .poll(() => sessionContainerRunning(MARKER), { timeout: 120_000, interval: 250 })
-      .toBe(true);
+      .poll(() => sessionContainerHolding(MARKER), { timeout: 120_000, interval: 250 })
+      .not.toBeNull();
     expect(llm.requests).toHaveLength(1);
 
-    const exited = new Promise<number | null>((resolve) => serve!.child.once('exit', resolve));
-    serve.child.kill('SIGTERM');
-    const code = await Promise.race([
-      exited,
-      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), STOP_BOUND_MS)),
-    ]);
+    const code = await stopWithin(serve.child, 'SIGTERM', STOP_BOUND_MS);
     expect(code, serve.output()).toBe(0);
     expect(llm.requests).toHaveLength(1);
 
@@ -92,22 +77,3 @@ describe('serve stopped while a python_execute call runs', () => {
     }
   }, 300_000);
 });
-
-/** Whether a running session container holds `marker`. */
-function sessionContainerRunning(marker: string): boolean {
-  const ids = execFileSync(
-    'docker',
-    ['ps', '-q', '--no-trunc', '--filter', 'label=org.aivory.role=session'],
-    { encoding: 'utf8' },
-  )
-    .split('\n')
-    .filter(Boolean);
-  return ids.some((id) => {
-    try {
-      execFileSync('docker', ['exec', id, 'test', '-e', marker], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
