@@ -8,10 +8,8 @@
  * main-thread task while it is opened (read in its worker) and while it is scrolled. Prints `UI_BENCH_RESULT <json BenchResult>` as its last line;
  * bench/ui.ts runs it for `npm run bench` (`--only=ui-artifact`).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import process from 'node:process';
 import type { Page } from 'playwright-core';
 import { openBrowser } from '../../test/e2e/helpers/browser';
 import { buildXlsx } from '../../test/support/office-files';
@@ -19,7 +17,7 @@ import { startScriptedLlmServer } from '../../test/support/scripted-llm-server';
 import type { BenchResult } from '../bench-result';
 import { median } from '../statistics';
 import { startObserving, stopObserving } from './page-probes';
-import { ensureProductionRenderer } from './production-renderer';
+import { runUiBenchProcess } from './bench-process';
 import { serveAt } from './serve-at';
 
 const RUNS = 5;
@@ -214,20 +212,10 @@ function result(measured: Measured): BenchResult {
   };
 }
 
-const home = mkdtempSync(join(tmpdir(), 'aivory-artifact-bench-'));
-try {
-  ensureProductionRenderer();
+await runUiBenchProcess('artifact', async (home) => {
   const csvPath = join(home, 'table.csv');
   writeFileSync(csvPath, bigCsv());
   const xlsxPath = join(home, 'table.xlsx');
   writeFileSync(xlsxPath, buildXlsx([{ name: 'Big', rows: bigSheet() }]));
-  const measured = await run(home, csvPath, xlsxPath);
-  process.stdout.write(`UI_BENCH_RESULT ${JSON.stringify(result(measured))}\n`);
-} catch (error) {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
-} finally {
-  rmSync(home, { recursive: true, force: true });
-}
+  return result(await run(home, csvPath, xlsxPath));
+});

@@ -7,10 +7,6 @@
  * line with no break, one fenced code block — at 400 KB/s, watching the page's main thread; then
  * reopens each conversation from another one. Prints `UI_BENCH_RESULT <json BenchResult>`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import process from 'node:process';
 import type { Page } from 'playwright-core';
 import { openBrowser } from '../../test/e2e/helpers/browser';
 import type { LongAnswerKind } from '../../test/support/long-answer';
@@ -25,7 +21,7 @@ import { startScriptedLlmServer } from '../../test/support/scripted-llm-server';
 import type { LongAnswerRun } from './long-answer-result';
 import { longAnswerResult } from './long-answer-result';
 import { startObserving, stopObserving, waitForAnswer } from './page-probes';
-import { ensureProductionRenderer } from './production-renderer';
+import { runUiBenchProcess } from './bench-process';
 import { serveAt } from './serve-at';
 
 /** Under the turn's 2,000,000-character bound, with room for the end marker. */
@@ -121,16 +117,4 @@ async function measure(home: string): Promise<LongAnswerRun[]> {
   }
 }
 
-const home = mkdtempSync(join(tmpdir(), 'aivory-long-answer-bench-'));
-try {
-  ensureProductionRenderer();
-  const result = longAnswerResult(await measure(home));
-  process.stdout.write(`UI_BENCH_RESULT ${JSON.stringify(result)}\n`);
-} catch (error) {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
-} finally {
-  rmSync(home, { recursive: true, force: true });
-}
+await runUiBenchProcess('long-answer', async (home) => longAnswerResult(await measure(home)));

@@ -7,13 +7,12 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import process from 'node:process';
 import type { Page } from 'playwright-core';
 import { openBrowser } from '../../test/e2e/helpers/browser';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import { median } from '../statistics';
 import { longestTask } from './ui-result';
-import { ensureProductionRenderer } from './production-renderer';
+import { runUiBenchProcess } from './bench-process';
 import { startObserving, stopObserving, timeOpen } from './page-probes';
 import type { SeededConversation } from './seed-history';
 import { seedConversation } from './seed-history';
@@ -130,16 +129,4 @@ async function measure(home: string): Promise<OpenMeasurements> {
   }
 }
 
-const home = mkdtempSync(join(tmpdir(), 'aivory-open-bench-'));
-try {
-  ensureProductionRenderer();
-  const result = openBenchResult(await measure(home));
-  process.stdout.write(`UI_BENCH_RESULT ${JSON.stringify(result)}\n`);
-} catch (error) {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
-} finally {
-  rmSync(home, { recursive: true, force: true });
-}
+await runUiBenchProcess('open', async (home) => openBenchResult(await measure(home)));

@@ -7,18 +7,14 @@
  * result is painted. Prints `UI_BENCH_RESULT <json BenchResult>` as its
  * last line; bench/ui.ts runs it for `npm run bench` (`--only=ui-paste`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import process from 'node:process';
 import type { Page } from 'playwright-core';
 import { openBrowser } from '../../test/e2e/helpers/browser';
 import { startScriptedLlmServer } from '../../test/support/scripted-llm-server';
 import { startObserving, stopObserving } from './page-probes';
 import type { PasteMeasurements, PasteRuns } from './paste-result';
 import { pasteBenchResult } from './paste-result';
-import { ensureProductionRenderer } from './production-renderer';
+import { runUiBenchProcess } from './bench-process';
 import { serveAt } from './serve-at';
 
 const RUNS = 5;
@@ -157,16 +153,4 @@ async function run(home: string): Promise<PasteMeasurements> {
   }
 }
 
-const home = mkdtempSync(join(tmpdir(), 'aivory-paste-bench-'));
-try {
-  ensureProductionRenderer();
-  const result = pasteBenchResult(await run(home));
-  process.stdout.write(`UI_BENCH_RESULT ${JSON.stringify(result)}\n`);
-} catch (error) {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
-} finally {
-  rmSync(home, { recursive: true, force: true });
-}
+await runUiBenchProcess('paste', async (home) => pasteBenchResult(await run(home)));

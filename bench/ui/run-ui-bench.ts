@@ -4,15 +4,11 @@
  * watching the page's main thread. Prints `UI_BENCH_RESULT <json BenchResult>` as its last line;
  * bench/ui.ts runs it for `npm run bench`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import process from 'node:process';
 import type { Page } from 'playwright-core';
 import { openBrowser } from '../../test/e2e/helpers/browser';
 import { startScriptedLlmServer } from '../../test/support/scripted-llm-server';
 import { median } from '../statistics';
-import { ensureProductionRenderer } from './production-renderer';
+import { runUiBenchProcess } from './bench-process';
 import { startObserving, stopObserving, timeOpen, waitForAnswer } from './page-probes';
 import type { SeededConversation } from './seed-history';
 import { seedHistory } from './seed-history';
@@ -97,16 +93,4 @@ async function measure(home: string): Promise<UiMeasurements> {
   }
 }
 
-const home = mkdtempSync(join(tmpdir(), 'aivory-ui-bench-'));
-try {
-  ensureProductionRenderer();
-  const result = uiBenchResult(await measure(home));
-  process.stdout.write(`UI_BENCH_RESULT ${JSON.stringify(result)}\n`);
-} catch (error) {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
-} finally {
-  rmSync(home, { recursive: true, force: true });
-}
+await runUiBenchProcess('ui', async (home) => uiBenchResult(await measure(home)));
