@@ -202,6 +202,23 @@ describe('PDF: streams measured before pdf.js', () => {
     ).not.toThrow();
   });
 
+  it('refuses Flate data behind another filter, which it cannot measure (a bomb in text)', () => {
+    const wrapped = Buffer.concat([
+      Buffer.from('%PDF-1.7\n4 0 obj\n<< /Filter [/ASCIIHexDecode /FlateDecode] >>\nstream\n'),
+      Buffer.from(Buffer.from(zlibSync(new Uint8Array(30e6), { level: 9 })).toString('hex')),
+      Buffer.from('>\nendstream\nendobj\n'),
+    ]);
+    const error = thrown(() => checkPdfStreams(wrapped, { ...PDF_LIMITS, maxStreamBytes: 20e6 }));
+    expect((error as ReaderLimitError).limit).toBe('unzipped');
+    // Flate first in a chain is measured as before.
+    const chain = Buffer.concat([
+      Buffer.from('%PDF-1.7\n4 0 obj\n<< /Filter [ /FlateDecode /DCTDecode ] >>\nstream\n'),
+      Buffer.from(zlibSync(new Uint8Array(1000))),
+      Buffer.from('\nendstream\nendobj\n'),
+    ]);
+    expect(() => checkPdfStreams(chain)).not.toThrow();
+  });
+
   it('lets an ordinary PDF through', () => {
     expect(() => checkPdfStreams(buildPdf(['Page one', 'Page two']))).not.toThrow();
   });

@@ -28,6 +28,8 @@ const encoder = new TextEncoder();
 const STREAM = encoder.encode('stream');
 const END_STREAM = encoder.encode('endstream');
 const FLATE = 'FlateDecode';
+/** The stream's filter is Flate, alone or first of its chain. */
+const FLATE_FIRST = /\/Filter\s*(?:\[\s*)?\/FlateDecode\b/;
 /** How far back from `stream` its dictionary is looked for. */
 const DICTIONARY_WINDOW = 2048;
 
@@ -58,9 +60,14 @@ export function checkPdfStreams(bytes: Uint8Array, limits: PdfLimits = PDF_LIMIT
     if (bytes[start] === 0x0d) start++;
     if (bytes[start] !== 0x0a && bytes[start - 1] !== 0x0d) continue;
     if (bytes[start] === 0x0a) start++;
-    const dictionary = latin.decode(bytes.subarray(Math.max(0, at - DICTIONARY_WINDOW), at));
-    const dictionaryStart = dictionary.lastIndexOf('obj');
-    if (!dictionary.slice(Math.max(0, dictionaryStart)).includes(FLATE)) continue;
+    const preceding = latin.decode(bytes.subarray(Math.max(0, at - DICTIONARY_WINDOW), at));
+    const dictionary = preceding.slice(Math.max(0, preceding.lastIndexOf('obj')));
+    if (!dictionary.includes(FLATE)) continue;
+    // Flate behind another filter (`[/ASCII85Decode /FlateDecode]`) cannot be measured here
+    // without decoding that one too; counted as nothing, a bomb wrapped in text would pass.
+    if (!FLATE_FIRST.test(dictionary)) {
+      throw new ReaderLimitError('unzipped', 'a stream wraps Flate data in another filter');
+    }
     const end = indexOf(bytes, END_STREAM, start);
     const data = bytes.subarray(start, end < 0 ? bytes.length : end);
     // zlib's two-byte header, then raw deflate.
