@@ -65,8 +65,15 @@ export function Markdown(props: { text: string; endOnly?: boolean }): ReactNode 
   return <MarkdownText text={text} endOnly={props.endOnly ?? false} />;
 }
 
-/** `Markdown` once its text is current (exported for the tests: server rendering defers). */
-export function MarkdownText(props: { text: string; endOnly: boolean }): ReactNode {
+/**
+ * `Markdown` once its text is current (exported for the tests: server rendering defers). Memoised:
+ * `useDeferredValue` saves the urgent render only when the child skips a render whose props did
+ * not change.
+ */
+export const MarkdownText = memo(function MarkdownText(props: {
+  text: string;
+  endOnly: boolean;
+}): ReactNode {
   const t = useT();
   const previous = useRef<MarkdownSplit | null>(null);
   const split = useMemo(() => splitOf(previous.current, props.text), [props.text]);
@@ -96,7 +103,7 @@ export function MarkdownText(props: { text: string; endOnly: boolean }): ReactNo
       </div>
     </>
   );
-}
+});
 
 /** "840 KB", "1.9 MB" (characters, as the answer's size). */
 function sizeText(chars: number): string {
