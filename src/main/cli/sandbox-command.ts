@@ -90,11 +90,9 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       io.offInterrupt(stop);
-      process.off('SIGTERM', stop);
       resolve();
     };
     io.onInterrupt(stop);
-    process.on('SIGTERM', stop);
   });
   io.stdout('Archiving workspaces and stopping…\n');
   const report = await sidecar.close();

@@ -1,7 +1,7 @@
 /**
  * `aivory serve [--port 5217] [--open]`: the desktop UI in a browser. Serves the built renderer
  * and the IPC contract over a WebSocket on 127.0.0.1, with a per-start token in the printed URL.
- * Runs until Ctrl-C (or SIGTERM), then closes the server; the caller closes the AppContext.
+ * Runs until Ctrl-C, SIGTERM or SIGHUP (`io.onInterrupt`), then closes the server; the caller closes the AppContext.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,7 +67,6 @@ export async function serveCommand(
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       io.offInterrupt(stop);
-      process.off('SIGTERM', stop);
       removeGuard();
       resolve();
     };
@@ -82,7 +81,6 @@ export async function serveCommand(
       },
     });
     io.onInterrupt(stop);
-    process.on('SIGTERM', stop);
   });
   await host.close();
   return failed ? EXIT_FAILED : EXIT_OK;
