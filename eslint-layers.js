@@ -163,6 +163,11 @@ export const LAYERS = [
         why: 'the sidecar package, loaded when a local sandbox starts',
         only: ['src/main/services/sandbox-manager.ts'],
       },
+      {
+        name: 'fflate',
+        why: 'ZIP writing for the export of every conversation, one chunk at a time (archive-writers.ts)',
+        only: ['src/main/services/archive-writers.ts'],
+      },
     ],
     builtins: ['node:crypto', 'node:fs', 'node:fs/promises', 'node:path'],
   },

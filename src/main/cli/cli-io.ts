@@ -4,6 +4,8 @@ export interface CliIo {
   stderr(text: string): void;
   /** Dims text on a terminal; plain elsewhere (pipes, files, NO_COLOR). */
   dim(text: string): string;
+  /** Standard error is a terminal: progress lines are drawn there (absent: not one). */
+  stderrTerminal?: boolean;
   env: Record<string, string | undefined>;
   /**
    * Ctrl-C, and the signals that mean the same to a running command (`INTERRUPTS`); the listener
@@ -53,6 +55,7 @@ export function processIo(): CliIo {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     dim: (text) => (color ? `\u001b[2m${text}\u001b[22m` : text),
+    stderrTerminal: process.stderr.isTTY,
     env: process.env,
     onInterrupt: (listener) => {
       for (const signal of INTERRUPTS) process.on(signal, listener);

@@ -1,15 +1,17 @@
-/** `aivory conversations list|show|export|tools|set|version|pin|unpin|rename`. */
+/** `aivory conversations list|show|export (ID or --all)|tools|set|version|pin|unpin|rename`. */
 import { parseArgs } from 'node:util';
 import type { Message, MessagePart } from '../../shared/dto';
 import { MAX_TITLE_CHARS } from '../../shared/ipc/limits';
 import type { AppContext } from '../composition/app-context';
 import { exportPieces } from '../services/conversation-export';
+import type { ExportFormat } from '../services/conversation-export';
 import { requireConversation } from '../services/conversation-lookup';
 import { writeExportFile } from '../services/export-file';
 import type { ConversationToolRow } from '../services/conversation-tools';
 import { conversationToolRows } from '../services/conversation-tools';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
+import { exportAllCommand } from './export-all-command';
 import { preview, taintNotice } from './trace-format';
 import {
   applyConversationSettingsFlags,
@@ -30,6 +32,7 @@ export async function conversationsCommand(
     options: {
       format: { type: 'string', default: 'md' },
       output: { type: 'string' },
+      all: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       on: { type: 'string', multiple: true },
       off: { type: 'string', multiple: true },
@@ -58,6 +61,10 @@ export async function conversationsCommand(
     throw usageError(
       `Unknown action "${action}". Use list, show ID, export ID, tools ID, set ID, version ID MESSAGE_ID, pin ID, unpin ID or rename ID TITLE.`,
     );
+  }
+  if (action === 'export' && values.all) {
+    if (id !== undefined) throw usageError('Give either a conversation ID or --all, not both.');
+    return exportAllCommand(context, io, exportFormat(values.format), values.output);
   }
   if (!id) throw usageError(`Usage: aivory conversations ${action} ID`);
   const conversation = requireConversation(stores.conversations, id);
@@ -107,9 +114,7 @@ export async function conversationsCommand(
   }
   const messages = stores.conversations.listMessages(id);
   if (action === 'export') {
-    const format = values.format;
-    if (format !== 'md' && format !== 'json') throw usageError('--format must be md or json.');
-    const pieces = exportPieces(conversation, messages, format);
+    const pieces = exportPieces(conversation, messages, exportFormat(values.format));
     // A file appears whole or not at all (a full disk leaves no half export behind).
     if (values.output) await writeExportFile(values.output, pieces);
     else for await (const piece of pieces) io.stdout(piece);
@@ -161,6 +166,11 @@ export async function conversationsCommand(
     );
   }
   return EXIT_OK;
+}
+
+function exportFormat(format: string): ExportFormat {
+  if (format !== 'md' && format !== 'json') throw usageError('--format must be md or json.');
+  return format;
 }
 
 /** A title the user typed: one line, not empty, at most MAX_TITLE_CHARS, nothing hidden. */

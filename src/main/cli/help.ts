@@ -16,6 +16,8 @@ Usage:
   aivory conversations version ID MESSAGE_ID
                                        Show another version of a message (the path through it) in the app and exports
   aivory conversations export ID [--format md|json] [--output FILE]
+  aivory conversations export --all [--format md|json] [--output FILE.zip | FOLDER/]
+                                       Every conversation with its files: a ZIP (default aivory-conversations-DATE.zip), or a folder tree
   aivory conversations tools ID [--on NAME]… [--off NAME]… [--reset] [--json]
                                        This conversation's own tool switches (over the model's defaults)
   aivory conversations set ID [--system TEXT | --system-prompt NAME_OR_ID | --clear-system]

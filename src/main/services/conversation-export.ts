@@ -154,7 +154,19 @@ function structuredMarkdown(structured: StructuredToolOutput): string[] {
 function fileLine(label: string, file: ArtifactReference): string {
   const name = escapeHtml(file.name).replace(/[[\]\\]/g, '\\$&');
   const mime = escapeHtml(file.mime);
-  return `**${label}** [${name}](${encodeURI(file.path)}) (${mime}, ${file.size} bytes)`;
+  return `**${label}** [${name}](${linkTarget(file.path)}) (${mime}, ${file.size} bytes)`;
+}
+
+/**
+ * A path as a Markdown link target: spaces and the like percent-encoded, and `#` and parentheses
+ * too (`report#1.pdf` would end at a fragment, `notes (2).md` may end the link early); a lone
+ * surrogate, which encodeURI refuses, as U+FFFD.
+ */
+export function linkTarget(path: string): string {
+  return encodeURI(path.replace(/[\uD800-\uDFFF]/gu, '\uFFFD')).replace(
+    /[#()]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** `<` and `&` as entities: a Markdown viewer then shows them instead of running them as HTML. */

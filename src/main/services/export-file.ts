@@ -88,8 +88,8 @@ async function removeOldExports(folder: string, now: number): Promise<void> {
   }
 }
 
-/** A failed write as the user should read it. */
-function writeFault(error: unknown, folder: string): unknown {
+/** A failed write as the user should read it (also the archive writers'). */
+export function writeFault(error: unknown, folder: string): unknown {
   if (error instanceof AivoryError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return diskFull(folder, error);
