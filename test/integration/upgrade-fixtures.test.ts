@@ -16,6 +16,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/main/adapters/sqlite/migrations';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
 import type { SqliteStore } from '../../src/main/adapters/sqlite/sqlite-store';
+import { SettingsService } from '../../src/main/services/settings-service';
 import type { ScriptedLlmServer } from '../support/scripted-llm-server';
 import { startScriptedLlmServer } from '../support/scripted-llm-server';
 import { cliEnv, runCli } from '../support/run-cli';
@@ -152,6 +153,18 @@ describe('upgrade fixtures', () => {
         expect(settings.getSetting(key), `setting ${key}`).toEqual(value);
       }
       expect(settings.getToolAvailability()).toEqual(manifest.toolAvailability);
+      // Today's schemas take the old values whole (a field that no longer fits is logged, reset).
+      const warnings: string[] = [];
+      const logger = {
+        debug() {},
+        info() {},
+        error() {},
+        warn: (text: string) => warnings.push(text),
+      };
+      const service = new SettingsService(settings, logger, 8192);
+      expect(service.get('search')).toMatchObject(manifest.settings.search ?? {});
+      expect(service.get('sandbox')).toMatchObject(manifest.settings.sandbox ?? {});
+      expect(warnings).toEqual([]);
 
       const skills = library.listSkills().filter((skill) => !skill.builtIn);
       expect(skills).toMatchObject(
