@@ -135,7 +135,7 @@ describe('upgrade fixtures', () => {
         expect(byId(all), `messages of ${id}`).toMatchObject(byId(manifest.messages[id] ?? []));
         const shown = conversations.listMessages(id);
         expect(shown.map((message) => message.id)).toEqual(manifest.shownPath[id]);
-        // Before the message tree (010), each message follows the one before it.
+        // The path is a chain of parents (for files older than 010, made by that migration).
         expect(shown.map((message) => message.parentId)).toEqual([
           null,
           ...shown.slice(0, -1).map((message) => message.id),
