@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { toPublicError } from '../../shared/errors';
 import { oneLine } from '../../shared/untrusted-text';
 import type { StorageError } from '../../shared/errors';
+import { formatBytes } from '../../shared/byte-size';
+import type { UpgradeSnapshot } from '../adapters/sqlite/sqlite-store';
 import { listServerModels } from '../adapters/lazy-clients';
 import type { AppContext } from '../composition/app-context';
 import { mergeOverrides, modelOverridesFromEnv } from '../services/model-resolution';
@@ -51,6 +53,7 @@ export async function doctorCommand(
     damage === null
       ? { subject: 'database', ok: true, detail: 'every page reads back intact' }
       : storageCheck(damage),
+    snapshotsCheck(context.database.upgradeSnapshots()),
   ];
   checks.push(
     await modelCheck(context, io, {
@@ -114,6 +117,22 @@ function storageCheck(error: StorageError): DoctorCheck {
       `  then move ${files} out of ${folder}, and rename ${basename(recovered)} to ${name}.`,
       `  To start afresh instead: move ${files} out of ${folder}; Aivory creates an empty database at its next start (your keys in secrets.json stay).`,
     ].join('\n'),
+  };
+}
+
+/** The copies of the database kept from before schema upgrades: where, how large, when. */
+function snapshotsCheck(snapshots: readonly UpgradeSnapshot[]): DoctorCheck {
+  const subject = 'copies before upgrades';
+  if (snapshots.length === 0)
+    return { subject, ok: true, detail: 'none yet (one is saved before every schema upgrade)' };
+  const lines = snapshots.map(
+    (snapshot) =>
+      `  ${snapshot.path} (${formatBytes(snapshot.bytes)}, ${new Date(snapshot.madeAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, schema version ${snapshot.fromVersion} before the upgrade to ${snapshot.toVersion})`,
+  );
+  return {
+    subject,
+    ok: true,
+    detail: [`the last ${snapshots.length} kept, newest first:`, ...lines].join('\n'),
   };
 }
 

@@ -12,7 +12,7 @@ import { machineMemoryMiB } from '../adapters/machine-memory';
 import { lazyMcpConnector, lazyOpenAiLlmClient } from '../adapters/lazy-clients';
 import { connectSandbox } from '../adapters/sandbox-client/sandbox-client';
 import { FileSecretStore } from '../adapters/secrets/file-secret-store';
-import type { ConnectionInfo } from '../adapters/sqlite/sqlite-store';
+import type { ConnectionInfo, UpgradeSnapshot } from '../adapters/sqlite/sqlite-store';
 import { openStore } from '../adapters/sqlite/sqlite-store';
 import { randomIds, systemClock } from '../adapters/system';
 import { limitOverridesFromEnv } from '../core/orchestrator/budgets';
@@ -44,10 +44,14 @@ export interface AppContext {
   /** One store per aggregate (one SQLite file behind them all). */
   stores: AppStores;
   /**
-   * The database file's pragmas and schema version, and a full read of it that reports damage
-   * (`aivory doctor`).
+   * The database file's pragmas and schema version, a full read of it that reports damage and
+   * the copies kept from before schema upgrades (`aivory doctor`).
    */
-  database: { connectionInfo(): ConnectionInfo; checkIntegrity(): StorageError | null };
+  database: {
+    connectionInfo(): ConnectionInfo;
+    checkIntegrity(): StorageError | null;
+    upgradeSnapshots(): UpgradeSnapshot[];
+  };
   secrets: SecretStore;
   logger: Logger;
   ids: IdGenerator;
@@ -104,6 +108,13 @@ export function openAppContext(
   const databasePath = join(dataDir, 'aivory.db');
   const store = openStore(databasePath);
   restrictToOwner([databasePath, `${databasePath}-wal`, `${databasePath}-shm`]);
+  if (store.upgrade !== null)
+    logger.info('database upgraded', {
+      path: databasePath,
+      fromVersion: store.upgrade.fromVersion,
+      toVersion: store.upgrade.toVersion,
+      copyBeforeUpgrade: store.upgrade.snapshotPath,
+    });
   const secrets = options.secrets ?? new FileSecretStore(join(dataDir, 'secrets.json'));
   const ids = randomIds;
   const stores: AppStores = {

@@ -11,7 +11,7 @@ import type {
   TurnRecord,
   TurnTaintRecord,
 } from '../../shared/dto';
-import { StorageError } from '../../shared/errors';
+import { StorageError, toPublicError } from '../../shared/errors';
 import type { StopReason, TurnEndEvent, TurnEvent } from '../../shared/turn-events';
 import type { Clock, ConversationStore, Logger } from '../core/ports';
 import { MessageWriter } from './message-writer';
@@ -45,6 +45,8 @@ export class AnswerRecord {
   private readonly writer: MessageWriter;
   private readonly startedAt: number;
   private recorded = false;
+  /** The database was found damaged while the turn was recorded: the turn ends with it. */
+  private damage: StorageError | null = null;
   private taint: TurnTaintRecord | null = null;
   private budget: TurnBudgetRecord | null = null;
 
@@ -99,6 +101,12 @@ export class AnswerRecord {
       this.finish(event);
       // The final write itself may be the one that failed.
       event = this.writer.failedEnd(event);
+      if (this.damage !== null && event.stopReason !== 'error')
+        event = {
+          ...event,
+          stopReason: 'error',
+          error: toPublicError(this.damage),
+        };
     }
     return event;
   }
@@ -131,6 +139,8 @@ export class AnswerRecord {
       this.dependencies.conversations.saveTurnRecord(record);
     } catch (error) {
       if (!(error instanceof StorageError)) throw error;
+      // A damaged file is not written again (the store refuses): the user must hear of it now.
+      if (error.problem === 'damaged') this.damage = error;
       this.dependencies.logger.error('the turn record could not be saved', {
         turnId: this.identity.turnId,
         error: String(error),

@@ -62,6 +62,14 @@ export class UnsavedAnswerEnds {
           status: end.status,
         });
       } catch (error) {
+        // A damaged file is never written again: what is on disk stays as it is.
+        if (error instanceof StorageError && error.problem === 'damaged') {
+          this.dependencies.logger.warn('answer ends dropped: the database is damaged', {
+            answers: this.pending.size,
+          });
+          this.pending.clear();
+          break;
+        }
         // Still full or locked: every other end would fail the same way.
         if (error instanceof StorageError) break;
         this.pending.delete(messageId);

@@ -19,7 +19,7 @@ import { SqliteLibrary } from './library-store';
 import { SqliteMcpStore } from './mcp-store';
 import { SqliteMemories } from './memory-store';
 import { describeConnection, openDatabase } from './open-database';
-import type { ConnectionInfo } from './open-database';
+import type { ConnectionInfo, OpenOptions, SchemaUpgrade } from './open-database';
 import { SqliteSettings } from './settings-store';
 import { Statements } from './statements';
 import {
@@ -29,17 +29,25 @@ import {
 } from './streaming-recovery';
 import { TurnLeases } from './turn-leases';
 import { StorageError } from '../../../shared/errors';
+import { clearDamage, knownDamage } from './damage-marker';
 import { damagedDatabase } from './storage-faults';
+import { DamageWatch } from './damage-watch';
+import { listUpgradeSnapshots } from './upgrade-snapshots';
+import type { UpgradeSnapshot } from './upgrade-snapshots';
 
-export type { ConnectionInfo } from './open-database';
+export type { ConnectionInfo, SchemaUpgrade } from './open-database';
+export type { UpgradeSnapshot } from './upgrade-snapshots';
 export { SNIPPET_MARK } from './message-search';
 
 /**
  * Opens (creating if needed) the database at `path`, applies pending migrations and marks the
  * streaming messages of dead writers `interrupted`. The parent directory must exist.
  */
-export function openStore(path: string, options: { clock?: Clock } = {}): SqliteStore {
-  const store = new SqliteStore(path, options.clock ?? { now: () => Date.now() });
+export function openStore(
+  path: string,
+  options: { clock?: Clock } & OpenOptions = {},
+): SqliteStore {
+  const store = new SqliteStore(path, options.clock ?? { now: () => Date.now() }, options);
   store.recoverInterruptedMessages();
   return store;
 }
@@ -59,14 +67,18 @@ export class SqliteStore {
   /** MCP services, snapshots and approvals (mcp-store.ts). */
   readonly mcp: SqliteMcpStore;
   private readonly sql: Statements;
+  /** The schema upgrade this open made (with the copy saved before it), or null. */
+  readonly upgrade: SchemaUpgrade | null;
 
   /** Opens and migrates the file; does not recover interrupted messages (`openStore` does). */
-  constructor(path: string, clock: Clock) {
+  constructor(path: string, clock: Clock, options: OpenOptions = {}) {
     const resolvedPath = resolve(path);
     this.clock = clock;
     this.streaming = new StreamingClaims(resolvedPath);
-    this.database = openDatabase(resolvedPath);
-    this.sql = new Statements(this.database);
+    const opened = openDatabase(resolvedPath, options);
+    this.database = opened.database;
+    this.upgrade = opened.upgrade;
+    this.sql = new Statements(this.database, new DamageWatch(this.database, opened.damage));
     this.leases = new TurnLeases(resolvedPath, this.database, this.sql, clock, this.streaming);
     this.conversations = new SqliteConversations(
       this.database,
@@ -92,6 +104,8 @@ export class SqliteStore {
    * left to the next start rather than failing this one.
    */
   recoverInterruptedMessages(): number {
+    // A damaged file is not written: its streaming answers stay as they are.
+    if (this.sql.damage.current() !== null) return 0;
     const candidates = this.sql.read(() => orphanedMessages(this.database, this.streaming));
     if (candidates.length === 0) return 0;
     try {
@@ -106,15 +120,27 @@ export class SqliteStore {
 
   /**
    * Reads every page (`PRAGMA quick_check`; O(size), so for `aivory doctor`, not every start) and
-   * returns the damage found as a `StorageError` (the file copied beside itself), or null.
+   * returns the damage found as a `StorageError` (the file copied beside itself), or null. A file
+   * recorded as damaged gets the full `integrity_check` (indexes against their tables too): when
+   * that finds nothing (the user repaired the file in place), the record is cleared and the next
+   * start writes to it again.
    */
   checkIntegrity(): StorageError | null {
+    const recorded = knownDamage(this.database.name) !== null;
+    const check = recorded ? 'integrity_check' : 'quick_check';
     const problems = this.sql
-      .all<{ quick_check: string }>('PRAGMA quick_check(3)')
-      .map((row) => row.quick_check)
+      .all<Record<string, string>>(`PRAGMA ${check}(3)`)
+      .map((row) => row[check] ?? '')
       .filter((text) => text !== 'ok');
-    if (problems.length === 0) return null;
-    return damagedDatabase(this.database.name, `quick_check: ${problems.join('; ')}`);
+    if (problems.length > 0)
+      return damagedDatabase(this.database.name, `${check}: ${problems.join('; ')}`);
+    if (recorded) clearDamage(this.database.name);
+    return null;
+  }
+
+  /** The copies made before schema upgrades, kept beside the file, newest first. */
+  upgradeSnapshots(): UpgradeSnapshot[] {
+    return listUpgradeSnapshots(this.database.name);
   }
 
   /** The pragmas and schema version the connection runs with. */

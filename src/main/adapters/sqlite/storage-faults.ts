@@ -17,6 +17,7 @@ import {
 import { dirname } from 'node:path';
 import { StorageError } from '../../../shared/errors';
 import { diskFull } from '../../policy/storage-errors';
+import { recordDamage } from './damage-marker';
 
 /** How long a statement waits for another process's write lock before failing with BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -36,7 +37,11 @@ const HEADER_BYTES = 100;
  * it is not a storage failure (a constraint, a bug). A damaged database is copied beside itself
  * here, before anything else can touch it.
  */
-export function storageFault(error: unknown, databasePath: string): StorageError | null {
+export function storageFault(
+  error: unknown,
+  databasePath: string,
+  context: { written?: boolean } = {},
+): StorageError | null {
   if (error instanceof StorageError) return error;
   const code = errorCode(error);
   if (code === null) return null;
@@ -45,7 +50,7 @@ export function storageFault(error: unknown, databasePath: string): StorageError
     return diskFull(folder, error);
   if (code.startsWith('SQLITE_BUSY')) return databaseLocked(databasePath, error);
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
-    return damagedDatabase(databasePath, errorText(error), error);
+    return damagedDatabase(databasePath, errorText(error), error, context);
   const readOnly =
     code.startsWith('SQLITE_READONLY') ||
     code === 'EROFS' ||
@@ -69,11 +74,13 @@ export function storageFault(error: unknown, databasePath: string): StorageError
 /**
  * Checks the database file's header before SQLite opens it, so a file that is not a database or
  * was cut short is reported (and copied) without ever being opened for writing. A missing or
- * empty file passes (SQLite creates the database). Throws the `damaged` StorageError.
+ * empty file passes (SQLite creates the database): null. Else returns the header's schema
+ * version (`user_version`, bytes 60–63) and the size of the WAL beside it (when that is not
+ * empty, the WAL may hold a newer header). Throws the `damaged` StorageError.
  */
-export function checkDatabaseFile(path: string): void {
+export function checkDatabaseFile(path: string): { userVersion: number; walBytes: number } | null {
   const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
-  if (size === 0) return;
+  if (size === 0) return null;
   const header = Buffer.alloc(HEADER_BYTES);
   let read: number;
   try {
@@ -84,7 +91,7 @@ export function checkDatabaseFile(path: string): void {
       closeSync(descriptor);
     }
   } catch {
-    return; // Unreadable: SQLite says why when it opens the file.
+    return null; // Unreadable: SQLite says why when it opens the file.
   }
   if (read < HEADER_BYTES || !header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
     throw damagedDatabase(path, 'it is not a SQLite database file');
@@ -102,6 +109,7 @@ export function checkDatabaseFile(path: string): void {
       `it is cut short: ${size.toLocaleString('en-US')} of ${(pages * pageSize).toLocaleString('en-US')} bytes`,
     );
   }
+  return { userVersion: header.readInt32BE(60), walBytes };
 }
 
 /** Another program kept the database's lock for longer than the busy timeout. */
@@ -118,15 +126,21 @@ export function databaseLocked(databasePath: string, cause?: unknown): StorageEr
 /**
  * The database is damaged: copies it (and its WAL) beside itself as `<name>.damaged-<time it was
  * last changed>` unless that copy exists, so the bytes as found survive whatever is tried next,
- * and says so. The file itself is not touched.
+ * records the damage for every process (`damage-marker.ts`: no door writes to it any more) and
+ * says so. `written`: this process had already written to the file before the damage showed, so
+ * the message must not claim the file is as it was.
  */
 export function damagedDatabase(
   databasePath: string,
   detail: string,
   cause?: unknown,
+  { written = false }: { written?: boolean } = {},
 ): StorageError {
   const copy = copyDamaged(databasePath);
-  const kept = 'Aivory has not changed it';
+  recordDamage(databasePath, detail, copy.path);
+  const kept = written
+    ? 'Aivory had written to it before the damage showed; it has stopped writing to it'
+    : 'Aivory has not changed it';
   const remedy =
     copy.path !== null
       ? `${kept} and saved a copy as ${copy.path}; run aivory doctor to see how to recover.`
