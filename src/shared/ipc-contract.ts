@@ -46,6 +46,7 @@ import { settingsPageMethods } from './ipc/settings-methods';
 import { secretsMethods } from './ipc/secrets-methods';
 import { sandboxMethods } from './ipc/sandbox-methods';
 import { conversationSettingsMethods } from './ipc/conversation-settings-methods';
+import { exportEvents, exportMethods } from './ipc/export-methods';
 
 /** A request schema and the schema of its successful response. */
 export interface MethodSchema {
@@ -378,6 +379,7 @@ export const invokeContract = {
   ...samplingMethods,
   ...settingsPageMethods,
   ...libraryEditMethods,
+  ...exportMethods,
 } satisfies Record<string, MethodSchema>;
 
 /** Every event the main process pushes to the renderer, by name. */
@@ -393,6 +395,7 @@ export const eventContract = {
   ...approvalEvents,
   ...elicitationEvents,
   ...samplingEvents,
+  ...exportEvents,
 } satisfies Record<string, z.ZodType>;
 
 /** A method name of the contract. */

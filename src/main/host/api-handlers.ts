@@ -31,6 +31,7 @@ import { createMcpRootsHandlers } from './handlers/mcp-roots-handlers';
 import { createSettingsPageHandlers } from './handlers/settings-page-handlers';
 import { createSecretsHandlers } from './handlers/secrets-handlers';
 import { createSandboxHandlers } from './handlers/sandbox-handlers';
+import { createExportAllHandlers } from './handlers/export-all-handlers';
 import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
 import type { SenderPolicy } from './sender';
 
@@ -58,6 +59,7 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
     ...createSecretsHandlers(context),
     ...createSandboxHandlers(context),
     ...createLibraryEditHandlers(context),
+    ...createExportAllHandlers(context),
   };
 }
 

@@ -51,6 +51,21 @@ export async function writeAppExport(
   pieces: AsyncIterable<string>,
   now: number = Date.now(),
 ): Promise<{ path: string; bytes: number }> {
+  const own = await newAppExportFolder(dataDir, now);
+  const path = join(own, fileName);
+  try {
+    return { path, bytes: await writeExportFile(path, pieces) };
+  } catch (error) {
+    await rm(own, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * A new folder for one of the app's exports, `<data>/exports/<random>/`, made after removing the
+ * exports older than `APP_EXPORT_LIFETIME_MS`; whoever fails to fill it removes it.
+ */
+export async function newAppExportFolder(dataDir: string, now: number): Promise<string> {
   const folder = appExportsFolder(dataDir);
   await removeOldExports(folder, now);
   const own = join(folder, randomUUID());
@@ -59,13 +74,7 @@ export async function writeAppExport(
   } catch (error) {
     throw writeFault(error, folder);
   }
-  const path = join(own, fileName);
-  try {
-    return { path, bytes: await writeExportFile(path, pieces) };
-  } catch (error) {
-    await rm(own, { recursive: true, force: true }).catch(() => undefined);
-    throw error;
-  }
+  return own;
 }
 
 /** Removes the app's exports older than their lifetime (what cannot be removed stays). */

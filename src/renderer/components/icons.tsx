@@ -7,6 +7,7 @@ import type { LucideIcon } from 'lucide-react';
 import {
   Brain,
   Cpu,
+  Database,
   PanelLeftClose,
   PanelLeftOpen,
   ScrollText,
@@ -113,6 +114,7 @@ export const ModelsIcon = icon(Cpu);
 export const SkillsIcon = icon(Sparkles);
 export const PromptTemplatesIcon = icon(ScrollText);
 export const MemoryIcon = icon(Brain);
+export const DataIcon = icon(Database);
 
 /** A file by its kind (`state/file-kind.ts`): the composer's chips for non-image files. */
 export const FileKindIcons = {

@@ -17,6 +17,7 @@ import { DIALOG_EN } from './messages-dialog-en';
 import { PICKER_EN } from './messages-picker-en';
 import { EMPTY_EN } from './messages-empty-en';
 import { CELLS_EN } from './messages-cells-en';
+import { DATA_EN } from './messages-data-en';
 
 /** English UI text (the settings and MCP pages' text lives in their own files). */
 export const EN_MESSAGES = {
@@ -38,6 +39,7 @@ export const EN_MESSAGES = {
   ...ELICITATION_EN,
   ...SAMPLING_EN,
   ...COMPOSER_EN,
+  ...DATA_EN,
   'app.title': 'Aivory',
   'app.loading': 'Loading…',
   'app.offline':

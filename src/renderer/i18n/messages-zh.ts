@@ -18,6 +18,7 @@ import { DIALOG_ZH } from './messages-dialog-zh';
 import { PICKER_ZH } from './messages-picker-zh';
 import { EMPTY_ZH } from './messages-empty-zh';
 import { CELLS_ZH } from './messages-cells-zh';
+import { DATA_ZH } from './messages-data-zh';
 
 /** Simplified Chinese UI text. */
 export const ZH_MESSAGES: Record<MessageKey, string> = {
@@ -39,6 +40,7 @@ export const ZH_MESSAGES: Record<MessageKey, string> = {
   ...ELICITATION_ZH,
   ...SAMPLING_ZH,
   ...COMPOSER_ZH,
+  ...DATA_ZH,
   'app.title': 'Aivory',
   'app.loading': '加载中…',
   'app.offline': '未连接到 Aivory，正在重连…（若持续如此，请重新打开 aivory serve 打印的网址）',

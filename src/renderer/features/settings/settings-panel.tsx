@@ -1,6 +1,6 @@
 /**
  * Settings, following the seed's information architecture: 通用; AI 与模型 → 模型; 能力与集成 →
- * 工具 / MCP 服务 / 技能 / 提示词; 记忆. A navigation column and the chosen page. A modal dialog: it
+ * 工具 / MCP 服务 / 技能 / 提示词; 记忆; 数据 (exports). A navigation column and the chosen page. A modal dialog: it
  * takes focus when it opens (the current page's navigation item), keeps Tab inside, and closes
  * on Esc or a click beside it, giving focus back (`use-modal-dialog.ts`).
  */
@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { IconProps } from '../../components/icons';
 import {
+  DataIcon,
   GeneralIcon,
   McpIcon,
   MemoryIcon,
@@ -21,6 +22,7 @@ import type { MessageKey } from '../../i18n/i18n';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { McpPage } from '../mcp/mcp-page';
+import { DataPage } from './data-page';
 import { GeneralPage } from './general-page';
 import { MemoriesPage } from './memories-page';
 import { ModelsPage } from './models-page';
@@ -30,14 +32,14 @@ import { ToolsPage } from './tools-page';
 
 /** A page of the settings panel. */
 export type SettingsPageId =
-  'general' | 'models' | 'tools' | 'mcp' | 'skills' | 'prompts' | 'memory';
+  'general' | 'models' | 'tools' | 'mcp' | 'skills' | 'prompts' | 'memory' | 'data';
 
 /** The navigation: groups (null title = top level) and their pages. */
 const NAVIGATION: readonly { title: MessageKey | null; pages: readonly SettingsPageId[] }[] = [
   { title: null, pages: ['general'] },
   { title: 'set.nav.ai', pages: ['models'] },
   { title: 'set.nav.capabilities', pages: ['tools', 'mcp', 'skills', 'prompts'] },
-  { title: null, pages: ['memory'] },
+  { title: null, pages: ['memory', 'data'] },
 ];
 
 const PAGE_LABELS: Record<SettingsPageId, MessageKey> = {
@@ -48,6 +50,7 @@ const PAGE_LABELS: Record<SettingsPageId, MessageKey> = {
   skills: 'set.nav.skills',
   prompts: 'set.nav.prompts',
   memory: 'set.nav.memory',
+  data: 'set.nav.data',
 };
 
 /** Each page's icon in the navigation (decoration: the label names the page). */
@@ -59,6 +62,7 @@ const PAGE_ICONS: Record<SettingsPageId, (props: IconProps) => ReactNode> = {
   skills: SkillsIcon,
   prompts: PromptTemplatesIcon,
   memory: MemoryIcon,
+  data: DataIcon,
 };
 
 /** The settings dialog. */
@@ -126,5 +130,7 @@ function Page(props: { id: SettingsPageId }): ReactNode {
       return <PromptsPage />;
     case 'memory':
       return <MemoriesPage />;
+    case 'data':
+      return <DataPage />;
   }
 }
