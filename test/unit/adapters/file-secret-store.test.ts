@@ -74,6 +74,16 @@ describe('FileSecretStore', () => {
     expect(Object.keys(stored ?? {})).toHaveLength(20);
   });
 
+  it('lists its references, sorted, without values (a backup reads them to seal the secrets)', async () => {
+    const store = new FileSecretStore(filePath);
+    expect(await store.refs()).toEqual([]);
+    await store.set('zeta', SECRET);
+    await store.set('alpha', 'other');
+    expect(await store.refs()).toEqual(['alpha', 'zeta']);
+    await store.delete('zeta');
+    expect(await store.refs()).toEqual(['alpha']);
+  });
+
   it('refuses an empty reference', async () => {
     await expect(new FileSecretStore(filePath).set('', SECRET)).rejects.toThrow(/empty/);
   });

@@ -14,6 +14,9 @@ const secrets = {
   },
   set: () => Promise.resolve(),
   delete: () => Promise.resolve(),
+  refs() {
+    return Promise.resolve([...this.values.keys()]);
+  },
 };
 
 const saved: ModelConfig[] = [

@@ -52,4 +52,8 @@ export class EncryptedSecretStore implements SecretStore {
   delete(ref: string): Promise<void> {
     return this.inner.delete(ref);
   }
+
+  refs(): Promise<string[]> {
+    return this.inner.refs();
+  }
 }

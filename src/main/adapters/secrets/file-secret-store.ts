@@ -53,6 +53,11 @@ export class FileSecretStore implements SecretStore {
     });
   }
 
+  /** Every stored reference, sorted. */
+  refs(): Promise<string[]> {
+    return this.serialize(async () => [...(await this.readAll()).keys()].sort());
+  }
+
   /** Runs `task` after every earlier call of this instance has settled. */
   private serialize<T>(task: () => Promise<T>): Promise<T> {
     const result = this.queue.then(task, task);

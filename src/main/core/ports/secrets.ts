@@ -5,4 +5,6 @@ export interface SecretStore {
   get(ref: string): Promise<string | null>;
   set(ref: string, value: string): Promise<void>;
   delete(ref: string): Promise<void>;
+  /** Every stored reference (no values), for a backup that carries the secrets. */
+  refs(): Promise<string[]>;
 }
