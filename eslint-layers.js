@@ -109,8 +109,13 @@ export const LAYERS = [
       },
       {
         name: 'better-sqlite3',
-        why: 'the database',
-        only: ['src/main/adapters/sqlite/**'],
+        why: 'the database; backups copy it with the online backup API and check copies',
+        only: ['src/main/adapters/sqlite/**', 'src/main/adapters/backup/**'],
+      },
+      {
+        name: 'tar-stream',
+        why: 'the backup archive, written and read as a stream with a hash per entry',
+        only: ['src/main/adapters/backup/**'],
       },
       {
         name: '@modelcontextprotocol/client',

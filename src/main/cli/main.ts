@@ -23,6 +23,7 @@ const COMMANDS = [
   'memories',
   'serve',
   'mcp',
+  'backup',
 ] as const;
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -57,6 +58,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (known === 'sandbox' && rest[0] === 'reset-workspace') {
       const opened = await open({ env: io.env, signInLinkSeen: io.ask !== undefined });
       code = await (await import('./sandbox-command')).resetWorkspace(rest.slice(1), opened, io);
+    } else if (known === 'backup' && rest[0] === 'restore') {
+      // A restore replaces the database the app context would hold open: it runs without one.
+      return await (await import('./backup-command')).restoreCommand(rest, io);
     } else if (known === 'sandbox') {
       return await (await import('./sandbox-command')).sandboxCommand(rest, io);
     } else if (known === 'serve') {
@@ -144,5 +148,7 @@ async function runCommand(
       return (await import('./memories-command')).memoriesCommand(rest, context, io);
     case 'models':
       return (await import('./models-command')).modelsCommand(rest, context, io);
+    case 'backup':
+      return (await import('./backup-command')).backupCommand(rest, context, io);
   }
 }

@@ -11,6 +11,7 @@ import { createFileLogger } from '../adapters/logging/file-logger';
 import { machineMemoryMiB } from '../adapters/machine-memory';
 import { lazyMcpConnector, lazyOpenAiLlmClient } from '../adapters/lazy-clients';
 import { connectSandbox } from '../adapters/sandbox-client/sandbox-client';
+import { recoverInterruptedRestore } from '../adapters/backup/restore-marker';
 import { FileSecretStore } from '../adapters/secrets/file-secret-store';
 import type { ConnectionInfo, UpgradeSnapshot } from '../adapters/sqlite/sqlite-store';
 import { openStore } from '../adapters/sqlite/sqlite-store';
@@ -38,6 +39,7 @@ import { SettingsService } from '../services/settings-service';
 import type { SettingsKey } from '../services/settings-service';
 import { ToolCatalog } from '../services/tool-catalog';
 import type { TurnMcpTools } from '../services/tool-catalog';
+import type { BackupService, createBackupService } from './backups';
 
 export interface AppContext {
   dataDir: string;
@@ -53,6 +55,8 @@ export interface AppContext {
     upgradeSnapshots(): UpgradeSnapshot[];
   };
   secrets: SecretStore;
+  /** Backups of this data folder: written, then read back whole before they count. */
+  backups: BackupService;
   logger: Logger;
   ids: IdGenerator;
   /** The app's tools: what a turn could offer, built per turn; listings for `aivory tools`. */
@@ -106,6 +110,8 @@ export function openAppContext(
     minLevel: env.AIVORY_LOG_LEVEL === 'debug' ? 'debug' : 'info',
   });
   const databasePath = join(dataDir, 'aivory.db');
+  // A restore under way (or killed mid-swap, then undone here) comes before the database opens.
+  recoverInterruptedRestore(dataDir);
   const store = openStore(databasePath);
   restrictToOwner([databasePath, `${databasePath}-wal`, `${databasePath}-shm`]);
   if (store.upgrade !== null)
@@ -238,6 +244,12 @@ export function openAppContext(
     stores,
     database: store,
     secrets,
+    backups: lazyBackups({
+      dataDir,
+      env,
+      copyDatabase: (target, signal) => store.copyTo(target, signal),
+      secrets,
+    }),
     logger,
     ids,
     tools,
@@ -279,4 +291,19 @@ function restrictToOwner(paths: readonly string[]): void {
     const mode = statSync(path, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && (mode & 0o777) !== 0o600) chmodSync(path, 0o600);
   }
+}
+
+/**
+ * The backup service, its modules (tar-stream, the reader, scrypt) loaded at first use: most
+ * commands never back up.
+ */
+function lazyBackups(options: Parameters<typeof createBackupService>[0]): BackupService {
+  let service: Promise<BackupService> | null = null;
+  const load = (): Promise<BackupService> =>
+    (service ??= import('./backups').then((module) => module.createBackupService(options)));
+  return {
+    defaultFolder: join(options.dataDir, 'backups'),
+    create: async (create) => (await load()).create(create),
+    verify: async (file, signal) => (await load()).verify(file, signal),
+  };
 }

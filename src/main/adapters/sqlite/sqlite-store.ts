@@ -28,6 +28,7 @@ import {
   StreamingClaims,
 } from './streaming-recovery';
 import { TurnLeases } from './turn-leases';
+import { copyDatabase, type DatabaseFacts } from '../backup/database-copy';
 import { StorageError } from '../../../shared/errors';
 import { clearDamage, knownDamage } from './damage-marker';
 import { damagedDatabase } from './storage-faults';
@@ -146,6 +147,14 @@ export class SqliteStore {
   /** The pragmas and schema version the connection runs with. */
   connectionInfo(): ConnectionInfo {
     return describeConnection(this.database);
+  }
+
+  /**
+   * A consistent copy of the database at `target` (a new file) over this connection, for a
+   * backup: this process's writes during the copy go into it (`backup/database-copy.ts`).
+   */
+  copyTo(target: string, signal?: AbortSignal): Promise<DatabaseFacts> {
+    return copyDatabase(this.database, target, signal);
   }
 
   /**
