@@ -1,13 +1,15 @@
 /**
  * The one container template. Every session container is created from this function and from
  * nothing the API caller sends: no network (never configurable), non-root, no capabilities,
- * no-new-privileges, read-only root, size-limited tmpfs for /tmp and /workspace, memory, CPU and
+ * no-new-privileges, read-only root, size-limited tmpfs for /tmp and /workspace, no writable mount
+ * from the host (a session's transfer pipes are mounted read-only), memory, CPU and
  * pids limits, and an init process. (An engine without the cgroup controllers, e.g. rootless
  * Podman on cgroups v1, accepts and ignores memory/CPU/pids: then RLIMIT_NPROC stands in for pids,
  * see `processRlimit`.) A socket proxy cannot give this guarantee; building the
  * HostConfig here can (research: security-anchors, docker-socket-proxy bypasses).
  */
 import type { ContainerCreateOptions } from 'dockerode';
+import { TRANSFER_MOUNT } from './transfer-pipes';
 
 /** The in-image user: uid/gid 1000, home /workspace (see scripts/build-image.sh). */
 export const SANDBOX_USER = '1000:1000';
@@ -43,6 +45,11 @@ export function sessionContainerOptions(
     engine?: 'docker' | 'podman';
     /** RLIMIT_NPROC to give, if any (see `processRlimit` in docker-runtime.ts). */
     nprocLimit?: number;
+    /**
+     * The host directory of the session's transfer pipes, mounted read-only at TRANSFER_MOUNT
+     * (see transfer-pipes.ts for why this mount gives the container nothing to write).
+     */
+    transferDir?: string;
   },
 ): ContainerCreateOptions {
   const tmpfs: Record<string, string> = {
@@ -98,7 +105,8 @@ export function sessionContainerOptions(
       ],
       RestartPolicy: { Name: options.role === 'keepalive' ? 'unless-stopped' : 'no' },
       AutoRemove: false,
-      Binds: [],
+      Binds:
+        options.transferDir === undefined ? [] : [`${options.transferDir}:${TRANSFER_MOUNT}:ro`],
       Devices: [],
       ...(options.runtime === undefined || options.runtime === 'default'
         ? {}

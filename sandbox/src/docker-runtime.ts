@@ -20,6 +20,7 @@ import {
   WORKSPACE,
 } from './container-template';
 import { demultiplex } from './exec-demux';
+import { TransferPipes } from './transfer-pipes';
 
 import { SandboxError } from './sandbox-service';
 
@@ -72,6 +73,11 @@ export class DockerRuntime {
   private deaths: Readable | null = null;
   private deathsStarting = false;
   private released = false;
+  /** Session containers' transfer directories (transfer-pipes.ts), by container id. */
+  private readonly transferDirs = new Map<string, string>();
+  private readonly pipes = new TransferPipes();
+  /** Cleared when the engine refused a container with the pipes' mount: later ones go without. */
+  private pipesMountable = true;
 
   constructor(
     socketPath: string,
@@ -161,11 +167,16 @@ export class DockerRuntime {
   ): Promise<string> {
     const choice = await this.runtimeChoice();
     if (!choice.ok) throw new SandboxError('unavailable', choice.error);
+    const transferDir =
+      options.role === 'session' && this.pipesMountable
+        ? await this.pipes.prepare(options.name)
+        : null;
     const createOptions = sessionContainerOptions(limits, {
       ...options,
       runtime: choice.runtime,
       engine: choice.engine,
       nprocLimit: processRlimit(choice, limits),
+      ...(transferDir === null ? {} : { transferDir }),
     });
     if (options.conversationId) {
       createOptions.Labels = {
@@ -173,26 +184,49 @@ export class DockerRuntime {
         'org.aivory.conversation': options.conversationId,
       };
     }
-    const container = await this.docker.createContainer(createOptions).catch((error: unknown) => {
-      // Podman runs Init: true through catatonit, a separate package on Debian.
-      if (/container-init binary not found/.test(String(error))) {
-        throw new SandboxError(
-          'unavailable',
-          `Podman cannot start the container's init process: install catatonit (apt-get install catatonit). ${String(error)}`,
-        );
-      }
-      throw error;
-    });
+    const container = await this.docker
+      .createContainer(createOptions)
+      .catch((error: unknown) => {
+        if (transferDir === null || !/mount|bind|no such file/i.test(String(error))) throw error;
+        // An engine that cannot see the host's temporary directory (a confined or remote one)
+        // refuses the mount: the container goes without, and so do later ones (exec stdio).
+        this.pipesMountable = false;
+        return this.docker.createContainer({
+          ...createOptions,
+          HostConfig: { ...createOptions.HostConfig, Binds: [] },
+        });
+      })
+      .catch(async (error: unknown) => {
+        if (transferDir !== null) await this.pipes.remove(transferDir);
+        // Podman runs Init: true through catatonit, a separate package on Debian.
+        if (/container-init binary not found/.test(String(error))) {
+          throw new SandboxError(
+            'unavailable',
+            `Podman cannot start the container's init process: install catatonit (apt-get install catatonit). ${String(error)}`,
+          );
+        }
+        throw error;
+      });
     try {
       await container.start();
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined);
+      if (transferDir !== null) await this.pipes.remove(transferDir);
       throw error;
+    }
+    if (transferDir !== null) {
+      if (this.pipesMountable) this.transferDirs.set(container.id, transferDir);
+      else await this.pipes.remove(transferDir);
     }
     if (choice.engine === 'podman' && choice.rootless) {
       this.execRlimits.set(container.id, prlimitArgs(createOptions.HostConfig?.Ulimits ?? []));
     }
     return container.id;
+  }
+
+  /** The host directory of the container's transfer pipes, or null when it has none. */
+  transferDir(containerId: string): string | null {
+    return this.transferDirs.get(containerId) ?? null;
   }
 
   async removeContainer(id: string): Promise<void> {
@@ -204,6 +238,9 @@ export class DockerRuntime {
     }
     // Nothing can come through an exec of a removed container any more.
     this.endStreams(id);
+    const transferDir = this.transferDirs.get(id);
+    this.transferDirs.delete(id);
+    if (transferDir !== undefined) await this.pipes.remove(transferDir);
   }
 
   /**
@@ -216,6 +253,8 @@ export class DockerRuntime {
     this.deaths = null;
     const ids = new Set([...this.openStreams.keys(), ...this.pendingStarts.keys()]);
     for (const id of ids) this.endStreams(id);
+    this.transferDirs.clear();
+    this.pipes.close();
   }
 
   /** How many exec streams are open (tests). */

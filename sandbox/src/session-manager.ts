@@ -135,6 +135,7 @@ export class SessionManager implements SandboxService {
             options.logger.warn('restore extractor failed to start', { error: String(error) });
             return undefined;
           });
+        container.saver = this.archiver.startSaver(container.containerId).catch(() => null);
         return container;
       },
       remove: (containerId) => options.runtime.removeContainer(containerId),
@@ -349,7 +350,7 @@ export class SessionManager implements SandboxService {
       worker: container.worker,
       running: false,
       lastActivity: this.now(),
-      saves: await this.saves.setUp(container.containerId),
+      saves: await this.saves.setUp(container.containerId, null, container.saver ?? null),
       ...(result.olderSave ? { notice: olderSaveNotice(result.olderSave.savedAt) } : {}),
     };
     const { restored } = result;
@@ -419,7 +420,7 @@ export class SessionManager implements SandboxService {
    */
   private async archiveAndRemove(session: Session, shutdown = false): Promise<boolean> {
     try {
-      const saving = this.saves.save(session);
+      const saving = this.saves.save(session, { last: true });
       await (shutdown
         ? withDeadline(saving, this.options.shutdownSaveMs ?? SHUTDOWN_SAVE_MS)
         : saving);

@@ -5,7 +5,7 @@
 import type { IndexEntry } from './archive-store';
 import { SandboxError } from './sandbox-service';
 import type { WorkerChannel } from './worker-channel';
-import type { Extractor } from './workspace-archiver';
+import type { TarProcess } from './workspace-archiver';
 
 /** A Python worker attached to a container over `docker exec -i`. */
 export interface Worker {
@@ -18,7 +18,9 @@ export interface WarmContainer {
   containerId: string;
   worker: Worker;
   /** A `tar -x` already waiting in a warm container, for a restore (see WorkspaceArchiver). */
-  extractor?: Extractor;
+  extractor?: TarProcess;
+  /** A `tar -c` being started in a warm container, for its first save (null: none to be had). */
+  saver?: Promise<TarProcess | null>;
 }
 
 export interface Session extends WarmContainer {
@@ -63,10 +65,18 @@ export interface SaveState {
   saving: Promise<void> | null;
   /** Another save is wanted once the one in progress ends. */
   again: boolean;
+  /**
+   * A `tar -c` waiting in the container for the next save (WorkspaceArchiver.startSaver), started
+   * after each save but the last; null when there is none (the save then starts its own).
+   */
+  saver: Promise<TarProcess | null> | null;
 }
 
 /** The save state of a workspace just set up in a container that started at `startedAt`. */
-export function freshSaveState(startedAt: string | null): SaveState {
+export function freshSaveState(
+  startedAt: string | null,
+  saver: Promise<TarProcess | null> | null = null,
+): SaveState {
   return {
     startedAt,
     needsRestore: false,
@@ -77,6 +87,7 @@ export function freshSaveState(startedAt: string | null): SaveState {
     error: null,
     saving: null,
     again: false,
+    saver,
   };
 }
 

@@ -1,9 +1,11 @@
 /**
  * Moves a container's /workspace to and from the archive store. Archive: `tar -c` in the
- * container, streamed out of `docker exec` in 1 MiB chunks, compressed with zstd only when a
- * sample of the stream compresses, straight into the store. Restore: the stored bytes, decoded by
- * their magic number (zstd, gzip — what older versions wrote — or plain tar), streamed into
- * `tar -x` in the new container. Nothing holds a whole archive in memory.
+ * container, streamed out through the container's save pipe (transfer-pipes.ts; `docker exec`'s
+ * stdout where there is none) in 1 MiB chunks, compressed with zstd only when a sample of the
+ * stream compresses, straight into the store. Restore: the stored bytes, decoded by their magic
+ * number (zstd, gzip — what older versions wrote — or plain tar), streamed into `tar -x` in the
+ * new container through its load pipe (or `docker exec`'s stdin). Nothing holds a whole archive in
+ * memory. The tar processes are `docker exec`s either way: their exit code is the verdict.
  *
  * A restore that fails because the newest archive cannot be read (a truncated or corrupted file:
  * the decoder or the tar structure fails when it is read through on the host) empties the
@@ -13,8 +15,15 @@
  * no save can be read (no older one, or it is damaged too) the error's code is `damaged-save`:
  * the user's way out is to start empty (damaged-saves.ts).
  */
+import {
+  close as closeFd,
+  constants as fsConstants,
+  open as openFd,
+  read as readFd,
+} from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { Socket } from 'node:net';
+import { join } from 'node:path';
 import { pipeline, Readable, Transform, Writable } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
@@ -30,6 +39,7 @@ import { WORKSPACE } from './container-template';
 import type { AttachedProcess, DockerRuntime } from './docker-runtime';
 import { SandboxError } from './sandbox-service';
 import { describeRestoreFailure, describeTarExit } from './tar-exit';
+import { LOAD_PIPE, PROBE_PIPE, SAVE_PIPE, TRANSFER_MOUNT } from './transfer-pipes';
 
 /** How an archive's bytes are encoded; told apart on restore by their first bytes. */
 export type ArchiveFormat = 'zstd' | 'gzip' | 'tar';
@@ -52,8 +62,8 @@ const COMPRESSIBLE_BELOW = 0.9;
  * random bytes (it stores what it cannot shrink as raw blocks).
  */
 const ZSTD_LEVEL = 1;
-/** How long a warm container's extractor may take to start (measured: 100–150 ms idle). */
-const EXTRACTOR_START_MS = 30_000;
+/** How long a waiting tar may take to start (measured: 100–150 ms idle). */
+const TAR_START_MS = 30_000;
 /** Bytes of tar's stderr kept for an error message. */
 const STDERR_BYTES = 4096;
 
@@ -62,6 +72,22 @@ const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 
 const TAR_CREATE = ['tar', '-c', '-C', WORKSPACE, '.'];
 const TAR_EXTRACT = ['tar', '-x', '-C', WORKSPACE, '--no-same-owner', '--no-same-permissions'];
+/** tar -x from the load pipe; -B: a pipe delivers short reads, which tar -f takes for damage. */
+const TAR_EXTRACT_PIPE = [...TAR_EXTRACT, '-B', '-f', `${TRANSFER_MOUNT}/${LOAD_PIPE}`];
+/** tar -c into the save pipe; it waits in open() until the sidecar opens the read end. */
+const TAR_CREATE_PIPE = ['tar', '-c', '-f', `${TRANSFER_MOUNT}/${SAVE_PIPE}`, '-C', WORKSPACE, '.'];
+/** Prints an empty line, then becomes the command: the line says the process runs. */
+const ANNOUNCED = ['sh', '-c', 'echo; exec "$@"', 'sh'];
+/**
+ * Whether a container's pipes reach the sidecar: a write that needs a reader present (`dd
+ * oflag=nonblock` fails at once without one) while the sidecar holds the read end. An engine in a
+ * VM shows the container a FIFO of its own, which no reader holds: the probe fails, never hangs.
+ */
+const PIPE_PROBE = [
+  'sh',
+  '-c',
+  `echo ok | dd of=${TRANSFER_MOUNT}/${PROBE_PIPE} oflag=nonblock status=none`,
+];
 /** Empties the workspace a damaged archive was partly unpacked into. */
 const CLEAR_WORKSPACE = ['find', WORKSPACE, '-mindepth', '1', '-delete'];
 const TAR_BLOCK = 512;
@@ -79,6 +105,9 @@ export interface RestoreResult {
 }
 
 export class WorkspaceArchiver {
+  /** Whether transfer pipes reach this sidecar (see `pipeDir`); null until probed. */
+  private pipesReach: Promise<boolean> | null = null;
+
   constructor(
     private readonly runtime: DockerRuntime,
     private readonly archives: ArchiveStore,
@@ -94,65 +123,127 @@ export class WorkspaceArchiver {
     containerId: string,
     conversationId: string,
     verify: () => Promise<void> = () => Promise.resolve(),
+    ready?: TarProcess,
   ): Promise<number> {
-    const tar = await this.runtime.attachBulk(containerId, TAR_CREATE);
-    tar.stdin.end();
-    const stderr = collectTail(tar.stderr);
+    const start = async (): Promise<TarProcess> =>
+      (await this.startSaver(containerId)) ??
+      (await this.startExec(containerId, TAR_CREATE, null, 'read'));
+    let tar = ready?.ended === false ? ready : await start();
+    let source = await outputOf(tar);
+    // A waiting tar whose container was killed or restarted may not be known to have ended yet.
+    if (source === null && tar === ready) source = await outputOf((tar = await start()));
+    if (source === null) {
+      const exitCode = await tar.process.exited;
+      throw new Error(`tar ended before the save reached it (${describeTarExit(exitCode)})`);
+    }
+    const output = source;
+    const saver = tar;
     const body = new TarBody(async () => {
-      const exitCode = await tar.exited;
+      const exitCode = await saver.process.exited;
       if (exitCode !== 0) {
-        const said = (await stderr).trim();
+        const said = (await saver.stderr).trim();
         throw new Error(`${describeTarExit(exitCode)}${said ? `: ${said}` : ''}`);
       }
       await verify();
     });
-    tar.stdout.pipe(body);
+    output.pipe(body);
     // A store that fails (disk full) stops reading: close the exec so tar does not block forever.
-    body.once('error', () => tar.stdin.destroy());
+    body.once('error', () => {
+      output.destroy();
+      saver.process.stdin.destroy();
+    });
     return this.archives.put(conversationId, encode(body, await body.format));
   }
 
   /**
-   * Starts `tar -x` in the container, waiting on its stdin for an archive that may come. Warm
-   * containers get one while they wait for a conversation: `docker exec` takes 100–150 ms to
-   * start a process (measured), which a restore then does not wait for.
+   * Starts a `tar -c` of the workspace that waits, blocked opening the container's save pipe,
+   * until `archive` opens the other end: a save then does not wait the 85–150 ms `docker exec`
+   * takes to start a process (measured). Null when the container has no pipes that work.
+   */
+  async startSaver(containerId: string): Promise<TarProcess | null> {
+    const directory = await this.pipeDir(containerId);
+    if (directory === null) return null;
+    return this.startWaiting(
+      containerId,
+      [...ANNOUNCED, ...TAR_CREATE_PIPE],
+      join(directory, SAVE_PIPE),
+    );
+  }
+
+  /**
+   * Starts `tar -x` in the container, waiting on its load pipe (or its stdin) for an archive that
+   * may come. Warm containers get one while they wait for a conversation: `docker exec` takes
+   * 100–150 ms to start a process (measured), which a restore then does not wait for.
    */
   async startExtractor(
     containerId: string,
     options: { running?: boolean } = {},
-  ): Promise<Extractor> {
-    const process = await this.runtime.attachBulk(
-      containerId,
-      options.running === true
-        ? ['sh', '-c', 'echo; exec "$@"', 'sh', ...TAR_EXTRACT]
-        : TAR_EXTRACT,
-    );
-    const extractor: Extractor = {
-      process,
-      stderr: collectTail(process.stderr),
-      ended: false,
-    };
+  ): Promise<TarProcess> {
+    const directory = await this.pipeDir(containerId);
+    const pipe = directory === null ? null : join(directory, LOAD_PIPE);
+    const command = pipe === null ? TAR_EXTRACT : TAR_EXTRACT_PIPE;
+    return options.running === true
+      ? this.startWaiting(containerId, [...ANNOUNCED, ...command], pipe)
+      : this.startExec(containerId, command, pipe);
+  }
+
+  /** A tar (or the shell that becomes it) started in the container with `docker exec`. */
+  private async startExec(
+    containerId: string,
+    command: string[],
+    pipe: string | null = null,
+    stdout: 'read' | 'drop' = 'drop',
+  ): Promise<TarProcess> {
+    const process = await this.runtime.attachBulk(containerId, command);
+    const tar: TarProcess = { process, stderr: collectTail(process.stderr), ended: false, pipe };
     void process.exited.then(() => {
-      extractor.ended = true;
+      tar.ended = true;
     });
-    // The exec call returns once the connection is upgraded, before the process runs; with
-    // `running` it returns once the shell's first line arrived (and tar is taking its place).
-    if (options.running === true) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const started = await new Promise<boolean>((resolve) => {
-        process.stdout.once('data', () => resolve(true));
-        process.stdout.once('end', () => resolve(true));
-        // A warm container waiting on this forever would also hold up shutdown's drain.
-        timer = setTimeout(() => resolve(false), EXTRACTOR_START_MS);
-      });
-      clearTimeout(timer);
-      if (!started) {
-        process.stdin.destroy();
-        throw new Error(`tar -x did not start within ${EXTRACTOR_START_MS / 1000} s`);
-      }
+    if (stdout === 'drop') process.stdout.resume();
+    return tar;
+  }
+
+  /**
+   * Like `startExec`, for a shell that prints an empty line and then becomes tar: returns once
+   * that line arrived. The exec call returns once the connection is upgraded, before the process
+   * runs; a tar waiting for its pipe to open, or on stdin, is then ready.
+   */
+  private async startWaiting(
+    containerId: string,
+    command: string[],
+    pipe: string | null,
+  ): Promise<TarProcess> {
+    const tar = await this.startExec(containerId, command, pipe, 'read');
+    const { process } = tar;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const started = await new Promise<boolean>((resolve) => {
+      process.stdout.once('data', () => resolve(true));
+      process.stdout.once('end', () => resolve(true));
+      // A warm container waiting on this forever would also hold up shutdown's drain.
+      timer = setTimeout(() => resolve(false), TAR_START_MS);
+    });
+    clearTimeout(timer);
+    if (!started) {
+      process.stdin.destroy();
+      throw new Error(`tar did not start within ${TAR_START_MS / 1000} s`);
     }
     process.stdout.resume();
-    return extractor;
+    return tar;
+  }
+
+  /**
+   * The host directory of the container's transfer pipes, or null when it has none or they do
+   * not reach this sidecar (probed once, in the first container that has them).
+   */
+  private async pipeDir(containerId: string): Promise<string | null> {
+    const directory = this.runtime.transferDir(containerId);
+    if (directory === null) return null;
+    this.pipesReach ??= probePipes(this.runtime, containerId, directory).catch(() => {
+      // The container went away mid-probe: that says nothing about the pipes; ask again later.
+      this.pipesReach = null;
+      return false;
+    });
+    return (await this.pipesReach) ? directory : null;
   }
 
   /**
@@ -164,7 +255,7 @@ export class WorkspaceArchiver {
   async restore(
     containerId: string,
     conversationId: string,
-    ready?: Extractor,
+    ready?: TarProcess,
     now: () => number = Date.now,
   ): Promise<RestoreResult> {
     try {
@@ -226,7 +317,7 @@ export class WorkspaceArchiver {
     containerId: string,
     conversationId: string,
     generation: Generation,
-    ready?: Extractor,
+    ready?: TarProcess,
   ): Promise<boolean> {
     let archive: OpenedArchive | null;
     try {
@@ -240,14 +331,21 @@ export class WorkspaceArchiver {
       return false;
     }
     const opened = archive;
-    const tar =
-      ready?.ended === false
-        ? ready
-        : await this.startExtractor(containerId).catch((error: unknown) => {
-            opened.close();
-            throw error;
-          });
-    const fed = opened.feed(tar.process.stdin).then(
+    const start = (): Promise<TarProcess> =>
+      this.startExtractor(containerId).catch((error: unknown) => {
+        opened.close();
+        throw error;
+      });
+    let tar = ready?.ended === false ? ready : await start();
+    let sink = await inputOf(tar);
+    // A waiting tar whose container was killed may not be known to have ended yet.
+    if (sink === null && tar === ready) sink = await inputOf((tar = await start()));
+    if (sink === null) {
+      opened.close();
+      const exitCode = await tar.process.exited;
+      throw restoreFailed(`tar ended before the archive reached it (${describeTarExit(exitCode)})`);
+    }
+    const fed = opened.feed(sink).then(
       () => null,
       (error: unknown) => error,
     );
@@ -378,18 +476,109 @@ async function copyFileInto(file: FileHandle, sink: Socket): Promise<void> {
   await new Promise<void>((resolve) => sink.end(resolve));
 }
 
-/** A `tar -x` into the workspace, started and waiting for an archive on its stdin. */
-export interface Extractor {
+/**
+ * A tar in the container (`docker exec`): a `tar -x` waiting for an archive (an extractor), or a
+ * `tar -c` waiting to write one (a saver).
+ */
+export interface TarProcess {
   process: AttachedProcess;
   /** The end of tar's stderr, once it exited. */
   stderr: Promise<string>;
-  /** Set once the process exited (or its connection broke): it can no longer be fed. */
+  /** Set once the process exited (or its connection broke): it can no longer be used. */
   ended: boolean;
+  /** The host end of the transfer pipe it reads or writes; null: its stdin or stdout. */
+  pipe: string | null;
 }
 
-/** Ends an unused extractor: tar reads an empty archive and exits (its complaint is dropped). */
-export function discard(extractor: Extractor): void {
-  extractor.process.stdin.end();
+/** Ends an unused tar: an extractor reads an empty archive, a saver writes into nothing. */
+export function discard(tar: TarProcess): void {
+  tar.process.stdin.end();
+  if (tar.pipe !== null) void releasePipe(tar.pipe);
+}
+
+/** Where a saver's tar stream comes out; null when it ended before its pipe opened. */
+async function outputOf(tar: TarProcess): Promise<Readable | null> {
+  tar.process.stdin.end();
+  if (tar.pipe === null) return tar.process.stdout;
+  return openPipe(tar.pipe, 'read', tar.process.exited);
+}
+
+/** Where an extractor takes its archive; null when it ended before its pipe opened. */
+async function inputOf(tar: TarProcess): Promise<Writable | null> {
+  if (tar.pipe === null) return tar.process.stdin;
+  tar.process.stdin.end();
+  return openPipe(tar.pipe, 'write', tar.process.exited);
+}
+
+/**
+ * Opens the host end of a transfer pipe, waiting (in libuv's thread pool) until the tar in the
+ * container has opened the other end. Null when that tar ended before it could use the pipe: the
+ * wait is then ended too (`releasePipe`). A `tar -c` that ended well had opened it (its whole
+ * output then waits in the pipe); a `tar -x` that ended before the archive came cannot have
+ * unpacked it, however it ended.
+ */
+async function openPipe(
+  path: string,
+  end: 'read' | 'write',
+  exited: Promise<number | null>,
+): Promise<Socket | null> {
+  let opened = false;
+  let released = false;
+  void exited.then(() => {
+    if (opened) return;
+    released = true;
+    void releasePipe(path);
+  });
+  const fd = await new Promise<number>((resolve, reject) =>
+    openFd(path, end === 'read' ? fsConstants.O_RDONLY : fsConstants.O_WRONLY, (error, fd) =>
+      error ? reject(error) : resolve(fd),
+    ),
+  );
+  opened = true;
+  if (released && (end === 'write' || (await exited) !== 0)) {
+    closeFd(fd, () => undefined);
+    return null;
+  }
+  return new Socket({ fd, readable: end === 'read', writable: end === 'write' });
+}
+
+/**
+ * Ends whatever waits to open the pipe, on either side: an open of each end that never waits
+ * (a write end opens only while a reader waits, hence after the read end), closed at once.
+ */
+async function releasePipe(path: string): Promise<void> {
+  for (const flags of [fsConstants.O_RDONLY, fsConstants.O_WRONLY]) {
+    const fd = await new Promise<number | null>((resolve) =>
+      openFd(path, flags | fsConstants.O_NONBLOCK, (error, fd) => resolve(error ? null : fd)),
+    );
+    if (fd !== null) closeFd(fd, () => undefined);
+  }
+}
+
+/** Whether the container's pipes reach this sidecar (see PIPE_PROBE). */
+async function probePipes(
+  runtime: DockerRuntime,
+  containerId: string,
+  directory: string,
+): Promise<boolean> {
+  const fd = await new Promise<number>((resolve, reject) =>
+    openFd(
+      join(directory, PROBE_PIPE),
+      fsConstants.O_RDONLY | fsConstants.O_NONBLOCK,
+      (error, fd) => (error ? reject(error) : resolve(fd)),
+    ),
+  );
+  try {
+    const probe = await runtime.run(containerId, PIPE_PROBE);
+    if (probe.exitCode !== 0) return false;
+    const buffer = Buffer.alloc(16);
+    const bytesRead = await new Promise<number>((resolve) =>
+      readFd(fd, buffer, 0, buffer.length, null, (error, bytes) => resolve(error ? 0 : bytes)),
+    );
+    return buffer.subarray(0, bytesRead).toString('utf8') === 'ok\n';
+  } finally {
+    closeFd(fd, () => undefined);
+  }
 }
 
 /** The format for a tar stream whose first chunk is `sample`: zstd if it compresses, else none. */

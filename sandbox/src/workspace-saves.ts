@@ -13,7 +13,7 @@
 import type { DockerRuntime } from './docker-runtime';
 import type { SaveState, Session } from './session-registry';
 import { freshSaveState } from './session-registry';
-import type { RestoreResult, WorkspaceArchiver } from './workspace-archiver';
+import type { RestoreResult, TarProcess, WorkspaceArchiver } from './workspace-archiver';
 
 /** The workspace cannot be saved: its container restarted since it was set up (files are gone). */
 export class WorkspaceLostError extends Error {
@@ -42,10 +42,17 @@ export type RecoveryOutcome =
 export class WorkspaceSaves {
   constructor(private readonly options: WorkspaceSavesOptions) {}
 
-  /** The save state for a workspace just set up (restored, or new) in `containerId`. */
-  async setUp(containerId: string, savedAt: number | null = null): Promise<SaveState> {
+  /**
+   * The save state for a workspace just set up (restored, or new) in `containerId`; `saver` is a
+   * `tar -c` started there for its first save, if any.
+   */
+  async setUp(
+    containerId: string,
+    savedAt: number | null = null,
+    saver: Promise<TarProcess | null> | null = null,
+  ): Promise<SaveState> {
     const state = await this.options.runtime.containerState(containerId);
-    return { ...freshSaveState(state?.running === true ? state.startedAt : null), savedAt };
+    return { ...freshSaveState(state?.running === true ? state.startedAt : null, saver), savedAt };
   }
 
   /**
@@ -74,16 +81,21 @@ export class WorkspaceSaves {
   /**
    * Saves the workspace now, after a save in progress; returns the archive's size. Throws when it
    * could not be saved (the archive in the store is then unchanged): WorkspaceLostError when the
-   * container restarted since the workspace was set up.
+   * container restarted since the workspace was set up. `last`: the container goes next (reaper,
+   * shutdown), so no `tar -c` is started for a save after this one.
    */
-  async save(session: Session): Promise<number> {
+  async save(session: Session, options: { last?: boolean } = {}): Promise<number> {
     await session.saves.saving;
-    return this.saveNow(session);
+    return this.saveNow(session, options.last === true);
   }
 
-  /** Waits for a background save in progress (tests, and shutdown before its final save). */
+  /**
+   * Waits for a background save in progress and the start of the `tar -c` for the next one
+   * (tests, the bench, and shutdown before its final save).
+   */
   async settled(session: Session): Promise<void> {
     while (session.saves.saving) await session.saves.saving;
+    await session.saves.saver;
   }
 
   /**
@@ -140,7 +152,7 @@ export class WorkspaceSaves {
     } while (session.saves.again);
   }
 
-  private async saveNow(session: Session): Promise<number> {
+  private async saveNow(session: Session, last = false): Promise<number> {
     const saves = session.saves;
     const { startedAt } = saves;
     if (saves.needsRestore || startedAt === null) {
@@ -149,6 +161,8 @@ export class WorkspaceSaves {
       );
     }
     const stamp = saves.stamp;
+    const ready = await saves.saver;
+    saves.saver = null;
     try {
       const size = await this.options.archiver.archive(
         session.containerId,
@@ -160,6 +174,7 @@ export class WorkspaceSaves {
             );
           }
         },
+        ready ?? undefined,
       );
       saves.savedStamp = stamp;
       saves.savedAt = this.options.now();
@@ -178,6 +193,12 @@ export class WorkspaceSaves {
         error: saves.error,
       });
       throw error;
+    } finally {
+      // The next save finds its tar waiting (not when the container goes next: nothing would
+      // use it). A failed start leaves none; that save then starts its own.
+      if (!last) {
+        saves.saver = this.options.archiver.startSaver(session.containerId).catch(() => null);
+      }
     }
   }
 }

@@ -93,7 +93,10 @@ describe('SessionManager on real Docker', () => {
       MemorySwap: 512 * 1024 * 1024,
       Init: true,
     });
-    expect(info.HostConfig.Binds ?? []).toEqual([]);
+    // The only mount from the host: the session's transfer pipes, read-only (transfer-pipes.ts).
+    expect(info.HostConfig.Binds).toEqual([
+      expect.stringMatching(/^\/[^:]+\/aivory-transfer-[^:/]+\/[^:/]+:\/run\/aivory-transfer:ro$/),
+    ]);
   });
 
   it('code inside cannot reach the network, write outside /workspace and /tmp, or hold capabilities', async () => {
@@ -109,7 +112,7 @@ describe('SessionManager on real Docker', () => {
         "    socket.getaddrinfo('example.com', 80); checks['dns'] = 'resolved'",
         'except OSError as error:',
         "    checks['dns'] = 'failed'",
-        "for path in ['/etc/evil', '/usr/evil', '/opt/aivory/evil', '/evil']:",
+        "for path in ['/etc/evil', '/usr/evil', '/opt/aivory/evil', '/evil', '/run/aivory-transfer/evil']:",
         '    try:',
         "        open(path, 'w').write('x'); checks[path] = 'written'",
         '    except OSError as error:',

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalArchiveStore } from '../src/archive-store';
 import type { ContainerLimits } from '../src/container-template';
 import { DockerRuntime } from '../src/docker-runtime';
+import { TransferPipes } from '../src/transfer-pipes';
 import { formatOf, WorkspaceArchiver } from '../src/workspace-archiver';
 import {
   containerStarter,
@@ -270,5 +271,103 @@ for index in range(4):
       expect(await tarProcesses(target)).toBe(0);
       expect(await python(target, LISTING)).toBe('\n');
     }, 60_000);
+  });
+  describe('a saver started before the save (after every save but the last)', () => {
+    /** The `tar -c` processes running in the container, from `docker top`. */
+    async function savers(containerId: string): Promise<number> {
+      const top = execFileSync('docker', ['top', containerId], { encoding: 'utf8' });
+      return top.split('\n').filter((line) => /\btar -c\b/.test(line)).length;
+    }
+
+    it('waits on the save pipe without reading the workspace, then writes the save through it', async () => {
+      const source = await container();
+      await python(source, "open('/workspace/before.txt', 'w').write('old')");
+      const ready = await archiver.startSaver(source);
+      // The pipes reach this sidecar (same host): the save goes through them, not docker exec.
+      expect(ready?.pipe).toMatch(/\/save$/);
+      expect(await savers(source)).toBe(1);
+      // Written after the saver started: tar reads the workspace only once the save asks.
+      await python(
+        source,
+        `import os
+open('/workspace/after.bin', 'wb').write(os.urandom(3_000_000))`,
+      );
+      const before = await python(source, LISTING);
+      await archiver.archive(source, 'conv-saver', undefined, ready ?? undefined);
+      expect(ready?.ended).toBe(true);
+      expect(await savers(source)).toBe(0);
+      const target = await container();
+      expect(await archiver.restore(target, 'conv-saver')).toEqual({ restored: true });
+      expect(await python(target, LISTING)).toBe(before);
+    }, 120_000);
+
+    it('one that died meanwhile is replaced by a fresh one; the save still succeeds', async () => {
+      const source = await container();
+      await python(source, "open('/workspace/kept.txt', 'w').write('kept')");
+      const ready = await archiver.startSaver(source);
+      await runtime.run(source, ['pkill', '-KILL', '-x', 'tar']);
+      await ready?.process.exited;
+      expect(ready?.ended).toBe(true);
+      await archiver.archive(source, 'conv-dead-saver', undefined, ready ?? undefined);
+      const target = await container();
+      await archiver.restore(target, 'conv-dead-saver');
+      expect(await python(target, "print(open('/workspace/kept.txt').read(), end='')")).toBe(
+        'kept',
+      );
+    }, 120_000);
+  });
+
+  describe('transfer pipes that do not reach the container (an engine in a VM)', () => {
+    /**
+     * A runtime whose containers are mounted one directory of pipes while the sidecar is handed
+     * another, as when the engine shows the container FIFOs of its own: nothing written on one
+     * side is read on the other.
+     */
+    class ElsewherePipesRuntime extends DockerRuntime {
+      private readonly elsewhere = new TransferPipes();
+      private readonly dirs = new Map<string, string | null>();
+
+      async prepareElsewhere(containerId: string): Promise<void> {
+        this.dirs.set(containerId, await this.elsewhere.prepare(`unmounted-${containerId}`));
+      }
+
+      override transferDir(containerId: string): string | null {
+        return this.dirs.get(containerId) ?? null;
+      }
+
+      override release(): void {
+        super.release();
+        this.elsewhere.close();
+      }
+    }
+
+    it('are found out by the probe, without hanging: save and restore go through docker exec', async () => {
+      const elsewhere = new ElsewherePipesRuntime(DOCKER_SOCKET);
+      const viaExec = new WorkspaceArchiver(elsewhere, archives);
+      const started = containerStarter(elsewhere, 'arch-vm', LIMITS);
+      try {
+        const source = await started.start();
+        await elsewhere.prepareElsewhere(source);
+        expect(elsewhere.transferDir(source)).not.toBeNull();
+        await python(
+          source,
+          `import os
+os.makedirs('/workspace/data', exist_ok=True)
+open('/workspace/data/random.bin', 'wb').write(os.urandom(2_000_000))`,
+        );
+        const before = await python(source, LISTING);
+        expect(await viaExec.startSaver(source)).toBeNull();
+        await viaExec.archive(source, 'conv-vm');
+        const target = await started.start();
+        await elsewhere.prepareElsewhere(target);
+        const ready = await viaExec.startExtractor(target, { running: true });
+        expect(ready.pipe).toBeNull();
+        expect(await viaExec.restore(target, 'conv-vm', ready)).toEqual({ restored: true });
+        expect(await python(target, LISTING)).toBe(before);
+      } finally {
+        await started.removeAll();
+        elsewhere.release();
+      }
+    }, 120_000);
   });
 });
