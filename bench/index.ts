@@ -11,6 +11,7 @@
 import process from 'node:process';
 import type { BenchResult } from './bench-result';
 import { runCliStartupBench } from './cli-startup';
+import { runExportAllBench } from './export-all';
 import { runOrchestratorBench } from './orchestrator';
 import { runLinearWorkBench } from './linear-work';
 import { runMarkdownBench } from './markdown';
@@ -47,6 +48,7 @@ async function runAllBenches(options: BenchOptions = {}): Promise<number> {
     { name: 'ui-paste', run: () => runPasteBench() },
     { name: 'ui-artifact', run: () => runArtifactBench() },
     { name: 'ui-long', run: () => runLongAnswerBench() },
+    { name: 'export', run: () => runExportAllBench() },
   ];
   const unknown = (options.only ?? []).filter((name) => !benches.some((b) => b.name === name));
   if (unknown.length > 0) {

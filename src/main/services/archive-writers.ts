@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { deflateSync, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { AivoryError } from '../../shared/errors';
 import { writeFault } from './export-file';
 
@@ -19,6 +19,65 @@ export const CHUNK_BYTES = 256 * 1024;
 /** The most a ZIP without ZIP64 holds (fflate writes none): 4 GiB of archive, 65,535 entries. */
 const ZIP_MAX_BYTES = 0xffff_ffff;
 const ZIP_MAX_ENTRIES = 0xffff;
+/** Bytes of archive held before they are written. */
+const WRITE_BYTES = 1024 * 1024;
+const DEFLATE_LEVEL = 6;
+
+/**
+ * An entry whose bytes arrive in one piece, deflated in one go. fflate's streaming `ZipDeflate`
+ * sets up ~2.5 MB of tables and buffers per entry whatever its size (2,000 conversations took
+ * seconds, mostly collecting that garbage); `deflateSync` sizes them to the bytes. fflate's
+ * documented way to compress otherwise: a `ZipPassThrough` whose `process` hands on compressed
+ * bytes (the CRC and size are still taken from the bytes pushed).
+ */
+class WholeDeflate extends ZipPassThrough {
+  constructor(name: string) {
+    super(name);
+    this.compression = 8;
+  }
+
+  protected override process(chunk: Uint8Array, final: boolean): void {
+    this.ondata(null, deflateSync(chunk, { level: DEFLATE_LEVEL }), final);
+  }
+}
+
+/**
+ * The entry's first `CHUNK_BYTES` (more when one piece is bigger), and whether that is all of it.
+ */
+async function firstChunk(
+  source: AsyncIterator<Uint8Array>,
+): Promise<{ bytes: Uint8Array; whole: boolean }> {
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  while (size < CHUNK_BYTES) {
+    const next = await source.next();
+    if (next.done === true) return { bytes: concat(pieces, size), whole: true };
+    pieces.push(next.value);
+    size += next.value.byteLength;
+  }
+  return { bytes: concat(pieces, size), whole: false };
+}
+
+/**
+ * Writes all of `bytes`: a write may take only part (the disk filling up), so the rest is written
+ * again, and a full disk then fails with ENOSPC instead of leaving a short file called whole.
+ */
+async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < bytes.byteLength;)
+    offset += (await file.write(bytes, offset)).bytesWritten;
+}
+
+function concat(pieces: readonly Uint8Array[], size: number): Uint8Array {
+  if (pieces.length === 1 && pieces[0]) return pieces[0];
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, offset);
+    offset += piece.byteLength;
+  }
+  return bytes;
+}
+
 /** A ZIP's times run from 1980 to 2099 (fflate throws outside them): times beyond are clamped. */
 const ZIP_FIRST_TIME = new Date(1980, 0, 1).getTime();
 const ZIP_LAST_TIME = new Date(2099, 11, 31).getTime();
@@ -52,25 +111,37 @@ export async function openZipWriter(path: string): Promise<ArchiveWriter> {
   } catch (error) {
     throw writeFault(error, folder);
   }
-  const pending: Uint8Array[] = [];
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   let failure: Error | null = null;
   const zip = new Zip((error, data) => {
     if (error) failure = error;
-    else pending.push(data);
+    else {
+      pending.push(data);
+      pendingBytes += data.byteLength;
+    }
   });
   let written = 0;
   let entries = 0;
-  /** Writes what the compressor gave so far. */
-  const flush = async (): Promise<void> => {
+  /**
+   * Writes what the compressor gave, once there is `WRITE_BYTES` of it (or `all`): one write per
+   * small entry cost more than compressing it.
+   */
+  const flush = async (all: boolean): Promise<void> => {
     if (failure) throw failure;
-    while (pending.length > 0) {
-      const data = pending.splice(0, pending.length);
-      for (const piece of data) {
-        written += piece.byteLength;
-        if (written > ZIP_MAX_BYTES) throw tooLarge('larger than 4 GiB');
-        await file.write(piece);
-      }
-    }
+    if (pendingBytes === 0 || (!all && pendingBytes < WRITE_BYTES)) return;
+    const data = pending;
+    written += pendingBytes;
+    pending = [];
+    pendingBytes = 0;
+    if (written > ZIP_MAX_BYTES) throw tooLarge('larger than 4 GiB');
+    await writeAll(
+      file,
+      concat(
+        data,
+        data.reduce((sum, piece) => sum + piece.byteLength, 0),
+      ),
+    );
   };
   let closed = false;
   const close = async (): Promise<void> => {
@@ -82,23 +153,32 @@ export async function openZipWriter(path: string): Promise<ArchiveWriter> {
     async add(name, chunks, options) {
       try {
         if (++entries > ZIP_MAX_ENTRIES) throw tooLarge('more than 65,535 files');
-        const entry = options.compress
-          ? new ZipDeflate(name, { level: 6 })
-          : new ZipPassThrough(name);
+        const source = chunks[Symbol.asyncIterator]();
+        const head = await firstChunk(source);
+        const entry = !options.compress
+          ? new ZipPassThrough(name)
+          : head.whole
+            ? new WholeDeflate(name)
+            : new ZipDeflate(name, { level: DEFLATE_LEVEL });
         entry.mtime = Math.min(Math.max(options.mtime, ZIP_FIRST_TIME), ZIP_LAST_TIME);
         // Made on Unix: Info-ZIP's unzip then honours the UTF-8 flag of non-ASCII names (with
         // MS-DOS as the origin it reads them in the DOS code page), and files come out 0644.
         entry.os = 3;
         entry.attrs = UNIX_REGULAR_FILE;
         zip.add(entry);
-        for await (const chunk of chunks) {
-          for (let start = 0; start < chunk.byteLength; start += CHUNK_BYTES) {
-            entry.push(chunk.subarray(start, start + CHUNK_BYTES));
-            await flush();
+        if (head.whole) entry.push(head.bytes, true);
+        else {
+          entry.push(head.bytes);
+          for (let next = await source.next(); next.done !== true; next = await source.next()) {
+            for (let start = 0; start < next.value.byteLength; start += CHUNK_BYTES) {
+              entry.push(next.value.subarray(start, start + CHUNK_BYTES));
+              await flush(false);
+              await new Promise((resolve) => setImmediate(resolve));
+            }
           }
+          entry.push(new Uint8Array(0), true);
         }
-        entry.push(new Uint8Array(0), true);
-        await flush();
+        await flush(false);
       } catch (error) {
         throw writeFault(error, folder);
       }
@@ -106,7 +186,7 @@ export async function openZipWriter(path: string): Promise<ArchiveWriter> {
     async finish() {
       try {
         zip.end();
-        await flush();
+        await flush(true);
         await close();
         await rename(partial, path);
       } catch (error) {
@@ -142,7 +222,7 @@ export async function openFolderWriter(parent: string, name: string): Promise<Ar
         const file = await open(path, 'wx');
         try {
           for await (const chunk of chunks) {
-            await file.write(chunk);
+            await writeAll(file, chunk);
             written += chunk.byteLength;
             // The next read or slice waits its turn behind whatever else is queued.
             await new Promise((resolve) => setImmediate(resolve));

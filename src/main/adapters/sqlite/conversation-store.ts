@@ -116,6 +116,23 @@ export class SqliteConversations implements ConversationStore {
       .map(toConversation);
   }
 
+  /** Creation order is rowid order (a new row gets the largest rowid), which needs no sort. */
+  listConversationPage(request: { from: number | null; limit: number }): {
+    conversations: Conversation[];
+    next: number | null;
+  } {
+    const rows = this.sql.all<ConversationRow & { position: number }>(
+      'SELECT rowid AS position, * FROM conversations WHERE rowid > ? ORDER BY rowid LIMIT ?',
+      request.from ?? 0,
+      request.limit + 1,
+    );
+    const page = rows.slice(0, request.limit);
+    return {
+      conversations: page.map(toConversation),
+      next: rows.length > request.limit ? (page.at(-1)?.position ?? null) : null,
+    };
+  }
+
   /** Throws `not-found` when the conversation does not exist. */
   renameConversation(id: string, title: string): void {
     // A new title is not activity: the conversation keeps its place in the list.

