@@ -58,7 +58,8 @@ import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { USE_SKILL_NAME } from '../tools/use-skill';
 import { RunningTurns } from './running-turns';
 import { UnsavedAnswerEnds } from './unsaved-answer-ends';
-import { readShownPath } from './shown-path';
+import type { EarlierMessages, TurnPathRequest } from './turn-path';
+import { NO_EARLIER_MESSAGES, isCompleteAnswer, readTurnPath } from './turn-path';
 import { skillsPromptSection } from './skills-prompt-section';
 import { buildSystemPrompt } from './system-prompt';
 import { TurnProgress } from './turn-progress';
@@ -166,8 +167,8 @@ export const MAX_ANSWER_MODELS = 4;
 interface SharedTurnInput {
   request: TurnRequest;
   conversation: Conversation;
-  /** The shown path before the question: the history. */
-  previous: Message[];
+  /** The shown path before the question, as far back as a window reaches: the history. */
+  previous: EarlierMessages;
   attachmentParts: MessagePart[];
   /** The question's text. */
   text: string;
@@ -308,14 +309,19 @@ export class ChatService {
     const again = request.retry === true || request.regenerate !== undefined;
     const attachmentInputs = again ? [] : (request.attachments ?? []);
     // What the turn builds on is checked before anything changes. The shown path is read once,
-    // in pages (the claim is already held: no other turn changes it meanwhile); read at once,
-    // the path of a 20,000-message conversation held the thread that serves requests ~0.2 s.
-    const path = existing ? await readShownPath(conversations, existing.id) : [];
-    const basis = existing ? turnBasis(path, request) : null;
+    // newest first in pages (the claim is already held: no other turn changes it meanwhile),
+    // keeping only what a window of the turn's models can hold (`turn-path.ts`).
+    const answerModels = [request.model, ...(request.compareWith ?? [])];
+    const path = existing
+      ? await readTurnPath(conversations, existing.id, {
+          tailEnds: tailEnds(request),
+          reach: Math.max(...answerModels.map((model) => model.contextWindow)),
+        })
+      : null;
+    const basis = path ? turnBasis(path.tail, path.earlier, request) : null;
     const text = basis?.question ? messageText(basis.question.parts).trim() : request.text.trim();
     const newToggles = existing ? {} : (request.toolToggles ?? {});
     // Each model its own tools (its defaults differ), all decided before anything is stored.
-    const answerModels = [request.model, ...(request.compareWith ?? [])];
     const toolsByModel: Tool[][] = [];
     for (const model of answerModels) {
       toolsByModel.push(
@@ -337,7 +343,7 @@ export class ChatService {
     if (existing && existing.modelId !== request.model.id) {
       conversations.setConversationModel(existing.id, request.model.id);
     }
-    const previous = basis?.before ?? path;
+    const previous = basis?.before ?? path?.earlier ?? NO_EARLIER_MESSAGES;
     /** Where the answer goes: absent, after the end of the shown path (the new question). */
     let answerParent: string | undefined;
     let attachmentParts: MessagePart[];
@@ -626,7 +632,7 @@ export class ChatService {
    * many earlier messages were left out.
    */
   private history(input: {
-    previous: readonly Message[];
+    previous: EarlierMessages;
     settings: TurnSettings;
     userText: string;
     userImages: readonly ChatImage[];
@@ -635,8 +641,8 @@ export class ChatService {
     pythonOffered: boolean;
   }): { messages: ChatMessage[]; omittedMessages: number } {
     const { memories, skills, clock } = this.dependencies;
-    // Which earlier messages are replayed at all, decided once: a pass over the whole path.
-    const replayed = replayableMessages(input.previous);
+    // Which earlier messages are replayed at all, decided once: a pass over those a window reaches.
+    const replayed = replayableMessages(input.previous.recent);
     const messages = buildHistory({
       systemPrompt: withConversationInstructions(
         buildSystemPrompt({
@@ -656,8 +662,9 @@ export class ChatService {
       contextWindow: input.contextWindow,
     });
     // Left out by the context policy or the window (the system prompt and the new message are the
-    // two messages not replayed from before).
-    return { messages, omittedMessages: Math.max(0, replayed.length - (messages.length - 2)) };
+    // two messages not replayed from before), counting those past every window.
+    const replayedCount = replayed.length + input.previous.olderReplayed;
+    return { messages, omittedMessages: Math.max(0, replayedCount - (messages.length - 2)) };
   }
 
   /**
@@ -821,15 +828,10 @@ function withSampling(client: LlmClient, sampling: SamplingParameters): LlmClien
 }
 
 /** A complete, non-empty answer in a conversation that had no complete answer before it. */
-function isFirstAnswer(previous: readonly Message[], end: TurnEndEvent): boolean {
+function isFirstAnswer(previous: EarlierMessages, end: TurnEndEvent): boolean {
   if (MESSAGE_STATUS_BY_STOP[end.stopReason] !== 'complete' || end.answer.trim() === '')
     return false;
-  return !previous.some(
-    (message) =>
-      message.role === 'assistant' &&
-      message.status === 'complete' &&
-      messageText(message.parts).trim() !== '',
-  );
+  return !previous.olderAnswer && !previous.recent.some(isCompleteAnswer);
 }
 
 function titleFrom(text: string): string {
@@ -840,7 +842,7 @@ function titleFrom(text: string): string {
 /** What a turn that does not simply continue the conversation builds on. */
 interface TurnBasis {
   /** The history before the question. */
-  before: Message[];
+  before: EarlierMessages;
   /** A retry or a new version: the stored question answered again. */
   question?: Message;
   /** A retry: the failed answer, removed first. */
@@ -849,9 +851,29 @@ interface TurnBasis {
   edited?: Message;
 }
 
-/** Checks a retry, a new version or an edit against the shown path; null for a plain turn. */
-function turnBasis(path: readonly Message[], request: TurnRequest): TurnBasis | null {
-  if (request.retry === true) return retryTarget(path);
+/**
+ * How much of the path's end a turn needs whole (`TurnPath.tail`): nothing for a new question;
+ * the last two messages for a retry; back to the question of the answer written again, or to the
+ * question edited.
+ */
+function tailEnds(request: TurnRequest): TurnPathRequest['tailEnds'] {
+  const { regenerate, editOf } = request;
+  if (request.retry === true) return (newestFirst) => newestFirst.length >= 2;
+  if (regenerate !== undefined) return (newestFirst) => newestFirst.at(-2)?.id === regenerate;
+  if (editOf !== undefined) return (newestFirst) => newestFirst.at(-1)?.id === editOf;
+  return () => true;
+}
+
+/**
+ * Checks a retry, a new version or an edit against the end of the shown path (`tailEnds`: the
+ * message it names, when it is on the path, is the tail's first or second); null for a plain turn.
+ */
+function turnBasis(
+  path: readonly Message[],
+  before: EarlierMessages,
+  request: TurnRequest,
+): TurnBasis | null {
+  if (request.retry === true) return retryTarget(path, before);
   if (request.regenerate !== undefined) {
     const index = path.findIndex((message) => message.id === request.regenerate);
     const answer = path[index];
@@ -865,7 +887,7 @@ function turnBasis(path: readonly Message[], request: TurnRequest): TurnBasis | 
     if (answer.status === 'streaming') {
       throw new AivoryError('invalid-input', 'This answer is still being written: stop it first.');
     }
-    return { before: path.slice(0, index - 1), question };
+    return { before, question };
   }
   if (request.editOf !== undefined) {
     const index = path.findIndex((message) => message.id === request.editOf);
@@ -879,7 +901,7 @@ function turnBasis(path: readonly Message[], request: TurnRequest): TurnBasis | 
     if (path.slice(index).some((message) => message.status === 'streaming')) {
       throw new AivoryError('invalid-input', 'An answer is still being written: stop it first.');
     }
-    return { before: path.slice(0, index), edited };
+    return { before, edited };
   }
   return null;
 }
@@ -888,7 +910,10 @@ function turnBasis(path: readonly Message[], request: TurnRequest): TurnBasis | 
  * What a retry answers again: the conversation's last message must be an answer that failed,
  * was stopped or interrupted, or came back empty, right after the user's question.
  */
-function retryTarget(messages: readonly Message[]): Required<Omit<TurnBasis, 'edited'>> {
+function retryTarget(
+  messages: readonly Message[],
+  before: EarlierMessages,
+): Required<Omit<TurnBasis, 'edited'>> {
   const failed = messages.at(-1);
   const question = messages.at(-2);
   const retriable =
@@ -901,5 +926,5 @@ function retryTarget(messages: readonly Message[]): Required<Omit<TurnBasis, 'ed
       'Only the last answer can be retried, when it failed, was stopped or came back empty.',
     );
   }
-  return { replaced: failed, question, before: messages.slice(0, -2) };
+  return { replaced: failed, question, before };
 }

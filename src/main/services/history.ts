@@ -24,7 +24,7 @@ export function estimateTokens(text: string): number {
 }
 
 /** What an earlier message contributes: its text, and for the user's, the names of its files. */
-function replayedText(message: Message): string {
+export function replayedText(message: Message): string {
   const text = messageText(message.parts);
   if (message.role !== 'user') return text;
   const names = attachmentsOf(message.parts).map((file) => file.name);
@@ -83,7 +83,7 @@ export function buildHistory(options: {
  * canceled and failed answers are replayed as far as they got, as before: the user saw that text
  * and the next question often refers to it ("go on"); a retry removes them.
  */
-function replayable(message: Message): boolean {
+export function replayable(message: Message): boolean {
   return (
     message.role !== 'system' &&
     message.status !== 'streaming' &&
