@@ -9,6 +9,7 @@
  * turns per side; `--only`: the named benches, e.g. `npm run bench -- --only=cli,ui,ui-paste`).
  */
 import process from 'node:process';
+import { runBackupBench } from './backup';
 import type { BenchResult } from './bench-result';
 import { runCliStartupBench } from './cli-startup';
 import { runExportAllBench } from './export-all';
@@ -48,6 +49,7 @@ async function runAllBenches(options: BenchOptions = {}): Promise<number> {
     { name: 'ui-paste', run: () => runPasteBench() },
     { name: 'ui-artifact', run: () => runArtifactBench() },
     { name: 'ui-long', run: () => runLongAnswerBench() },
+    { name: 'backup', run: () => runBackupBench() },
     { name: 'export', run: () => runExportAllBench() },
   ];
   const unknown = (options.only ?? []).filter((name) => !benches.some((b) => b.name === name));

@@ -26,8 +26,9 @@ import {
   isAllowedEntryName,
   MANIFEST_ENTRY,
   MAX_METADATA_BYTES,
+  CHUNK_BYTES,
 } from './backup-format';
-import { readDatabaseFacts } from './database-copy';
+import { checkDatabase, type DatabaseFacts } from './database-check';
 
 export interface ReadBackupOptions {
   /** Extracts every entry into this folder (created; must be empty) while reading. */
@@ -50,9 +51,9 @@ export async function readBackup(file: string, options: ReadBackupOptions): Prom
     options.extractTo ?? (await mkdtemp(join(dirname(file), '.aivory-backup-check-')));
   try {
     const read = await readEntries(file, scratch, options);
-    let facts: ReturnType<typeof readDatabaseFacts>;
+    let facts: DatabaseFacts;
     try {
-      facts = readDatabaseFacts(join(scratch, DATABASE_ENTRY));
+      facts = await checkDatabase(join(scratch, DATABASE_ENTRY), { standalone: false });
     } catch (error) {
       throw damaged(file, `its database does not open cleanly (${(error as Error).message})`);
     }
@@ -83,7 +84,7 @@ async function readEntries(
   options: ReadBackupOptions,
 ): Promise<CheckedBackup> {
   const extractAll = options.extractTo !== undefined;
-  const input = createReadStream(file);
+  const input = createReadStream(file, { highWaterMark: CHUNK_BYTES });
   const tar = createExtract();
   input.on('error', (error) => tar.destroy(error));
   input.pipe(tar);
@@ -189,7 +190,11 @@ async function consume(entry: AsyncIterable<Buffer>, target: string | null): Pro
     return hash.digest('hex');
   }
   await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-  const output = createWriteStream(target, { flags: 'wx', mode: 0o600 });
+  const output = createWriteStream(target, {
+    flags: 'wx',
+    mode: 0o600,
+    highWaterMark: CHUNK_BYTES,
+  });
   let writeError: Error | null = null;
   output.on('error', (error) => (writeError = error));
   const written = finished(output);

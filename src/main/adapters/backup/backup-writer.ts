@@ -29,6 +29,7 @@ import {
   MANIFEST_ENTRY,
   type ManifestFile,
   SECRETS_ENTRY,
+  CHUNK_BYTES,
 } from './backup-format';
 import type { DatabaseFacts } from './database-copy';
 import { sealSecrets } from './secret-box';
@@ -202,7 +203,11 @@ async function writeArchive(
   plan: ArchivePlan,
 ): Promise<BackupManifest> {
   const tar = createPack();
-  const output = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
+  const output = createWriteStream(partial, {
+    flags: 'wx',
+    mode: 0o600,
+    highWaterMark: CHUNK_BYTES,
+  });
   // A failure reaches the caller through `written` or the entry's callback; the pack's own
   // error event (when it is destroyed after one) must not be an uncaught exception.
   tar.on('error', () => undefined);
@@ -270,7 +275,11 @@ async function addFile(tar: Pack, item: PlannedFile, written: Promise<void>): Pr
   added.catch(() => undefined);
   // A file of 0 bytes: tar-stream ends its entry at once.
   if (item.size > 0) {
-    const input = createReadStream(item.source, { start: 0, end: item.size - 1 });
+    const input = createReadStream(item.source, {
+      start: 0,
+      end: item.size - 1,
+      highWaterMark: CHUNK_BYTES,
+    });
     for await (const chunk of input as AsyncIterable<Buffer>) {
       hash.update(chunk);
       if (!entry.write(chunk)) await Promise.race([drained(entry), written]);

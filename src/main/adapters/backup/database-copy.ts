@@ -5,22 +5,17 @@
  * while a large database is copied; writes through the same connection are carried into the copy
  * as it goes. Another process's write restarts the copy from the first page, so after
  * `MAX_RESTARTS` restarts the rest is copied in one step (one read transaction; writers in WAL
- * mode are not blocked by it). The copy is then a standalone file (journal mode DELETE), checked
- * with `PRAGMA integrity_check` and counted.
+ * mode are not blocked by it). The copy is then made a standalone file (journal mode DELETE),
+ * checked with `PRAGMA integrity_check` and counted, in a worker (`database-check.ts`).
  */
-import Database from 'better-sqlite3';
-import { AivoryError } from '../../../shared/errors';
-import { COUNTED_TABLES } from './backup-format';
+import type Database from 'better-sqlite3';
+import { checkDatabase, type DatabaseFacts } from './database-check';
+
+export type { DatabaseFacts };
 
 const PAGES_PER_STEP = 256;
 const MAX_RESTARTS = 3;
 const ALL_PAGES = 0x7fffffff;
-
-/** What a database file holds, as a backup records and a verification compares. */
-export interface DatabaseFacts {
-  schemaVersion: number;
-  counts: Record<string, number>;
-}
 
 /** Copies `source` to `target` (a path that must not exist yet) and returns the copy's facts. */
 export async function copyDatabase(
@@ -38,58 +33,5 @@ export async function copyDatabase(
       return restarts >= MAX_RESTARTS ? ALL_PAGES : PAGES_PER_STEP;
     },
   });
-  const copy = new Database(target);
-  try {
-    copy.pragma('journal_mode = DELETE');
-    return checkedFacts(copy, target);
-  } finally {
-    copy.close();
-  }
-}
-
-/**
- * Opens the database file at `path` read-only, runs `PRAGMA integrity_check` and counts its rows.
- * A damaged file is an `AivoryError('storage')` naming the first problem SQLite reports.
- */
-export function readDatabaseFacts(path: string): DatabaseFacts {
-  let database: Database.Database;
-  try {
-    database = new Database(path, { readonly: true, fileMustExist: true });
-  } catch (error) {
-    throw new AivoryError('storage', `The backup's database cannot be opened: ${firstLine(error)}`);
-  }
-  try {
-    return checkedFacts(database, path);
-  } finally {
-    database.close();
-  }
-}
-
-function checkedFacts(database: Database.Database, path: string): DatabaseFacts {
-  let verdict: string;
-  try {
-    verdict = String(database.pragma('integrity_check(1)', { simple: true }));
-  } catch (error) {
-    throw new AivoryError('storage', `The database ${path} is damaged: ${firstLine(error)}`);
-  }
-  if (verdict !== 'ok') {
-    throw new AivoryError('storage', `The database ${path} is damaged: ${verdict}`);
-  }
-  const present = new Set(
-    database
-      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
-      .pluck()
-      .all()
-      .map(String),
-  );
-  const counts: Record<string, number> = {};
-  for (const table of COUNTED_TABLES) {
-    if (!present.has(table)) continue;
-    counts[table] = Number(database.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
-  }
-  return { schemaVersion: Number(database.pragma('user_version', { simple: true })), counts };
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  return checkDatabase(target, { standalone: true });
 }
