@@ -62,4 +62,19 @@ describe('ChangeCoalescer', () => {
     coalescer.request('a', () => void runs.push('closed'));
     expect(runs).toEqual(['after']);
   });
+
+  it('drops what is queued for a service that went away, and only that', async () => {
+    const coalescer = new ChangeCoalescer(50, () => undefined);
+    const runs: string[] = [];
+    const keys = ['tools:s1', 'library:l1:s1', 'tools:s12'];
+    for (const key of keys) coalescer.request(key, () => void runs.push(`${key} first`));
+    await vi.waitFor(() => expect(runs).toHaveLength(3));
+    // Each now waits for its interval; s1 is removed meanwhile.
+    for (const key of keys) coalescer.request(key, () => void runs.push(`${key} again`));
+    coalescer.forgetWhere((key) => key.endsWith(':s1'));
+    // s12's wait was set last: when it has run, s1's would have run too.
+    await vi.waitFor(() => expect(runs).toContain('tools:s12 again'));
+    expect(runs.filter((run) => run.endsWith('again'))).toEqual(['tools:s12 again']);
+    coalescer.close();
+  });
 });

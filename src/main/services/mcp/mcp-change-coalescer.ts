@@ -52,6 +52,11 @@ export class ChangeCoalescer {
     if (!state.running) this.keys.delete(key);
   }
 
+  /** Forgets every key `matches` accepts (all the work of a service that went away). */
+  forgetWhere(matches: (key: string) => boolean): void {
+    for (const key of [...this.keys.keys()]) if (matches(key)) this.forget(key);
+  }
+
   /** Nothing more runs (shutdown); a run in flight finishes on its own. */
   close(): void {
     this.closed = true;

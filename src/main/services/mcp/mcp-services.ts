@@ -138,13 +138,26 @@ export class McpServices {
     return this.config.update(idOrName, changes);
   }
 
-  remove(idOrName: string): Promise<void> {
-    return this.config.remove(idOrName);
+  async remove(idOrName: string): Promise<void> {
+    const { id } = this.config.get(idOrName);
+    await this.config.remove(idOrName);
+    this.forgetChanges(id);
   }
 
   /** "Available to me": only a synced service can be switched on; off closes its session. */
   setEnabled(idOrName: string, enabled: boolean): McpService {
-    return this.config.setEnabled(idOrName, enabled);
+    const service = this.config.setEnabled(idOrName, enabled);
+    if (!enabled) this.forgetChanges(service.id);
+    return service;
+  }
+
+  /**
+   * Drops the re-listings still queued for a service that was removed or switched off (its keys
+   * are `tools:<id>` and `library:<listener>:<id>`): nothing is left to list, and the coalescer's
+   * entry for it would otherwise stay for the life of the process.
+   */
+  private forgetChanges(serviceId: string): void {
+    this.changes.forgetWhere((key) => key.endsWith(`:${serviceId}`));
   }
 
   setApproval(idOrName: string, tool: string, policy: McpApprovalPolicy): void {
