@@ -27,6 +27,17 @@ export function lazyOpenAiLlmClient(options: {
   };
 }
 
+/**
+ * Loads what the first model request of `lazyOpenAiLlmClient` loads — the SDK with the client's
+ * module, then undici — each in its own turn of the event loop: each holds the thread once.
+ */
+export async function loadOpenAiLlmClient(): Promise<void> {
+  const { loadModelFetch } = await import('./openai/model-fetch');
+  await import('./openai/openai-llm-client');
+  await new Promise((resolve) => setImmediate(resolve));
+  await loadModelFetch();
+}
+
 /** An Images API client (image_generate); the SDK loads at the first request. */
 export function lazyOpenAiImageClient(options: OpenAiImageClientOptions): ImageClient {
   let client: Promise<ImageClient> | null = null;

@@ -14,6 +14,7 @@ import type { AppContext } from '../composition/app-context';
 import { installCrashGuard } from '../host/crash-guard';
 import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
+import { warmUpWhenIdle } from './idle-warm-up';
 
 /** The default port of `aivory serve` (any free port with --port 0). */
 export const DEFAULT_SERVE_PORT = 5217;
@@ -61,8 +62,10 @@ export async function serveCommand(
     await host.close();
     throw error;
   }
-  const logger = (context as AppContext | null)?.logger;
-  if (!logger) throw new Error('the app did not open');
+  const opened = context as AppContext | null;
+  if (!opened) throw new Error('the app did not open');
+  const { logger } = opened;
+  const warming = warmUpWhenIdle(() => opened.warmUp(), logger);
   let failed = false;
   await new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -82,6 +85,7 @@ export async function serveCommand(
     });
     io.onInterrupt(stop);
   });
+  warming.stop();
   await host.close();
   return failed ? EXIT_FAILED : EXIT_OK;
 }

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { ensureDataDir, resolveDataDir } from '../adapters/data-dir';
 import { createFileLogger } from '../adapters/logging/file-logger';
 import { machineMemoryMiB } from '../adapters/machine-memory';
-import { lazyMcpConnector, lazyOpenAiLlmClient } from '../adapters/lazy-clients';
+import {
+  lazyMcpConnector,
+  lazyOpenAiLlmClient,
+  loadOpenAiLlmClient,
+} from '../adapters/lazy-clients';
 import { connectSandbox } from '../adapters/sandbox-client/sandbox-client';
 import { recoverInterruptedRestore } from '../adapters/backup/restore-marker';
 import { FileSecretStore } from '../adapters/secrets/file-secret-store';
@@ -69,6 +73,12 @@ export interface AppContext {
    * not loaded by commands that never chat (`aivory tools`, `conversations list`; issue 24).
    */
   chat(): Promise<ChatService>;
+  /**
+   * Loads what the first turn would (the chat service, the model client's SDK, undici), one
+   * module a step: `aivory serve` calls it when idle after start so that its first turn holds
+   * the thread no longer than the next (each load holds it once, 5–110 ms; issue 37, item 11).
+   */
+  warmUp(): Promise<void>;
   /**
    * Titles the conversations' models write after their first answer: `onTitled` tells the
    * windows, `settled` lets the CLI wait for a request under way before it exits.
@@ -256,6 +266,11 @@ export function openAppContext(
     settings,
     models,
     chat: chatService,
+    warmUp: async () => {
+      await chatService();
+      await new Promise((resolve) => setImmediate(resolve));
+      await loadOpenAiLlmClient();
+    },
     titles,
     sandbox,
     mcp,

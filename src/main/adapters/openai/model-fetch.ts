@@ -7,13 +7,19 @@
  * agent with those two timers off, so the app's timers are the ones that end a silent answer and
  * their message the one the user reads. undici loads at the first model request, not at start:
  * ~110 ms of the thread once per process (measured on Node 24 with the compile cache), the price
- * of the library's own Agent; Node's built-in copy offers no public way to make one.
+ * of the library's own Agent; Node's built-in copy offers no public way to make one. A
+ * long-running process loads it ahead, when idle (`loadModelFetch`), so that no turn pays it.
  */
 import type * as Undici from 'undici';
 import type { Agent } from 'undici';
 
 let undici: Promise<typeof Undici> | null = null;
 let agent: Agent | null = null;
+
+/** Loads undici now (the first model request would). */
+export async function loadModelFetch(): Promise<void> {
+  await (undici ??= import('undici'));
+}
 
 export const modelFetch: typeof fetch = async (input, init) => {
   const loaded = await (undici ??= import('undici'));
