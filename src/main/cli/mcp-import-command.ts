@@ -49,7 +49,6 @@ export async function mcpImport(
   const first = planMcpImport(text, options);
   const inputs = await answerInputs(first, parseInputFlags(flags.input), io, signal);
   const plan = planMcpImport(text, { ...options, inputs });
-  checkLoaderFlags(plan, options.allowLoaderEnv);
   printPlan(plan, io);
   const ready = plan.entries.filter((entry) => entry.missingInputs.length === 0);
   if (ready.length === 0) {
@@ -143,22 +142,6 @@ function parseLoaderFlags(flags: readonly string[]): Record<string, string[]> {
     (allowed[service] ??= []).push(variable);
   }
   return allowed;
-}
-
-/** Each `--allow-loader-env SERVICE:VAR` names a loader variable of a planned service. */
-function checkLoaderFlags(plan: McpImportPlan, allowed: Record<string, string[]>): void {
-  for (const [service, variables] of Object.entries(allowed)) {
-    const entry = plan.entries.find((candidate) => candidate.name === service);
-    for (const variable of variables) {
-      const found = entry?.env.some(
-        (value) => value.loader !== null && value.name.toUpperCase() === variable.toUpperCase(),
-      );
-      if (found !== true)
-        throw usageError(
-          `--allow-loader-env ${service}:${variable}: ${entry === undefined ? `the plan has no service "${service}"` : `"${service}" sets no loader variable ${variable}`}.`,
-        );
-    }
-  }
 }
 
 /** `--input id=value` flags as answers. */

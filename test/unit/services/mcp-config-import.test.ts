@@ -169,6 +169,13 @@ describe('planMcpImport', () => {
     ]);
     // Allowed for "memory" only, not for another server with the same variable.
     expect(allowed.entries[1]?.env[0]).toMatchObject({ name: 'NODE_OPTIONS', allowed: false });
+    // An allowance that names nothing planned is refused, whichever door asked (CLI, dialog).
+    expect(() =>
+      planMcpImport(text, { ...options, allowLoaderEnv: { nope: ['NODE_OPTIONS'] } }),
+    ).toThrow('the plan has no service "nope"');
+    expect(() =>
+      planMcpImport(text, { ...options, allowLoaderEnv: { memory: ['PYTHONPATH'] } }),
+    ).toThrow('"memory" sets no loader variable PYTHONPATH');
   });
 
   it('cleans names and refuses duplicates after cleaning', () => {

@@ -144,7 +144,32 @@ export function planMcpImport(text: string, options: McpImportOptions): McpImpor
   }
   const used = new Set(plan.entries.flatMap((entry) => entry.inputs));
   plan.inputs = [...declared.values()].filter((input) => used.has(input.id));
+  checkLoaderAllowances(plan, options.allowLoaderEnv ?? {});
   return plan;
+}
+
+/**
+ * Each allowance names a loader variable one of the planned services sets: a mistyped service
+ * or variable is refused, not silently ignored (the CLI's `--allow-loader-env` and the dialog's
+ * boxes alike).
+ */
+function checkLoaderAllowances(
+  plan: McpImportPlan,
+  allowed: Readonly<Record<string, readonly string[]>>,
+): void {
+  for (const [service, variables] of Object.entries(allowed)) {
+    const entry = plan.entries.find((candidate) => candidate.name === service);
+    for (const variable of variables) {
+      const found = entry?.env.some(
+        (value) => value.loader !== null && value.name.toUpperCase() === variable.toUpperCase(),
+      );
+      if (found === true) continue;
+      throw new AivoryError(
+        'invalid-input',
+        `The loader variable ${service}:${variable} cannot be allowed: ${entry === undefined ? `the plan has no service "${service}"` : `"${service}" sets no loader variable ${variable}`}.`,
+      );
+    }
+  }
 }
 
 function readJson(text: string): unknown {
