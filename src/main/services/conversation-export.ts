@@ -38,10 +38,42 @@ export async function* exportPieces(
   const slices = (async function* () {
     for (let start = 0; start < messages.length; start += SLICE_MESSAGES) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      const slice = messages.slice(start, start + SLICE_MESSAGES);
-      yield format === 'json' ? jsonItems(slice) : messagesToMarkdown(slice).join('\n');
+      yield formatSlice(messages.slice(start, start + SLICE_MESSAGES), format);
     }
   })();
+  yield* piecesOf(conversation, slices, format);
+}
+
+/**
+ * The messages of one slice of an export in `format` (`exportPieces` joins the slices, in order,
+ * however the messages were cut), or '' for none.
+ */
+export function formatSlice(messages: readonly Message[], format: ExportFormat): string {
+  return format === 'json' ? jsonItems(messages) : messagesToMarkdown(messages).join('\n');
+}
+
+/**
+ * `exportPieces` over slices already formatted (`formatSlice`), first message first: a caller
+ * that read the path in pages formats each as it comes and keeps only the text (see
+ * `readShownPathPages`). Empty slices are skipped.
+ */
+export async function* formattedExportPieces(
+  conversation: Conversation,
+  slices: readonly string[],
+  format: ExportFormat,
+): AsyncGenerator<string> {
+  yield* piecesOf(
+    conversation,
+    slices.filter((slice) => slice !== ''),
+    format,
+  );
+}
+
+async function* piecesOf(
+  conversation: Conversation,
+  slices: AsyncIterable<string> | Iterable<string>,
+  format: ExportFormat,
+): AsyncGenerator<string> {
   if (format === 'json') {
     // The document JSON.stringify(…, null, 2) writes, its message array written slice by slice.
     const head = JSON.stringify(

@@ -8,6 +8,8 @@ import {
   escapeHtmlOutsideCode,
   exportConversation,
   exportPieces,
+  formatSlice,
+  formattedExportPieces,
 } from '../../../src/main/services/conversation-export';
 import type { Conversation, Message } from '../../../src/shared/dto';
 
@@ -109,6 +111,24 @@ describe('export in slices', () => {
       for (const list of [messages, messages.slice(0, 3), []]) {
         let joined = '';
         for await (const piece of exportPieces(conversation, list, format)) joined += piece;
+        expect(joined).toBe(exportConversation(conversation, list, format));
+      }
+    }
+  });
+
+  it('writes the same from slices formatted as pages were read, cut anywhere', async () => {
+    for (const format of ['md', 'json'] as const) {
+      for (const list of [messages, messages.slice(0, 3), []]) {
+        // Pages as the shown path is read: from its end, the first page the short one.
+        const slices: string[] = [];
+        for (let end = list.length; end > 0; end -= 500) {
+          slices.unshift(formatSlice(list.slice(Math.max(0, end - 500), end), format));
+        }
+        if (list.length === 0) slices.push(formatSlice([], format));
+        let joined = '';
+        for await (const piece of formattedExportPieces(conversation, slices, format)) {
+          joined += piece;
+        }
         expect(joined).toBe(exportConversation(conversation, list, format));
       }
     }

@@ -7,10 +7,10 @@ import type { Conversation, Message, TurnRecord } from '../../../shared/dto';
 import type { MessagePageRequest } from '../../core/ports';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { deleteConversation } from '../../services/conversation-deletion';
-import { exportPieces } from '../../services/conversation-export';
+import { formatSlice, formattedExportPieces } from '../../services/conversation-export';
 import { writeAppExport } from '../../services/export-file';
 import { deleteExchange } from '../../services/message-exchange';
-import { readShownPath } from '../../services/shown-path';
+import { readShownPathPages } from '../../services/shown-path';
 import type { ApiHandlers } from '../dispatcher';
 import type { HostContext } from '../host-context';
 import { requireConversation as requireStoredConversation } from '../../services/conversation-lookup';
@@ -141,14 +141,17 @@ export function createConversationHandlers(context: HostContext): ConversationHa
       format,
     }): Promise<InvokeResponse<'conversations.export'>> => {
       const conversation = requireConversation(id);
-      // Read in pages and written to a file as it is formatted: a big conversation done at once
-      // held serve's thread, and its text was one ~14 MB message to the UI.
-      const messages = await readShownPath(stores.conversations, id);
+      // Read and formatted a page at a time, only the text kept, and written to a file: a big
+      // conversation done at once held serve's thread (its 20,000 messages held, the garbage
+      // collector copied them), and its text was one ~14 MB message to the UI.
+      const slices = await readShownPathPages(stores.conversations, id, (messages) =>
+        formatSlice(messages, format),
+      );
       const fileName = `${fileStem(conversation.title)}.${format}`;
       const written = await writeAppExport(
         context.app.dataDir,
         fileName,
-        exportPieces(conversation, messages, format),
+        formattedExportPieces(conversation, slices, format),
       );
       return {
         fileName,
