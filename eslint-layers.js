@@ -118,6 +118,16 @@ export const LAYERS = [
         only: ['src/main/adapters/backup/**'],
       },
       {
+        name: '@aws-sdk/client-s3',
+        why: "backups in an S3-compatible bucket (the sandbox's S3 client)",
+        only: ['src/main/adapters/backup/s3-backup-target.ts'],
+      },
+      {
+        name: '@aws-sdk/lib-storage',
+        why: 'multipart uploads of backups',
+        only: ['src/main/adapters/backup/s3-backup-target.ts'],
+      },
+      {
         name: '@modelcontextprotocol/client',
         why: 'the MCP client: protocol revisions 2024-10-07 to 2026-07-28, transports, errors',
         only: ['src/main/adapters/mcp/**'],

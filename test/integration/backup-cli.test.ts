@@ -25,7 +25,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESTORE_MARKER } from '../../src/main/adapters/backup/restore-marker';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
-import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
+import { cliEnv, makeDataDir, runCli, withoutBuildNotes } from '../support/run-cli';
 import { mountSmallDisk } from '../support/storage-faults';
 
 const PASSPHRASE = 'correct horse battery';
@@ -108,7 +108,7 @@ async function createBackup(home: string, to: string, extra: string[] = []): Pro
     ['backup', 'create', '--to', to, ...extra],
     cliEnv(home, { AIVORY_BACKUP_PASSPHRASE: PASSPHRASE }),
   );
-  expect(result.stderr).not.toContain('aivory:');
+  expect(withoutBuildNotes(result.stderr)).not.toContain('aivory:');
   expect(result.code).toBe(0);
   const file = /Backed up and verified: (\S+)/.exec(result.stdout)?.[1];
   if (file === undefined) throw new Error(`no backup named in: ${result.stdout}`);
@@ -203,7 +203,7 @@ describe('aivory backup', () => {
       ['backup', 'restore', backup],
       cliEnv(newHome, { AIVORY_BACKUP_PASSPHRASE: PASSPHRASE }),
     );
-    expect(restored.stderr).not.toContain('aivory:');
+    expect(withoutBuildNotes(restored.stderr)).not.toContain('aivory:');
     expect(restored.code).toBe(0);
     expect(restored.stdout).toContain('1 secret restored');
     const { titles, paths } = contents(newHome);

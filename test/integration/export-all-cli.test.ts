@@ -18,7 +18,7 @@ import { openZipWriter } from '../../src/main/services/archive-writers';
 import { writeConversationsArchive } from '../../src/main/services/conversations-archive';
 import type { MessagePart } from '../../src/shared/dto';
 import { AivoryError } from '../../src/shared/errors';
-import { cliEnv, makeDataDir, runCli } from '../support/run-cli';
+import { cliEnv, makeDataDir, runCli, withoutBuildNotes } from '../support/run-cli';
 import { mountSmallDisk } from '../support/storage-faults';
 import type { SmallDisk } from '../support/storage-faults';
 
@@ -135,14 +135,6 @@ async function singleExport(
     text = text.split(encode(from)).join(encode(to));
   }
   return text;
-}
-
-/**
- * Standard error without the notes `bin/aivory.js` prints when it rebuilds first (the sources
- * changed since the last build: other work in the same tree while the test runs).
- */
-function withoutBuildNotes(stderr: string): string {
-  return stderr.replace(/^aivory: (waiting for another build|sources changed|built in).*\n/gm, '');
 }
 
 let seeded: Seeded;

@@ -19,6 +19,14 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * Standard error without the notes `bin/aivory.js` prints when it rebuilds first (the sources
+ * changed since the last build: other work in the same tree while the test runs).
+ */
+export function withoutBuildNotes(stderr: string): string {
+  return stderr.replace(/^aivory: (waiting for another build|sources changed|built in).*\n/gm, '');
+}
+
 export function makeDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'aivory-cli-'));
 }

@@ -32,6 +32,11 @@ const MIN_PASSPHRASE_LENGTH = 8;
 
 type Values = ReturnType<typeof parse>['values'];
 
+/** A folder or file as given: an s3:// address as it is, a path made absolute. */
+function place(text: string): string {
+  return text.startsWith('s3://') ? text : resolve(text);
+}
+
 function parse(argv: string[]) {
   return parseArgs({
     args: joinOptionValues(argv, OPTIONS),
@@ -59,9 +64,10 @@ export async function backupCommand(
     }
     if (action === 'verify') {
       if (file === undefined) throw usageError('Usage: aivory backup verify FILE');
-      const checked = await context.backups.verify(resolve(file), controller.signal);
-      if (values.json) io.stdout(`${JSON.stringify(summary(resolve(file), checked))}\n`);
-      else io.stdout(`${resolve(file)} is a good backup of ${describe(checked)}.\n`);
+      const where = place(file);
+      const checked = await context.backups.verify(where, controller.signal);
+      if (values.json) io.stdout(`${JSON.stringify(summary(where, checked))}\n`);
+      else io.stdout(`${where} is a good backup of ${describe(checked)}.\n`);
       return EXIT_OK;
     }
     throw usageError(action === undefined ? USAGE : `Unknown action "${action}". ${USAGE}`);
@@ -83,7 +89,7 @@ async function create(
       : await passphraseFor('create', values, io, signal, secretCount);
   const progress = progressLine(io);
   const created = await context.backups.create({
-    destination: values.to === undefined ? undefined : resolve(values.to),
+    destination: values.to === undefined ? undefined : place(values.to),
     passphrase,
     signal,
     onProgress: progress.show,
@@ -143,14 +149,14 @@ export async function restoreCommand(argv: string[], io: CliIo): Promise<number>
     }
     const result = await restoreFromBackup({
       env: io.env,
-      file: resolve(file),
+      file: place(file),
       signal: controller.signal,
       passphrase: () =>
         values['no-secrets']
           ? Promise.resolve(null)
           : passphraseFor('restore', values, io, controller.signal, 0),
     });
-    io.stdout(restoredText(resolve(file), dataDir, result));
+    io.stdout(restoredText(place(file), dataDir, result));
     return EXIT_OK;
   } finally {
     io.offInterrupt(interrupt);

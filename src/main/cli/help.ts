@@ -88,7 +88,7 @@ Usage:
   aivory mcp roots N [--add DIR [--name NAME] | --remove DIR]
                                        Folders shared with the server (MCP roots; none by default)
                                        Your MCP services: test, sync with a diff to accept, approvals, calls
-  aivory backup create [--to DIR] [--passphrase-file F | --no-secrets] [--json]
+  aivory backup create [--to DIR|s3://BUCKET/PREFIX] [--passphrase-file F | --no-secrets] [--json]
                                        One file with the database, files, saved workspaces and (sealed with your passphrase)
                                        the secrets, read back and verified before it counts (default folder: backups/ in AIVORY_HOME)
   aivory backup verify FILE [--json]   Read a backup back whole: every file's hash, the database's integrity and row counts
@@ -155,6 +155,8 @@ chat options:
 Environment:
   AIVORY_HOME                           Data directory (default: ~/.config/Aivory on Linux, shared with the app)
   AIVORY_BACKUP_PASSPHRASE              The passphrase of aivory backup create/restore (instead of --passphrase-file or a prompt)
+  AIVORY_BACKUP_S3_ENDPOINT, _REGION, _ACCESS_KEY_ID, _SECRET_ACCESS_KEY
+                                        The S3-compatible storage of aivory backup create --to s3://BUCKET/PREFIX
   AIVORY_LLM_MAX_TOOL_CALLS_PER_TURN    Total tool calls per turn in normal mode (default 48)
   AIVORY_LLM_MAX_PROVIDER_ROUNDS        Provider requests per turn (default 20; deep mode at least 160)
   AIVORY_LOG_LEVEL                      debug for a more detailed log (<data dir>/logs/aivory.log, redacted)

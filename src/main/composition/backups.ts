@@ -5,8 +5,8 @@
  * backup is verified — read back whole — before it is reported written. A restore runs without
  * the app open (`restoreFromBackup`): it replaces the database the app would hold.
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { AivoryError } from '../../shared/errors';
 import type { SecretStore } from '../core/ports';
 import { type BackupManifest, type FileFolder } from '../adapters/backup/backup-format';
@@ -18,6 +18,7 @@ import {
   writeBackup,
 } from '../adapters/backup/backup-writer';
 import { copyDatabase, type DatabaseFacts } from '../adapters/backup/database-copy';
+import { parseS3Location, S3BackupTarget } from '../adapters/backup/s3-backup-target';
 import { resolveDataDir } from '../adapters/data-dir';
 import { FileSecretStore } from '../adapters/secrets/file-secret-store';
 import { MIGRATIONS } from '../adapters/sqlite/migrations';
@@ -74,22 +75,110 @@ export function createBackupService(options: {
   secrets: SecretStore;
 }): BackupService {
   const defaultFolder = join(options.dataDir, 'backups');
-  const verify = (file: string, signal?: AbortSignal): Promise<CheckedBackup> =>
+  const verifyLocal = (file: string, signal?: AbortSignal): Promise<CheckedBackup> =>
     readBackup(file, { latestSchemaVersion: MIGRATIONS.length, signal });
+  const sources = (): BackupSources => ({
+    ...backupFolders(options.dataDir, options.env),
+    copyDatabase: options.copyDatabase,
+    secrets: options.secrets,
+  });
   return {
     defaultFolder,
-    verify,
-    create: (create) =>
-      createVerified(
-        {
-          ...backupFolders(options.dataDir, options.env),
-          copyDatabase: options.copyDatabase,
-          secrets: options.secrets,
-        },
-        { ...create, destination: create.destination ?? defaultFolder },
-        verify,
-      ),
+    verify: (file, signal) =>
+      parseS3Location(file) === null
+        ? verifyLocal(file, signal)
+        : withDownload(options.dataDir, options.env, file, (local) => verifyLocal(local, signal)),
+    create: async (create) => {
+      const destination = create.destination ?? defaultFolder;
+      const bucket = s3Target(destination, options.env);
+      if (bucket === null) {
+        return createVerified(sources(), { ...create, destination }, verifyLocal);
+      }
+      // Written and verified here first, then uploaded and read back from the bucket.
+      const outgoing = join(options.dataDir, 'backups', '.outgoing');
+      const local = await createVerified(
+        sources(),
+        { ...create, destination: outgoing },
+        verifyLocal,
+      );
+      try {
+        await bucket.target.upload(local.file, basename(local.file), create.signal);
+      } finally {
+        rmSync(local.file, { force: true });
+      }
+      return { ...local, file: bucket.target.location(basename(local.file)) };
+    },
   };
+}
+
+/**
+ * The S3 target `destination` names (`s3://bucket/prefix`), configured from the environment
+ * (`AIVORY_BACKUP_S3_ENDPOINT`, `…_REGION`, `…_ACCESS_KEY_ID`, `…_SECRET_ACCESS_KEY`); null for a
+ * folder. A bucket without its settings is a `config` error that names what is missing.
+ */
+export function s3Target(
+  destination: string,
+  env: Record<string, string | undefined>,
+): { target: S3BackupTarget; key: (name: string) => string } | null {
+  const location = parseS3Location(destination);
+  if (location === null) {
+    if (destination.startsWith('s3:')) {
+      throw new AivoryError(
+        'invalid-input',
+        `"${destination}" is not an s3://BUCKET/PREFIX address.`,
+      );
+    }
+    return null;
+  }
+  const required = [
+    'AIVORY_BACKUP_S3_ENDPOINT',
+    'AIVORY_BACKUP_S3_ACCESS_KEY_ID',
+    'AIVORY_BACKUP_S3_SECRET_ACCESS_KEY',
+  ] as const;
+  const missing = required.filter((name) => (env[name] ?? '') === '');
+  if (missing.length > 0) {
+    throw new AivoryError(
+      'config',
+      `Backups to ${destination} need ${missing.join(', ')} (and AIVORY_BACKUP_S3_REGION unless us-east-1).`,
+    );
+  }
+  const target = new S3BackupTarget({
+    endpoint: env.AIVORY_BACKUP_S3_ENDPOINT ?? '',
+    region: env.AIVORY_BACKUP_S3_REGION ?? 'us-east-1',
+    bucket: location.bucket,
+    prefix: location.prefix,
+    accessKeyId: env.AIVORY_BACKUP_S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: env.AIVORY_BACKUP_S3_SECRET_ACCESS_KEY ?? '',
+  });
+  return { target, key: (name) => (location.prefix === '' ? name : `${location.prefix}/${name}`) };
+}
+
+/**
+ * Runs `use` on a local copy of the backup at `s3://bucket/key`, downloaded into the data
+ * folder (it may be large: not a tmpfs) and removed afterwards.
+ */
+async function withDownload<T>(
+  dataDir: string,
+  env: Record<string, string | undefined>,
+  url: string,
+  use: (file: string) => Promise<T>,
+): Promise<T> {
+  const location = parseS3Location(url);
+  const name = location === null ? '' : basename(location.prefix);
+  const parent = location === null ? '' : dirname(location.prefix);
+  const bucket = s3Target(`s3://${location?.bucket ?? ''}/${parent === '.' ? '' : parent}`, env);
+  if (bucket === null || name === '') {
+    throw new AivoryError('invalid-input', `"${url}" names no backup in a bucket.`);
+  }
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const folder = mkdtempSync(join(dataDir, '.backup-download-'));
+  try {
+    const local = join(folder, name);
+    await bucket.target.download(bucket.key(name), local);
+    return await use(local);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 async function createVerified(
@@ -126,6 +215,11 @@ export async function restoreFromBackup(options: {
   signal?: AbortSignal;
 }): Promise<RestoreResult> {
   const dataDir = resolveDataDir(options.env);
+  if (parseS3Location(options.file) !== null) {
+    return withDownload(dataDir, options.env, options.file, (file) =>
+      restoreFromBackup({ ...options, file }),
+    );
+  }
   const secrets = options.secrets ?? new FileSecretStore(join(dataDir, 'secrets.json'));
   const { folders, workspacesElsewhere } = backupFolders(dataDir, options.env);
   return restoreBackup(
