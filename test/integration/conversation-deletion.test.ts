@@ -150,7 +150,7 @@ describe('deleting a long conversation', () => {
       return Promise.resolve();
     });
 
-    // Three batches (500, 500, 47), the event loop's turn between them.
+    // Three batches (200, 200, 41), the event loop's turn between them.
     expect(turns).toBe(2);
     expect(rowsOf('doomed')).toEqual({
       messages: 0,

@@ -9,9 +9,11 @@ import type { ConversationStore } from '../core/ports';
 
 /**
  * Messages per transaction: with their parts and search entries about 13 µs each on a quiet
- * machine (20,000 in 262 ms), so a batch is ~7 ms, well under the 50 ms a request may wait.
+ * machine (20,000 in 262 ms), so a batch is ~3 ms, well under the 50 ms a request may wait. On
+ * the loaded 2-core build machine batches of 500 took 20 ms (median) and up to 160 ms, batches
+ * of 200 took 9 ms and up to 100 ms (the longest are commits that also checkpoint the WAL).
  */
-export const DELETE_BATCH_MESSAGES = 500;
+export const DELETE_BATCH_MESSAGES = 200;
 
 /** Deletes the conversation, a batch at a time, yielding to other work between batches. */
 export async function deleteConversation(
