@@ -55,12 +55,15 @@ export class UnsavedAnswerEnds {
   retry(): boolean {
     for (const [messageId, end] of this.pending) {
       try {
-        this.dependencies.conversations.endAnswerNow(end);
+        const stored = this.dependencies.conversations.endAnswerNow(end);
         this.pending.delete(messageId);
-        this.dependencies.logger.info('an answer that could not be ended is now stored', {
-          messageId,
-          status: end.status,
-        });
+        // False: the message was deleted meanwhile, so there was nothing left to end.
+        this.dependencies.logger.info(
+          stored
+            ? 'an answer that could not be ended is now stored'
+            : 'an answer that could not be ended was deleted meanwhile',
+          { messageId, status: end.status },
+        );
       } catch (error) {
         // A damaged file is never written again: what is on disk stays as it is.
         if (error instanceof StorageError && error.problem === 'damaged') {

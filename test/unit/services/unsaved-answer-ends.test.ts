@@ -57,6 +57,15 @@ describe('UnsavedAnswerEnds', () => {
     expect(conversations.state.tries).toBe(4);
   });
 
+  it('says an end whose message was deleted meanwhile was not stored', () => {
+    const lines: string[] = [];
+    const logger: Logger = { ...quiet, info: (message) => void lines.push(message) };
+    const ends = new UnsavedAnswerEnds({ conversations: { endAnswerNow: () => false }, logger });
+    ends.add(end('gone'));
+    expect(ends.retry()).toBe(true);
+    expect(lines).toEqual(['an answer that could not be ended was deleted meanwhile']);
+  });
+
   it('writes at once when asked (the next turn), and drops an end that is not a storage fault', () => {
     const conversations = store();
     conversations.state.full = false;
