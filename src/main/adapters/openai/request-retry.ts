@@ -28,8 +28,6 @@ const MAX_BACKOFF_MS = 8_000;
 export interface RetryWait {
   waitMs: number;
   status: number | null;
-  /** True when the server named the wait (Retry-After), false for the app's own backoff. */
-  asked: boolean;
 }
 
 export interface RetryOptions {
@@ -86,14 +84,12 @@ export async function pause(wait: RetryWait, signal: AbortSignal): Promise<void>
 export function retryWaitFor(error: unknown, retriesDone: number): RetryWait | null {
   if (error instanceof APIConnectionTimeoutError) return null;
   if (error instanceof APIConnectionError) {
-    return { waitMs: backoff(retriesDone), status: null, asked: false };
+    return { waitMs: backoff(retriesDone), status: null };
   }
   if (!(error instanceof APIError) || error.status === undefined) return null;
   if (!shouldRetry(error.status, error.headers)) return null;
   const asked = askedWaitMs(error.headers);
-  return asked === null
-    ? { waitMs: backoff(retriesDone), status: error.status, asked: false }
-    : { waitMs: asked, status: error.status, asked: true };
+  return { waitMs: asked ?? backoff(retriesDone), status: error.status };
 }
 
 /** The SDK's rule, kept: the server's `x-should-retry` first, then the status. */
