@@ -32,6 +32,11 @@ export interface OpenMeasurements {
   shortMessages: number;
   runs: number;
   seedSeconds: number;
+  /**
+   * The machine's 1-minute load average after the runs: on the shared 2-core build machine every
+   * figure here moves with it (a 20-message turn start 15–90 ms).
+   */
+  loadAverage: number;
   staticRequests: number;
   /** The longest static request while serve reads each conversation (bench/ui/server-reads.ts). */
   serverReads: ServerReadRun[];
@@ -107,10 +112,12 @@ export function openBenchResult(measured: OpenMeasurements): BenchResult {
         '50 ms, the longest delay of a 10 ms probe timer',
       `static request: GET /index.html one at a time, 10 ms apart, during each open ` +
         `(${measured.staticRequests} requests)`,
-      'server reads: a turn start (its model unreachable: the path read, then an error), a ' +
+      'server reads: a turn start (its model unreachable: the path read newest first, then an ' +
+        'error; serve loaded the turn modules when idle, before the first open), a ' +
         'Markdown export, the settings view and a search, 3 runs each, then a deletion of each ' +
         "conversation (once), over serve's WebSocket",
       `seeding took ${measured.seedSeconds.toFixed(1)} s`,
+      `1-minute load average after the runs: ${measured.loadAverage.toFixed(1)}`,
     ],
   };
 }

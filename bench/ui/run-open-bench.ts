@@ -4,12 +4,13 @@
  * the page's main thread and requesting a static file from serve. Prints
  * `UI_BENCH_RESULT <json BenchResult>` as its last line; bench/ui.ts runs it for `npm run bench`.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openBrowser } from '../../test/e2e/helpers/browser';
 import { openStore } from '../../src/main/adapters/sqlite/sqlite-store';
+import { WARMED_UP } from '../../src/main/cli/idle-warm-up';
 import { median } from '../statistics';
 import { longestTask } from './ui-result';
 import { runUiBenchProcess } from './bench-process';
@@ -56,6 +57,15 @@ function seed(home: string): { long: SeededConversation; short: SeededConversati
   }
 }
 
+/** Waits until serve's log has a line with `text` (checked every 100 ms, for 60 s at most). */
+async function waitForLogLine(path: string, text: string): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  while (!(existsSync(path) && readFileSync(path, 'utf8').includes(text))) {
+    if (performance.now() > deadline) throw new Error(`serve never logged "${text}"`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Opens `conversation` once, watching the main thread and serve's static answers meanwhile. */
 async function observedOpen(
   page: Page,
@@ -91,6 +101,8 @@ async function measure(home: string): Promise<OpenMeasurements> {
     await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
     await page.goto(serve.url);
     await page.getByTestId('conversation-item').first().waitFor();
+    // As a person reading the list would, let serve load its turn modules while idle first.
+    await waitForLogLine(join(home, 'logs', 'aivory.log'), WARMED_UP);
     const staticUrl = new URL('/index.html', serve.url).href;
     await observedOpen(page, staticUrl, short);
     await observedOpen(page, staticUrl, long);
@@ -120,6 +132,7 @@ async function measure(home: string): Promise<OpenMeasurements> {
       shortMessages: SHORT_MESSAGES,
       runs: OPEN_RUNS,
       seedSeconds,
+      loadAverage: loadavg()[0] ?? 0,
       staticRequests: [...longRuns, ...shortRuns].reduce((sum, run) => sum + run.staticRequests, 0),
       serverReads,
     };

@@ -6,6 +6,8 @@
  */
 import type { Logger } from '../core/ports';
 
+/** What the log says once the modules are loaded (the UI bench waits for it). */
+export const WARMED_UP = 'turn modules loaded ahead';
 /** How often the thread's load is checked. */
 const CHECK_MS = 250;
 /** The share of a check's interval the thread may have been busy and still count as idle. */
@@ -19,12 +21,16 @@ export function warmUpWhenIdle(warmUp: () => Promise<void>, logger: Logger): { s
     since = performance.eventLoopUtilization();
     if (busy.utilization > IDLE_SHARE) return;
     clearInterval(timer);
-    warmUp().catch((error: unknown) => {
-      // The first turn loads the same modules and reports what fails then.
-      logger.warn('loading the turn modules ahead failed', {
-        error: error instanceof Error ? error.message : String(error),
-      });
-    });
+    const startedAt = performance.now();
+    warmUp().then(
+      () => logger.info(WARMED_UP, { ms: Math.round(performance.now() - startedAt) }),
+      (error: unknown) => {
+        // The first turn loads the same modules and reports what fails then.
+        logger.warn('loading the turn modules ahead failed', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      },
+    );
   }, CHECK_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };

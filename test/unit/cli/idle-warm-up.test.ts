@@ -3,7 +3,7 @@
  * never while it is answering.
  */
 import { describe, expect, it } from 'vitest';
-import { warmUpWhenIdle } from '../../../src/main/cli/idle-warm-up';
+import { WARMED_UP, warmUpWhenIdle } from '../../../src/main/cli/idle-warm-up';
 import { recordingLogger } from '../../support/turn-harness';
 
 /** Keeps the thread busy in 20 ms blocks (timers run between them) for `ms`. */
@@ -37,6 +37,8 @@ describe('warmUpWhenIdle', () => {
       await done;
       expect(calls).toHaveLength(1);
       expect(calls[0]).toBeGreaterThan(busyEnded);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(logger.entries).toContainEqual(expect.objectContaining({ message: WARMED_UP }));
     } finally {
       warming.stop();
     }
