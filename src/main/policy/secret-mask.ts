@@ -1,4 +1,5 @@
 /** How a secret (an API key, a header value) is shown: never in full. */
+import { SECRET_PATTERNS } from './redact';
 
 /** Shorter secrets are fully hidden by `maskSecret`: showing 7 characters would reveal too much. */
 const MIN_MASKABLE_LENGTH = 12;
@@ -16,14 +17,10 @@ export function maskSecret(value: string): string {
 const SECRET_NAME =
   /KEY|TOKEN|SECRET|PASS|PWD|AUTH|CREDENTIAL|PRIVATE|COOKIE|SESSION|SIGNATURE|SALT|CERT|DSN/i;
 
-/** Values that read as secrets whatever their name: `sk-…`, `Bearer …`, `…?token=…`, `//user:pw@`. */
-const SECRET_VALUE: readonly RegExp[] = [
-  /\b(?:sk|pk|rk|ghp|gho|ghs|github_pat|xox[abpr]|glpat)[-_][A-Za-z0-9_-]{8,}/,
-  /\bBearer\s+\S{6,}/i,
-  /\b(?:api[-_]?key|token|secret|password|passwd|pwd)=[^&\s]{4,}/i,
-  /\/\/[^/@\s:]*:[^/@\s]+@/,
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-];
+/** `SECRET_PATTERNS` for a test (a global pattern's `test` would carry `lastIndex` over). */
+const SECRET_VALUE: readonly RegExp[] = SECRET_PATTERNS.map(
+  (pattern) => new RegExp(pattern.source, pattern.flags.replace('g', '')),
+);
 
 /** True when a value named `name` (an env variable, a header) is a secret by its name. */
 export function isSecretName(name: string): boolean {
@@ -37,18 +34,4 @@ export function isSecretName(name: string): boolean {
  */
 export function looksSecret(name: string, value: string): boolean {
   return isSecretName(name) || SECRET_VALUE.some((pattern) => pattern.test(value));
-}
-
-/**
- * `text` (a message) with each of `values` — as typed and as a URL carries it — replaced by
- * `••••`. Values under 4 characters are left: hiding every "a" would garble the message.
- */
-export function hideSecretValues(text: string, values: readonly string[]): string {
-  let result = text;
-  for (const value of [...values].sort((a, b) => b.length - a.length)) {
-    if (value.length < 4) continue;
-    for (const form of new Set([value, encodeURIComponent(value), encodeURI(value)]))
-      result = result.replaceAll(form, '••••');
-  }
-  return result;
 }

@@ -12,7 +12,7 @@ import { guardBody } from './mcp-body-guard';
 import { ADDRESS_BLOCKED, networkFailure } from './mcp-errors';
 import { refusalInBody, unsupportedRevision } from './mcp-revision';
 import { checkHttpUrl } from '../../../shared/http-url';
-import { hideSecretValues } from '../../policy/secret-mask';
+import { redactSecrets } from '../../policy/redact';
 import { oneLine } from '../../../shared/untrusted-text';
 
 /** What the fetch tells the connection about; see McpLink. */
@@ -196,7 +196,11 @@ function mediaType(response: Response): string {
 
 /** The service URL's origin and path, for messages: without its query, its secret parts hidden. */
 function shownPath(config: McpFetchConfig): string {
-  return hideSecretValues(`${config.url.origin}${config.url.pathname}`, config.hiddenParts ?? []);
+  return redactSecrets(
+    `${config.url.origin}${config.url.pathname}`,
+    config.hiddenParts ?? [],
+    '••••',
+  );
 }
 
 /** A path without its query (which may carry tokens), for messages. */
@@ -222,7 +226,7 @@ function statusFailure(
     const to =
       location === null
         ? ''
-        : ` to ${hideSecretValues(shownLocation(location, config.url), config.hiddenParts ?? [])}`;
+        : ` to ${redactSecrets(shownLocation(location, config.url), config.hiddenParts ?? [], '••••')}`;
     return new McpError(
       'redirect',
       `${where} answered with a redirect (HTTP ${status}${to}); redirects are refused so the service's headers never reach another address — enter the final URL instead`,

@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { AivoryError, isAbortError } from '../../../shared/errors';
 import { checkHttpUrl } from '../../../shared/http-url';
-import { redactSecret } from '../../policy/redact';
+import { redactSecrets } from '../../policy/redact';
 
 /** Server error texts are cut to this length so a stack trace or HTML page cannot flood the UI. */
 const SERVER_MESSAGE_LIMIT = 300;
@@ -238,9 +238,9 @@ export function canceledError(reason: unknown): Error {
   return error;
 }
 
-/** The key out of a message; a very short key only where it stands alone (`redactSecret`). */
+/** The key out of a message; a very short key only where it stands alone (`redactSecrets`). */
 function redact(text: string, apiKey: string | null): string {
-  return redactSecret(text, apiKey);
+  return redactSecrets(text, [apiKey]);
 }
 
 function oneLine(text: string): string {

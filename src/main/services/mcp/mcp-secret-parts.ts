@@ -9,7 +9,7 @@
 import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
 import type { SecretStore } from '../../core/ports';
-import { hideSecretValues } from '../../policy/secret-mask';
+import { redactSecrets } from '../../policy/redact';
 
 const PLACEHOLDER = /\$\(secret:(mcp\.[A-Za-z0-9_-]+\.value\.[A-Za-z0-9_.-]+)\)/g;
 
@@ -111,7 +111,7 @@ export async function fillSecretParts(
 
 /** `message` with each of `values` (as typed and as a URL carries it) replaced by `••••`. */
 export function hideSecretParts(message: string, values: readonly string[]): string {
-  return hideSecretValues(message, values);
+  return redactSecrets(message, values, '••••');
 }
 
 /**
