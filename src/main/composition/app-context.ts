@@ -139,6 +139,7 @@ export function openAppContext(
     settings: store.settings,
     library: store.library,
     mcp: store.mcp,
+    knowledge: store.knowledge,
   };
   const skills = new SkillsService(stores.library);
   const settings = new SettingsService(stores.settings, logger, machineMemoryMiB());

@@ -8,13 +8,15 @@
  * `conversations` (`ConversationStore`: conversations, messages, turn records,
  * `conversation-store.ts`), `memories` (`MemoryStore`, `memory-store.ts`), `settings`
  * (`SettingsStore`: settings, models, tool switches, `settings-store.ts`), `library`
- * (`LibraryStore`: skills, prompt templates, `library-store.ts`) and `mcp` (`McpStore`,
- * `mcp-store.ts`). Consumers depend on the one port they use.
+ * (`LibraryStore`: skills, prompt templates, `library-store.ts`), `mcp` (`McpStore`,
+ * `mcp-store.ts`) and `knowledge` (`KnowledgeStore`: knowledge folders, their passages and
+ * full-text index, `knowledge-store.ts`). Consumers depend on the one port they use.
  */
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../core/ports';
 import { SqliteConversations } from './conversation-store';
+import { SqliteKnowledge } from './knowledge-store';
 import { SqliteLibrary } from './library-store';
 import { SqliteMcpStore } from './mcp-store';
 import { SqliteMemories } from './memory-store';
@@ -67,6 +69,8 @@ export class SqliteStore {
   readonly library: SqliteLibrary;
   /** MCP services, snapshots and approvals (mcp-store.ts). */
   readonly mcp: SqliteMcpStore;
+  /** Knowledge folders, files, passages and their index (knowledge-store.ts). */
+  readonly knowledge: SqliteKnowledge;
   private readonly sql: Statements;
   /** The schema upgrade this open made (with the copy saved before it), or null. */
   readonly upgrade: SchemaUpgrade | null;
@@ -92,6 +96,7 @@ export class SqliteStore {
     this.settings = new SqliteSettings(this.sql);
     this.library = new SqliteLibrary(this.sql, clock);
     this.mcp = new SqliteMcpStore(this.sql, clock);
+    this.knowledge = new SqliteKnowledge(this.sql, clock);
   }
 
   /**

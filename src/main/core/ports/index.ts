@@ -14,12 +14,14 @@
  * - `images.ts` — ImageClient
  * - `sandbox.ts` — PythonSandbox, DownloadStager, UploadTarget, SandboxConnection(+Connector)
  * - `artifacts.ts` — ArtifactSink
+ * - `knowledge.ts` — KnowledgeStore (folders, files, passages, search) and KnowledgeFiles
  * - `mcp.ts` — McpConnector, McpSession, McpError
  */
 export * from './artifacts';
 export * from './conversation-store';
 export * from './conversation-titler';
 export * from './images';
+export * from './knowledge';
 export * from './library-store';
 export * from './llm';
 export * from './mcp';

@@ -20,6 +20,7 @@ import migration014 from './014_mcp_roots';
 import migration015 from './015_turn_leases';
 import migration016 from './016_title_source';
 import migration017 from './017_mcp_server_features';
+import migration018 from './018_knowledge';
 
 /** The SQL of each migration; the version of `MIGRATIONS[i]` is `i + 1`. */
 export const MIGRATIONS: readonly string[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly string[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];
