@@ -13,7 +13,7 @@
  * `.tar.gz` suffix whatever the content, so archives written by any version are found.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import {
   link,
@@ -28,8 +28,9 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INDEX_FILE = 'sessions.json';
@@ -92,6 +93,14 @@ export interface ArchiveStore {
    * replacing an older one, and returns its size. A stream that fails leaves the older one.
    */
   put(conversationId: string, archive: Readable): Promise<number>;
+  /**
+   * Stores that keep files: `put` for a writer that reuses its buffers. `write` writes the
+   * archive into `sink` and ends it, reusing a chunk's buffer only once that write's callback
+   * came (the bytes are then in the file); it throws to fail the put (the older archive stays).
+   * A stream's fresh buffer per read cost a 50 MiB save ~200 ms of CPU (see `copyPipeInto`,
+   * workspace-archiver.ts).
+   */
+  putWith?(conversationId: string, write: (sink: Writable) => Promise<void>): Promise<number>;
   /** The archive for the conversation (by default the newest), or null when there is none. */
   get(conversationId: string, generation?: Generation): Promise<Readable | null>;
   /**
@@ -143,13 +152,17 @@ export class LocalArchiveStore implements ArchiveStore {
   }
 
   /** Stores `archive` for the conversation, replacing an older one (never with a failed one). */
-  async put(conversationId: string, archive: Readable): Promise<number> {
+  put(conversationId: string, archive: Readable): Promise<number> {
+    return this.putWith(conversationId, (sink) => pipeline(archive, sink));
+  }
+
+  async putWith(conversationId: string, write: (sink: Writable) => Promise<void>): Promise<number> {
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     const target = this.pathFor(conversationId);
     const temporary = `${target}.${randomUUID()}.partial`;
     try {
-      // flush: fsync before close, so the rename below never exposes data still in the cache.
-      await pipeline(archive, createWriteStream(temporary, { mode: 0o600, flush: true }));
+      // Flushed to disk before the rename, which so never exposes data still in the cache.
+      await writeSynced(temporary, write);
       await keepAsPrevious(target);
       await rename(temporary, target);
     } catch (error) {
@@ -291,6 +304,59 @@ export class LocalArchiveStore implements ArchiveStore {
     } catch {
       return {};
     }
+  }
+}
+
+/** Bytes written between two flushes to disk while an archive is written (see `writeSynced`). */
+const SYNC_EVERY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Creates the file at `path`, lets `write` fill it through a Writable (which it ends) and flushes
+ * it to disk (fsync) before returning. It is also flushed every SYNC_EVERY_BYTES while it is
+ * written (fdatasync, beside the writes), so the final fsync waits only for the tail: one fsync at
+ * the end of a 50 MiB save took 35–40 ms here, most of which now overlaps the transfer.
+ */
+async function writeSynced(path: string, write: (sink: Writable) => Promise<void>): Promise<void> {
+  const file = await open(path, 'wx', 0o600);
+  try {
+    let unsynced = 0;
+    let syncing: Promise<unknown> = Promise.resolve();
+    const sink = new Writable({
+      highWaterMark: READ_CHUNK_BYTES,
+      write(chunk: Buffer, _encoding, callback) {
+        writeAll(file, chunk).then(() => {
+          unsynced += chunk.length;
+          if (unsynced >= SYNC_EVERY_BYTES) {
+            unsynced = 0;
+            // A failure is seen by the final fsync below, which waits for this one.
+            syncing = syncing.then(() => file.datasync());
+            syncing.catch(() => undefined);
+          }
+          callback();
+        }, callback);
+      },
+      final(callback) {
+        syncing.then(() => file.sync()).then(() => callback(), callback);
+      },
+    });
+    const done = finished(sink);
+    try {
+      await write(sink);
+    } catch (error) {
+      sink.destroy(error instanceof Error ? error : new Error(String(error)));
+      await done.catch(() => undefined);
+      throw error;
+    }
+    await done;
+  } finally {
+    await file.close();
+  }
+}
+
+async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+  for (let offset = 0; offset < chunk.length;) {
+    const { bytesWritten } = await file.write(chunk, offset);
+    offset += bytesWritten;
   }
 }
 

@@ -29,7 +29,7 @@ import type {
   WorkspaceReset,
 } from './sandbox-service';
 import { SandboxError } from './sandbox-service';
-import type { Session } from './session-registry';
+import type { Session, WarmContainer } from './session-registry';
 import { freshSaveState, SessionRegistry } from './session-registry';
 import { WarmPool } from './warm-pool';
 import { WorkerSupervisor } from './worker-supervisor';
@@ -334,15 +334,30 @@ export class SessionManager implements SandboxService {
     if (adopted) return adopted;
     const warm = this.warm.take();
     const container = warm ?? (await this.workers.newContainer());
-    // The pool refills once the restore is done: creating a container while tar streams the
+    // The pool refills once the session is set up: creating a container while tar streams the
     // archive in competes with it for the CPU (the restore is what the user is waiting for).
+    try {
+      return await this.setUpSession(conversationId, container);
+    } finally {
+      this.warm.refill();
+    }
+  }
+
+  /** Restores the conversation's workspace into `container` and makes it the session's. */
+  private async setUpSession(
+    conversationId: string,
+    container: WarmContainer,
+  ): Promise<SessionInfo> {
+    // The start time a save will be checked against, asked while tar unpacks (it cannot change
+    // without the restore failing; asked after, it would miss a restart right after the restore).
+    const saves = this.saves.setUp(container.containerId, null, container.saver ?? null);
+    saves.catch(() => undefined);
     const result = await this.archiver
       .restore(container.containerId, conversationId, container.extractor, this.now)
       .catch(async (error: unknown) => {
         await this.options.runtime.removeContainer(container.containerId);
         throw error;
-      })
-      .finally(() => this.warm.refill());
+      });
     const session: Session = {
       id: `sb_${randomUUID().replaceAll('-', '')}`,
       conversationId,
@@ -350,7 +365,7 @@ export class SessionManager implements SandboxService {
       worker: container.worker,
       running: false,
       lastActivity: this.now(),
-      saves: await this.saves.setUp(container.containerId, null, container.saver ?? null),
+      saves: await saves,
       ...(result.olderSave ? { notice: olderSaveNotice(result.olderSave.savedAt) } : {}),
     };
     const { restored } = result;

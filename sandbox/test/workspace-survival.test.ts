@@ -177,6 +177,10 @@ class HungStore extends LocalArchiveStore {
   override put(): Promise<number> {
     return new Promise(() => undefined);
   }
+
+  override putWith(): Promise<number> {
+    return new Promise(() => undefined);
+  }
 }
 
 describe('a workspace that cannot be saved at shutdown', () => {
