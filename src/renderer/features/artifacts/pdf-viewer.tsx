@@ -59,7 +59,7 @@ function usePdf(file: ViewedFile): PdfRead {
       ]);
       if (signal.aborted) return;
       // Its streams measured first (`pdf-scan.ts`): pdf.js bounds none of them.
-      const scanned = await scanPdf(bytes);
+      const scanned = await scanPdf(bytes, signal);
       if (signal.aborted) return;
       if (scanned.type === 'too-large') {
         done({ state: 'too-large', limit: scanned.limit });

@@ -115,6 +115,8 @@ export function useViewerRead<R extends { state: string }>(
     return () => {
       abort.abort();
       end();
+      // Left before its read ended (another file, an image, closed): a later crash is not its.
+      clearOpening(path);
     };
   }, [bridge, path, key]);
   return read.path === path && read.key === key ? read.read : { state: 'loading' };
