@@ -1,6 +1,6 @@
 /**
  * LocalArchiveStore on a real directory: the archive a save replaces is kept as the previous
- * generation, a failed save leaves both generations as they were, deleting a conversation removes
+ * generation, a failed save (a stream, or a writer into `putWith`) leaves both generations as they were, deleting a conversation removes
  * both, pruning ages both out, and the session index reads what older versions wrote.
  */
 import { mkdtempSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
@@ -60,6 +60,30 @@ describe('LocalArchiveStore generations', () => {
     await archives.put('conv', body('first'));
     await archives.put('conv', body('second'));
     await expect(archives.put('conv', failing('half of a thi'))).rejects.toThrow(/tar exited/);
+    expect(contents(directory)).toEqual({
+      'ARCHIVE.tar.gz': 'second',
+      [`ARCHIVE.tar.gz${PREVIOUS_SUFFIX}`]: 'first',
+    });
+  });
+
+  it('putWith: a writer that fails after writing leaves the store as it was; one that ends is kept', async () => {
+    const { archives, directory } = store();
+    await archives.put('conv', body('first'));
+    const big = Buffer.alloc(20 * 1024 * 1024, 'x');
+    // Past the periodic flushes: the failure comes after bytes reached the disk.
+    await expect(
+      archives.putWith('conv', async (sink) => {
+        await new Promise<void>((resolve, reject) =>
+          sink.write(big, (error) => (error ? reject(error) : resolve())),
+        );
+        throw new Error('tar failed with exit code 2');
+      }),
+    ).rejects.toThrow(/exit code 2/);
+    expect(contents(directory)).toEqual({ 'ARCHIVE.tar.gz': 'first' });
+    await archives.putWith('conv', async (sink) => {
+      sink.write(Buffer.from('sec'));
+      sink.end(Buffer.from('ond'));
+    });
     expect(contents(directory)).toEqual({
       'ARCHIVE.tar.gz': 'second',
       [`ARCHIVE.tar.gz${PREVIOUS_SUFFIX}`]: 'first',
