@@ -1,6 +1,6 @@
 /**
  * `aivory backup create [--to DIR] [--passphrase-file F | --no-secrets]`, `aivory backup verify
- * FILE` and `aivory backup restore FILE [--passphrase-file F | --no-secrets] [--yes]`. A backup is
+ * FILE`, `aivory backup status [--json]` (the last verified backup, the schedule, a warning) and `aivory backup restore FILE [--passphrase-file F | --no-secrets] [--yes]`. A backup is
  * one file: the database (a consistent copy), the files, the saved workspaces and — only sealed
  * with a passphrase the user chose — the secrets; it is read back whole before it is reported
  * written. A restore runs without the app context (it replaces the database the context holds).
@@ -12,11 +12,12 @@ import { formatBytes } from '../../shared/byte-size';
 import type { AppContext } from '../composition/app-context';
 import type { CheckedBackup, RestoreResult } from '../composition/backups';
 import { joinOptionValues } from './cli-args';
-import { EXIT_OK, usageError } from './cli-errors';
+import { backupReport } from './backup-status-lines';
+import { EXIT_FAILED, EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';
 
 const USAGE =
-  'Usage: aivory backup create [--to DIR] [--passphrase-file F | --no-secrets] | verify FILE | restore FILE [--passphrase-file F | --no-secrets] [--yes]';
+  'Usage: aivory backup create [--to DIR] [--passphrase-file F | --no-secrets] | verify FILE | restore FILE [--passphrase-file F | --no-secrets] [--yes] | status [--json]';
 
 const OPTIONS = {
   to: { type: 'string' },
@@ -61,6 +62,10 @@ export async function backupCommand(
     if (action === 'create') {
       if (file !== undefined) throw usageError(`Unexpected argument "${file}". ${USAGE}`);
       return await create(values, context, io, controller.signal);
+    }
+    if (action === 'status') {
+      if (file !== undefined) throw usageError(`Unexpected argument "${file}". ${USAGE}`);
+      return status(values.json, context, io);
     }
     if (action === 'verify') {
       if (file === undefined) throw usageError('Usage: aivory backup verify FILE');
@@ -112,6 +117,18 @@ async function create(
     );
   }
   return EXIT_OK;
+}
+
+/** `backup status`: exits 1 when the last backup failed or automatic backups are behind. */
+function status(json: boolean, context: AppContext, io: CliIo): number {
+  const report = backupReport(context);
+  if (json) io.stdout(`${JSON.stringify(report.json, null, 2)}\n`);
+  else {
+    io.stdout(`Last verified backup: ${report.lastGood}\n`);
+    io.stdout(`Schedule: ${report.schedule}\n`);
+    if (report.health.warning !== null) io.stdout(`Warning: ${report.health.warning}\n`);
+  }
+  return report.health.state === 'ok' ? EXIT_OK : EXIT_FAILED;
 }
 
 /** `backup restore FILE`, run before (and instead of) opening the app. */

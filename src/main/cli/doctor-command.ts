@@ -16,6 +16,7 @@ import type { AppContext } from '../composition/app-context';
 import { mergeOverrides, modelOverridesFromEnv } from '../services/model-resolution';
 import { PYTHON_EXECUTE_NAME } from '../tools/python-execute';
 import { MAX_TURN_TOOLS } from '../services/tool-selection';
+import { backupReport } from './backup-status-lines';
 import { EXIT_FAILED, EXIT_OK } from './cli-errors';
 import { shellWord } from './cli-args';
 import type { CliIo } from './cli-io';
@@ -54,6 +55,7 @@ export async function doctorCommand(
       ? { subject: 'database', ok: true, detail: 'every page reads back intact' }
       : storageCheck(damage),
     snapshotsCheck(context.database.upgradeSnapshots()),
+    backupCheck(context),
   ];
   checks.push(
     await modelCheck(context, io, {
@@ -83,6 +85,16 @@ export async function doctorCommand(
   )
     ? EXIT_OK
     : EXIT_FAILED;
+}
+
+/** The last verified backup and its age; a warning when it failed or the schedule is behind. */
+function backupCheck(context: AppContext): DoctorCheck {
+  const report = backupReport(context);
+  const detail =
+    report.health.warning === null
+      ? `${report.lastGood}; ${report.schedule}`
+      : `${report.health.warning}\n  Last verified backup: ${report.lastGood}; ${report.schedule}`;
+  return { subject: 'backup', ok: report.health.state === 'ok', detail };
 }
 
 /**

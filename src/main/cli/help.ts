@@ -36,9 +36,9 @@ Usage:
                                        The MCP services checked by default for a model (marked 已删除/已停用/未同步 when they cannot run)
   aivory models remove ID
   aivory models default ID
-  aivory settings [show]               Print the settings (search, sandbox, images, chat, ui, web, mcp) with their values
+  aivory settings [show]               Print the settings (search, sandbox, images, chat, ui, web, mcp, backups) with their values
   aivory settings set KEY.FIELD VALUE  Change one setting, validated (e.g. sandbox.execTimeoutSeconds 300)
-  aivory settings set-key search.apiKey|sandbox.apiKey|images.apiKey VALUE
+  aivory settings set-key search.apiKey|sandbox.apiKey|images.apiKey|backups.passphrase VALUE
                                        Store a key in the secret store (shown masked); clear-key removes it
   aivory skills list [--json]          List skills (the built-in document-generation included)
   aivory skills show NAME              Print a skill's instructions and assets
@@ -49,6 +49,15 @@ Usage:
   aivory prompts add --title TITLE --file BODY.md [--tags a,b]
   aivory memories list [--json]        Saved memories, newest first (PENDING ones wait for confirm)
   aivory memories confirm ID | edit ID TEXT | archive ID | restore ID | delete ID
+  aivory knowledge add PATH [--name N] [--json]
+                                       Index a folder of your documents for search (Markdown, text, code, HTML, CSV, PDF);
+                                       the same folder added again resumes an interrupted index
+  aivory knowledge list [--json] | status [NAME] [--json]
+                                       Knowledge folders; each file's status (indexed, skipped or failed, and why)
+  aivory knowledge search QUERY [--folder N] [--limit N] [--json]
+                                       Full-text search, best first, with citations (folder:path#L10-L42, #page=3)
+  aivory knowledge reindex NAME | remove NAME
+                                       Read again what changed on disk; drop a folder's index (never its files)
   aivory mcp add --name N --url URL --description D [--icon I] [--header 'K: V']… [--timeout S] [--max-timeout S] [--transport streamable-http|sse]
   aivory mcp add --name N --command CMD [--arg A]… [--env K=V]… --description D   (stdio; needs settings mcp.allowLocalCommands true)
                                        A value may start with "-": --command npx --arg -y --arg some-server
@@ -95,6 +104,8 @@ Usage:
   aivory backup restore FILE [--passphrase-file F | --no-secrets] [--yes]
                                        Into an empty data folder (a new computer) or over this one (backed up first);
                                        a damaged or foreign file is refused before anything is replaced
+  aivory backup status [--json]        The last verified backup and its age, the schedule; exits 1 with a warning when the
+                                       last backup failed or automatic backups are overdue (aivory settings set backups.auto true)
   aivory doctor [--model NAME] [--json]
                                        Check the data directory, the model server and why each tool is (not) available
   aivory serve [--port 5217] [--open]  The desktop UI in your browser (127.0.0.1 only; the printed URL carries a token)

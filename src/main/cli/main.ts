@@ -24,6 +24,7 @@ const COMMANDS = [
   'serve',
   'mcp',
   'backup',
+  'knowledge',
 ] as const;
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -65,9 +66,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return await (await import('./sandbox-command')).sandboxCommand(rest, io);
     } else if (known === 'serve') {
       // serve opens the app itself, once its page is being served (the browser loads it
-      // meanwhile). It is long-running like the desktop app: one sandbox container kept warm.
+      // meanwhile). It is long-running like the desktop app: one sandbox container kept warm,
+      // and it makes the automatic backups.
       const { serveCommand } = await import('./serve-command');
-      code = await serveCommand(rest, io, () => open({ env: io.env, warmPool: 1 }));
+      code = await serveCommand(rest, io, () =>
+        open({ env: io.env, warmPool: 1, scheduleBackups: true }),
+      );
     } else {
       // Without a terminal (io.ask absent) nobody can open a printed sign-in link by hand.
       const opened = await open({ env: io.env, signInLinkSeen: io.ask !== undefined });
@@ -150,5 +154,7 @@ async function runCommand(
       return (await import('./models-command')).modelsCommand(rest, context, io);
     case 'backup':
       return (await import('./backup-command')).backupCommand(rest, context, io);
+    case 'knowledge':
+      return (await import('./knowledge-command')).knowledgeCommand(rest, context, io);
   }
 }

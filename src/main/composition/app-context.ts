@@ -44,6 +44,9 @@ import type { SettingsKey } from '../services/settings-service';
 import { ToolCatalog } from '../services/tool-catalog';
 import type { TurnMcpTools } from '../services/tool-catalog';
 import type { BackupService, createBackupService } from './backups';
+import { BackupStatusBook } from '../services/backup-status';
+import { BackupScheduler } from '../services/backup-scheduler';
+import { isProcessAlive } from '../adapters/sqlite/streaming-recovery';
 
 export interface AppContext {
   dataDir: string;
@@ -59,8 +62,18 @@ export interface AppContext {
     upgradeSnapshots(): UpgradeSnapshot[];
   };
   secrets: SecretStore;
-  /** Backups of this data folder: written, then read back whole before they count. */
+  /**
+   * Backups of this data folder: written, then read back whole before they count; each one's
+   * outcome recorded in `backupStatus`, one at a time across processes.
+   */
   backups: BackupService;
+  /** The last backup attempt and the last good one, as every process reads them. */
+  backupStatus: BackupStatusBook;
+  /**
+   * Automatic backups: running only in the long-running hosts (`scheduleBackups`); "Back up now"
+   * makes the backup the schedule would.
+   */
+  backupScheduler: BackupScheduler;
   logger: Logger;
   ids: IdGenerator;
   /** The app's tools: what a turn could offer, built per turn; listings for `aivory tools`. */
@@ -111,6 +124,11 @@ export function openAppContext(
      * terminal). When false, a sign-in whose browser cannot be started fails at once. Default true.
      */
     signInLinkSeen?: boolean;
+    /**
+     * Makes automatic backups while open (the desktop app, `aivory serve`); checked every
+     * `AIVORY_BACKUP_CHECK_MS` (tests), else every few minutes.
+     */
+    scheduleBackups?: boolean;
   } = {},
 ): AppContext {
   const env = options.env ?? process.env;
@@ -250,17 +268,35 @@ export function openAppContext(
           },
         }),
     ));
-  return {
-    dataDir,
-    stores,
-    database: store,
-    secrets,
-    backups: lazyBackups({
+  const backupStatus = new BackupStatusBook(stores.settings, systemClock, logger, isProcessAlive);
+  const backups = recordedBackups(
+    lazyBackups({
       dataDir,
       env,
       copyDatabase: (target, signal) => store.copyTo(target, signal),
       secrets,
     }),
+    backupStatus,
+  );
+  const backupScheduler = new BackupScheduler({
+    settings,
+    secrets,
+    book: backupStatus,
+    // Under the book's claim already (the scheduler records through it).
+    backups: backups.unrecorded,
+    clock: systemClock,
+    logger,
+    ...backupCheckInterval(env),
+  });
+  if (options.scheduleBackups === true) backupScheduler.start();
+  return {
+    dataDir,
+    stores,
+    database: store,
+    secrets,
+    backups: backups.recorded,
+    backupStatus,
+    backupScheduler,
     logger,
     ids,
     tools,
@@ -282,6 +318,8 @@ export function openAppContext(
     },
     close: async () => {
       try {
+        // A backup under way is canceled (nothing of it kept) before the store closes under it.
+        await backupScheduler.stop();
         // The running turns end first (stored as interrupted, no further model request): the
         // sandbox and the MCP servers are stopped only under turns that are over.
         if (chat) await (await chat).close();
@@ -307,6 +345,31 @@ function restrictToOwner(paths: readonly string[]): void {
     const mode = statSync(path, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && (mode & 0o777) !== 0o600) chmodSync(path, 0o600);
   }
+}
+
+/**
+ * `service` whose backups record their outcome in `book` under its claim (`recorded`), and the
+ * same service as it is (`unrecorded`) for the scheduler, which records through the book itself.
+ */
+function recordedBackups(
+  service: BackupService,
+  book: BackupStatusBook,
+): { recorded: BackupService; unrecorded: BackupService } {
+  return {
+    unrecorded: service,
+    recorded: {
+      defaultFolder: service.defaultFolder,
+      verify: (file, signal) => service.verify(file, signal),
+      create: (options) =>
+        book.attempt(options.destination ?? service.defaultFolder, () => service.create(options)),
+    },
+  };
+}
+
+/** `AIVORY_BACKUP_CHECK_MS`: how often a test's host checks the schedule. */
+function backupCheckInterval(env: Record<string, string | undefined>): { checkEveryMs?: number } {
+  const value = Number(env.AIVORY_BACKUP_CHECK_MS);
+  return Number.isInteger(value) && value >= 50 ? { checkEveryMs: value } : {};
 }
 
 /**

@@ -67,6 +67,7 @@ async function start(): Promise<void> {
       env,
       secrets: createDesktopSecretStore(safeStorage, dataDir),
       warmPool: 1,
+      scheduleBackups: true,
     });
   } catch (error) {
     // The same words as the CLI's (a read-only folder, a full disk, a locked or damaged

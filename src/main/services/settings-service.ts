@@ -7,6 +7,7 @@
  */
 // zod's functional build: a settings group's schema costs a quarter of the classic API's to build
 // and parse, and every start reads several groups (issue 24).
+import { isAbsolute } from 'node:path';
 import * as z from 'zod/mini';
 import { endpointUrlSchema } from '../../shared/endpoint-url';
 import { AivoryError } from '../../shared/errors';
@@ -112,6 +113,33 @@ const mcpSettings = () =>
     ),
   });
 
+/**
+ * Automatic backups (Settings → Data → Backups): off until switched on. The passphrase that seals
+ * the secrets of an automatic backup is in the secret store; the group holds its reference only.
+ * The last attempt and the claim of a running backup are other rows (`backup-status.ts`).
+ */
+const backupSettings = () =>
+  z.object({
+    auto: z._default(z.boolean(), false),
+    /** An absolute folder (a synced folder, an external disk); null: `backups/` in the data folder. */
+    folder: z._default(
+      z.nullable(
+        z.string().check(
+          z.maxLength(4096),
+          z.refine((path) => isAbsolute(path), { message: 'must be an absolute path (or null)' }),
+        ),
+      ),
+      null,
+    ),
+    /** How old the last good backup may get before the next is made. */
+    intervalHours: integer(1, 24 * 30, 24),
+    /** How many backups the folder keeps; older `aivory-backup-*.tar` files are removed. */
+    keep: integer(1, 100, 7),
+    /** Seal the secrets with the saved passphrase; off: they are left out, said plainly. */
+    includeSecrets: z._default(z.boolean(), false),
+    passphraseRef: z._default(z.nullable(z.string()), null),
+  });
+
 const uiSettings = () =>
   z.object({
     language: z._default(z.enum(['system', 'zh-CN', 'en']), 'system'),
@@ -133,6 +161,7 @@ export function settingsSchemas(machineMiB: number) {
     web: webSettings,
     mcp: mcpSettings,
     ui: uiSettings,
+    backups: backupSettings,
   } as const;
 }
 
@@ -150,6 +179,7 @@ const KEYS = {
   web: true,
   mcp: true,
   ui: true,
+  backups: true,
 } as const satisfies Record<SettingsKey, true>;
 
 export const SETTINGS_KEYS = Object.keys(KEYS) as readonly SettingsKey[];

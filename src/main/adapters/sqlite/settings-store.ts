@@ -33,6 +33,16 @@ export class SqliteSettings implements SettingsStore {
     );
   }
 
+  /** One IMMEDIATE transaction: no other process writes `key` between the read and the write. */
+  swapSetting(key: string, decide: (current: unknown) => { next: unknown } | null): boolean {
+    return this.sql.write(() => {
+      const decided = decide(this.getSetting(key));
+      if (decided === null) return false;
+      this.setSetting(key, decided.next);
+      return true;
+    });
+  }
+
   /** In the order they were first saved. */
   listModels(): ModelConfig[] {
     return this.sql.all<ModelRow>('SELECT * FROM models ORDER BY rowid').map(toModelConfig);

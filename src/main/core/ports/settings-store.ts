@@ -5,6 +5,11 @@ export interface SettingsStore {
   /** The stored JSON value, or undefined when the key was never saved. */
   getSetting(key: string): unknown;
   setSetting(key: string, value: unknown): void;
+  /**
+   * Reads `key` and, in the same write transaction, stores what `decide` returns for it (a
+   * compare-and-set across processes); `decide` returning null writes nothing. True when written.
+   */
+  swapSetting(key: string, decide: (current: unknown) => { next: unknown } | null): boolean;
 
   listModels(): ModelConfig[];
   saveModel(model: ModelConfig): void;
