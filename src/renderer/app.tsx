@@ -9,6 +9,7 @@ import { ApprovalPrompt } from './features/approval/approval-prompt';
 import { ElicitationPrompt } from './features/elicitation/elicitation-prompt';
 import { SamplingPrompt } from './features/sampling/sampling-prompt';
 import { McpStaleBanner } from './features/mcp/mcp-stale-banner';
+import { BackupFailedBanner } from './features/settings/backup-failed-banner';
 import { AppLayout } from './features/layout/app-layout';
 import { RecoveryNotice } from './features/layout/recovery-notice';
 import { SettingsPanel } from './features/settings/settings-panel';
@@ -40,6 +41,7 @@ export function App(): ReactNode {
       <ErrorBanner />
       <RecoveryNotice />
       <McpStaleBanner />
+      <BackupFailedBanner />
       {phase === 'loading' && <div className="loading">{t('app.loading')}</div>}
       {phase === 'setup' && <SetupScreen />}
       {phase === 'ready' && <AppLayout />}

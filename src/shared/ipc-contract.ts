@@ -47,6 +47,7 @@ import { secretsMethods } from './ipc/secrets-methods';
 import { sandboxMethods } from './ipc/sandbox-methods';
 import { conversationSettingsMethods } from './ipc/conversation-settings-methods';
 import { exportEvents, exportMethods } from './ipc/export-methods';
+import { backupEvents, backupMethods } from './ipc/backup-methods';
 
 /** A request schema and the schema of its successful response. */
 export interface MethodSchema {
@@ -380,6 +381,7 @@ export const invokeContract = {
   ...settingsPageMethods,
   ...libraryEditMethods,
   ...exportMethods,
+  ...backupMethods,
 } satisfies Record<string, MethodSchema>;
 
 /** Every event the main process pushes to the renderer, by name. */
@@ -396,6 +398,7 @@ export const eventContract = {
   ...elicitationEvents,
   ...samplingEvents,
   ...exportEvents,
+  ...backupEvents,
 } satisfies Record<string, z.ZodType>;
 
 /** A method name of the contract. */

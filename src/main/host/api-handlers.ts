@@ -32,6 +32,7 @@ import { createSettingsPageHandlers } from './handlers/settings-page-handlers';
 import { createSecretsHandlers } from './handlers/secrets-handlers';
 import { createSandboxHandlers } from './handlers/sandbox-handlers';
 import { createExportAllHandlers } from './handlers/export-all-handlers';
+import { backupView, createBackupHandlers } from './handlers/backup-handlers';
 import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
 import type { SenderPolicy } from './sender';
 
@@ -60,6 +61,7 @@ export function createApiHandlers(context: HostContext): ApiHandlers {
     ...createSandboxHandlers(context),
     ...createLibraryEditHandlers(context),
     ...createExportAllHandlers(context),
+    ...createBackupHandlers(context),
   };
 }
 
@@ -112,7 +114,7 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
       url: page.url,
     });
   });
-  const handlers = createApiHandlers({
+  const hostContext: HostContext = {
     app,
     env: options.env,
     events,
@@ -123,6 +125,17 @@ export function createApiHost(app: AppContext, options: ApiHostOptions): ApiHost
     discoveryCandidates: options.discoveryCandidates ?? DEFAULT_DISCOVERY_CANDIDATES,
     ...(options.desktop ? { desktop: options.desktop } : {}),
     ...(options.secretStorage ? { secretStorage: options.secretStorage } : {}),
+  };
+  const handlers = createApiHandlers(hostContext);
+  // A backup started, ended or failed (here, or noticed from another process): never silent.
+  app.backupStatus.onChanged(() => {
+    backupView(hostContext).then(
+      (view) => events.publish('backups.status', view),
+      (error: unknown) =>
+        app.logger.warn('the backup status could not be sent', {
+          error: (error as Error).message,
+        }),
+    );
   });
   return {
     dispatch: createDispatcher({ handlers, policy: options.policy, logger: app.logger }),

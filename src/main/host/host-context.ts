@@ -42,6 +42,9 @@ export interface HostContext {
     | 'mcp'
     | 'sandbox'
     | 'settingsChanged'
+    | 'backups'
+    | 'backupStatus'
+    | 'backupScheduler'
   >;
   env: Record<string, string | undefined>;
   events: EventHub;

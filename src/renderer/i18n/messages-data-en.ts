@@ -15,4 +15,42 @@ export const DATA_EN = {
   'data.export.download': 'Download again',
   'data.export.missing':
     'Files the conversations refer to but that were not found (deleted since), left out: {count}.',
+  'data.backup.title': 'Backups',
+  'data.backup.intro':
+    'One file with the database, attachments, produced files, saved sandbox workspaces and settings; read back and verified before it counts.',
+  'data.backup.lastGood': 'Last verified backup: {age}',
+  'data.backup.none': 'No verified backup yet.',
+  'data.backup.file': '{file} ({size})',
+  'data.backup.secretsSealed': 'Secrets (API keys) sealed with your passphrase.',
+  'data.backup.secretsLeftOut': 'Secrets (API keys) left out: after a restore, enter them again.',
+  'data.backup.secretsNone': 'No secrets were stored.',
+  'data.backup.failed': 'The last backup failed ({age}): {message}',
+  'data.backup.overdue':
+    'Backups are overdue: the last verified one is {age}, more than twice the interval. They are made while the app runs.',
+  'data.backup.never':
+    'Automatic backups are on but none was made yet. They are made while the app runs.',
+  'data.backup.running': 'A backup is being made…',
+  'data.backup.now': 'Back up now',
+  'data.backup.cancel': 'Cancel',
+  'data.backup.copying': 'Copying the database…',
+  'data.backup.writing': 'Writing files… {done} of {total}',
+  'data.backup.done': 'Backed up and verified.',
+  'data.backup.schedule': 'Schedule',
+  'data.backup.auto': 'Back up automatically',
+  'data.backup.folder': 'Folder',
+  'data.backup.folderHint':
+    'An absolute path: a synced folder or an external disk. Empty: {folder}',
+  'data.backup.choose': 'Choose…',
+  'data.backup.interval': 'Every (hours)',
+  'data.backup.keep': 'Keep the newest',
+  'data.backup.includeSecrets': 'Include secrets, sealed with a passphrase',
+  'data.backup.passphrase': 'Passphrase',
+  'data.backup.passphraseHint':
+    'At least 8 characters. Without it the secrets cannot be restored: keep it somewhere safe.',
+  'data.backup.passphraseSaved': 'A passphrase is saved.',
+  'data.backup.passphraseNone': 'No passphrase saved.',
+  'data.backup.passphraseSave': 'Save passphrase',
+  'data.backup.passphraseClear': 'Remove',
+  'data.backup.save': 'Save schedule',
+  'data.backup.banner': 'A backup failed: {message} See Settings → Data → Backups.',
 } as const;

@@ -1,5 +1,5 @@
 /**
- * 数据: what the user's data is and where it can go. Export every conversation at once (Markdown
+ * 数据: what the user's data is and where it can go. Backups (`backups-section.tsx`). Export every conversation at once (Markdown
  * or JSON, with their files) as a ZIP written by the host and downloaded the way a
  * one-conversation export is; progress as it goes, a cancel that keeps nothing.
  */
@@ -10,6 +10,7 @@ import type { InvokeResponse } from '../../../shared/ipc-contract';
 import { cancelExportAll, exportAllConversations } from '../../data/exports';
 import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
+import { BackupsSection } from './backups-section';
 import { errorMessage } from './form-rules';
 
 type Exported = InvokeResponse<'exports.all'>;
@@ -25,6 +26,7 @@ type ExportState =
 export function DataPage(): ReactNode {
   return (
     <div className="settings-page" data-testid="settings-page-data">
+      <BackupsSection />
       <ExportAllSection />
     </div>
   );
