@@ -127,8 +127,9 @@ export class WorkspaceArchiver {
   /**
    * Archives the container's workspace under the conversation; returns the archive's size. The
    * stream handed to the store fails instead of ending when tar fails (non-zero exit, container
-   * gone) or when `verify` throws (called once tar succeeded, before the store keeps anything),
-   * so the store never puts a partial or unwanted archive in place of a good one.
+   * gone) or when `verify` throws (called once tar's output ended, so after it read the whole
+   * workspace, while its exit is awaited; heeded only when tar succeeded; before the store keeps
+   * anything), so the store never puts a partial or unwanted archive in place of a good one.
    */
   async archive(
     containerId: string,
@@ -148,13 +149,17 @@ export class WorkspaceArchiver {
       throw new Error(`tar ended before the save reached it (${describeTarExit(exitCode)})`);
     }
     const saver = tar;
+    // Called once tar's output ended (it has read the whole workspace): `verify` runs while the
+    // exec's exit is awaited (10–25 ms here), and counts only when tar exited 0.
     const check = async (): Promise<void> => {
+      const verified = verify();
+      verified.catch(() => undefined);
       const exitCode = await saver.process.exited;
       if (exitCode !== 0) {
         const said = (await saver.stderr).trim();
         throw new Error(`${describeTarExit(exitCode)}${said ? `: ${said}` : ''}`);
       }
-      await verify();
+      await verified;
     };
     if (typeof source === 'number' && this.archives.putWith) {
       const fd = source;
