@@ -178,4 +178,33 @@ describe('secret parts of imported URLs and arguments', () => {
     expect(secretsFile()).not.toContain(KEY);
     expect(secretsFile()).not.toContain(TOKEN);
   });
+
+  it('lifts secrets typed into the arguments of aivory mcp add and edit', async () => {
+    const { services, store, directory, database: file } = fixture();
+    const LITERAL = 'sk-live-typed-0123456789abcdef';
+    const PASSWORD = 'hunter2-but-longer';
+    await services.add({
+      name: 'typed',
+      description: 'd',
+      command: 'npx',
+      args: ['-y', 'server', '--api-key', LITERAL, `--password=${PASSWORD}`, '--port', '8080'],
+    });
+    const saved = store.mcp.getService('typed');
+    expect(saved?.args.slice(0, 3)).toEqual(['-y', 'server', '--api-key']);
+    expect(saved?.args[3]).toMatch(/^\$\(secret:mcp\./);
+    expect(saved?.args[4]).toMatch(/^--password=\$\(secret:mcp\./);
+    expect(saved?.args.slice(5)).toEqual(['--port', '8080']);
+    expect(database(file)).not.toContain(LITERAL);
+    expect(database(file)).not.toContain(PASSWORD);
+    const secretsFile = readFileSync(join(directory, 'secrets.json'), 'utf8');
+    expect(secretsFile).toContain(LITERAL);
+    expect(secretsFile).toContain(PASSWORD);
+    // An edit that types a new key stores it the same way, and drops the old one.
+    const NEXT = 'sk-live-next-abcdefghijklmnop';
+    await services.update('typed', { args: ['-y', 'server', '--api-key', NEXT] });
+    expect(database(file)).not.toContain(NEXT);
+    const after = readFileSync(join(directory, 'secrets.json'), 'utf8');
+    expect(after).toContain(NEXT);
+    expect(after).not.toContain(LITERAL);
+  });
 });

@@ -10,6 +10,7 @@ import { AivoryError } from '../../../shared/errors';
 import type { McpService } from '../../../shared/mcp';
 import type { SecretStore } from '../../core/ports';
 import { redactSecrets } from '../../policy/redact';
+import { isSecretName, looksSecret } from '../../policy/secret-mask';
 
 const PLACEHOLDER = /\$\(secret:(mcp\.[A-Za-z0-9_-]+\.value\.[A-Za-z0-9_.-]+)\)/g;
 
@@ -83,6 +84,38 @@ export function bindSecretParts(
     texts: bound,
     refs: [...used].map(([index, name]) => [name, parts[index] ?? '']),
   };
+}
+
+/** An option such as `--api-key` or `-t`, possibly with its value (`--token=…`). */
+const OPTION = /^(--?[A-Za-z][\w-]*)(?:=(.*))?$/s;
+
+/**
+ * A local server's arguments with the secrets typed into them lifted out: a value that reads as
+ * a secret (`sk-…`, `Bearer …`, a password in a URL), the value of an option named like a secret
+ * (`--api-key VALUE`, `--token=VALUE`). Each becomes a `$(secret:N)` part appended to `parts`,
+ * so it is kept in the SecretStore, not the database (issue 37: `aivory mcp add --arg sk-…` was
+ * stored in clear). Placeholders already there, and values that start with `-`, stay as they are.
+ */
+export function liftLiteralSecrets(args: readonly string[], parts: string[]): string[] {
+  const lift = (value: string): string => {
+    parts.push(value);
+    return newPartPlaceholder(parts.length - 1);
+  };
+  return args.map((arg, index) => {
+    if (mentionsSecretPart(arg) || arg === '') return arg;
+    const option = OPTION.exec(arg);
+    if (option !== null) {
+      const [, name = '', value] = option;
+      if (value !== undefined && value !== '' && (isSecretName(name) || looksSecret('', value))) {
+        return `${name}=${lift(value)}`;
+      }
+      return arg;
+    }
+    const previous = OPTION.exec(args[index - 1] ?? '');
+    const valueOfSecretOption =
+      previous !== null && previous[2] === undefined && isSecretName(previous[1] ?? '');
+    return valueOfSecretOption || looksSecret('', arg) ? lift(arg) : arg;
+  });
 }
 
 /** `text` (of a new service) with each `$(secret:N)` shown as `show(N)`. */

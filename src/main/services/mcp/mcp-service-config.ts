@@ -10,7 +10,7 @@ import type { McpApprovalPolicy, McpService } from '../../../shared/mcp';
 import type { Clock, IdGenerator, McpStore, NewMcpService, SecretStore } from '../../core/ports';
 import type { McpConnections } from './mcp-connections';
 import { forgetSignIn, issuerRef, oauthStateRef } from './mcp-oauth-state';
-import { servicePartRefs, storeSecretParts } from './mcp-secret-parts';
+import { liftLiteralSecrets, servicePartRefs, storeSecretParts } from './mcp-secret-parts';
 import { allowedLoaderEnv, parseServiceInput, withLoaderAllowance } from './mcp-service-input';
 import type { McpServiceInput, ParsedOAuthInput, ParsedServiceInput } from './mcp-service-input';
 import { viewService } from './mcp-service-view';
@@ -51,7 +51,9 @@ export class McpServiceConfig {
     const { store, ids } = this.dependencies;
     const parsed = parseServiceInput(input, this.dependencies.allowLocalCommands());
     const id = ids.next('mcp');
-    await storeSecretParts(parsed, input.secretParts ?? [], {
+    const parts = [...(input.secretParts ?? [])];
+    parsed.args = liftLiteralSecrets(parsed.args, parts);
+    await storeSecretParts(parsed, parts, {
       serviceId: id,
       stamp: this.dependencies.clock.now().toString(36),
       secrets: this.dependencies.secrets,
@@ -184,6 +186,15 @@ export class McpServiceConfig {
     if (originMoved || oauthChanged || parsed.transport === 'stdio') {
       await forgetSignIn(secrets, current.id, true);
       await secrets.delete(issuerRef(current.id));
+    }
+    if (changes.args !== undefined) {
+      const parts: string[] = [];
+      parsed.args = liftLiteralSecrets(parsed.args, parts);
+      await storeSecretParts(parsed, parts, {
+        serviceId: current.id,
+        stamp: this.dependencies.clock.now().toString(36),
+        secrets,
+      });
     }
     const service = store.updateConfig(current.id, configOf(parsed, headers, env, oauth));
     // Secret parts of the old URL or arguments that the new ones no longer hold.
