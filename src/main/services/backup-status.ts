@@ -23,32 +23,46 @@ export const BACKUP_CLAIM_KEY = 'backup-claim';
 export const CLAIM_HEARTBEAT_MS = 15_000;
 export const CLAIM_STALE_MS = 120_000;
 
-const attemptSchema = z.object({
-  /** When the attempt started (ms since the epoch). */
-  at: z.number(),
-  ok: z.boolean(),
-  /** The folder it was written to. */
-  folder: z.string(),
-  /** A failure's public message; null when it worked. */
-  message: z.nullable(z.string()),
-  file: z.nullable(z.string()),
-  size: z.nullable(z.number()),
-  /** When it was read back whole and found good. */
-  verifiedAt: z.nullable(z.number()),
-  secrets: z.nullable(z.enum(['encrypted', 'left-out', 'none'])),
-});
-export type BackupAttempt = z.infer<typeof attemptSchema>;
+const attemptShape = () =>
+  z.object({
+    /** When the attempt started (ms since the epoch). */
+    at: z.number(),
+    ok: z.boolean(),
+    /** The folder it was written to. */
+    folder: z.string(),
+    /** A failure's public message; null when it worked. */
+    message: z.nullable(z.string()),
+    file: z.nullable(z.string()),
+    size: z.nullable(z.number()),
+    /** When it was read back whole and found good. */
+    verifiedAt: z.nullable(z.number()),
+    secrets: z.nullable(z.enum(['encrypted', 'left-out', 'none'])),
+  });
+export type BackupAttempt = z.infer<ReturnType<typeof attemptShape>>;
 
-const statusSchema = z.object({
-  last: z.nullable(attemptSchema),
-  lastGood: z.nullable(attemptSchema),
-  /** Failed attempts since the last good one: the schedule waits longer after each. */
-  failures: z.number(),
-});
-export type BackupStatus = z.infer<typeof statusSchema>;
+const statusShape = () => {
+  const attempt = attemptShape();
+  return z.object({
+    last: z.nullable(attempt),
+    lastGood: z.nullable(attempt),
+    /** Failed attempts since the last good one: the schedule waits longer after each. */
+    failures: z.number(),
+  });
+};
+export type BackupStatus = z.infer<ReturnType<typeof statusShape>>;
 
-const claimSchema = z.object({ pid: z.number(), token: z.string(), heartbeatAt: z.number() });
-type Claim = z.infer<typeof claimSchema>;
+const claimShape = () => z.object({ pid: z.number(), token: z.string(), heartbeatAt: z.number() });
+type Claim = z.infer<ReturnType<typeof claimShape>>;
+
+/**
+ * The schemas, built at first use: every command opens the app context, few read a backup's
+ * status (a zod schema costs ~50 µs a node to build; issue 24).
+ */
+let schemas: {
+  status: ReturnType<typeof statusShape>;
+  claim: ReturnType<typeof claimShape>;
+} | null = null;
+const built = () => (schemas ??= { status: statusShape(), claim: claimShape() });
 
 const EMPTY: BackupStatus = { last: null, lastGood: null, failures: 0 };
 
@@ -76,13 +90,13 @@ export class BackupStatusBook {
 
   /** The stored status; a row that does not parse (hand-edited) reads as no backup yet. */
   read(): BackupStatus {
-    const parsed = statusSchema.safeParse(this.store.getSetting(BACKUP_STATUS_KEY));
+    const parsed = built().status.safeParse(this.store.getSetting(BACKUP_STATUS_KEY));
     return parsed.success ? parsed.data : EMPTY;
   }
 
   /** Whether a live claim is held (a backup is being written, here or by another process). */
   running(): boolean {
-    const claim = claimSchema.safeParse(this.store.getSetting(BACKUP_CLAIM_KEY));
+    const claim = built().claim.safeParse(this.store.getSetting(BACKUP_CLAIM_KEY));
     return claim.success && this.isLive(claim.data, this.clock.now());
   }
 
@@ -202,7 +216,7 @@ export class BackupStatusBook {
   private claim(): Claim | null {
     const mine: Claim = { pid: process.pid, token: randomUUID(), heartbeatAt: this.clock.now() };
     const taken = this.store.swapSetting(BACKUP_CLAIM_KEY, (current) => {
-      const held = claimSchema.safeParse(current);
+      const held = built().claim.safeParse(current);
       return held.success && this.isLive(held.data, mine.heartbeatAt) ? null : { next: mine };
     });
     if (!taken) return null;
@@ -219,7 +233,7 @@ export class BackupStatusBook {
   private renew(claim: Claim): void {
     try {
       this.store.swapSetting(BACKUP_CLAIM_KEY, (current) => {
-        const held = claimSchema.safeParse(current);
+        const held = built().claim.safeParse(current);
         return held.success && held.data.token === claim.token
           ? { next: { ...claim, heartbeatAt: this.clock.now() } }
           : null;
@@ -234,7 +248,7 @@ export class BackupStatusBook {
     heldHere.delete(claim.token);
     try {
       this.store.swapSetting(BACKUP_CLAIM_KEY, (current) => {
-        const held = claimSchema.safeParse(current);
+        const held = built().claim.safeParse(current);
         return held.success && held.data.token === claim.token ? { next: undefined } : null;
       });
     } catch {
