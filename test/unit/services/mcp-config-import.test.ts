@@ -281,4 +281,25 @@ describe('exportMcpConfig', () => {
     const plan = planMcpImport(JSON.stringify(config), { ...options, existingNames: [] });
     expect(plan.entries.map((entry) => entry.name)).toEqual(['a', 'b']);
   });
+
+  it('says a secret cannot be part of the server address, instead of "invalid URL"', () => {
+    const plan = planMcpImport(
+      JSON.stringify({
+        inputs: [{ id: 'tenant', description: 'tenant key', password: true }],
+        servers: {
+          hosted: { type: 'http', url: 'https://${input:tenant}.mcp.example.com/mcp' },
+          pathed: { type: 'http', url: 'https://mcp.example.com/${input:tenant}/mcp' },
+        },
+      }),
+      { ...options, inputs: { tenant: 'tenant-secret-123456' } },
+    );
+    expect(plan.skipped).toEqual([
+      {
+        name: 'hosted',
+        reason:
+          "url puts a secret (a password input or a secret variable) into the server's address; only its path or query can hold one",
+      },
+    ]);
+    expect(plan.entries.map((entry) => entry.name)).toEqual(['pathed']);
+  });
 });

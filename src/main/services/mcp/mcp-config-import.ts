@@ -16,7 +16,7 @@ import { loaderVariable } from '../../../shared/loader-env';
 import { revealInvisibleCharacters } from '../../../shared/untrusted-text';
 import { looksSecret, maskSecret } from '../../policy/secret-mask';
 import { Resolver, Skip } from './mcp-config-variables';
-import { showNewParts } from './mcp-secret-parts';
+import { mentionsSecretPart, showNewParts } from './mcp-secret-parts';
 import { checkServiceUrl } from './mcp-endpoint-policy';
 
 /** The largest config read (a real one is a few KiB). */
@@ -306,6 +306,12 @@ function planEntry(
     const rawUrl = typeof raw.url === 'string' ? raw.url : raw.serverUrl;
     if (typeof rawUrl !== 'string') throw new Skip('"url" is not a string');
     const url = vars.resolve(rawUrl, 'url', entry.secretParts);
+    // A placeholder is no host name: a secret in the address would make an invalid URL.
+    if (mentionsSecretPart(/^[A-Za-z][\w+.-]*:\/\/[^/?#]*/.exec(url)?.[0] ?? '')) {
+      throw new Skip(
+        "url puts a secret (a password input or a secret variable) into the server's address; only its path or query can hold one",
+      );
+    }
     if (vars.missing.size === 0) {
       try {
         entry.url = checkServiceUrl(url).url;
