@@ -149,9 +149,9 @@ function LastGood(props: { view: BackupStatusView }): ReactNode {
   const good = props.view.lastGood;
   if (good === null) {
     return (
-      <p data-testid="backup-last-good" className="muted">
-        {t('data.backup.none')}
-      </p>
+      <div data-testid="backup-last-good" className="backup-last-good">
+        <p className="muted">{t('data.backup.none')}</p>
+      </div>
     );
   }
   return (

@@ -26,8 +26,8 @@ type ExportState =
 export function DataPage(): ReactNode {
   return (
     <div className="settings-page" data-testid="settings-page-data">
-      <BackupsSection />
       <ExportAllSection />
+      <BackupsSection />
     </div>
   );
 }
