@@ -100,11 +100,6 @@ export function isLoaderVariable(name: string): boolean {
   return loaderVariable(name) !== null;
 }
 
-/** `names` narrowed to the loader variables, each once, in order. */
-export function loaderVariablesOf(names: Iterable<string>): string[] {
-  return [...new Set([...names].filter(isLoaderVariable))];
-}
-
 /**
  * The refusal of a loader variable the user did not allow for the service, with the two ways to
  * allow it.

@@ -12,7 +12,7 @@ import { AivoryError } from '../../shared/errors';
 export const TURN_CLOSE_GRACE_MS = 5_000;
 
 /** What a turn asked for while the app closes gets. */
-export const APP_CLOSING_MESSAGE = 'Aivory is closing; send this again once it has started.';
+const APP_CLOSING_MESSAGE = 'Aivory is closing; send this again once it has started.';
 
 export class RunningTurns {
   private readonly closing = new AbortController();

@@ -4,12 +4,7 @@
  * — whatever the case of the name — and nothing an ordinary server needs.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  isLoaderVariable,
-  loaderRefusal,
-  loaderVariable,
-  loaderVariablesOf,
-} from '../../../src/shared/loader-env';
+import { isLoaderVariable, loaderRefusal, loaderVariable } from '../../../src/shared/loader-env';
 
 describe('loader variables', () => {
   it('names every way of loading code the issue found, and their families', () => {
@@ -74,10 +69,6 @@ describe('loader variables', () => {
       'Node.js loads and runs the modules it names (--require, --import)',
     );
     expect(loaderVariable('LD_BIND_NOW')).toContain('dynamic linker');
-    expect(loaderVariablesOf(['A', 'NODE_OPTIONS', 'LD_PRELOAD', 'NODE_OPTIONS'])).toEqual([
-      'NODE_OPTIONS',
-      'LD_PRELOAD',
-    ]);
     expect(loaderRefusal('PYTHONSTARTUP', 'memory')).toBe(
       'PYTHONSTARTUP is a loader variable (Python runs the file it names): it is refused unless you allow it for "memory" (--allow-loader-env PYTHONSTARTUP on aivory mcp add or edit, or in Settings → MCP the box beside it when you confirm the command).',
     );

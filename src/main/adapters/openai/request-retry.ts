@@ -81,7 +81,7 @@ export async function pause(wait: RetryWait, signal: AbortSignal): Promise<void>
 }
 
 /** The wait before retrying after `error`, or null when it is not worth retrying. */
-export function retryWaitFor(error: unknown, retriesDone: number): RetryWait | null {
+function retryWaitFor(error: unknown, retriesDone: number): RetryWait | null {
   if (error instanceof APIConnectionTimeoutError) return null;
   if (error instanceof APIConnectionError) {
     return { waitMs: backoff(retriesDone), status: null };
@@ -104,7 +104,7 @@ function shouldRetry(status: number, headers: Headers | undefined): boolean {
  * What the server asks to wait, in ms: `retry-after-ms`, else `Retry-After` as seconds or as an
  * HTTP date (a date past is no wait); null when it names none (or nothing readable).
  */
-export function askedWaitMs(headers: Headers | undefined, now: number = Date.now()): number | null {
+function askedWaitMs(headers: Headers | undefined, now: number = Date.now()): number | null {
   const milliseconds = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
   if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
   const value = headers?.get('retry-after')?.trim() ?? '';

@@ -15,7 +15,7 @@ import { isSecretName, looksSecret } from '../../policy/secret-mask';
 const PLACEHOLDER = /\$\(secret:(mcp\.[A-Za-z0-9_-]+\.value\.[A-Za-z0-9_.-]+)\)/g;
 
 /** The placeholder standing for the secret kept under `ref`. */
-export function secretPlaceholder(ref: string): string {
+function secretPlaceholder(ref: string): string {
   return `$(secret:${ref})`;
 }
 
@@ -25,7 +25,7 @@ export function secretPartRef(serviceId: string, stamp: string, index: number): 
 }
 
 /** The references `text` holds that belong to service `serviceId`. */
-export function partRefsIn(text: string, serviceId: string): string[] {
+function partRefsIn(text: string, serviceId: string): string[] {
   return [...text.matchAll(PLACEHOLDER)]
     .map((match) => match[1] ?? '')
     .filter((ref) => ref.startsWith(`mcp.${serviceId}.value.`));

@@ -42,8 +42,4 @@ export class WorkBudget {
       throw new ReaderLimitError(this.limit, `over ${this.max.toLocaleString('en')} ${this.limit}`);
     }
   }
-
-  get spent(): number {
-    return this.used;
-  }
 }
