@@ -85,8 +85,23 @@ const TAR_EXTRACT_PIPE = [
   '-f',
   `${TRANSFER_MOUNT}/${LOAD_PIPE}`,
 ];
-/** tar -c into the save pipe; it waits in open() until the sidecar opens the read end. */
-const TAR_CREATE_PIPE = ['tar', '-c', '-f', `${TRANSFER_MOUNT}/${SAVE_PIPE}`, '-C', WORKSPACE, '.'];
+/**
+ * tar -c into the save pipe; it waits in open() until the sidecar opens the read end. -b 2048:
+ * 1 MiB writes, not 10 KiB (a 50 MiB save took a median 311 ms against 525 ms, interleaved runs
+ * under load); the archive's end is padded to 1 MiB with zeros (tar's record), which zstd shrinks
+ * to nothing and which costs a plain-tar archive (≥ 1 MiB of incompressible data) under 1 MiB.
+ */
+const TAR_CREATE_PIPE = [
+  'tar',
+  '-c',
+  '-b',
+  '2048',
+  '-f',
+  `${TRANSFER_MOUNT}/${SAVE_PIPE}`,
+  '-C',
+  WORKSPACE,
+  '.',
+];
 /** Prints an empty line, then becomes the command: the line says the process runs. */
 const ANNOUNCED = ['sh', '-c', 'echo; exec "$@"', 'sh'];
 /**
