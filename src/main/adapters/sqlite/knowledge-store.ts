@@ -249,6 +249,10 @@ export class SqliteKnowledge implements KnowledgeStore {
     return changes;
   }
 
+  transaction(body: () => void): void {
+    this.sql.write(body);
+  }
+
   touchFile(fileId: number, size: number, mtimeMs: number): void {
     this.sql.run(
       'UPDATE knowledge_files SET size = ?, mtime_ms = ? WHERE id = ?',

@@ -104,6 +104,11 @@ export interface KnowledgeStore {
    * the stored ones by hash (unchanged ones keep their rows). A crash leaves the file as it was.
    */
   recordFile(folderId: string, outcome: FileOutcome): ChunkChanges;
+  /**
+   * Runs `body` (calls of this store) in one transaction: a scan records many small files per
+   * commit (each still whole or absent after a crash) instead of paying a disk sync for each.
+   */
+  transaction(body: () => void): void;
   /** The file's bytes are the same (same hash): only its size and time change. */
   touchFile(fileId: number, size: number, mtimeMs: number): void;
   /** A file moved within the folder with the same bytes: its passages are kept. */
