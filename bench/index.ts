@@ -13,6 +13,7 @@ import { runBackupBench } from './backup';
 import type { BenchResult } from './bench-result';
 import { runCliStartupBench } from './cli-startup';
 import { runExportAllBench } from './export-all';
+import { runKnowledgeBench } from './knowledge';
 import { runOrchestratorBench } from './orchestrator';
 import { runLinearWorkBench } from './linear-work';
 import { runMarkdownBench } from './markdown';
@@ -51,6 +52,7 @@ async function runAllBenches(options: BenchOptions = {}): Promise<number> {
     { name: 'ui-long', run: () => runLongAnswerBench() },
     { name: 'backup', run: () => runBackupBench() },
     { name: 'export', run: () => runExportAllBench() },
+    { name: 'knowledge', run: () => runKnowledgeBench() },
   ];
   const unknown = (options.only ?? []).filter((name) => !benches.some((b) => b.name === name));
   if (unknown.length > 0) {
