@@ -262,6 +262,19 @@ describe('aivory serve when the answer cannot be saved', () => {
       const listed = await client.request('conversations.list');
       expect(listed.result.ok).toBe(true);
       expect(serve.child.exitCode).toBeNull();
+      // A window that reads the conversation now (a reload) is shown the failed end with its
+      // reason, not an answer still streaming, although the store still says `streaming`.
+      const reread = await client.request('conversations.get', { id: conversationId });
+      const page = (
+        reread.result as {
+          value: {
+            messages: { id: string; status: string }[];
+            turns: { messageId: string; error: { message: string } | null }[];
+          };
+        }
+      ).value;
+      expect(page.messages.find((entry) => entry.id === messageId)?.status).toBe('error');
+      expect(page.turns.find((turn) => turn.messageId === messageId)?.error?.message).toBe(message);
 
       // Room again: the answer is ended as failed, with the reason the page was shown (it stayed
       // `streaming` for the life of the process: issue 37, item 9), without another turn.

@@ -4,6 +4,7 @@
  * held the thread that answers every request for ~160 ms (issue 37, item 11). A module loads in
  * one synchronous block whenever it loads; idle, no request is waiting behind it.
  */
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../core/ports';
 
 /** What the log says once the modules are loaded (the UI bench waits for it). */

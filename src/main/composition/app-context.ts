@@ -28,6 +28,7 @@ import { createSaveMemoryTool } from '../tools/save-memory';
 import { createUseSkillTool } from '../tools/use-skill';
 import { SkillsService } from '../services/skills-service';
 import type { ChatService } from '../services/chat-service';
+import { UnsavedAnswerEnds } from '../services/unsaved-answer-ends';
 import { ConversationTitles } from '../services/conversation-titles';
 import { SandboxManager } from '../services/sandbox-manager';
 import { McpServices } from '../services/mcp/mcp-services';
@@ -67,6 +68,8 @@ export interface AppContext {
    * outcome recorded in `backupStatus`, one at a time across processes.
    */
   backups: BackupService;
+  /** Answer ends the store refused, waiting to be written: what a window shows meanwhile. */
+  unsavedAnswerEnds: Pick<UnsavedAnswerEnds, 'endOf'>;
   /** The last backup attempt and the last good one, as every process reads them. */
   backupStatus: BackupStatusBook;
   /**
@@ -237,6 +240,7 @@ export function openAppContext(
     switches: () => stores.settings.getToolAvailability(),
   });
   const titles = new ConversationTitles({ conversations: stores.conversations, logger });
+  const unsavedAnswerEnds = new UnsavedAnswerEnds({ conversations: stores.conversations, logger });
   // Read at open: a wrong AIVORY_MAX_* value fails the start, not the first turn.
   const limitOverrides = limitOverridesFromEnv(env);
   let chat: Promise<ChatService> | null = null;
@@ -245,6 +249,7 @@ export function openAppContext(
       ({ ChatService }) =>
         new ChatService({
           conversations: stores.conversations,
+          unsavedEnds: unsavedAnswerEnds,
           memories: stores.memories,
           skills: stores.library,
           settings: stores.settings,
@@ -294,6 +299,7 @@ export function openAppContext(
     stores,
     database: store,
     secrets,
+    unsavedAnswerEnds,
     backups: backups.recorded,
     backupStatus,
     backupScheduler,

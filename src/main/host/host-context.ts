@@ -45,6 +45,7 @@ export interface HostContext {
     | 'backups'
     | 'backupStatus'
     | 'backupScheduler'
+    | 'unsavedAnswerEnds'
   >;
   env: Record<string, string | undefined>;
   events: EventHub;

@@ -193,6 +193,11 @@ interface AnswerInput {
 export interface ChatServiceDependencies {
   /** The turn's conversation, its messages and its turn record. */
   conversations: ConversationStore;
+  /**
+   * Where answer ends the store refused wait (made here when absent); the app passes its own so
+   * its windows can show them before they are written (`AppContext.unsavedAnswerEnds`).
+   */
+  unsavedEnds?: UnsavedAnswerEnds;
   /** The memories the system prompt lists. */
   memories: Pick<MemoryStore, 'listMemories'>;
   /** The user's skills the system prompt lists. */
@@ -227,7 +232,7 @@ export class ChatService {
   private readonly unsavedEnds: UnsavedAnswerEnds;
 
   constructor(private readonly dependencies: ChatServiceDependencies) {
-    this.unsavedEnds = new UnsavedAnswerEnds(dependencies);
+    this.unsavedEnds = dependencies.unsavedEnds ?? new UnsavedAnswerEnds(dependencies);
   }
 
   /**

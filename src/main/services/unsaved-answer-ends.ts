@@ -88,6 +88,14 @@ export class UnsavedAnswerEnds {
     return true;
   }
 
+  /**
+   * The end kept for `messageId`, or undefined: what a window reading the conversation shows
+   * instead of the `streaming` still on disk (the status and the reason, once it is written).
+   */
+  endOf(messageId: string): AnswerEnd | undefined {
+    return this.pending.get(messageId);
+  }
+
   /** One last try (the store is about to close); nothing is tried afterwards. */
   close(): void {
     if (this.pending.size > 0) this.retry();

@@ -56,15 +56,30 @@ export function createConversationHandlers(context: HostContext): ConversationHa
     return { ...describe(id, page.messages), older: page.older };
   };
   /** What the messages of a page show beside them: their versions and turn summaries. */
-  const describe = (id: string, messages: Message[]): Omit<MessagePageView, 'older'> => {
+  const describe = (id: string, stored: Message[]): Omit<MessagePageView, 'older'> => {
     // Answers name their model as the picker does: the saved model's label, when it exists.
     const labels = new Map(context.app.models.list().map((model) => [model.id, model.label]));
+    // An answer whose end the store refused (a full disk) shows that end, not `streaming`.
+    const unsaved = stored.flatMap((message) => {
+      const end = context.app.unsavedAnswerEnds.endOf(message.id);
+      return end === undefined ? [] : [end];
+    });
+    const messages =
+      unsaved.length === 0
+        ? stored
+        : stored.map((message) => {
+            const end = unsaved.find((candidate) => candidate.messageId === message.id);
+            return end === undefined ? message : { ...message, status: end.status };
+          });
+    const records = stores.conversations.listTurnRecordsOf(messages.map((message) => message.id));
+    for (const end of unsaved) {
+      if (end.record !== undefined && !records.some((record) => record.messageId === end.messageId))
+        records.push(end.record);
+    }
     return {
       messages,
       versions: stores.conversations.listVersionsOf(id, messages),
-      turns: stores.conversations
-        .listTurnRecordsOf(messages.map((message) => message.id))
-        .map((record) => turnSummary(record, labels)),
+      turns: records.map((record) => turnSummary(record, labels)),
     };
   };
   /** The page after `after` on the shown path; null when `after` is not on it. */
