@@ -23,6 +23,7 @@ import { useT } from '../../i18n/use-t';
 import { useApp } from '../../state/store';
 import { Field, type SaveState, SaveRow, Switch } from './form-controls';
 import { errorMessage } from './form-rules';
+import { SecretInput } from './secret-field';
 
 type Progress = { phase: 'database' | 'files'; done: number; total: number } | null;
 
@@ -345,59 +346,22 @@ function PassphraseField(props: {
 }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
-  const [value, setValue] = useState('');
-  const [state, setState] = useState<SaveState>('idle');
-  const store = async (passphrase: string | null): Promise<void> => {
-    if (!bridge) return;
-    setState('saving');
-    try {
-      props.onSaved(await setBackupPassphrase(bridge, passphrase));
-      setValue('');
-      setState('saved');
-    } catch (error) {
-      setState({ failed: errorMessage(error) });
-    }
-  };
   return (
-    <div className="secret-field">
-      <Field
-        label="data.backup.passphrase"
-        hint="data.backup.passphraseHint"
-        testId="backup-passphrase"
-      >
-        <span className="muted" data-testid="backup-passphrase-state">
-          {props.saved ? t('data.backup.passphraseSaved') : t('data.backup.passphraseNone')}
-        </span>
-        <input
-          type="password"
-          autoComplete="new-password"
-          data-testid="backup-passphrase"
-          value={value}
-          onChange={(event) => {
-            setValue(event.target.value);
-            setState('idle');
-          }}
-        />
-      </Field>
-      <SaveRow
-        state={state}
-        testId="backup-passphrase-save"
-        label="data.backup.passphraseSave"
-        disabled={value.length < MIN_PASSPHRASE_LENGTH}
-        onSave={() => void store(value)}
-      >
-        {props.saved && (
-          <button
-            type="button"
-            className="button ghost danger-text"
-            data-testid="backup-passphrase-clear"
-            onClick={() => void store(null)}
-          >
-            {t('data.backup.passphraseClear')}
-          </button>
-        )}
-      </SaveRow>
-    </div>
+    <SecretInput
+      testId="backup-passphrase"
+      stateTestId="backup-passphrase-state"
+      label="data.backup.passphrase"
+      hint="data.backup.passphraseHint"
+      savedText={props.saved ? t('data.backup.passphraseSaved') : t('data.backup.passphraseNone')}
+      autoComplete="new-password"
+      saveLabel="data.backup.passphraseSave"
+      clearLabel="data.backup.passphraseClear"
+      hasSaved={props.saved}
+      canSave={(value) => value.length >= MIN_PASSPHRASE_LENGTH}
+      save={async (passphrase) => {
+        if (bridge) props.onSaved(await setBackupPassphrase(bridge, passphrase));
+      }}
+    />
   );
 }
 

@@ -20,31 +20,72 @@ export function SecretField(props: {
 }): ReactNode {
   const t = useT();
   const bridge = useApp((state) => state.bridge);
+  const testId = `settings-${props.group}-key`;
+  return (
+    <SecretInput
+      testId={testId}
+      stateTestId={`${testId}-masked`}
+      label={props.label}
+      hint="set.secret.hint"
+      savedText={
+        props.masked ? t('set.secret.saved', { mask: props.masked }) : t('set.secret.none')
+      }
+      placeholder={t('set.secret.placeholder')}
+      autoComplete="off"
+      saveLabel="set.secret.save"
+      clearLabel="set.secret.clear"
+      hasSaved={props.masked !== null && props.masked !== ''}
+      canSave={(value) => value.trim() !== ''}
+      save={async (value) => {
+        if (bridge)
+          await setSettingsKey(bridge, { key: props.group, apiKey: value?.trim() ?? null });
+      }}
+    />
+  );
+}
+
+/**
+ * A secret's field: what is saved (never the value), a password input for a new one, Save and
+ * Remove. `save(null)` removes it. Shared by the settings groups' keys and the backup passphrase.
+ */
+export function SecretInput(props: {
+  testId: string;
+  stateTestId: string;
+  label: MessageKey;
+  hint: MessageKey;
+  savedText: string;
+  placeholder?: string;
+  autoComplete: string;
+  saveLabel: MessageKey;
+  clearLabel: MessageKey;
+  hasSaved: boolean;
+  canSave: (value: string) => boolean;
+  save: (value: string | null) => Promise<void>;
+}): ReactNode {
+  const t = useT();
   const [value, setValue] = useState('');
   const [state, setState] = useState<SaveState>('idle');
-  const store = async (apiKey: string | null): Promise<void> => {
-    if (!bridge) return;
+  const store = async (next: string | null): Promise<void> => {
     setState('saving');
     try {
-      await setSettingsKey(bridge, { key: props.group, apiKey });
+      await props.save(next);
       setValue('');
       setState('saved');
     } catch (error) {
       setState({ failed: errorMessage(error) });
     }
   };
-  const testId = `settings-${props.group}-key`;
   return (
     <div className="secret-field">
-      <Field label={props.label} hint="set.secret.hint" testId={testId}>
-        <span className="muted" data-testid={`${testId}-masked`}>
-          {props.masked ? t('set.secret.saved', { mask: props.masked }) : t('set.secret.none')}
+      <Field label={props.label} hint={props.hint} testId={props.testId}>
+        <span className="muted" data-testid={props.stateTestId}>
+          {props.savedText}
         </span>
         <input
           type="password"
-          autoComplete="off"
-          data-testid={testId}
-          placeholder={t('set.secret.placeholder')}
+          autoComplete={props.autoComplete}
+          data-testid={props.testId}
+          {...(props.placeholder === undefined ? {} : { placeholder: props.placeholder })}
           value={value}
           onChange={(event) => {
             setValue(event.target.value);
@@ -54,19 +95,19 @@ export function SecretField(props: {
       </Field>
       <SaveRow
         state={state}
-        testId={`${testId}-save`}
-        label="set.secret.save"
-        disabled={value.trim() === ''}
-        onSave={() => void store(value.trim())}
+        testId={`${props.testId}-save`}
+        label={props.saveLabel}
+        disabled={!props.canSave(value)}
+        onSave={() => void store(value)}
       >
-        {props.masked && (
+        {props.hasSaved && (
           <button
             type="button"
             className="button ghost danger-text"
-            data-testid={`${testId}-clear`}
+            data-testid={`${props.testId}-clear`}
             onClick={() => void store(null)}
           >
-            {t('set.secret.clear')}
+            {t(props.clearLabel)}
           </button>
         )}
       </SaveRow>
