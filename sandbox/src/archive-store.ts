@@ -340,6 +340,8 @@ async function writeSynced(path: string, write: (sink: Writable) => Promise<void
       },
     });
     const done = finished(sink);
+    // The sink may fail (a full disk) while `write` still runs: awaited below, not unhandled.
+    done.catch(() => undefined);
     try {
       await write(sink);
     } catch (error) {

@@ -627,14 +627,30 @@ async function copyPipeInto(fd: number, sink: Writable, check: () => Promise<voi
       pipe.once('error', reject);
       pipe.resume();
     });
+    if (filled > 0 || output === null) handOn();
+    await Promise.all(written);
+  } catch (error) {
+    // A compressor whose sink failed (a full disk) refuses later writes as "destroyed": the
+    // sink's own error says what happened.
+    throw (await failureOf(compressed)) ?? error;
   } finally {
     pipe.destroy();
   }
-  if (filled > 0 || output === null) handOn();
-  await Promise.all(written);
   await check();
   (output as Writable | null)?.end();
   if (compressed) await compressed;
+}
+
+/** Why `work` failed if it has by the next turn of the event loop, else null. */
+async function failureOf(work: Promise<void> | null): Promise<unknown> {
+  if (work === null) return null;
+  return Promise.race([
+    work.then(
+      () => null,
+      (error: unknown) => error,
+    ),
+    new Promise<null>((resolve) => setImmediate(() => resolve(null))),
+  ]);
 }
 
 /**
