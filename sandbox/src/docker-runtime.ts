@@ -167,8 +167,10 @@ export class DockerRuntime {
   ): Promise<string> {
     const choice = await this.runtimeChoice();
     if (!choice.ok) throw new SandboxError('unavailable', choice.error);
+    // Not under gVisor: with a tar waiting in a host FIFO's open(), its sandbox died now and then
+    // (tests: "the container stopped while this code was running"); docker exec's stdio it is.
     const transferDir =
-      options.role === 'session' && this.pipesMountable
+      options.role === 'session' && this.pipesMountable && choice.runtime !== 'runsc'
         ? await this.pipes.prepare(options.name)
         : null;
     const createOptions = sessionContainerOptions(limits, {
