@@ -18,7 +18,8 @@
  * The directories live under one private directory per sidecar (mkdtemp: new, 0700, this user's),
  * never under the data folder (a FIFO there would stall anything that copies the folder). Where
  * pipes cannot be made (no mkfifo) or do not reach the container (an engine in a VM), the archiver
- * falls back to `docker exec`'s stdio (WorkspaceArchiver's probe).
+ * falls back to `docker exec`'s stdio (WorkspaceArchiver's probe); gVisor containers get none
+ * (DockerRuntime.startContainer).
  */
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
