@@ -7,6 +7,7 @@
  */
 import { fileFormatOf } from '../../../shared/file-signature';
 import type { PdfTextExtractor } from '../../core/ports';
+import { decodeEntities } from '../../tools/search-backends/clean-text';
 import type { KnowledgeKind } from './file-kinds';
 
 /** More than this share of undecodable characters: not text (a stray Latin-1 byte is fine). */
@@ -74,15 +75,6 @@ function notText(bytes: Uint8Array): string {
     : `not text: the bytes are ${format.toUpperCase()} under a text name`;
 }
 
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-};
-
 /**
  * HTML's text with the line structure of its source: scripts, styles and comments become the
  * line breaks they held, every tag a space (or its line breaks), common entities decoded.
@@ -93,14 +85,5 @@ export function htmlText(html: string): string {
     .replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, breaksOnly)
     .replace(/<!--[\s\S]*?-->/g, breaksOnly)
     .replace(/<[^>]*>/g, (tag) => breaksOnly(tag) || ' ')
-    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, name: string) => {
-      const lower = name.toLowerCase();
-      if (lower.startsWith('#')) {
-        const code = lower.startsWith('#x')
-          ? Number.parseInt(lower.slice(2), 16)
-          : Number(lower.slice(1));
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-      }
-      return ENTITIES[lower] ?? entity;
-    });
+    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity) => decodeEntities(entity));
 }

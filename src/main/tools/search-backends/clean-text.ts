@@ -67,7 +67,11 @@ function stripTags(text: string): string {
   );
 }
 
-function decodeEntities(text: string): string {
+/**
+ * HTML's character references decoded: numeric ones (an invalid or surrogate code point becomes a
+ * space) and the common named ones; search results and knowledge files' HTML share it.
+ */
+export function decodeEntities(text: string): string {
   return text.replace(ENTITY, (whole, body: string) => {
     if (body.startsWith('#')) {
       const hex = body[1] === 'x' || body[1] === 'X';
