@@ -143,7 +143,7 @@ describe('e2e: Settings → Data exports every conversation', () => {
     expect(text('index.md')).toContain('· 3 conversations');
     const done = page.getByTestId('export-all-done');
     await done.waitFor();
-    expect(await done.textContent()).toContain('Exported: 3 conversations, 1 files,');
+    expect(await done.textContent()).toContain('Exported — conversations: 3, files: 1,');
     const texts = await page.evaluate(
       () => (window as unknown as { exportTexts: string[] }).exportTexts,
     );

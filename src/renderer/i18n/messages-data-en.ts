@@ -11,7 +11,7 @@ export const DATA_EN = {
   'data.export.cancel': 'Cancel',
   'data.export.preparing': 'Preparing…',
   'data.export.progress': '{done} of {total} conversations',
-  'data.export.done': 'Exported: {conversations} conversations, {files} files, {size}.',
+  'data.export.done': 'Exported — conversations: {conversations}, files: {files}, {size}.',
   'data.export.download': 'Download again',
   'data.export.missing':
     'Files the conversations refer to but that were not found (deleted since), left out: {count}.',
