@@ -245,6 +245,20 @@ describe('aivory backup', () => {
     expect(readdirSync(current.home).filter((name) => name.startsWith('.restore'))).toEqual([]);
   });
 
+  it('keeps files a folder held without a database: there was no backup of them', async () => {
+    const home = makeDataDir();
+    mkdirSync(join(home, 'uploads', 'old'), { recursive: true });
+    writeFileSync(join(home, 'uploads', 'old', 'keep-me.txt'), 'mine');
+    const restored = await runCli(
+      ['backup', 'restore', backup],
+      cliEnv(home, { AIVORY_BACKUP_PASSPHRASE: PASSPHRASE }),
+    );
+    expect(restored.code).toBe(0);
+    const kept = /were moved to (\S+)\.$/m.exec(restored.stdout)?.[1] ?? '';
+    expect(readFileSync(join(kept, 'uploads', 'old', 'keep-me.txt'), 'utf8')).toBe('mine');
+    expect(contents(home).titles).toEqual(['Quarterly report', 'Second']);
+  });
+
   it('refuses a damaged, cut-short or foreign file before anything is replaced', async () => {
     const current = seed('Untouched');
     const database = join(current.home, 'aivory.db');

@@ -193,6 +193,9 @@ function restoredText(file: string, dataDir: string, result: RestoreResult): str
   }
   if (result.previous !== null)
     lines.push(`  The data it replaced was backed up to ${result.previous}.`);
+  if (result.kept !== null) {
+    lines.push(`  The files the folder held (without a database) were moved to ${result.kept}.`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

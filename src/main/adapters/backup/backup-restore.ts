@@ -53,6 +53,11 @@ export interface RestoreResult {
   manifest: BackupManifest;
   /** The backup of the data that was replaced, or null for an empty folder. */
   previous: string | null;
+  /**
+   * Where files the folder held without a database (so without a backup of them) were moved,
+   * or null: nothing is deleted that was not backed up first.
+   */
+  kept: string | null;
   secretsRestored: number;
 }
 
@@ -85,10 +90,11 @@ export async function restoreBackup(
       holder.close();
       holder = null;
     }
-    await swapIn(staging, target);
+    // Without a database there was no backup of what the folder held: it is kept, not deleted.
+    const kept = await swapIn(staging, target, previous === null);
     const values = Object.entries(secrets?.values ?? {});
     for (const [ref, value] of values) await target.secrets.set(ref, value);
-    return { manifest: checked.manifest, previous, secretsRestored: values.length };
+    return { manifest: checked.manifest, previous, kept, secretsRestored: values.length };
   } finally {
     holder?.close();
     await rm(staging, { recursive: true, force: true });
@@ -137,8 +143,16 @@ function holdDatabase(path: string): Database.Database | null {
   }
 }
 
-/** Moves the current items aside and the staged ones in, under the marker; undoes it on failure. */
-async function swapIn(staging: string, target: RestoreTarget): Promise<void> {
+/**
+ * Moves the current items aside and the staged ones in, under the marker; undoes it on failure.
+ * What was moved aside is deleted (a backup of it was made), or kept when `keep` (none was):
+ * then its folder, renamed `restore-previous-<time>`, is returned.
+ */
+async function swapIn(
+  staging: string,
+  target: RestoreTarget,
+  keep: boolean,
+): Promise<string | null> {
   const { dataDir } = target;
   const aside = await mkdtemp(join(dataDir, '.restore-previous-'));
   const marker = join(dataDir, RESTORE_MARKER);
@@ -178,7 +192,16 @@ async function swapIn(staging: string, target: RestoreTarget): Promise<void> {
     throw error;
   }
   await rm(marker, { force: true });
+  if (keep && steps.some((step) => 'aside' in step)) {
+    const kept = join(
+      dataDir,
+      `restore-previous-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+    );
+    await rename(aside, kept);
+    return kept;
+  }
   await rm(aside, { recursive: true, force: true });
+  return null;
 }
 
 /** A rename, or a copy and delete when the two paths are on different disks. */
