@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatBytes } from '../../shared/byte-size';
+import { MIN_PASSPHRASE_LENGTH } from '../../shared/ipc/limits';
 import type { AppContext } from '../composition/app-context';
 import type { CheckedBackup, RestoreResult } from '../composition/backups';
 import { joinOptionValues } from './cli-args';
@@ -29,7 +30,6 @@ const OPTIONS = {
 
 /** The environment variable a script may hold the passphrase in instead of a file. */
 const PASSPHRASE_VARIABLE = 'AIVORY_BACKUP_PASSPHRASE';
-const MIN_PASSPHRASE_LENGTH = 8;
 
 type Values = ReturnType<typeof parse>['values'];
 

@@ -2,7 +2,7 @@
 import { maskSecret } from '../policy/secret-mask';
 import type { AppContext } from '../composition/app-context';
 import { BACKUP_PASSPHRASE_REF } from '../services/backup-scheduler';
-import { MIN_PASSPHRASE_LENGTH } from '../../shared/ipc/backup-methods';
+import { MIN_PASSPHRASE_LENGTH } from '../../shared/ipc/limits';
 import { isSettingsKey, SETTINGS_KEYS } from '../services/settings-service';
 import { EXIT_OK, usageError } from './cli-errors';
 import type { CliIo } from './cli-io';

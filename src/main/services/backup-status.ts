@@ -10,7 +10,6 @@
  * within `CLAIM_STALE_MS`; anything else is taken over (an owner killed at once, a reused pid once
  * the heartbeat is old), as turn leases are (`adapters/sqlite/turn-leases.ts`).
  */
-import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { AivoryError, toPublicError } from '../../shared/errors';
 import type { Clock, Logger, SettingsStore } from '../core/ports';
@@ -214,7 +213,11 @@ export class BackupStatusBook {
 
   /** Takes the claim, or null when a live claim of another backup holds it. */
   private claim(): Claim | null {
-    const mine: Claim = { pid: process.pid, token: randomUUID(), heartbeatAt: this.clock.now() };
+    const mine: Claim = {
+      pid: process.pid,
+      token: process.getBuiltinModule('node:crypto').randomUUID(),
+      heartbeatAt: this.clock.now(),
+    };
     const taken = this.store.swapSetting(BACKUP_CLAIM_KEY, (current) => {
       const held = built().claim.safeParse(current);
       return held.success && this.isLive(held.data, mine.heartbeatAt) ? null : { next: mine };

@@ -6,9 +6,7 @@
  * whenever a backup starts, ends or fails, here or in another Aivory process.
  */
 import { z } from 'zod';
-
-/** The shortest passphrase that seals a backup's secrets. */
-export const MIN_PASSPHRASE_LENGTH = 8;
+import { MIN_PASSPHRASE_LENGTH } from './limits';
 
 const attemptSchema = z.object({
   /** When it started (ms since the epoch). */

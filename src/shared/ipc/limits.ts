@@ -46,3 +46,6 @@ export const MAX_ASSET_UPLOAD_BYTES = 2_900_000;
 export const MAX_REQUEST_ID = 2 ** 31 - 1;
 /** Longest MCP config `mcp.importPlan` / `mcp.import` read (a real one is a few KiB). */
 export const MAX_MCP_IMPORT_CHARS = 512 * 1024;
+
+/** The shortest passphrase that seals a backup's secrets (the CLI, the app and the contract). */
+export const MIN_PASSPHRASE_LENGTH = 8;

@@ -29,9 +29,6 @@ const sealedSchema = z.object({
   data: z.string(),
 });
 
-/** The shortest passphrase accepted: a backup's secrets are only as safe as it. */
-export const MIN_PASSPHRASE_LENGTH = 8;
-
 function deriveKey(passphrase: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(passphrase.normalize('NFC'), salt, KEY_BYTES, cost, (error, key) =>

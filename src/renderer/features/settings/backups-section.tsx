@@ -8,7 +8,7 @@
 import type { ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes } from '../../../shared/byte-size';
-import { MIN_PASSPHRASE_LENGTH } from '../../../shared/ipc/backup-methods';
+import { MIN_PASSPHRASE_LENGTH } from '../../../shared/ipc/limits';
 import {
   backUpNow,
   type BackupStatusView,
