@@ -2,6 +2,7 @@
  * What the API handlers need: the shared AppContext's services, the environment the host started
  * with (AIVORY_* model defaults), the event hub, and the local servers model discovery probes.
  */
+import { AivoryError } from '../../shared/errors';
 import type { SecretStorageStatus } from '../../shared/ipc/secrets-methods';
 import type { AppContext } from '../composition/app-context';
 import type { ApprovalBroker } from './approval-broker';
@@ -62,4 +63,19 @@ export interface HostContext {
   /** The app version shown in settings. */
   version: string;
   discoveryCandidates: readonly DiscoveryCandidate[];
+}
+
+/**
+ * The folder the user picks in the desktop's dialog (null when canceled); in the browser host,
+ * which has no such dialog, a `config` error that says to type the path.
+ */
+export async function pickFolder(context: Pick<HostContext, 'desktop'>): Promise<string | null> {
+  const pick = context.desktop?.pickFolder;
+  if (pick === undefined) {
+    throw new AivoryError(
+      'config',
+      'Choosing a folder is only available in the desktop app; type its path instead.',
+    );
+  }
+  return pick();
 }

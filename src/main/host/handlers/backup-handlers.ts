@@ -9,7 +9,7 @@ import type { BackupStatusView } from '../../../shared/ipc/backup-methods';
 import { BACKUP_PASSPHRASE_REF } from '../../services/backup-scheduler';
 import { backupHealth } from '../../services/backup-status';
 import type { ApiHandlers } from '../dispatcher';
-import type { HostContext } from '../host-context';
+import { type HostContext, pickFolder } from '../host-context';
 
 type BackupMethod = Extract<keyof ApiHandlers, `backups.${string}`>;
 type BackupHandlers = Pick<ApiHandlers, BackupMethod>;
@@ -61,14 +61,7 @@ export function createBackupHandlers(context: HostContext): BackupHandlers {
       return { ok: true };
     },
     'backups.pickFolder': async () => {
-      const pick = context.desktop?.pickFolder;
-      if (pick === undefined) {
-        throw new AivoryError(
-          'config',
-          'Choosing a folder is only available in the desktop app; type its path instead.',
-        );
-      }
-      return { path: await pick() };
+      return { path: await pickFolder(context) };
     },
   };
 }

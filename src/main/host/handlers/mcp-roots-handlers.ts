@@ -3,12 +3,11 @@
  * path: an existing directory, its real path, no duplicates, the cap) and the desktop's folder
  * picker. The browser host has no picker: the page asks for a typed path instead.
  */
-import { AivoryError } from '../../../shared/errors';
 import type { InvokeResponse } from '../../../shared/ipc-contract';
 import type { McpRoot } from '../../../shared/mcp-roots';
 import { MAX_MCP_ROOTS } from '../../../shared/mcp-roots';
 import type { ApiHandlers } from '../dispatcher';
-import type { HostContext } from '../host-context';
+import { type HostContext, pickFolder } from '../host-context';
 
 type RootsMethod = Extract<keyof ApiHandlers, `mcpRoots.${string}`>;
 type RootsHandlers = Pick<ApiHandlers, RootsMethod>;
@@ -21,14 +20,7 @@ export function createMcpRootsHandlers(context: HostContext): RootsHandlers {
     'mcpRoots.add': async ({ id, path, name }) => rootsView(await mcp.addRoot(id, path, name)),
     'mcpRoots.remove': async ({ id, path }) => rootsView(await mcp.removeRoot(id, path)),
     'mcpRoots.pickFolder': async () => {
-      const pick = context.desktop?.pickFolder;
-      if (pick === undefined) {
-        throw new AivoryError(
-          'config',
-          'Choosing a folder is only available in the desktop app; type its path instead.',
-        );
-      }
-      return { path: await pick() };
+      return { path: await pickFolder(context) };
     },
   };
 }
